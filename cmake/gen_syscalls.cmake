@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# cmake -P script: IN = asm/unistd_64.h, OUT = C file defining tt_syscall_table.
+file(STRINGS ${IN} lines REGEX "^#define __NR_[a-z0-9_]+ [0-9]+$")
+set(body "")
+set(max 0)
+foreach(line ${lines})
+	string(REGEX REPLACE "^#define __NR_([a-z0-9_]+) ([0-9]+)$" "\\1;\\2" pair "${line}")
+	list(GET pair 0 name)
+	list(GET pair 1 nr)
+	string(APPEND body "\t[${nr}] = \"${name}\",\n")
+	if(nr GREATER max)
+		set(max ${nr})
+	endif()
+endforeach()
+math(EXPR count "${max} + 1")
+file(WRITE ${OUT}.tmp "/* Generated from ${IN}; do not edit. */\n#include <stddef.h>\nconst char *const tt_syscall_table[${count}] = {\n${body}};\nconst size_t tt_syscall_table_len = ${count};\n")
+file(RENAME ${OUT}.tmp ${OUT})
