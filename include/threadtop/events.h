@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * The event records: small, fixed-layout, versioned. The same records come
- * from the BPF programs (this header is included by bpf/*.bpf.c), the /proc
+ * from the BPF programs (the kernel side includes this header too), the /proc
  * sampler, the LuaJIT agent and replay files. Stacks and strings travel as ids
  * into dictionaries that are themselves events, so a stream is self-contained.
  *

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Batch output, the headless face of the model (like top -b): one readable
+ * table or one NDJSON object (schema in README.md, "schema": 1) per interval.
+ */
+#ifndef THREADTOP_BATCH_H
+#define THREADTOP_BATCH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "threadtop/cli.h"
+#include "threadtop/model.h"
+
+#define BATCH_SCHEMA_VERSION 1
+
+struct batch_info {
+	const char *source; /* "bpf", "proc" */
+	unsigned hz;
+	uint64_t realtime_ns; /* wall-clock time of the interval's end */
+};
+
+/* Prints the model's current interval to out in the given format. */
+int batch_print_interval(struct model *m, enum output_format format, const struct batch_info *info,
+			 FILE *out);
+
+#endif /* THREADTOP_BATCH_H */

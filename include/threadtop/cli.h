@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* Command-line options: parsed into struct options, nothing else done here. */
+#ifndef THREADTOP_CLI_H
+#define THREADTOP_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+enum output_format { FORMAT_TEXT, FORMAT_JSON };
+enum source_kind { SOURCE_AUTO, SOURCE_BPF, SOURCE_PROC };
+
+#define MAX_PIDS 1024
+
+struct options {
+	bool batch;		   /* -b */
+	double delay_s;		   /* -d, seconds between outputs */
+	long count;		   /* -n, intervals to print; 0 = until a signal */
+	enum output_format format; /* --format */
+	int pids[MAX_PIDS];	   /* -p */
+	size_t nr_pids;
+	unsigned hz;		 /* -F, thread sampling rate */
+	enum source_kind source; /* --source */
+	const char *proc_root;	 /* --proc-root (tests) */
+	const char *log_path;	 /* --log */
+};
+
+enum cli_result {
+	CLI_RUN = 0,	/* options parsed: run */
+	CLI_EXIT_OK = 1 /* help or version printed: exit 0 */
+};
+
+/*
+ * Parses argv into ret. Returns CLI_RUN, CLI_EXIT_OK, or -EINVAL after
+ * printing the reason and the usage to err (the caller exits 2).
+ */
+int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err);
+void cli_usage(FILE *f);
+
+#endif /* THREADTOP_CLI_H */

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * threadtop's own messages. Only the top level logs (library code returns
+ * errors). Messages go to a ring the TUI's log pane reads, to --log FILE, and
+ * to stderr unless curses owns the terminal.
+ */
+#ifndef THREADTOP_LOG_H
+#define THREADTOP_LOG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define LOG_RING 256
+#define LOG_LINE 512
+
+/* Opens path for appending (NULL: no file). Returns 0 or negative errno. */
+int log_open(const char *path);
+void log_close(void);
+/* Whether messages are echoed to stderr (off while curses is up). */
+void log_set_stderr(bool on);
+/* Logs one line, "threadtop: " prefixed on stderr. */
+void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The i-th most recent message (0 = newest), or NULL. Owned by the log. */
+const char *log_line(size_t i);
+size_t log_count(void);
+
+#endif /* THREADTOP_LOG_H */

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The model: all state threadtop knows, built from event records only. It
+ * keeps a thread table keyed by tid (a reused tid with a new start time is a
+ * new thread; threads not seen for the retention time age out), per-thread
+ * sample counters in three windows (this interval, last minute, whole
+ * session), and the string and stack dictionaries. Views ask it queries:
+ * group by dimensions, filter, sort. No ncurses and no output formats here.
+ */
+#ifndef THREADTOP_MODEL_H
+#define THREADTOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "threadtop/events.h"
+
+struct model;
+
+struct model_opts {
+	uint64_t retain_ns; /* forget threads unseen this long (default 60 s) */
+};
+
+enum model_window {
+	WIN_INTERVAL, /* since the last model__end_interval */
+	WIN_MINUTE,   /* the last 60 seconds */
+	WIN_SESSION,  /* since the first event */
+	WIN_MAX,
+};
+
+/* Dimensions a query groups by (bits of model_query.dims). */
+enum model_dim {
+	DIM_PID,
+	DIM_TID,
+	DIM_COMM,
+	DIM_STATE,
+	DIM_SYSCALL,
+	DIM_WCHAN,
+	DIM_CGROUP,
+	DIM_MAX,
+};
+
+#define DIM_BIT(d) (1u << (d))
+#define MODEL_ANY_SYSCALL (-2)
+
+struct model_filter {
+	uint32_t pid;		 /* 0 = any */
+	uint32_t tid;		 /* 0 = any */
+	uint32_t state_mask;	 /* bits (1u << tt_state); 0 = any */
+	int syscall;		 /* MODEL_ANY_SYSCALL = any; TT_SYSCALL_NONE = none */
+	uint32_t wchan_id;	 /* 0 = any */
+	const char *comm_substr; /* NULL = any */
+	bool hide_kthreads;
+	bool hide_user_threads;
+};
+
+enum model_sort {
+	SORT_ACTIVE, /* average active threads, the default */
+	SORT_SAMPLES,
+	SORT_CPU,
+	SORT_PID,
+	SORT_TID,
+	SORT_COMM,
+	SORT_STATE,
+	SORT_SYSCALL,
+	SORT_MAX,
+};
+
+struct model_query {
+	enum model_window window;
+	unsigned dims; /* DIM_BIT()s; 0 = a single total row */
+	struct model_filter filter;
+	enum model_sort sort; /* descending for figures, ascending for keys */
+	bool reverse;
+	size_t limit; /* 0 = all rows */
+};
+
+/* Initialises q to "per thread, this interval, all, by activity". */
+void model_query_init(struct model_query *q);
+
+/*
+ * A result row. Key fields not in the query's dims are 0/NULL, except that
+ * rows grouped by tid or pid also carry pid, comm and cmdline for display.
+ * Strings are owned by the model: valid until the next ingest or interval end.
+ */
+struct model_row {
+	uint32_t pid;
+	uint32_t tid;
+	const char *comm;
+	const char *cmdline; /* NULL when unknown */
+	uint8_t state;	     /* enum tt_state, with DIM_STATE */
+	int syscall;	     /* with DIM_SYSCALL; TT_SYSCALL_NONE when not in one */
+	uint32_t wchan_id;
+	const char *wchan; /* NULL when none */
+	uint64_t cgroup_id;
+	bool kthread;
+
+	uint64_t samples;
+	uint64_t state_samples[TT_ST_MAX];
+	double avg_active;  /* samples not in S or I, times weight, per second */
+	double avg_threads; /* all samples, times weight, per second */
+	double cpu_pct;	    /* CPU time / window, 100 = one CPU (see cpu_valid) */
+	uint32_t nr_threads;
+};
+
+struct model_result {
+	struct model_row *rows;
+	size_t nr;
+	double window_s;
+	uint64_t total_samples;
+	bool cpu_valid; /* dims are thread-level (pid/tid/comm/cgroup): cpu_pct means CPU */
+};
+
+/* Runs q. Returns 0 or a negative errno; free the result with model_result__release. */
+int model__query(struct model *m, const struct model_query *q, struct model_result *ret);
+void model_result__release(struct model_result *res);
+
+struct model_syscall_count {
+	int nr;
+	uint64_t samples;
+};
+/* Per-syscall sample counts of thread tid in window, largest first; *ret
+ * is allocated (free it). Returns the count of entries or negative errno. */
+int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window window,
+			   struct model_syscall_count **ret);
+
+struct model *model__new(const struct model_opts *opts);
+void model__free(struct model *m);
+
+/* Takes one record (already validated). Unknown types are counted and ignored. */
+void model__ingest(struct model *m, const struct tt_event_header *ev);
+/* Moves the model's clock to now_ns (wall time of the loop); the first call
+ * also starts the session and the interval. Windows end at this clock. */
+void model__advance(struct model *m, uint64_t now_ns);
+/* Closes the interval at now_ns: interval counters restart, old threads age out. */
+void model__end_interval(struct model *m, uint64_t now_ns);
+
+struct model_stats {
+	uint64_t now_ns; /* time of the latest event */
+	uint64_t interval_start_ns;
+	uint64_t session_start_ns;
+	uint32_t weight_us;	 /* sampling period of thread samples */
+	size_t nr_threads;	 /* in the table now */
+	uint64_t events;	 /* ingested, session */
+	uint64_t ticks;		 /* sampling passes, session */
+	uint64_t tick_cost_ns;	 /* what those passes cost, session */
+	uint64_t ticks_interval; /* sampling passes, this interval */
+	uint64_t tick_cost_interval_ns;
+	uint64_t drops_interval[TT_DROP_MAX];
+	uint64_t drops_session[TT_DROP_MAX];
+};
+void model__stats(const struct model *m, struct model_stats *ret);
+
+/* Dictionary look-ups; NULL when unknown. Owned by the model. */
+const char *model__string(const struct model *m, uint32_t id);
+const struct tt_stack *model__stack(const struct model *m, uint32_t id);
+
+/* Window length in seconds as a query on it would use. */
+double model__window_seconds(const struct model *m, enum model_window window);
+
+/* "vanished", "ringbuf_full", ...: the JSON key of a drop reason. */
+const char *model_drop_name(unsigned reason);
+
+#endif /* THREADTOP_MODEL_H */

@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A source produces event records (events.h) into a sink: the BPF ring
+ * buffer, the /proc sampler, a replay file. The application owns the loop;
+ * a source exposes an fd to poll (or -1) and is driven by two calls: tick
+ * (take a sample now) and ready (its fd is readable). Sources never print:
+ * they return negative errno and leave a one-line reason in their error.
+ */
+#ifndef THREADTOP_SOURCE_H
+#define THREADTOP_SOURCE_H
+
+#include <stdint.h>
+
+#include "threadtop/events.h"
+
+/* Where events go. The record is only valid during the call: copy it. */
+struct event_sink {
+	void (*emit)(void *ctx, const struct tt_event_header *ev);
+	void *ctx;
+};
+
+static inline void sink_emit(const struct event_sink *sink, const struct tt_event_header *ev)
+{
+	sink->emit(sink->ctx, ev);
+}
+
+struct source;
+
+struct source_ops {
+	const char *name; /* "bpf", "proc", "replay": the batch JSON "source" */
+	/* fd to poll for readability, or -1 when the source is tick-driven only. */
+	int (*fd)(struct source *src);
+	/* Samples now (sampling sources); may emit synchronously. */
+	int (*tick)(struct source *src, uint64_t now_ns);
+	/* The fd is readable: drain it. */
+	int (*ready)(struct source *src);
+	/* Releases everything; accepts NULL. */
+	void (*free)(struct source *src);
+};
+
+/* Base of every source; a concrete source embeds it first. */
+struct source {
+	const struct source_ops *ops;
+	struct event_sink sink;
+	char error[256]; /* the last failure, one line, for the user */
+};
+
+static inline void source__free(struct source *src)
+{
+	if (src)
+		src->ops->free(src);
+}
+
+#endif /* THREADTOP_SOURCE_H */

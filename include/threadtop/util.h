@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Small helpers every module uses: allocation wrappers that abort on an
+ * impossible out-of-memory (as htop's xMalloc), clocks, bounded file reads.
+ */
+#ifndef THREADTOP_UTIL_H
+#define THREADTOP_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NSEC_PER_SEC 1000000000ull
+#define NSEC_PER_USEC 1000ull
+
+/* Allocation that never returns NULL: a failure here prints and aborts. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t nmemb, size_t size);
+void *xrealloc(void *ptr, size_t size);
+/* Grows *ptr (an array of elem-sized items with capacity *cap) to hold need. */
+void xgrow(void **ptr, size_t *cap, size_t need, size_t elem);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* CLOCK_MONOTONIC in ns: the clock of every event (same as bpf_ktime_get_ns). */
+uint64_t monotonic_ns(void);
+/* CLOCK_REALTIME in ns. */
+uint64_t realtime_ns(void);
+/* Formats a CLOCK_REALTIME ns value as RFC 3339 UTC with milliseconds into
+ * buf (at least 32 bytes). Returns buf. */
+char *format_rfc3339(uint64_t realtime, char *buf, size_t len);
+
+/*
+ * Reads at most cap - 1 bytes of the file at dirfd/path into buf and
+ * NUL-terminates it. Returns the byte count or a negative errno (-ENOENT,
+ * -ESRCH when the task vanished, -EACCES, ...). Bounded: never more than cap.
+ */
+ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t cap);
+
+#endif /* THREADTOP_UTIL_H */

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The application (see app.h): picks and starts a source, validates every
+ * record before the model sees it, drives sampling ticks and output
+ * intervals from timerfds, and ends cleanly on SIGINT, SIGTERM and SIGHUP.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "threadtop/app.h"
+#include "threadtop/event_codec.h"
+#include "threadtop/log.h"
+#include "threadtop/source_bpf.h"
+#include "threadtop/source_proc.h"
+#include "threadtop/util.h"
+
+struct app {
+	const struct options *o;
+	const struct frontend *fe;
+	struct loop *loop;
+	struct model *model;
+	struct source *source;
+	long intervals;
+	unsigned ticks_per_interval;
+	unsigned ticks;
+	uint64_t invalid_records;
+};
+
+struct model *app_model(struct app *app)
+{
+	return app->model;
+}
+
+struct loop *app_loop(struct app *app)
+{
+	return app->loop;
+}
+
+const struct options *app_options(struct app *app)
+{
+	return app->o;
+}
+
+const char *app_source_name(struct app *app)
+{
+	return app->source ? app->source->ops->name : "none";
+}
+
+void app_quit(struct app *app)
+{
+	loop__stop(app->loop);
+}
+
+/* Every record passes here: a malformed one is counted, never ingested. */
+static void app_emit(void *ctx, const struct tt_event_header *ev)
+{
+	struct app *app = ctx;
+
+	if (tt_event_validate(ev, ev->size) < 0) {
+		if (!app->invalid_records++)
+			log_msg("%s source: dropped a malformed %s record (size %u)",
+				app_source_name(app), tt_event_type_name(ev->type), ev->size);
+		return;
+	}
+	model__ingest(app->model, ev);
+}
+
+static int check_pids(const struct options *o)
+{
+	int root = open(o->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (root < 0) {
+		log_msg("cannot open %s: %s", o->proc_root, strerror(errno));
+		return -errno;
+	}
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "%d", o->pids[i]);
+		if (faccessat(root, name, F_OK, 0) < 0) {
+			log_msg("-p %d: no such process (it may have exited; check with ps -p %d)",
+				o->pids[i], o->pids[i]);
+			close(root);
+			return -ESRCH;
+		}
+	}
+	close(root);
+	return 0;
+}
+
+static int start_source(struct app *app)
+{
+	const struct options *o = app->o;
+	struct event_sink sink = {app_emit, app};
+	char err[256] = "";
+
+	if (o->source != SOURCE_PROC) {
+		struct bpf_source_opts bo = {o->nr_pids ? o->pids : NULL, o->nr_pids, o->hz,
+					     getpid()};
+
+		app->source = bpf_source__new(&bo, sink, err, sizeof(err));
+		if (app->source)
+			return 0;
+		if (o->source == SOURCE_BPF) {
+			log_msg("%s", err);
+			return -ENOTSUP;
+		}
+		log_msg("%s; falling back to /proc", err);
+	}
+	struct proc_source_opts po = {
+		.proc_root = o->proc_root,
+		.pids = o->nr_pids ? o->pids : NULL,
+		.nr_pids = o->nr_pids,
+		.hz = o->hz,
+		.self_pid = getpid(),
+	};
+	app->source = proc_source__new(&po, sink, err, sizeof(err));
+	if (!app->source) {
+		log_msg("%s", err);
+		return -errno;
+	}
+	if (geteuid() != 0)
+		log_msg("not root: /proc shows syscalls and wait channels only for your own processes; "
+			"run as root to see all");
+	return 0;
+}
+
+static int end_interval(struct app *app, uint64_t now)
+{
+	int err = 0;
+
+	/* Records of this interval still in the source's buffer belong to it. */
+	if (app->source->ops->fd(app->source) >= 0)
+		app->source->ops->ready(app->source);
+	model__advance(app->model, now);
+	if (app->fe->interval)
+		err = app->fe->interval(app->fe->ctx, app, now);
+	model__end_interval(app->model, now);
+	if (err)
+		return err;
+	if (app->o->count && ++app->intervals >= app->o->count)
+		app_quit(app);
+	return 0;
+}
+
+/*
+ * Intervals are counted in ticks, not timed separately, so every interval
+ * holds exactly round(delay x hz) sampling passes.
+ */
+static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
+{
+	struct app *app = ctx;
+	int err;
+
+	model__advance(app->model, now);
+	err = app->source->ops->tick(app->source, now);
+	if (err < 0 && err != -EAGAIN)
+		log_msg("%s source: sampling failed: %s", app_source_name(app), strerror(-err));
+	if (++app->ticks < app->ticks_per_interval)
+		return 0;
+	app->ticks = 0;
+	return end_interval(app, now);
+}
+
+static int on_source_fd(void *ctx, int fd, uint32_t events)
+{
+	struct app *app = ctx;
+	int err = app->source->ops->ready(app->source);
+
+	if (err < 0 && err != -EAGAIN && err != -EINTR) {
+		log_msg("%s source: %s", app_source_name(app), strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+static int on_signal(void *ctx, int signo)
+{
+	struct app *app = ctx;
+
+	switch (signo) {
+	case SIGINT:
+	case SIGTERM:
+	case SIGHUP:
+		app_quit(app);
+		return 0;
+	default:
+		return app->fe->signal ? app->fe->signal(app->fe->ctx, app, signo) : 0;
+	}
+}
+
+static int setup_loop(struct app *app)
+{
+	uint64_t tick_ns = NSEC_PER_SEC / app->o->hz;
+	double per_interval = app->o->delay_s * app->o->hz + 0.5;
+	sigset_t set;
+	int err, fd;
+
+	app->ticks_per_interval = per_interval < 1 ? 1 : (unsigned)per_interval;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGWINCH);
+	err = loop__add_signals(app->loop, &set, on_signal, app);
+	if (err < 0)
+		return err;
+	err = loop__add_timer(app->loop, tick_ns, tick_ns, on_tick, app);
+	if (err < 0)
+		return err;
+	fd = app->source->ops->fd(app->source);
+	if (fd >= 0) {
+		err = loop__add_fd(app->loop, fd, on_source_fd, app);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int app_run(const struct options *o, const struct frontend *fe)
+{
+	struct app app = {.o = o, .fe = fe};
+	int err, code = 1;
+
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
+	err = log_open(o->log_path);
+	if (err < 0) {
+		fprintf(stderr, "threadtop: --log %s: %s\n", o->log_path, strerror(-err));
+		return 1;
+	}
+	if (check_pids(o) < 0)
+		goto out;
+	app.loop = loop__new();
+	app.model = model__new(NULL);
+	if (!app.loop) {
+		log_msg("cannot create the event loop: %s", strerror(errno));
+		goto out;
+	}
+	if (start_source(&app) < 0)
+		goto out;
+	err = setup_loop(&app);
+	if (err < 0) {
+		log_msg("cannot set up the event loop: %s", strerror(-err));
+		goto out;
+	}
+	model__advance(app.model, monotonic_ns());
+	if (fe->start && (err = fe->start(fe->ctx, &app)) < 0)
+		goto out;
+	err = loop__run(app.loop);
+	if (fe->stop)
+		fe->stop(fe->ctx, &app);
+	if (err == -EPIPE)
+		code = 0; /* the reader went away (threadtop -b | head) */
+	else if (err < 0)
+		log_msg("stopped: %s", strerror(-err));
+	else
+		code = 0;
+out:
+	source__free(app.source);
+	model__free(app.model);
+	loop__free(app.loop);
+	log_close();
+	return code;
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Batch output of one interval as a text table or one NDJSON line (see batch.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "threadtop/app.h"
+#include "threadtop/batch.h"
+#include "threadtop/escape.h"
+#include "threadtop/json.h"
+#include "threadtop/procfs.h"
+#include "threadtop/syscalls.h"
+#include "threadtop/util.h"
+
+static void print_json_thread(struct model *m, struct json *j, const struct model_row *row)
+{
+	struct model_syscall_count *sc = NULL;
+	char name[32];
+	int nr;
+
+	json_begin_object(j, NULL);
+	json_u64(j, "pid", row->pid);
+	json_u64(j, "tid", row->tid);
+	json_string(j, "comm", row->comm);
+	if (row->cmdline)
+		json_string(j, "cmdline", row->cmdline);
+	json_bool(j, "kthread", row->kthread);
+	json_begin_object(j, "samples");
+	for (int s = 0; s < TT_ST_MAX; s++) {
+		char key[2] = {TT_STATE_LETTERS[s], '\0'};
+
+		if (row->state_samples[s])
+			json_u64(j, key, row->state_samples[s]);
+	}
+	json_end_object(j);
+	json_double(j, "avg_active", row->avg_active, 3);
+	json_double(j, "cpu_pct", row->cpu_pct, 1);
+	nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
+	json_begin_object(j, "samples_by_syscall");
+	for (int i = 0; i < nr; i++) {
+		json_u64(j, syscall_label(sc[i].nr, name, sizeof(name)), sc[i].samples);
+	}
+	json_end_object(j);
+	json_begin_object(j, "syscalls");
+	for (int i = 0; i < nr; i++) {
+		json_begin_object(j, syscall_label(sc[i].nr, name, sizeof(name)));
+		json_u64(j, "samples", sc[i].samples);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	free(sc);
+	json_end_object(j);
+}
+
+static int print_json(struct model *m, const struct batch_info *info,
+		      const struct model_result *res, const struct model_stats *st, FILE *out)
+{
+	struct json j;
+	char when[40];
+
+	json_init(&j, out);
+	json_begin_object(&j, NULL);
+	json_u64(&j, "schema", BATCH_SCHEMA_VERSION);
+	json_string(&j, "time", format_rfc3339(info->realtime_ns, when, sizeof(when)));
+	json_double(&j, "interval_s", res->window_s, 3);
+	json_string(&j, "source", info->source);
+	json_u64(&j, "hz", info->hz);
+	json_u64(&j, "nr_threads", res->nr);
+	json_begin_array(&j, "threads");
+	for (size_t i = 0; i < res->nr; i++)
+		print_json_thread(m, &j, &res->rows[i]);
+	json_end_array(&j);
+	json_begin_object(&j, "dropped");
+	for (int r = 0; r < TT_DROP_MAX; r++)
+		json_u64(&j, model_drop_name(r), st->drops_interval[r]);
+	json_end_object(&j);
+	json_begin_object(&j, "cost");
+	json_u64(&j, "ticks", st->ticks_interval);
+	json_double(&j, "tick_ms_avg",
+		    st->ticks_interval
+			    ? (double)st->tick_cost_interval_ns / 1e6 / (double)st->ticks_interval
+			    : 0,
+		    3);
+	json_end_object(&j);
+	json_end_object(&j);
+	fputc('\n', out);
+	return 0;
+}
+
+/* "S19 R1": the states of a row, most frequent first, at most three. */
+static void state_mix(const struct model_row *row, char *buf, size_t len)
+{
+	bool used[TT_ST_MAX] = {0};
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < 3; k++) {
+		int best = -1;
+
+		for (int s = 0; s < TT_ST_MAX; s++)
+			if (!used[s] && row->state_samples[s] &&
+			    (best < 0 || row->state_samples[s] > row->state_samples[best]))
+				best = s;
+		if (best < 0)
+			break;
+		used[best] = true;
+		o += (size_t)snprintf(buf + o, len - o, "%s%c%llu", o ? " " : "",
+				      TT_STATE_LETTERS[best],
+				      (unsigned long long)row->state_samples[best]);
+		if (o >= len)
+			break;
+	}
+}
+
+static int print_text(struct model *m, const struct batch_info *info,
+		      const struct model_result *res, const struct model_stats *st, FILE *out)
+{
+	double active = 0;
+	uint64_t drops = 0;
+	char when[40];
+
+	for (size_t i = 0; i < res->nr; i++)
+		active += res->rows[i].avg_active;
+	for (int r = 0; r < TT_DROP_MAX; r++)
+		drops += st->drops_interval[r];
+	fprintf(out,
+		"threadtop %s  source %s  %u Hz  interval %.2fs  threads %zu  active %.2f  dropped %llu\n",
+		format_rfc3339(info->realtime_ns, when, sizeof(when)), info->source, info->hz,
+		res->window_s, res->nr, active, (unsigned long long)drops);
+	fprintf(out, "%8s %8s %-16s %-16s %7s %6s %-18s %s\n", "PID", "TID", "COMM", "STATES",
+		"ACTIVE", "%CPU", "SYSCALL", "CMDLINE");
+	for (size_t i = 0; i < res->nr; i++) {
+		const struct model_row *row = &res->rows[i];
+		struct model_syscall_count *sc = NULL;
+		char comm[64], mix[48], cmd[96], scname[32] = "-";
+		int nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
+
+		if (nr > 0)
+			syscall_label(sc[0].nr, scname, sizeof(scname));
+		free(sc);
+		escape_for_terminal(row->comm, strlen(row->comm), comm, sizeof(comm));
+		if (row->cmdline)
+			escape_for_terminal(row->cmdline, strlen(row->cmdline), cmd, sizeof(cmd));
+		else
+			snprintf(cmd, sizeof(cmd), row->kthread ? "[kernel]" : "-");
+		state_mix(row, mix, sizeof(mix));
+		fprintf(out, "%8u %8u %-16.16s %-16s %7.2f %6.1f %-18s %s\n", row->pid, row->tid,
+			comm, mix, row->avg_active, row->cpu_pct, scname, cmd);
+	}
+	fputc('\n', out);
+	return 0;
+}
+
+int batch_print_interval(struct model *m, enum output_format format, const struct batch_info *info,
+			 FILE *out)
+{
+	struct model_result res;
+	struct model_query q;
+	struct model_stats st;
+	int err;
+
+	model_query_init(&q);
+	err = model__query(m, &q, &res);
+	if (err)
+		return err;
+	model__stats(m, &st);
+	if (format == FORMAT_JSON)
+		err = print_json(m, info, &res, &st, out);
+	else
+		err = print_text(m, info, &res, &st, out);
+	model_result__release(&res);
+	fflush(out);
+	return ferror(out) ? -EIO : err;
+}
+
+static int batch_interval(void *ctx, struct app *app, uint64_t now_ns)
+{
+	const struct options *o = app_options(app);
+	struct batch_info info = {app_source_name(app), o->hz, realtime_ns()};
+
+	return batch_print_interval(app_model(app), o->format, &info, stdout);
+}
+
+const struct frontend batch_frontend = {
+	.name = "batch",
+	.interval = batch_interval,
+};

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Command-line parsing (see cli.h). Bounds every number a user gives. */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "threadtop/cli.h"
+
+void cli_usage(FILE *f)
+{
+	fputs("Usage: threadtop [OPTIONS]\n"
+	      "Live per-thread profiler: thread states, syscalls, stacks, USE metrics.\n"
+	      "\n"
+	      "  -b, --batch            batch mode: print each interval to stdout (like top -b)\n"
+	      "  -d, --delay SECONDS    interval between outputs (default 1, 0.1 to 3600)\n"
+	      "  -n, --iterations N     stop after N intervals (default: until SIGINT/SIGTERM)\n"
+	      "      --format text|json batch output: a table, or one JSON object per line\n"
+	      "  -p, --pid PID[,PID...] only these processes (all their threads)\n"
+	      "  -F, --freq HZ          thread sampling rate (default 20, 1 to 1000)\n"
+	      "      --source auto|bpf|proc\n"
+	      "                         where samples come from (default auto: BPF, else /proc)\n"
+	      "      --log FILE         write threadtop's own messages to FILE\n"
+	      "  -h, --help             this help\n"
+	      "  -V, --version          print the version\n",
+	      f);
+}
+
+static int parse_double(const char *s, double min, double max, double *ret)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || v < min || v > max)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int parse_long(const char *s, long min, long max, long *ret)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static int parse_pids(const char *arg, struct options *o, FILE *err)
+{
+	char *copy = strdup(arg), *save = NULL, *tok;
+	int ret = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		long pid;
+
+		if (parse_long(tok, 1, INT_MAX, &pid) < 0) {
+			fprintf(err, "threadtop: -p %s: '%s' is not a process id\n", arg, tok);
+			ret = -EINVAL;
+			break;
+		}
+		if (o->nr_pids == MAX_PIDS) {
+			fprintf(err, "threadtop: -p: more than %d processes\n", MAX_PIDS);
+			ret = -EINVAL;
+			break;
+		}
+		o->pids[o->nr_pids++] = (int)pid;
+	}
+	free(copy);
+	return ret;
+}
+
+enum long_only { OPT_FORMAT = 256, OPT_SOURCE, OPT_PROC_ROOT, OPT_LOG };
+
+static const struct option long_opts[] = {
+	{"batch", no_argument, NULL, 'b'},
+	{"delay", required_argument, NULL, 'd'},
+	{"iterations", required_argument, NULL, 'n'},
+	{"format", required_argument, NULL, OPT_FORMAT},
+	{"pid", required_argument, NULL, 'p'},
+	{"freq", required_argument, NULL, 'F'},
+	{"source", required_argument, NULL, OPT_SOURCE},
+	{"proc-root", required_argument, NULL, OPT_PROC_ROOT},
+	{"log", required_argument, NULL, OPT_LOG},
+	{"help", no_argument, NULL, 'h'},
+	{"version", no_argument, NULL, 'V'},
+	{0},
+};
+
+static int bad(FILE *err, const char *opt, const char *arg, const char *why)
+{
+	fprintf(err, "threadtop: %s %s: %s\n", opt, arg, why);
+	cli_usage(err);
+	return -EINVAL;
+}
+
+int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
+{
+	struct options o = {
+		.delay_s = 1.0,
+		.hz = 20,
+		.format = FORMAT_TEXT,
+		.source = SOURCE_AUTO,
+		.proc_root = "/proc",
+	};
+	int c;
+
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":bd:n:p:F:hV", long_opts, NULL)) != -1) {
+		long v;
+
+		switch (c) {
+		case 'b':
+			o.batch = true;
+			break;
+		case 'd':
+			if (parse_double(optarg, 0.1, 3600, &o.delay_s) < 0)
+				return bad(err, "-d", optarg, "need seconds from 0.1 to 3600");
+			break;
+		case 'n':
+			if (parse_long(optarg, 1, LONG_MAX, &o.count) < 0)
+				return bad(err, "-n", optarg, "need a count of at least 1");
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text"))
+				o.format = FORMAT_TEXT;
+			else if (!strcmp(optarg, "json"))
+				o.format = FORMAT_JSON;
+			else
+				return bad(err, "--format", optarg, "need text or json");
+			break;
+		case 'p':
+			if (parse_pids(optarg, &o, err) < 0) {
+				cli_usage(err);
+				return -EINVAL;
+			}
+			break;
+		case 'F':
+			if (parse_long(optarg, 1, 1000, &v) < 0)
+				return bad(err, "-F", optarg, "need a rate from 1 to 1000 Hz");
+			o.hz = (unsigned)v;
+			break;
+		case OPT_SOURCE:
+			if (!strcmp(optarg, "auto"))
+				o.source = SOURCE_AUTO;
+			else if (!strcmp(optarg, "bpf"))
+				o.source = SOURCE_BPF;
+			else if (!strcmp(optarg, "proc"))
+				o.source = SOURCE_PROC;
+			else
+				return bad(err, "--source", optarg, "need auto, bpf or proc");
+			break;
+		case OPT_PROC_ROOT:
+			o.proc_root = optarg;
+			break;
+		case OPT_LOG:
+			o.log_path = optarg;
+			break;
+		case 'h':
+			cli_usage(out);
+			return CLI_EXIT_OK;
+		case 'V':
+			fprintf(out, "threadtop %s\n", TT_VERSION);
+			return CLI_EXIT_OK;
+		case ':':
+			fprintf(err, "threadtop: option %s needs a value\n", argv[optind - 1]);
+			cli_usage(err);
+			return -EINVAL;
+		default:
+			fprintf(err, "threadtop: unknown option %s\n", argv[optind - 1]);
+			cli_usage(err);
+			return -EINVAL;
+		}
+	}
+	if (optind < argc) {
+		fprintf(err, "threadtop: unexpected argument '%s'\n", argv[optind]);
+		cli_usage(err);
+		return -EINVAL;
+	}
+	*ret = o;
+	return CLI_RUN;
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Portable encoding of event records (see event_codec.h). Each record type
+ * is described by a layout string of field widths in declaration order:
+ * '1' '2' '4' '8' are integers of that many bytes, 'c' is a comm
+ * (TT_COMM_LEN bytes, copied as is). The variable tail (stack frames, string
+ * bytes) follows the fixed part.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "threadtop/event_codec.h"
+
+#define HDR "2248"
+
+/* No implicit padding: the layouts below must cover each struct exactly. */
+_Static_assert(sizeof(struct tt_event_header) == 16, "tt_event_header layout");
+_Static_assert(sizeof(struct tt_thread_sample) == 136, "tt_thread_sample layout");
+_Static_assert(sizeof(struct tt_thread_info) == 56, "tt_thread_info layout");
+_Static_assert(sizeof(struct tt_string) == 24, "tt_string layout");
+_Static_assert(sizeof(struct tt_stack) == 32, "tt_stack layout");
+_Static_assert(sizeof(struct tt_tick) == 32, "tt_tick layout");
+_Static_assert(sizeof(struct tt_drops) == 16 + 8 * TT_DROP_MAX, "tt_drops layout");
+
+enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK };
+
+struct record_desc {
+	const char *name;
+	unsigned version;
+	size_t fixed_size;
+	const char *layout;
+	enum tail_kind tail;
+};
+
+static const struct record_desc descs[TT_EV_TYPE_MAX] = {
+	[TT_EV_THREAD_SAMPLE] = {"thread_sample", TT_THREAD_SAMPLE_VERSION,
+				 sizeof(struct tt_thread_sample),
+				 HDR "44888"
+				     "888888"
+				     "4444"
+				     "4112c",
+				 TAIL_NONE},
+	[TT_EV_THREAD_INFO] = {"thread_info", TT_THREAD_INFO_VERSION, sizeof(struct tt_thread_info),
+			       HDR "44844c", TAIL_NONE},
+	[TT_EV_STRING] = {"string", TT_STRING_VERSION, sizeof(struct tt_string), HDR "44",
+			  TAIL_STRING},
+	[TT_EV_STACK] = {"stack", TT_STACK_VERSION, sizeof(struct tt_stack), HDR "44224",
+			 TAIL_STACK},
+	[TT_EV_TICK] = {"tick", TT_TICK_VERSION, sizeof(struct tt_tick), HDR "448", TAIL_NONE},
+	[TT_EV_DROPS] = {"drops", TT_DROPS_VERSION, sizeof(struct tt_drops), HDR "88888",
+			 TAIL_NONE},
+};
+
+const char *tt_event_type_name(unsigned type)
+{
+	if (type < TT_EV_TYPE_MAX && descs[type].name)
+		return descs[type].name;
+	return "unknown";
+}
+
+static const struct record_desc *desc_of(unsigned type)
+{
+	if (type >= TT_EV_TYPE_MAX || !descs[type].name)
+		return NULL;
+	return &descs[type];
+}
+
+/* Tail bytes a record of this type and fixed part claims. */
+static size_t tail_size(const struct record_desc *d, const void *fixed)
+{
+	switch (d->tail) {
+	case TAIL_STRING:
+		return ((const struct tt_string *)fixed)->len;
+	case TAIL_STACK:
+		return (size_t)((const struct tt_stack *)fixed)->nr * sizeof(__u64);
+	default:
+		return 0;
+	}
+}
+
+static const char *check_tail(const struct record_desc *d, const void *fixed)
+{
+	if (d->tail == TAIL_STRING && ((const struct tt_string *)fixed)->len > TT_MAX_STRING_LEN)
+		return "string longer than 4096 bytes";
+	if (d->tail == TAIL_STACK && ((const struct tt_stack *)fixed)->nr > TT_MAX_STACK_DEPTH)
+		return "stack deeper than 127 frames";
+	return NULL;
+}
+
+int tt_event_validate(const struct tt_event_header *ev, size_t avail)
+{
+	const struct record_desc *d;
+
+	if (avail < sizeof(*ev))
+		return -EINVAL;
+	d = desc_of(ev->type);
+	if (!d || ev->version == 0 || ev->version > d->version || ev->size > avail ||
+	    ev->size < d->fixed_size || check_tail(d, ev) ||
+	    ev->size != d->fixed_size + tail_size(d, ev))
+		return -EINVAL;
+	return 0;
+}
+
+/* Converts the fixed fields between host order (src) and little-endian (dst). */
+static void convert_fixed(const char *layout, const unsigned char *src, unsigned char *dst)
+{
+	for (; *layout; layout++) {
+		uint16_t v16;
+		uint32_t v32;
+		uint64_t v64;
+
+		switch (*layout) {
+		case '1':
+			*dst++ = *src++;
+			break;
+		case '2':
+			memcpy(&v16, src, 2);
+			v16 = htole16(v16); /* an involution: also le16toh */
+			memcpy(dst, &v16, 2);
+			src += 2, dst += 2;
+			break;
+		case '4':
+			memcpy(&v32, src, 4);
+			v32 = htole32(v32);
+			memcpy(dst, &v32, 4);
+			src += 4, dst += 4;
+			break;
+		case '8':
+			memcpy(&v64, src, 8);
+			v64 = htole64(v64);
+			memcpy(dst, &v64, 8);
+			src += 8, dst += 8;
+			break;
+		case 'c':
+			memcpy(dst, src, TT_COMM_LEN);
+			src += TT_COMM_LEN, dst += TT_COMM_LEN;
+			break;
+		}
+	}
+}
+
+static void convert_tail(const struct record_desc *d, const unsigned char *src, unsigned char *dst,
+			 size_t bytes)
+{
+	if (d->tail == TAIL_STACK) {
+		for (size_t off = 0; off < bytes; off += 8) {
+			uint64_t v;
+
+			memcpy(&v, src + off, 8);
+			v = htole64(v);
+			memcpy(dst + off, &v, 8);
+		}
+	} else {
+		memcpy(dst, src, bytes);
+	}
+}
+
+ssize_t tt_event_encode(const struct tt_event_header *ev, void *buf, size_t cap)
+{
+	const struct record_desc *d;
+
+	if (tt_event_validate(ev, ev->size) < 0)
+		return -EINVAL;
+	if (ev->size > cap)
+		return -ENOSPC;
+	d = desc_of(ev->type);
+	convert_fixed(d->layout, (const unsigned char *)ev, buf);
+	convert_tail(d, (const unsigned char *)ev + d->fixed_size,
+		     (unsigned char *)buf + d->fixed_size, ev->size - d->fixed_size);
+	return ev->size;
+}
+
+ssize_t tt_event_decode(const void *buf, size_t len, struct tt_event_header *out, size_t out_cap,
+			const char **ret_why)
+{
+	const struct record_desc *d;
+	struct tt_event_header hdr;
+	const char *why = NULL;
+	size_t tail;
+
+	if (len < sizeof(hdr))
+		return -EAGAIN;
+	convert_fixed(HDR, buf, (unsigned char *)&hdr);
+	d = desc_of(hdr.type);
+	if (!d)
+		why = "unknown record type";
+	else if (hdr.version == 0 || hdr.version > d->version)
+		why = "record version newer than this threadtop";
+	else if (hdr.size < d->fixed_size)
+		why = "record shorter than its type";
+	else if (hdr.size > TT_EVENT_MAX_SIZE || hdr.size > out_cap)
+		why = "record size out of bounds";
+	if (why)
+		goto invalid;
+	if (len < d->fixed_size)
+		return -EAGAIN;
+	convert_fixed(d->layout, buf, (unsigned char *)out);
+	why = check_tail(d, out);
+	if (why)
+		goto invalid;
+	tail = tail_size(d, out);
+	if (hdr.size != d->fixed_size + tail) {
+		why = "record size does not match its contents";
+		goto invalid;
+	}
+	if (len < hdr.size)
+		return -EAGAIN;
+	convert_tail(d, (const unsigned char *)buf + d->fixed_size,
+		     (unsigned char *)out + d->fixed_size, tail);
+	return hdr.size;
+invalid:
+	if (ret_why)
+		*ret_why = why;
+	return -EINVAL;
+}

@@ -1,0 +1,345 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The model's ingest side (see model.h): the thread table, per-window
+ * counters, dictionaries and drop counters. Queries are in model_query.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "threadtop/util.h"
+
+#define DEFAULT_RETAIN_NS (60 * NSEC_PER_SEC)
+
+static const char *const drop_names[TT_DROP_MAX] = {
+	[TT_DROP_RINGBUF_FULL] = "ringbuf_full", [TT_DROP_MAP_FULL] = "map_full",
+	[TT_DROP_DEDUP_FULL] = "dedup_full",	 [TT_DROP_VANISHED] = "vanished",
+	[TT_DROP_READ_ERROR] = "read_error",
+};
+
+const char *model_drop_name(unsigned reason)
+{
+	return reason < TT_DROP_MAX ? drop_names[reason] : "unknown";
+}
+
+struct model *model__new(const struct model_opts *opts)
+{
+	struct model *m = xcalloc(1, sizeof(*m));
+
+	if (opts)
+		m->opts = *opts;
+	if (!m->opts.retain_ns)
+		m->opts.retain_ns = DEFAULT_RETAIN_NS;
+	m->threads = u64map__new();
+	m->strings = u64map__new();
+	m->stacks = u64map__new();
+	return m;
+}
+
+static void thread_free(struct thread *t)
+{
+	if (!t)
+		return;
+	free(t->keys);
+	free(t);
+}
+
+static void free_values(struct u64map *map, void (*fn)(void *))
+{
+	uint64_t key;
+	void *value;
+	size_t pos = 0;
+
+	while (u64map__next(map, &pos, &key, &value))
+		fn(value);
+	u64map__free(map);
+}
+
+static void thread_free_void(void *t)
+{
+	thread_free(t);
+}
+
+void model__free(struct model *m)
+{
+	if (!m)
+		return;
+	free_values(m->threads, thread_free_void);
+	free_values(m->strings, free);
+	free_values(m->stacks, free);
+	free(m);
+}
+
+/* Advances a ring to second sec, clearing the slots of the skipped seconds. */
+#define RING_ADVANCE(ring, ring_sec, sec)                                             \
+	do {                                                                          \
+		if ((sec) > (ring_sec)) {                                             \
+			uint32_t gap_ = (sec) - (ring_sec);                           \
+			if (gap_ >= MINUTE_SLOTS)                                     \
+				memset((ring), 0, sizeof(ring));                      \
+			else                                                          \
+				for (uint32_t s_ = (ring_sec) + 1; s_ <= (sec); s_++) \
+					(ring)[s_ % MINUTE_SLOTS] = 0;                \
+			(ring_sec) = (sec);                                           \
+		}                                                                     \
+	} while (0)
+
+/* Which second a slot holds, given the newest second written; false if never. */
+static bool slot_second(uint32_t ring_sec, uint32_t slot, uint32_t *ret)
+{
+	uint32_t back = (ring_sec % MINUTE_SLOTS + MINUTE_SLOTS - slot) % MINUTE_SLOTS;
+
+	if (back > ring_sec)
+		return false;
+	*ret = ring_sec - back;
+	return true;
+}
+
+uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < MINUTE_SLOTS; i++) {
+		uint32_t sec;
+
+		if (ring[i] && slot_second(ring_sec, i, &sec) && now_sec - sec < MINUTE_SLOTS)
+			sum += ring[i];
+	}
+	return sum;
+}
+
+uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec)
+{
+	uint64_t sum = 0;
+
+	for (uint32_t i = 0; i < MINUTE_SLOTS; i++) {
+		uint32_t sec;
+
+		if (ring[i] && slot_second(ring_sec, i, &sec) && now_sec - sec < MINUTE_SLOTS)
+			sum += ring[i];
+	}
+	return sum;
+}
+
+static struct thread *thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns)
+{
+	struct thread *t = u64map__get(m->threads, tid);
+
+	/* A tid that comes back with another start time is another thread. */
+	if (t && start_ns && t->start_time_ns && t->start_time_ns != start_ns) {
+		u64map__remove(m->threads, tid);
+		thread_free(t);
+		t = NULL;
+	}
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->tid = tid;
+		t->pid = pid;
+		t->start_time_ns = start_ns;
+		t->cpu_first_ns = UINT64_MAX;
+		u64map__put(m->threads, tid, t);
+	}
+	if (!t->start_time_ns)
+		t->start_time_ns = start_ns;
+	t->pid = pid;
+	return t;
+}
+
+static struct key_counts *key_get(struct thread *t, const struct sample_key *key, uint32_t sec)
+{
+	struct key_counts *kc;
+
+	for (size_t i = 0; i < t->nr_keys; i++) {
+		kc = &t->keys[i];
+		if (kc->key.state == key->state && kc->key.syscall == key->syscall &&
+		    kc->key.wchan_id == key->wchan_id && kc->key.kstack_id == key->kstack_id &&
+		    kc->key.ustack_id == key->ustack_id)
+			return kc;
+	}
+	xgrow((void **)&t->keys, &t->cap_keys, t->nr_keys + 1, sizeof(*t->keys));
+	kc = &t->keys[t->nr_keys++];
+	memset(kc, 0, sizeof(*kc));
+	kc->key = *key;
+	kc->ring_sec = sec;
+	return kc;
+}
+
+static void account_cpu(struct model *m, struct thread *t, uint64_t cpu_ns, uint32_t sec)
+{
+	if (t->cpu_first_ns == UINT64_MAX) {
+		t->cpu_first_ns = t->cpu_interval_ns = t->cpu_last_ns = cpu_ns;
+		t->cpu_ring_sec = sec;
+		return;
+	}
+	if (cpu_ns < t->cpu_last_ns)
+		return; /* not monotonic: a source glitch, ignore */
+	RING_ADVANCE(t->cpu_ring_us, t->cpu_ring_sec, sec);
+	t->cpu_ring_us[sec % MINUTE_SLOTS] += (uint32_t)((cpu_ns - t->cpu_last_ns) / NSEC_PER_USEC);
+	t->cpu_last_ns = cpu_ns;
+}
+
+static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
+{
+	struct sample_key key = {
+		.syscall = s->syscall_nr,
+		.wchan_id = s->wchan_id,
+		.kstack_id = s->kstack_id,
+		.ustack_id = s->ustack_id,
+		.state = s->state < TT_ST_MAX ? s->state : TT_ST_UNKNOWN,
+	};
+	uint32_t sec = model_sec(m, s->hdr.time_ns);
+	struct thread *t = thread_get(m, s->pid, s->tid, s->start_time_ns);
+	struct key_counts *kc = key_get(t, &key, sec);
+
+	memcpy(t->comm, s->comm, TT_COMM_LEN);
+	t->comm[TT_COMM_LEN - 1] = '\0';
+	t->cgroup_id = s->cgroup_id;
+	t->kthread = s->flags & TT_SAMPLE_KTHREAD;
+	t->last_seen_ns = s->hdr.time_ns;
+	if (s->weight_us)
+		m->weight_us = s->weight_us;
+	account_cpu(m, t, s->cpu_time_ns, sec);
+
+	kc->interval++;
+	kc->session++;
+	RING_ADVANCE(kc->ring, kc->ring_sec, sec);
+	if (kc->ring[sec % MINUTE_SLOTS] < UINT16_MAX)
+		kc->ring[sec % MINUTE_SLOTS]++;
+}
+
+static void ingest_info(struct model *m, const struct tt_thread_info *info)
+{
+	struct thread *t = thread_get(m, info->pid, info->tid, info->start_time_ns);
+
+	memcpy(t->comm, info->comm, TT_COMM_LEN);
+	t->comm[TT_COMM_LEN - 1] = '\0';
+	t->cmdline_id = info->cmdline_id;
+	t->kthread = info->flags & TT_INFO_KTHREAD;
+	t->last_seen_ns = info->hdr.time_ns;
+}
+
+static void ingest_string(struct model *m, const struct tt_string *s)
+{
+	char *text = xstrndup(s->data, s->len);
+
+	free(u64map__put(m->strings, s->id, text));
+}
+
+static void ingest_stack(struct model *m, const struct tt_stack *st)
+{
+	struct tt_stack *copy = xmalloc(st->hdr.size);
+
+	memcpy(copy, st, st->hdr.size);
+	free(u64map__put(m->stacks, st->id, copy));
+}
+
+void model__ingest(struct model *m, const struct tt_event_header *ev)
+{
+	if (!m->session_start_ns) {
+		m->session_start_ns = ev->time_ns;
+		m->interval_start_ns = ev->time_ns;
+	}
+	if (ev->time_ns > m->now_ns)
+		m->now_ns = ev->time_ns;
+	m->events++;
+	switch (ev->type) {
+	case TT_EV_THREAD_SAMPLE:
+		ingest_sample(m, (const struct tt_thread_sample *)ev);
+		break;
+	case TT_EV_THREAD_INFO:
+		ingest_info(m, (const struct tt_thread_info *)ev);
+		break;
+	case TT_EV_STRING:
+		ingest_string(m, (const struct tt_string *)ev);
+		break;
+	case TT_EV_STACK:
+		ingest_stack(m, (const struct tt_stack *)ev);
+		break;
+	case TT_EV_TICK:
+		m->ticks++;
+		m->ticks_interval++;
+		m->tick_cost_ns += ((const struct tt_tick *)ev)->duration_ns;
+		m->tick_cost_interval_ns += ((const struct tt_tick *)ev)->duration_ns;
+		break;
+	case TT_EV_DROPS:
+		for (int i = 0; i < TT_DROP_MAX; i++) {
+			m->drops_interval[i] += ((const struct tt_drops *)ev)->count[i];
+			m->drops_session[i] += ((const struct tt_drops *)ev)->count[i];
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void model__advance(struct model *m, uint64_t now_ns)
+{
+	if (!m->session_start_ns) {
+		m->session_start_ns = now_ns;
+		m->interval_start_ns = now_ns;
+	}
+	if (now_ns > m->now_ns)
+		m->now_ns = now_ns;
+}
+
+void model__end_interval(struct model *m, uint64_t now_ns)
+{
+	struct thread *t;
+	uint64_t tid;
+	size_t pos = 0;
+
+	model__advance(m, now_ns);
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		if (t->last_seen_ns + m->opts.retain_ns < now_ns) {
+			u64map__remove_at(m->threads, &pos);
+			thread_free(t);
+			continue;
+		}
+		for (size_t i = 0; i < t->nr_keys; i++)
+			t->keys[i].interval = 0;
+		if (t->cpu_first_ns != UINT64_MAX)
+			t->cpu_interval_ns = t->cpu_last_ns;
+	}
+	memset(m->drops_interval, 0, sizeof(m->drops_interval));
+	m->ticks_interval = 0;
+	m->tick_cost_interval_ns = 0;
+	m->interval_start_ns = now_ns;
+}
+
+void model__stats(const struct model *m, struct model_stats *ret)
+{
+	*ret = (struct model_stats){
+		.now_ns = m->now_ns,
+		.interval_start_ns = m->interval_start_ns,
+		.session_start_ns = m->session_start_ns,
+		.weight_us = m->weight_us,
+		.nr_threads = u64map__count(m->threads),
+		.events = m->events,
+		.ticks = m->ticks,
+		.tick_cost_ns = m->tick_cost_ns,
+		.ticks_interval = m->ticks_interval,
+		.tick_cost_interval_ns = m->tick_cost_interval_ns,
+	};
+	memcpy(ret->drops_interval, m->drops_interval, sizeof(ret->drops_interval));
+	memcpy(ret->drops_session, m->drops_session, sizeof(ret->drops_session));
+}
+
+const char *model__string(const struct model *m, uint32_t id)
+{
+	return id ? u64map__get(m->strings, id) : NULL;
+}
+
+const struct tt_stack *model__stack(const struct model *m, uint32_t id)
+{
+	return id ? u64map__get(m->stacks, id) : NULL;
+}
+
+double model__window_seconds(const struct model *m, enum model_window window)
+{
+	uint64_t start = window == WIN_INTERVAL ? m->interval_start_ns : m->session_start_ns;
+	double s = m->now_ns > start ? (double)(m->now_ns - start) / 1e9 : 0.0;
+
+	if (window == WIN_MINUTE && s > MINUTE_SLOTS)
+		s = MINUTE_SLOTS;
+	return s;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The model's internals, shared by model.c (ingest) and model_query.c. */
+#ifndef THREADTOP_MODEL_INTERNAL_H
+#define THREADTOP_MODEL_INTERNAL_H
+
+#include "threadtop/model.h"
+#include "threadtop/u64map.h"
+
+#define MINUTE_SLOTS 60
+
+/* What distinguishes one thread sample from another, beyond the thread. */
+struct sample_key {
+	int32_t syscall;
+	uint32_t wchan_id;
+	uint32_t kstack_id;
+	uint32_t ustack_id;
+	uint8_t state;
+};
+
+/* Counters of one sample key of one thread, per window. */
+struct key_counts {
+	struct sample_key key;
+	uint32_t interval;
+	uint64_t session;
+	uint32_t ring_sec;	     /* newest second written into ring */
+	uint16_t ring[MINUTE_SLOTS]; /* samples per second, slot = sec % 60 */
+};
+
+struct thread {
+	uint32_t pid;
+	uint32_t tid;
+	uint64_t start_time_ns;
+	uint64_t cgroup_id;
+	char comm[TT_COMM_LEN];
+	uint32_t cmdline_id;
+	bool kthread;
+	uint64_t last_seen_ns;
+	/* CPU time: first seen, at interval start, latest; and per second. */
+	uint64_t cpu_first_ns;
+	uint64_t cpu_interval_ns;
+	uint64_t cpu_last_ns;
+	uint32_t cpu_ring_sec;
+	uint32_t cpu_ring_us[MINUTE_SLOTS];
+	struct key_counts *keys;
+	size_t nr_keys, cap_keys;
+};
+
+struct model {
+	struct model_opts opts;
+	struct u64map *threads; /* tid -> struct thread */
+	struct u64map *strings; /* id -> char * */
+	struct u64map *stacks;	/* id -> struct tt_stack * */
+	uint64_t session_start_ns;
+	uint64_t interval_start_ns;
+	uint64_t now_ns;
+	uint32_t weight_us;
+	uint64_t events, ticks, tick_cost_ns;
+	uint64_t ticks_interval, tick_cost_interval_ns;
+	uint64_t drops_interval[TT_DROP_MAX];
+	uint64_t drops_session[TT_DROP_MAX];
+};
+
+/* Seconds since the session start: the minute rings' clock. */
+static inline uint32_t model_sec(const struct model *m, uint64_t t)
+{
+	return t > m->session_start_ns ? (uint32_t)((t - m->session_start_ns) / 1000000000ull) : 0;
+}
+
+/* Sum of a minute ring's slots still inside the last minute before now_sec. */
+uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec);
+uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec);
+
+#endif /* THREADTOP_MODEL_INTERNAL_H */

@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Queries over the model (see model.h): walk every thread's sample keys in
+ * the chosen window, keep those the filter accepts, fold them into rows by
+ * the chosen dimensions, then sort and cut.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "threadtop/util.h"
+
+#define THREAD_DIMS (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID) | DIM_BIT(DIM_COMM) | DIM_BIT(DIM_CGROUP))
+
+void model_query_init(struct model_query *q)
+{
+	*q = (struct model_query){
+		.window = WIN_INTERVAL,
+		.dims = DIM_BIT(DIM_TID),
+		.filter = {.syscall = MODEL_ANY_SYSCALL},
+		.sort = SORT_ACTIVE,
+	};
+}
+
+/* The group a sample belongs to: the fields of the query's dims, rest zero. */
+struct group_key {
+	uint64_t cgroup_id;
+	uint32_t pid;
+	uint32_t tid;
+	int32_t syscall;
+	uint32_t wchan_id;
+	char comm[TT_COMM_LEN];
+	uint8_t state;
+	uint8_t pad[7];
+};
+
+struct builder {
+	const struct model *m;
+	const struct model_query *q;
+	struct u64map *index; /* hash of group_key -> row index + 1, chained */
+	struct model_row *rows;
+	struct group_key *keys;
+	size_t *next;	    /* chain of rows with the same hash, index + 1 */
+	uint32_t *last_tid; /* last thread counted into each row */
+	size_t nr, cap;
+	uint32_t now_sec;
+};
+
+static uint64_t hash_key(const struct group_key *k)
+{
+	const unsigned char *p = (const unsigned char *)k;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < sizeof(*k); i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static bool filter_thread(const struct model_filter *f, const struct thread *t)
+{
+	if (f->pid && t->pid != f->pid)
+		return false;
+	if (f->tid && t->tid != f->tid)
+		return false;
+	if (f->hide_kthreads && t->kthread)
+		return false;
+	if (f->hide_user_threads && !t->kthread && t->pid != t->tid)
+		return false;
+	if (f->comm_substr && !strstr(t->comm, f->comm_substr))
+		return false;
+	return true;
+}
+
+static bool filter_key(const struct model_filter *f, const struct sample_key *k)
+{
+	if (f->state_mask && !(f->state_mask & (1u << k->state)))
+		return false;
+	if (f->syscall != MODEL_ANY_SYSCALL && k->syscall != f->syscall)
+		return false;
+	if (f->wchan_id && k->wchan_id != f->wchan_id)
+		return false;
+	return true;
+}
+
+static uint64_t key_samples(const struct builder *b, const struct key_counts *kc)
+{
+	switch (b->q->window) {
+	case WIN_INTERVAL:
+		return kc->interval;
+	case WIN_MINUTE:
+		return ring_sum_u16(kc->ring, kc->ring_sec, b->now_sec);
+	default:
+		return kc->session;
+	}
+}
+
+static uint64_t thread_cpu_ns(const struct builder *b, const struct thread *t)
+{
+	if (t->cpu_first_ns == UINT64_MAX)
+		return 0;
+	switch (b->q->window) {
+	case WIN_INTERVAL:
+		return t->cpu_last_ns - t->cpu_interval_ns;
+	case WIN_MINUTE:
+		return ring_sum_u32(t->cpu_ring_us, t->cpu_ring_sec, b->now_sec) * NSEC_PER_USEC;
+	default:
+		return t->cpu_last_ns - t->cpu_first_ns;
+	}
+}
+
+static void make_key(const struct builder *b, const struct thread *t, const struct sample_key *sk,
+		     struct group_key *k)
+{
+	unsigned dims = b->q->dims;
+
+	memset(k, 0, sizeof(*k));
+	if (dims & DIM_BIT(DIM_PID))
+		k->pid = t->pid;
+	if (dims & DIM_BIT(DIM_TID))
+		k->tid = t->tid;
+	if (dims & DIM_BIT(DIM_COMM))
+		memcpy(k->comm, t->comm, TT_COMM_LEN);
+	if (dims & DIM_BIT(DIM_STATE))
+		k->state = sk->state;
+	if (dims & DIM_BIT(DIM_SYSCALL))
+		k->syscall = sk->syscall;
+	if (dims & DIM_BIT(DIM_WCHAN))
+		k->wchan_id = sk->wchan_id;
+	if (dims & DIM_BIT(DIM_CGROUP))
+		k->cgroup_id = t->cgroup_id;
+}
+
+static size_t row_for(struct builder *b, const struct group_key *k, const struct thread *t)
+{
+	uint64_t h = hash_key(k);
+	size_t idx = (size_t)(uintptr_t)u64map__get(b->index, h);
+	struct model_row *row;
+	unsigned dims = b->q->dims;
+
+	for (size_t i = idx; i; i = b->next[i - 1])
+		if (!memcmp(&b->keys[i - 1], k, sizeof(*k)))
+			return i - 1;
+	if (b->nr == b->cap) {
+		size_t cap = b->cap;
+
+		xgrow((void **)&b->rows, &cap, b->nr + 1, sizeof(*b->rows));
+		b->keys = xrealloc(b->keys, cap * sizeof(*b->keys));
+		b->next = xrealloc(b->next, cap * sizeof(*b->next));
+		b->last_tid = xrealloc(b->last_tid, cap * sizeof(*b->last_tid));
+		b->cap = cap;
+	}
+	row = &b->rows[b->nr];
+	memset(row, 0, sizeof(*row));
+	b->keys[b->nr] = *k;
+	b->next[b->nr] = idx;
+	b->last_tid[b->nr] = 0;
+	u64map__put(b->index, h, (void *)(uintptr_t)(b->nr + 1));
+
+	row->syscall = TT_SYSCALL_NONE;
+	if (dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID) | DIM_BIT(DIM_COMM))) {
+		row->pid = t->pid;
+		row->comm = t->comm;
+		row->cmdline = model__string(b->m, t->cmdline_id);
+		row->kthread = t->kthread;
+	}
+	if (dims & DIM_BIT(DIM_TID))
+		row->tid = t->tid;
+	if (!(dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID))))
+		row->pid = 0;
+	row->state = k->state;
+	if (dims & DIM_BIT(DIM_SYSCALL))
+		row->syscall = k->syscall;
+	row->wchan_id = k->wchan_id;
+	row->wchan = model__string(b->m, k->wchan_id);
+	row->cgroup_id = k->cgroup_id;
+	return b->nr++;
+}
+
+static void add_thread(struct builder *b, const struct thread *t)
+{
+	const struct model_filter *f = &b->q->filter;
+	struct group_key k;
+
+	for (size_t i = 0; i < t->nr_keys; i++) {
+		const struct key_counts *kc = &t->keys[i];
+		uint64_t n;
+		size_t r;
+
+		if (!filter_key(f, &kc->key))
+			continue;
+		n = key_samples(b, kc);
+		if (!n)
+			continue;
+		make_key(b, t, &kc->key, &k);
+		r = row_for(b, &k, t);
+		b->rows[r].samples += n;
+		b->rows[r].state_samples[kc->key.state] += n;
+		if (b->last_tid[r] != t->tid) {
+			b->last_tid[r] = t->tid;
+			b->rows[r].nr_threads++;
+			/* CPU time belongs to the thread, not to one of its samples. */
+			if (!(b->q->dims & ~THREAD_DIMS))
+				b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
+		}
+	}
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_rows(const struct model_row *a, const struct model_row *b, enum model_sort sort)
+{
+	int c = 0;
+
+	switch (sort) {
+	case SORT_ACTIVE:
+		c = (b->avg_active > a->avg_active) - (b->avg_active < a->avg_active);
+		if (!c)
+			c = (b->samples > a->samples) - (b->samples < a->samples);
+		break;
+	case SORT_SAMPLES:
+		c = (b->samples > a->samples) - (b->samples < a->samples);
+		break;
+	case SORT_CPU:
+		c = (b->cpu_pct > a->cpu_pct) - (b->cpu_pct < a->cpu_pct);
+		break;
+	case SORT_PID:
+		c = (a->pid > b->pid) - (a->pid < b->pid);
+		break;
+	case SORT_TID:
+		break;
+	case SORT_COMM:
+		c = cmp_str(a->comm, b->comm);
+		break;
+	case SORT_STATE:
+		c = (a->state > b->state) - (a->state < b->state);
+		break;
+	case SORT_SYSCALL:
+		c = (a->syscall > b->syscall) - (a->syscall < b->syscall);
+		break;
+	default:
+		break;
+	}
+	if (!c)
+		c = (a->pid > b->pid) - (a->pid < b->pid);
+	if (!c)
+		c = (a->tid > b->tid) - (a->tid < b->tid);
+	return c;
+}
+
+static _Thread_local const struct model_query *sort_query;
+
+static int qsort_rows(const void *a, const void *b)
+{
+	int c = cmp_rows(a, b, sort_query->sort);
+
+	return sort_query->reverse ? -c : c;
+}
+
+int model__query(struct model *m, const struct model_query *q, struct model_result *ret)
+{
+	struct builder b = {.m = m, .q = q};
+	double window_s = model__window_seconds(m, q->window);
+	double weight_s = m->weight_us / 1e6;
+	struct thread *t;
+	uint64_t tid;
+	size_t pos = 0;
+
+	if (q->window >= WIN_MAX || q->sort >= SORT_MAX)
+		return -EINVAL;
+	b.index = u64map__new();
+	b.now_sec = model_sec(m, m->now_ns);
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
+		if (filter_thread(&q->filter, t))
+			add_thread(&b, t);
+
+	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < b.nr; i++) {
+		struct model_row *row = &b.rows[i];
+		uint64_t active =
+			row->samples - row->state_samples[TT_ST_S] - row->state_samples[TT_ST_I];
+
+		ret->total_samples += row->samples;
+		if (window_s > 0) {
+			row->avg_active = (double)active * weight_s / window_s;
+			row->avg_threads = (double)row->samples * weight_s / window_s;
+			row->cpu_pct = row->cpu_pct / 1e9 / window_s * 100.0;
+		} else {
+			row->cpu_pct = 0;
+		}
+	}
+	sort_query = q;
+	qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);
+	ret->rows = b.rows;
+	ret->nr = q->limit && q->limit < b.nr ? q->limit : b.nr;
+	ret->window_s = window_s;
+	ret->cpu_valid = !(q->dims & ~THREAD_DIMS);
+	free(b.keys);
+	free(b.next);
+	free(b.last_tid);
+	u64map__free(b.index);
+	return 0;
+}
+
+void model_result__release(struct model_result *res)
+{
+	free(res->rows);
+	memset(res, 0, sizeof(*res));
+}
+
+static int cmp_syscall_counts(const void *a, const void *b)
+{
+	const struct model_syscall_count *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return (x->nr > y->nr) - (x->nr < y->nr);
+}
+
+int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window window,
+			   struct model_syscall_count **ret)
+{
+	struct thread *t = u64map__get(m->threads, tid);
+	struct model_query q = {.window = window};
+	struct builder b = {.m = m, .q = &q, .now_sec = model_sec(m, m->now_ns)};
+	struct model_syscall_count *out = NULL;
+	size_t nr = 0, cap = 0;
+
+	*ret = NULL;
+	if (!t)
+		return -ENOENT;
+	for (size_t i = 0; i < t->nr_keys; i++) {
+		const struct key_counts *kc = &t->keys[i];
+		uint64_t n = key_samples(&b, kc);
+		size_t j;
+
+		if (!n || kc->key.syscall < 0)
+			continue;
+		for (j = 0; j < nr && out[j].nr != kc->key.syscall; j++)
+			;
+		if (j == nr) {
+			xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
+			out[nr++] = (struct model_syscall_count){kc->key.syscall, 0};
+		}
+		out[j].samples += n;
+	}
+	if (nr)
+		qsort(out, nr, sizeof(*out), cmp_syscall_counts);
+	*ret = out;
+	return (int)nr;
+}
