@@ -84,41 +84,33 @@ void model__free(struct model *m)
 		}                                                                     \
 	} while (0)
 
-/* Which second a slot holds, given the newest second written; false if never. */
-static bool slot_second(uint32_t ring_sec, uint32_t slot, uint32_t *ret)
-{
-	uint32_t back = (ring_sec % MINUTE_SLOTS + MINUTE_SLOTS - slot) % MINUTE_SLOTS;
-
-	if (back > ring_sec)
-		return false;
-	*ret = ring_sec - back;
-	return true;
-}
+/*
+ * Sums the slots of a ring whose newest second is ring_sec over the minute
+ * ending at now_sec, i.e. seconds (now_sec - 60, now_sec]. Slots of seconds
+ * after ring_sec were never written (or were cleared) and hold nothing.
+ */
+#define RING_SUM(ring, ring_sec, now_sec)                                                          \
+	({                                                                                         \
+		uint64_t sum_ = 0;                                                                 \
+		uint32_t lo_ = (now_sec) >= MINUTE_SLOTS - 1 ? (now_sec) - (MINUTE_SLOTS - 1) : 0; \
+		if ((ring_sec) >= lo_) {                                                           \
+			uint32_t i_ = lo_ % MINUTE_SLOTS;                                          \
+			for (uint32_t s_ = lo_; s_ <= (ring_sec); s_++) {                          \
+				sum_ += (ring)[i_];                                                \
+				i_ = i_ + 1 == MINUTE_SLOTS ? 0 : i_ + 1;                          \
+			}                                                                          \
+		}                                                                                  \
+		sum_;                                                                              \
+	})
 
 uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec)
 {
-	uint64_t sum = 0;
-
-	for (uint32_t i = 0; i < MINUTE_SLOTS; i++) {
-		uint32_t sec;
-
-		if (ring[i] && slot_second(ring_sec, i, &sec) && now_sec - sec < MINUTE_SLOTS)
-			sum += ring[i];
-	}
-	return sum;
+	return RING_SUM(ring, ring_sec, now_sec);
 }
 
 uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec)
 {
-	uint64_t sum = 0;
-
-	for (uint32_t i = 0; i < MINUTE_SLOTS; i++) {
-		uint32_t sec;
-
-		if (ring[i] && slot_second(ring_sec, i, &sec) && now_sec - sec < MINUTE_SLOTS)
-			sum += ring[i];
-	}
-	return sum;
+	return RING_SUM(ring, ring_sec, now_sec);
 }
 
 static struct thread *thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns)

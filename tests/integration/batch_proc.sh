@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Batch mode on the /proc source against a workload with known behaviour: the
+# spinner is mostly R, the sleeper S in clock_nanosleep; plus the documented
+# errors (unknown option: exit 2; -p of a missing process: exit 1).
+set -euo pipefail
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+
+"$TT_WORKLOADS/spin_sleep" 30 &
+wl=$!
+trap 'kill $wl 2>/dev/null || true' EXIT
+sleep 0.3
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+out=$("$TT_BIN" -b --format json -n 2 -d 1 --source proc -p "$wl")
+[ "$(echo "$out" | wc -l)" -eq 2 ] || fail "expected 2 NDJSON lines, got: $out"
+last=$(echo "$out" | tail -n 1)
+echo "$last" | jq -e '.schema == 1 and .source == "proc" and .hz == 20 and .interval_s > 0.9' \
+	>/dev/null || fail "header fields: $last"
+echo "$last" | jq -e '[.threads[].pid] | all(. == '"$wl"')' >/dev/null || fail "-p leaked: $last"
+
+spin=$(echo "$last" | jq '[.threads[] | select(.comm == "spinner")][0]')
+[ "$spin" != null ] || fail "no spinner row: $last"
+r=$(echo "$spin" | jq '.samples.R // 0')
+[ "$r" -ge 16 ] || fail "spinner R samples $r < 16 of 20: $spin"
+echo "$spin" | jq -e '.avg_active > 0.75 and .cpu_pct > 50' >/dev/null || fail "spinner activity: $spin"
+
+sleeper=$(echo "$last" | jq '[.threads[] | select(.comm == "sleeper")][0]')
+s=$(echo "$sleeper" | jq '.samples.S // 0')
+[ "$s" -ge 18 ] || fail "sleeper S samples $s < 18: $sleeper"
+n=$(echo "$sleeper" | jq '.samples_by_syscall.clock_nanosleep // 0')
+[ "$n" -ge 15 ] || fail "sleeper not seen in clock_nanosleep: $sleeper"
+echo "$sleeper" | jq -e '.avg_active < 0.2' >/dev/null || fail "sleeper active: $sleeper"
+
+text=$("$TT_BIN" -b -n 1 -d 0.5 --source proc -p "$wl")
+echo "$text" | grep -q 'PID .*TID .*COMM' || fail "text header missing: $text"
+echo "$text" | grep -q ' spinner ' || fail "text lacks spinner: $text"
+
+set +e
+"$TT_BIN" --bogus >/dev/null 2>&1
+[ $? -eq 2 ] || fail "unknown option must exit 2"
+msg=$("$TT_BIN" -b -n 1 --source proc -p 2147483000 2>&1)
+rc=$?
+set -e
+[ $rc -eq 1 ] || fail "-p of a missing process must exit 1, got $rc"
+echo "$msg" | grep -q "no such process" || fail "message: $msg"
+echo "PASS"

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for option parsing (src/cli.c). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "threadtop/cli.h"
+
+static int parse(struct options *o, char *errbuf, size_t len, ...)
+{
+	char *argv[32] = {"threadtop"};
+	int argc = 1, r;
+	FILE *err = fmemopen(errbuf, len, "w");
+	FILE *out = fopen("/dev/null", "w");
+	va_list ap;
+
+	va_start(ap, len);
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	r = cli_parse(argc, argv, o, out, err);
+	fclose(err);
+	fclose(out);
+	return r;
+}
+
+static void defaults(void **state)
+{
+	struct options o;
+	char err[2048] = "";
+
+	assert_int_equal(parse(&o, err, sizeof(err), NULL), CLI_RUN);
+	assert_false(o.batch);
+	assert_true(o.delay_s == 1.0);
+	assert_int_equal(o.count, 0);
+	assert_int_equal(o.hz, 20);
+	assert_int_equal(o.format, FORMAT_TEXT);
+	assert_int_equal(o.source, SOURCE_AUTO);
+	assert_int_equal(o.nr_pids, 0);
+}
+
+static void batch_options(void **state)
+{
+	struct options o;
+	char err[2048] = "";
+
+	assert_int_equal(parse(&o, err, sizeof(err), "-b", "-d", "0.5", "-n", "3", "--format",
+			       "json", "-p", "12,34", "-p", "56", "-F", "99", "--source", "proc",
+			       NULL),
+			 CLI_RUN);
+	assert_true(o.batch);
+	assert_true(o.delay_s == 0.5);
+	assert_int_equal(o.count, 3);
+	assert_int_equal(o.format, FORMAT_JSON);
+	assert_int_equal(o.nr_pids, 3);
+	assert_int_equal(o.pids[0], 12);
+	assert_int_equal(o.pids[2], 56);
+	assert_int_equal(o.hz, 99);
+	assert_int_equal(o.source, SOURCE_PROC);
+}
+
+static void errors(void **state)
+{
+	struct options o;
+	char err[2048];
+
+	assert_int_equal(parse(&o, err, sizeof(err), "--bogus", NULL), -EINVAL);
+	assert_non_null(strstr(err, "unknown option --bogus"));
+	assert_non_null(strstr(err, "Usage:"));
+	assert_int_equal(parse(&o, err, sizeof(err), "-p", "12,x", NULL), -EINVAL);
+	assert_non_null(strstr(err, "'x' is not a process id"));
+	assert_int_equal(parse(&o, err, sizeof(err), "-F", "0", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "-F", "1001", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "-d", "abc", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "-n", "0", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "--format", "xml", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "-d", NULL), -EINVAL);
+	assert_non_null(strstr(err, "needs a value"));
+	assert_int_equal(parse(&o, err, sizeof(err), "stray", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "-h", NULL), CLI_EXIT_OK);
+	assert_int_equal(parse(&o, err, sizeof(err), "-V", NULL), CLI_EXIT_OK);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults),
+		cmocka_unit_test(batch_options),
+		cmocka_unit_test(errors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for the portable event encoding (src/event_codec.c). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "threadtop/event_codec.h"
+
+static _Alignas(8) unsigned char wire[TT_EVENT_MAX_SIZE];
+static _Alignas(8) unsigned char back[TT_EVENT_MAX_SIZE];
+
+static void roundtrip(const struct tt_event_header *ev)
+{
+	ssize_t n = tt_event_encode(ev, wire, sizeof(wire));
+	const char *why = NULL;
+
+	assert_int_equal(n, ev->size);
+	assert_int_equal(tt_event_decode(wire, (size_t)n, (struct tt_event_header *)back,
+					 sizeof(back), &why),
+			 n);
+	assert_memory_equal(back, ev, ev->size);
+	/* Every shorter prefix is "need more", never a misparse. */
+	for (ssize_t len = 0; len < n; len++)
+		assert_int_equal(tt_event_decode(wire, (size_t)len, (struct tt_event_header *)back,
+						 sizeof(back), &why),
+				 -EAGAIN);
+}
+
+static void thread_sample(void **state)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s),
+			0x1122334455667788},
+		.pid = 1,
+		.tid = 2,
+		.start_time_ns = 3,
+		.cgroup_id = 4,
+		.cpu_time_ns = 5,
+		.syscall_args = {6, 7, 8, 9, 10, UINT64_MAX},
+		.kstack_id = 11,
+		.ustack_id = 12,
+		.wchan_id = 13,
+		.weight_us = 14,
+		.syscall_nr = -1,
+		.state = TT_ST_D,
+		.flags = 3,
+		.cpu = 17,
+		.comm = "comm\x1b[31m",
+	};
+
+	roundtrip(&s.hdr);
+	/* Little-endian on the wire, field by field. */
+	assert_int_equal(wire[0], TT_EV_THREAD_SAMPLE);
+	assert_int_equal(wire[8], 0x88);
+	assert_int_equal(wire[15], 0x11);
+}
+
+static void other_fixed_types(void **state)
+{
+	struct tt_thread_info info = {.hdr = {TT_EV_THREAD_INFO, 1, sizeof(info), 9},
+				      .pid = 1,
+				      .tid = 2,
+				      .start_time_ns = 3,
+				      .cmdline_id = 4,
+				      .flags = 1,
+				      .comm = "x"};
+	struct tt_tick tick = {.hdr = {TT_EV_TICK, 1, sizeof(tick), 9},
+			       .weight_us = 50000,
+			       .nr_threads = 7,
+			       .duration_ns = 123};
+	struct tt_drops drops = {.hdr = {TT_EV_DROPS, 1, sizeof(drops), 9},
+				 .count = {1, 2, 3, 4, 5}};
+
+	roundtrip(&info.hdr);
+	roundtrip(&tick.hdr);
+	roundtrip(&drops.hdr);
+}
+
+static void variable_types(void **state)
+{
+	union {
+		struct tt_stack st;
+		unsigned char buf[sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * 8];
+	} u = {0};
+	union {
+		struct tt_string s;
+		char buf[sizeof(struct tt_string) + TT_MAX_STRING_LEN];
+	} v = {0};
+
+	u.st.hdr = (struct tt_event_header){TT_EV_STACK, 1,
+					    sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * 8, 1};
+	u.st.id = 42;
+	u.st.nr = TT_MAX_STACK_DEPTH;
+	u.st.flags = TT_STACK_KERNEL;
+	for (int i = 0; i < TT_MAX_STACK_DEPTH; i++)
+		u.st.ips[i] = 0xffffffff81000000ull + (uint64_t)i;
+	roundtrip(&u.st.hdr);
+
+	v.s.hdr = (struct tt_event_header){TT_EV_STRING, 1, sizeof(struct tt_string) + 3, 1};
+	v.s.id = 1;
+	v.s.len = 3;
+	memcpy(v.s.data, "a\0b", 3);
+	roundtrip(&v.s.hdr);
+}
+
+static void malformed(void **state)
+{
+	struct tt_tick tick = {.hdr = {TT_EV_TICK, 1, sizeof(tick), 9}};
+	union {
+		struct tt_stack st;
+		unsigned char buf[512];
+	} u = {.st = {.hdr = {TT_EV_STACK, 1, sizeof(struct tt_stack) + 8, 1}, .nr = 1}};
+	const char *why;
+	ssize_t n = tt_event_encode(&tick.hdr, wire, sizeof(wire));
+
+	assert_int_equal(n, sizeof(tick));
+	/* Unknown type. */
+	wire[0] = 99;
+	why = NULL;
+	assert_int_equal(tt_event_decode(wire, (size_t)n, (void *)back, sizeof(back), &why),
+			 -EINVAL);
+	assert_string_equal(why, "unknown record type");
+	/* A version from the future. */
+	wire[0] = TT_EV_TICK;
+	wire[2] = 9;
+	assert_int_equal(tt_event_decode(wire, (size_t)n, (void *)back, sizeof(back), &why),
+			 -EINVAL);
+	assert_non_null(strstr(why, "version"));
+	/* A size that lies. */
+	wire[2] = 1;
+	wire[4] = 200;
+	assert_int_equal(tt_event_decode(wire, sizeof(wire), (void *)back, sizeof(back), &why),
+			 -EINVAL);
+	/* Absurd size: no allocation, an error. */
+	wire[4] = 0xff, wire[5] = 0xff, wire[6] = 0xff, wire[7] = 0x7f;
+	assert_int_equal(tt_event_decode(wire, sizeof(wire), (void *)back, sizeof(back), &why),
+			 -EINVAL);
+
+	/* A stack claiming more frames than it carries, or too many. */
+	n = tt_event_encode(&u.st.hdr, wire, sizeof(wire));
+	assert_true(n > 0);
+	wire[24] = 2; /* nr */
+	assert_int_equal(tt_event_decode(wire, (size_t)n, (void *)back, sizeof(back), &why),
+			 -EINVAL);
+	wire[24] = 200;
+	assert_int_equal(tt_event_decode(wire, (size_t)n, (void *)back, sizeof(back), &why),
+			 -EINVAL);
+	/* Validation of in-memory records (what BPF hands over). */
+	u.st.nr = 3;
+	assert_int_equal(tt_event_validate(&u.st.hdr, u.st.hdr.size), -EINVAL);
+	assert_int_equal(tt_event_encode(&u.st.hdr, wire, sizeof(wire)), -EINVAL);
+	u.st.nr = 1;
+	assert_int_equal(tt_event_validate(&u.st.hdr, u.st.hdr.size), 0);
+	assert_int_equal(tt_event_encode(&u.st.hdr, wire, 8), -ENOSPC);
+	assert_string_equal(tt_event_type_name(TT_EV_STACK), "stack");
+	assert_string_equal(tt_event_type_name(77), "unknown");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(thread_sample),
+		cmocka_unit_test(other_fixed_types),
+		cmocka_unit_test(variable_types),
+		cmocka_unit_test(malformed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
