@@ -45,4 +45,12 @@ rc=$?
 set -e
 [ $rc -eq 1 ] || fail "-p of a missing process must exit 1, got $rc"
 echo "$msg" | grep -q "no such process" || fail "message: $msg"
+# SIGTERM (and SIGINT, SIGHUP) end an endless run cleanly with exit 0.
+"$TT_BIN" -b --format json --source proc -p "$wl" >/tmp/tt_sigterm.$$ &
+tt=$!
+sleep 1.5
+kill -TERM $tt
+wait $tt || fail "SIGTERM exit status $?"
+grep -q '"schema":1' /tmp/tt_sigterm.$$ || fail "no interval printed before SIGTERM"
+rm -f /tmp/tt_sigterm.$$
 echo "PASS"

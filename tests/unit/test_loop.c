@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for the epoll loop: timers, fds, signals and stopping. */
+#include <errno.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "threadtop/loop.h"
+#include "threadtop/util.h"
+
+struct counts {
+	struct loop *loop;
+	int timer, fd, signal, last_signo;
+	int rfd;
+};
+
+static int on_timer(void *ctx, uint64_t now, uint64_t expirations)
+{
+	struct counts *c = ctx;
+
+	assert_true(expirations >= 1);
+	if (++c->timer == 3)
+		loop__stop(c->loop);
+	return 0;
+}
+
+static void timer_fires_periodically(void **state)
+{
+	struct counts c = {.loop = loop__new()};
+	uint64_t t0 = monotonic_ns();
+
+	assert_non_null(c.loop);
+	assert_true(loop__add_timer(c.loop, 1000000, 1000000, on_timer, &c) >= 0);
+	assert_int_equal(loop__run(c.loop), 0);
+	assert_int_equal(c.timer, 3);
+	assert_true(monotonic_ns() - t0 >= 3000000);
+	loop__free(c.loop);
+}
+
+static int on_fd(void *ctx, int fd, uint32_t events)
+{
+	struct counts *c = ctx;
+	char b;
+
+	assert_int_equal(read(fd, &b, 1), 1);
+	c->fd++;
+	loop__stop(c->loop);
+	return 0;
+}
+
+static int on_error_fd(void *ctx, int fd, uint32_t events)
+{
+	return -EPIPE;
+}
+
+static void fd_readable_and_errors_propagate(void **state)
+{
+	struct counts c = {.loop = loop__new()};
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(loop__add_fd(c.loop, p[0], on_fd, &c), 0);
+	assert_int_equal(write(p[1], "x", 1), 1);
+	assert_int_equal(loop__run(c.loop), 0);
+	assert_int_equal(c.fd, 1);
+	assert_int_equal(loop__remove_fd(c.loop, p[0]), 0);
+	assert_int_equal(loop__remove_fd(c.loop, p[0]), -ENOENT);
+	/* A handler's error ends the loop with that error. */
+	assert_int_equal(loop__add_fd(c.loop, p[0], on_error_fd, &c), 0);
+	assert_int_equal(write(p[1], "y", 1), 1);
+	assert_int_equal(loop__run(c.loop), -EPIPE);
+	close(p[0]);
+	close(p[1]);
+	loop__free(c.loop);
+}
+
+static int on_signal(void *ctx, int signo)
+{
+	struct counts *c = ctx;
+
+	c->signal++;
+	c->last_signo = signo;
+	loop__stop(c->loop);
+	return 0;
+}
+
+static void signals_arrive_as_events(void **state)
+{
+	struct counts c = {.loop = loop__new()};
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	assert_int_equal(loop__add_signals(c.loop, &set, on_signal, &c), 0);
+	raise(SIGUSR1); /* blocked now: queued for the signalfd, not fatal */
+	assert_int_equal(loop__run(c.loop), 0);
+	assert_int_equal(c.signal, 1);
+	assert_int_equal(c.last_signo, SIGUSR1);
+	loop__free(c.loop);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(timer_fires_periodically),
+		cmocka_unit_test(fd_readable_and_errors_propagate),
+		cmocka_unit_test(signals_arrive_as_events),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
