@@ -1,0 +1,757 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * luajit-parse-sysprof: reads a sysprof stream (symtab "ljs" v3 + events
+ * "ljp" v2, as written by libthreadtop-sysprof or Tarantool's LuaJIT) and
+ * prints folded stacks for flamegraph.pl: "root;...;leaf count" per line.
+ *
+ * Lua frames are spliced into the host stack at lua_pcall/lua_call/
+ * lua_cpcall/lua_resume; a Lua-called C function ends a Lua segment and the
+ * next segment starts at the next entry, so Lua-C-Lua-C stacks are stitched.
+ * VM-internal host frames of a stripped libluajit ("[object]") are dropped
+ * once Lua frames were spliced. JIT-compiled samples show as "TRACE [n]
+ * chunk:line" on their stacks. --states prints the VM-state split instead.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FRAMES 1024
+#define MAX_FILE (1ull << 32)
+
+enum { VM_TRACE = 9, EV_LFUNC = 10, EV_CFUNC = 11, EV_TRACE = 12, EV_END = 0x80 };
+
+static const char *const vmst_names[] = {"INTERP", "LFUNC",  "FFUNC", "CFUNC", "GC",
+					 "EXIT",   "RECORD", "OPT",   "ASM",   "TRACE"};
+
+struct csym {
+	uint64_t addr;
+	char *name;
+	int from_event; /* announced in the event stream: a builtin or a Lua name */
+};
+
+struct lfunc {
+	uint64_t id;
+	char *chunk;
+};
+
+struct trace {
+	uint64_t no, addr, line;
+};
+
+struct reader {
+	const uint8_t *p, *end;
+	int bad;
+};
+
+struct frame {
+	char *name;
+	int entry, internal, lua, cfunc, trace;
+};
+
+struct stacks {
+	char **keys;
+	uint64_t *counts;
+	size_t cap, len;
+};
+
+static struct csym *csyms;
+static size_t ncsyms, capcsyms;
+static int csyms_dirty;
+static struct lfunc *lfuncs;
+static size_t nlfuncs, caplfuncs;
+static struct trace *traces;
+static size_t ntraces, captraces;
+static uint64_t state_counts[10];
+static int fidelity;
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q) {
+		fprintf(stderr, "luajit-parse-sysprof: out of memory\n");
+		exit(1);
+	}
+	return q;
+}
+
+static char *xstrndup(const char *s, size_t n)
+{
+	char *d = xrealloc(NULL, n + 1);
+
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* --- reading -------------------------------------------------------------- */
+
+static uint8_t rd_byte(struct reader *r)
+{
+	if (r->p >= r->end) {
+		r->bad = 1;
+		return EV_END;
+	}
+	return *r->p++;
+}
+
+static uint64_t rd_uleb(struct reader *r)
+{
+	uint64_t v = 0;
+	int shift = 0;
+	uint8_t b;
+
+	do {
+		b = rd_byte(r);
+		if (r->bad)
+			return 0;
+		if (shift < 64)
+			v |= (uint64_t)(b & 0x7f) << shift;
+		shift += 7;
+	} while (b & 0x80);
+	return v;
+}
+
+static char *rd_str(struct reader *r)
+{
+	uint64_t len = rd_uleb(r);
+	char *s;
+
+	if (r->bad || len > (uint64_t)(r->end - r->p)) {
+		r->bad = 1;
+		return NULL;
+	}
+	s = xstrndup((const char *)r->p, (size_t)len);
+	r->p += len;
+	return s;
+}
+
+/* --- symbols --------------------------------------------------------------- */
+
+static void add_csym(uint64_t addr, char *name, int from_event)
+{
+	if (ncsyms == capcsyms) {
+		capcsyms = capcsyms ? capcsyms * 2 : 4096;
+		csyms = xrealloc(csyms, capcsyms * sizeof(*csyms));
+	}
+	csyms[ncsyms++] = (struct csym){addr, name, from_event};
+	csyms_dirty = 1;
+	if (addr == 1 && !strncmp(name, "[threadtop-sysprof fidelity=", 28))
+		fidelity = atoi(name + 28);
+}
+
+static int csym_cmp(const void *a, const void *b)
+{
+	const struct csym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->from_event - y->from_event; /* announced names sort last: they win */
+}
+
+/* Largest symbol at or below addr (an announced name wins a tie), or NULL. */
+static struct csym *csym_floor(uint64_t addr)
+{
+	size_t lo = 0, hi = ncsyms;
+
+	if (csyms_dirty) {
+		qsort(csyms, ncsyms, sizeof(*csyms), csym_cmp);
+		csyms_dirty = 0;
+	}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (csyms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo ? &csyms[lo - 1] : NULL;
+}
+
+static struct lfunc *lfunc_find(uint64_t id)
+{
+	size_t i;
+
+	for (i = nlfuncs; i-- > 0;)
+		if (lfuncs[i].id == id)
+			return &lfuncs[i];
+	return NULL;
+}
+
+static int parse_sym_lfunc(struct reader *r)
+{
+	uint64_t id = rd_uleb(r);
+	char *chunk = rd_str(r);
+
+	rd_uleb(r); /* first line: frames carry their own */
+	if (r->bad)
+		return -1;
+	if (nlfuncs == caplfuncs) {
+		caplfuncs = caplfuncs ? caplfuncs * 2 : 1024;
+		lfuncs = xrealloc(lfuncs, caplfuncs * sizeof(*lfuncs));
+	}
+	lfuncs[nlfuncs++] = (struct lfunc){id, chunk};
+	return 0;
+}
+
+static int parse_sym_cfunc(struct reader *r, int from_event)
+{
+	uint64_t addr = rd_uleb(r);
+	char *name = rd_str(r);
+
+	if (r->bad)
+		return -1;
+	add_csym(addr, name, from_event);
+	return 0;
+}
+
+static int parse_sym_trace(struct reader *r)
+{
+	struct trace t;
+
+	t.no = rd_uleb(r);
+	t.addr = rd_uleb(r);
+	t.line = rd_uleb(r);
+	if (r->bad)
+		return -1;
+	if (ntraces == captraces) {
+		captraces = captraces ? captraces * 2 : 256;
+		traces = xrealloc(traces, captraces * sizeof(*traces));
+	}
+	traces[ntraces++] = t;
+	return 0;
+}
+
+static int parse_symtab(struct reader *r, const char **why)
+{
+	if (r->end - r->p < 7 || memcmp(r->p, "ljs", 3) != 0) {
+		*why = "bad symtab prologue";
+		return -1;
+	}
+	if (r->p[3] != 3) {
+		*why = "symtab version mismatch (expected 3)";
+		return -1;
+	}
+	r->p += 7;
+	for (;;) {
+		uint8_t h = rd_byte(r);
+		int rc = 0;
+
+		if (r->bad)
+			break;
+		if (h & 0x80)
+			return 0;
+		switch (h & 3) {
+		case 0:
+			rc = parse_sym_lfunc(r);
+			break;
+		case 1:
+			rc = parse_sym_cfunc(r, 0);
+			break;
+		case 2:
+			rc = parse_sym_trace(r);
+			break;
+		default:
+			rc = -1;
+		}
+		if (rc < 0)
+			break;
+	}
+	*why = "truncated symtab";
+	return -1;
+}
+
+/* --- naming ---------------------------------------------------------------- */
+
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (*s == ';' || *s == '\n' || *s == '\r' || *s == '\t')
+			*s = '_';
+}
+
+static char *fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
+static char *fmt(const char *f, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, f);
+	n = vsnprintf(NULL, 0, f, ap);
+	va_end(ap);
+	s = xrealloc(NULL, (size_t)n + 1);
+	va_start(ap, f);
+	vsnprintf(s, (size_t)n + 1, f, ap);
+	va_end(ap);
+	sanitize(s);
+	return s;
+}
+
+/* Chunk names: "@file" -> "@file", "=name" -> "=name", code -> [string "..."]. */
+static char *chunk_name(const char *chunk)
+{
+	char buf[48];
+	size_t i;
+
+	if (chunk[0] == '@' || chunk[0] == '=' || !strncmp(chunk, "TRACE [", 7))
+		return fmt("%s", chunk);
+	for (i = 0; chunk[i] && chunk[i] != '\n' && i < 40; i++)
+		buf[i] = chunk[i];
+	buf[i] = '\0';
+	return fmt("[string \"%s%s\"]", buf, chunk[i] ? "..." : "");
+}
+
+static void name_lua(struct frame *f, uint64_t id, uint64_t line)
+{
+	struct lfunc *lf = lfunc_find(id);
+	struct csym *nm;
+	char *chunk;
+
+	memset(f, 0, sizeof(*f));
+	f->lua = 1;
+	if (!lf) {
+		f->name = fmt("LFUNC %#llx:%llu", (unsigned long long)id, (unsigned long long)line);
+		return;
+	}
+	chunk = chunk_name(lf->chunk);
+	if (!strncmp(lf->chunk, "TRACE [", 7)) {
+		f->trace = 1;
+		f->name = fmt("%s:%llu", chunk, (unsigned long long)line);
+	} else {
+		nm = csym_floor(id);
+		if (nm && nm->addr == id && nm->from_event)
+			f->name = fmt("%s %s:%llu", nm->name, chunk, (unsigned long long)line);
+		else
+			f->name = fmt("%s:%llu", chunk, (unsigned long long)line);
+	}
+	free(chunk);
+}
+
+static int is_entry(const char *n)
+{
+	return !strcmp(n, "lua_pcall") || !strcmp(n, "lua_call") || !strcmp(n, "lua_cpcall") ||
+	       !strcmp(n, "lua_resume") || !strcmp(n, "lua_callk") || !strcmp(n, "lua_pcallk");
+}
+
+static void name_host(struct frame *f, uint64_t addr, int exact)
+{
+	struct csym *s = csym_floor(exact ? addr : addr - 1);
+
+	memset(f, 0, sizeof(*f));
+	if (!s || addr == 0) {
+		f->name = fmt("[unknown]");
+		f->internal = 1;
+		return;
+	}
+	f->name = fmt("%s", s->name);
+	f->internal = s->name[0] == '[';
+	f->entry = is_entry(s->name);
+	f->cfunc = s->from_event;
+}
+
+static void name_cfunc(struct frame *f, uint64_t addr)
+{
+	struct csym *s = csym_floor(addr);
+
+	memset(f, 0, sizeof(*f));
+	f->cfunc = 1;
+	if (s && s->addr == addr) {
+		f->name = fmt("%s", s->name);
+		f->lua = s->from_event; /* builtins run inside the VM: inline */
+	} else if (s && s->name[0] == '[') {
+		f->name = fmt("%s", s->name);
+	} else {
+		f->name = fmt("CFUNC %#llx", (unsigned long long)addr);
+	}
+}
+
+/* --- stacks ---------------------------------------------------------------- */
+
+static struct stacks out;
+
+static uint64_t str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h;
+}
+
+static void stack_add(char *key)
+{
+	size_t j;
+
+	if ((out.len + 1) * 2 > out.cap) {
+		size_t cap = out.cap ? out.cap * 2 : 1024, i;
+		char **keys = calloc(cap, sizeof(*keys));
+		uint64_t *counts = calloc(cap, sizeof(*counts));
+
+		if (!keys || !counts) {
+			fprintf(stderr, "luajit-parse-sysprof: out of memory\n");
+			exit(1);
+		}
+		for (i = 0; i < out.cap; i++) {
+			if (!out.keys[i])
+				continue;
+			for (j = str_hash(out.keys[i]) & (cap - 1); keys[j];
+			     j = (j + 1) & (cap - 1))
+				;
+			keys[j] = out.keys[i];
+			counts[j] = out.counts[i];
+		}
+		free(out.keys);
+		free(out.counts);
+		out.keys = keys;
+		out.counts = counts;
+		out.cap = cap;
+	}
+	for (j = str_hash(key) & (out.cap - 1); out.keys[j]; j = (j + 1) & (out.cap - 1)) {
+		if (!strcmp(out.keys[j], key)) {
+			out.counts[j]++;
+			free(key);
+			return;
+		}
+	}
+	out.keys[j] = key;
+	out.counts[j] = 1;
+	out.len++;
+}
+
+struct buf {
+	char *s;
+	size_t len, cap;
+	const char *last;
+};
+
+static void emit(struct buf *b, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (b->last && name[0] == '[' && !strcmp(b->last, name))
+		return; /* collapse runs of the same unresolved object */
+	if (b->len + n + 2 > b->cap) {
+		b->cap = (b->len + n + 2) * 2;
+		b->s = xrealloc(b->s, b->cap);
+	}
+	if (b->len)
+		b->s[b->len++] = ';';
+	memcpy(b->s + b->len, name, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	b->last = name;
+}
+
+/* host[] and guest[] are root first. */
+static char *merge(struct frame *host, int nh, struct frame *guest, int ng)
+{
+	struct buf b = {0};
+	int gi = 0, pending = -1, spliced = 0, i;
+
+	for (i = 0; i < nh; i++) {
+		struct frame *h = &host[i];
+
+		if (pending >= 0) {
+			if (!strcmp(h->name, guest[pending].name)) {
+				emit(&b, h->name);
+				pending = -1;
+				continue;
+			}
+			if (!h->entry) {
+				if (!h->internal)
+					emit(&b, h->name);
+				continue;
+			}
+			emit(&b, guest[pending].name);
+			pending = -1;
+		}
+		if (h->entry) {
+			emit(&b, h->name);
+			while (gi < ng) {
+				struct frame *g = &guest[gi++];
+
+				if (g->cfunc && !g->lua) {
+					pending = gi - 1;
+					break;
+				}
+				emit(&b, g->name);
+			}
+			spliced = 1;
+			continue;
+		}
+		if (spliced && h->internal && ng)
+			continue;
+		emit(&b, h->name);
+	}
+	if (pending >= 0)
+		emit(&b, guest[pending].name);
+	for (; gi < ng; gi++)
+		emit(&b, guest[gi].name);
+	if (!b.s)
+		return fmt("[empty]");
+	return b.s;
+}
+
+static void free_frames(struct frame *f, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(f[i].name);
+}
+
+static struct frame host[MAX_FRAMES], guest[MAX_FRAMES];
+
+static int parse_sample(struct reader *r, uint8_t vmst)
+{
+	int nh = 0, ng = 0, i, st = vmst;
+	struct frame tmp;
+
+	if (vmst == VM_TRACE) {
+		struct trace *t = NULL;
+		uint64_t no = rd_uleb(r), addr = rd_uleb(r), line = rd_uleb(r);
+		size_t k;
+		char *chunk = NULL;
+		struct lfunc *lf = lfunc_find(addr);
+
+		if (r->bad)
+			return -1;
+		for (k = ntraces; k-- > 0;)
+			if (traces[k].no == no) {
+				t = &traces[k];
+				break;
+			}
+		(void)t;
+		chunk = lf ? chunk_name(lf->chunk) : fmt("?");
+		guest[0] =
+			(struct frame){.name = fmt("TRACE [%llu] %s:%llu", (unsigned long long)no,
+						   chunk, (unsigned long long)line),
+				       .lua = 1,
+				       .trace = 1};
+		free(chunk);
+		ng = 1;
+	} else if (vmst == 1 || vmst == 2 || vmst == 3) {
+		for (;;) {
+			uint8_t t = rd_byte(r);
+
+			if (r->bad)
+				goto bad;
+			if (t == EV_END)
+				break;
+			if (ng >= MAX_FRAMES)
+				goto bad;
+			if (t == 1) {
+				uint64_t id = rd_uleb(r), line = rd_uleb(r);
+
+				name_lua(&guest[ng++], id, line);
+			} else if (t == 2) {
+				name_cfunc(&guest[ng++], rd_uleb(r));
+			} else if (t == 3) {
+				guest[ng++] = (struct frame){
+					.name = fmt("FFUNC #%llu", (unsigned long long)rd_uleb(r)),
+					.lua = 1};
+			} else {
+				goto bad;
+			}
+		}
+		if (ng && guest[0].trace)
+			st = VM_TRACE;
+	}
+	if (vmst != VM_TRACE) {
+		for (;;) {
+			uint64_t addr = rd_uleb(r);
+
+			if (r->bad)
+				goto bad;
+			if (!addr)
+				break;
+			if (nh >= MAX_FRAMES)
+				goto bad;
+			name_host(&host[nh], addr, nh == 0);
+			nh++;
+		}
+	}
+	/* The stream is leaf first; merge wants root first. */
+	for (i = 0; i < nh / 2; i++) {
+		tmp = host[i];
+		host[i] = host[nh - 1 - i];
+		host[nh - 1 - i] = tmp;
+	}
+	for (i = 0; i < ng / 2; i++) {
+		tmp = guest[i];
+		guest[i] = guest[ng - 1 - i];
+		guest[ng - 1 - i] = tmp;
+	}
+	state_counts[st]++;
+	stack_add(merge(host, nh, guest, ng));
+	free_frames(host, nh);
+	free_frames(guest, ng);
+	return 0;
+bad:
+	free_frames(host, nh);
+	free_frames(guest, ng);
+	return -1;
+}
+
+static int parse_events(struct reader *r, const char **why)
+{
+	if (r->end - r->p < 7 || memcmp(r->p, "ljp", 3) != 0) {
+		*why = "bad event stream prologue";
+		return -1;
+	}
+	if (r->p[3] != 2) {
+		*why = "event stream version mismatch (expected 2)";
+		return -1;
+	}
+	r->p += 7;
+	for (;;) {
+		uint8_t h = rd_byte(r);
+		int rc;
+
+		if (r->bad) {
+			*why = "truncated stream (no end marker)";
+			return -1;
+		}
+		if (h == EV_END)
+			return 0;
+		if (h == EV_LFUNC)
+			rc = parse_sym_lfunc(r);
+		else if (h == EV_CFUNC)
+			rc = parse_sym_cfunc(r, 1);
+		else if (h == EV_TRACE)
+			rc = parse_sym_trace(r);
+		else if (h <= VM_TRACE)
+			rc = parse_sample(r, h);
+		else {
+			*why = "unknown event";
+			return -1;
+		}
+		if (rc < 0) {
+			*why = r->bad ? "truncated stream" : "malformed sample";
+			return -1;
+		}
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: luajit-parse-sysprof [--states] FILE\n"
+		   "Prints folded stacks (flamegraph.pl input) of a sysprof stream, or\n"
+		   "with --states the number of samples per VM state.\n");
+}
+
+static uint8_t *read_file(const char *path, size_t *ret_len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *data = NULL;
+	size_t len = 0, cap = 0, n;
+
+	if (!f)
+		return NULL;
+	for (;;) {
+		if (len == cap) {
+			if (cap >= MAX_FILE) {
+				errno = EFBIG;
+				break;
+			}
+			cap = cap ? cap * 2 : 1 << 20;
+			data = xrealloc(data, cap);
+		}
+		n = fread(data + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f) || len >= MAX_FILE) {
+		int err = ferror(f) ? EIO : EFBIG;
+
+		fclose(f);
+		free(data);
+		errno = err;
+		return NULL;
+	}
+	fclose(f);
+	*ret_len = len;
+	return data ? data : xrealloc(NULL, 1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *path = NULL, *why = "";
+	struct reader r;
+	int states = 0, i;
+	uint8_t *data;
+	size_t len = 0, j, n;
+	char **keys;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--states") || !strcmp(argv[i], "-s")) {
+			states = 1;
+		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			return 0;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "luajit-parse-sysprof: unrecognized option %s\n", argv[i]);
+			usage(stderr);
+			return 2;
+		} else if (!path) {
+			path = argv[i];
+		} else {
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (!path) {
+		usage(stderr);
+		return 2;
+	}
+	data = read_file(path, &len);
+	if (!data) {
+		fprintf(stderr, "Failed to open %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	r = (struct reader){data, data + len, 0};
+	if (parse_symtab(&r, &why) < 0) {
+		fprintf(stderr, "Failed to parse symtab from %s: %s\n", path, why);
+		return 1;
+	}
+	if (parse_events(&r, &why) < 0) {
+		fprintf(stderr, "Failed to parse profile data from %s: %s at offset %zu\n", path,
+			why, (size_t)(r.p - data));
+		return 1;
+	}
+	if (states) {
+		uint64_t total = 0;
+
+		for (i = 0; i < 10; i++) {
+			printf("%s %llu\n", vmst_names[i], (unsigned long long)state_counts[i]);
+			total += state_counts[i];
+		}
+		printf("samples %llu\nfidelity %d\n", (unsigned long long)total, fidelity);
+		return 0;
+	}
+	keys = xrealloc(NULL, (out.len + 1) * sizeof(*keys));
+	for (j = 0, n = 0; j < out.cap; j++)
+		if (out.keys[j])
+			keys[n++] = out.keys[j];
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (j = 0; j < n; j++) {
+		size_t k;
+
+		for (k = str_hash(keys[j]) & (out.cap - 1); out.keys[k] != keys[j];
+		     k = (k + 1) & (out.cap - 1))
+			;
+		printf("%s %llu\n", keys[j], (unsigned long long)out.counts[k]);
+	}
+	return 0;
+}

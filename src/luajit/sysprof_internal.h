@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sysprof internals shared by the core (sysprof.c: state, signal handler,
+ * timer, C API), the stream writer (sysprof_stream.c: buffer, symbol table,
+ * guest stacks, samples) and the object map (sysprof_objs.c). Not installed.
+ */
+#ifndef TT_SYSPROF_INTERNAL_H
+#define TT_SYSPROF_INTERNAL_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include <lua.h>
+
+#include "threadtop/lmisclib.h"
+
+/* VM states in the order of struct luam_Sysprof_Counters and of the stream. */
+enum sp_vmst {
+	SP_INTERP,
+	SP_LFUNC,
+	SP_FFUNC,
+	SP_CFUNC,
+	SP_GC,
+	SP_EXIT,
+	SP_RECORD,
+	SP_OPT,
+	SP_ASM,
+	SP_TRACE,
+	SP_NVMST,
+	SP_UNKNOWN = 0xff, /* fallback mode: state known at the next callback */
+};
+
+enum sp_state { SP_IDLE, SP_PROFILE };
+
+#define SP_RING_SLOTS 256u /* samples waiting for their guest stack */
+#define SP_HOST_MAX 120	   /* host frames kept per sample */
+#define SP_GUEST_MAX 200   /* guest frames kept per sample (leaf side) */
+#define SP_TEXT_MAX 512	   /* executable ranges known to the unwinder */
+
+/* One sample taken in the signal handler, waiting for the next safe point. */
+struct sp_slot {
+	uint8_t vmst;
+	uint8_t need_outer; /* unwind stopped in JIT code: append the callback's stack */
+	uint16_t nframes;
+	int32_t traceno;
+	uintptr_t frames[SP_HOST_MAX];
+};
+
+struct sp_range {
+	uintptr_t lo, hi;
+};
+
+/* Output buffer: the caller's buffer, emptied through the writer. */
+struct sp_wbuf {
+	uint8_t *buf;
+	size_t size, pos;
+	int err;     /* errno of the first failed write, 0 if none */
+	int stopped; /* writer ended the stream (set *data = NULL) or failed */
+};
+
+struct sp_profiler {
+	volatile sig_atomic_t state;
+	int mode;
+	pid_t tid;
+	lua_State *L; /* main thread of the profiled VM */
+	char *g;      /* its global_State */
+	int fidelity; /* 8 (vmstate read at the signal) or 5 (public letters) */
+	int layout_ok;
+	int chain_lj; /* LuaJIT's profiler runs: chain its handler, get callbacks */
+
+	luam_Sysprof_writer writer;
+	luam_Sysprof_on_stop on_stop;
+	luam_Sysprof_backtracer backtracer;
+	struct luam_Sysprof_Options opt;
+
+	struct luam_Sysprof_Counters counters;
+	volatile uint32_t seq;	   /* odd while the handler updates counters */
+	volatile uint64_t dropped; /* stacks lost: ring full */
+	volatile uint64_t foreign; /* SIGPROF on another thread, ignored */
+
+	struct sp_slot *ring;
+	volatile uint32_t head, tail;
+	struct sp_slot *cur; /* slot being filled by a custom backtracer */
+
+	struct sigaction orig;
+	void (*lj_handler)(int);
+	timer_t timer;
+	int have_timer;
+
+	struct sp_wbuf wb;
+
+	struct sp_range text[SP_TEXT_MAX];
+	int ntext;
+	struct sp_range self;
+	struct sp_range vmobj; /* text of the object that holds the VM */
+	uintptr_t entry;       /* _start: a walk that reaches it is complete */
+};
+
+extern struct sp_profiler sp;
+
+/* sysprof_objs.c: loaded objects. */
+void sp_objs_scan(void);
+int sp_ip_known(uintptr_t ip);
+int sp_ip_self(uintptr_t ip);
+
+/* sysprof_stream.c: normal context only. */
+int sp_stream_begin(lua_State *L);
+void sp_drain(lua_State *L);
+int sp_stream_end(void);
+void sp_stream_free(void);
+
+/* sysprof_stream.c: the output buffer, ULEB128 encoded (sp.wb). */
+void sp_wb_byte(uint8_t b);
+void sp_wb_uleb(uint64_t v);
+void sp_wb_str(const char *s, size_t len);
+
+/* sysprof_objs.c: C symbols of every loaded object, as symtab entries. */
+int sp_symtab_dump_cfuncs(void);
+
+/* sysprof.c */
+void sp_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int sp_stop_internal(lua_State *L, int closing);
+int sp_profiling_vm(lua_State *L);
+
+#endif

@@ -1,0 +1,487 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sysprof stream writer, normal context only: the output buffer emptied
+ * through the configured writer, the symbol table header (symtab "ljs" v3
+ * followed by events "ljp" v2, Tarantool's format), the guest (Lua) stack
+ * taken at LuaJIT's safe-point callback, and the samples the signal handler
+ * queued since the previous callback.
+ *
+ * Lua functions are identified by (chunk name, first line), interned to small
+ * ids written as the "prototype address"; each new one is announced with a
+ * symtab event (10) before its first use, and its name with a CFUNC symtab
+ * event (11) at the same id, which Tarantool's parser ignores for Lua frames
+ * (a threadtop extension). Builtins (string.format, ...) are written as C
+ * frames named by CFUNC symtab events. JIT-compiled samples are written with
+ * the LFUNC layout and a leaf pseudo-frame "TRACE [n] <chunk>" (line = first
+ * line of the function running the trace), so that both Tarantool's parser
+ * and ours show them on their host and guest stacks.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define UNW_LOCAL_ONLY
+#include <libunwind.h>
+
+#include <lauxlib.h>
+
+#include "sysprof_internal.h"
+
+#define SP_SRC_MAX 512 /* chunk names are cut to this length */
+
+enum { SYM_LFUNC_EV = 10, SYM_CFUNC_EV = 11, FRAME_LFUNC = 1, FRAME_CFUNC = 2, FRAME_END = 0x80 };
+
+/* --- output buffer ------------------------------------------------------- */
+
+static void sp_wb_flush(void)
+{
+	const void *data = sp.wb.buf;
+	size_t n;
+
+	if (sp.wb.pos == 0)
+		return;
+	if (sp.wb.stopped) {
+		sp.wb.pos = 0;
+		return;
+	}
+	errno = 0;
+	n = sp.writer(&data, sp.wb.pos, sp.opt.ctx);
+	if (!data) {
+		sp.wb.stopped = 1;
+	} else if (n < sp.wb.pos) {
+		sp.wb.err = errno ? errno : EIO;
+		sp.wb.stopped = 1;
+	} else {
+		sp.wb.buf = (uint8_t *)data;
+	}
+	sp.wb.pos = 0;
+}
+
+void sp_wb_byte(uint8_t b)
+{
+	if (sp.wb.pos >= sp.wb.size)
+		sp_wb_flush();
+	sp.wb.buf[sp.wb.pos++] = b;
+}
+
+void sp_wb_uleb(uint64_t v)
+{
+	do {
+		uint8_t b = v & 0x7f;
+
+		v >>= 7;
+		sp_wb_byte(v ? b | 0x80 : b);
+	} while (v);
+}
+
+void sp_wb_str(const char *s, size_t len)
+{
+	size_t off = 0;
+
+	sp_wb_uleb(len);
+	while (off < len) {
+		size_t room, chunk;
+
+		if (sp.wb.pos >= sp.wb.size)
+			sp_wb_flush();
+		room = sp.wb.size - sp.wb.pos;
+		chunk = len - off < room ? len - off : room;
+		memcpy(sp.wb.buf + sp.wb.pos, s + off, chunk);
+		sp.wb.pos += chunk;
+		off += chunk;
+	}
+}
+
+/* --- interned Lua functions ---------------------------------------------- */
+
+struct sp_fn {
+	uint64_t hash;
+	uint64_t id;
+	int line;
+	char *src;
+};
+
+static struct sp_fn *fns;
+static size_t fns_cap, fns_len;
+static uint64_t next_id;
+
+/* Builtin C functions, from package.loaded, sorted by address. */
+struct sp_builtin {
+	uintptr_t addr;
+	char *name;
+	int emitted;
+};
+
+static struct sp_builtin *builtins;
+static size_t nbuiltins, builtins_cap;
+
+static uint64_t fnv(const char *s, size_t len, int line)
+{
+	uint64_t h = 1469598103934665603ull;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 1099511628211ull;
+	return (h ^ (uint32_t)line) * 1099511628211ull;
+}
+
+static int fns_grow(void)
+{
+	size_t cap = fns_cap ? fns_cap * 2 : 256, i;
+	struct sp_fn *nv = calloc(cap, sizeof(*nv));
+
+	if (!nv)
+		return -ENOMEM;
+	for (i = 0; i < fns_cap; i++) {
+		size_t j;
+
+		if (!fns[i].src)
+			continue;
+		for (j = fns[i].hash & (cap - 1); nv[j].src; j = (j + 1) & (cap - 1))
+			;
+		nv[j] = fns[i];
+	}
+	free(fns);
+	fns = nv;
+	fns_cap = cap;
+	return 0;
+}
+
+/* Returns the id of (src, line), announcing a new one in the stream; 0 on
+ * allocation failure. name may be NULL. */
+static uint64_t fn_intern(const char *src, int line, const char *name)
+{
+	size_t len = strnlen(src, SP_SRC_MAX);
+	uint64_t h = fnv(src, len, line);
+	size_t j;
+
+	if ((fns_len + 1) * 2 > fns_cap && fns_grow() < 0)
+		return 0;
+	for (j = h & (fns_cap - 1); fns[j].src; j = (j + 1) & (fns_cap - 1))
+		if (fns[j].hash == h && fns[j].line == line && !strncmp(fns[j].src, src, len) &&
+		    fns[j].src[len] == '\0')
+			return fns[j].id;
+	fns[j].src = strndup(src, len);
+	if (!fns[j].src)
+		return 0;
+	fns[j].hash = h;
+	fns[j].line = line;
+	fns[j].id = next_id++;
+	fns_len++;
+	sp_wb_byte(SYM_LFUNC_EV);
+	sp_wb_uleb(fns[j].id);
+	sp_wb_str(src, len);
+	sp_wb_uleb(line > 0 ? (uint64_t)line : 0);
+	if (name && *name) {
+		sp_wb_byte(SYM_CFUNC_EV);
+		sp_wb_uleb(fns[j].id);
+		sp_wb_str(name, strlen(name));
+	}
+	return fns[j].id;
+}
+
+static int builtin_cmp(const void *a, const void *b)
+{
+	const struct sp_builtin *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void builtins_add(uintptr_t addr, const char *mod, const char *key)
+{
+	char buf[128];
+
+	if (nbuiltins == builtins_cap) {
+		size_t ncap = builtins_cap ? builtins_cap * 2 : 512;
+		struct sp_builtin *nv = realloc(builtins, ncap * sizeof(*nv));
+
+		if (!nv)
+			return;
+		builtins = nv;
+		builtins_cap = ncap;
+	}
+	if (!strcmp(mod, "_G"))
+		snprintf(buf, sizeof(buf), "%s", key);
+	else
+		snprintf(buf, sizeof(buf), "%s.%s", mod, key);
+	builtins[nbuiltins].name = strdup(buf);
+	if (!builtins[nbuiltins].name)
+		return;
+	builtins[nbuiltins].addr = addr;
+	builtins[nbuiltins].emitted = 0;
+	nbuiltins++;
+}
+
+/* Names every C function reachable as package.loaded[mod][key]. */
+static void builtins_scan(lua_State *L)
+{
+	size_t i, o;
+
+	if (!lua_checkstack(L, 6))
+		return;
+	lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+	if (!lua_istable(L, -1)) {
+		lua_pop(L, 1);
+		return;
+	}
+	lua_pushnil(L);
+	while (lua_next(L, -2)) {
+		if (lua_type(L, -2) == LUA_TSTRING && lua_istable(L, -1)) {
+			const char *mod = lua_tostring(L, -2);
+
+			lua_pushnil(L);
+			while (lua_next(L, -2)) {
+				lua_CFunction f;
+
+				if (lua_type(L, -2) == LUA_TSTRING && lua_iscfunction(L, -1) &&
+				    (f = lua_tocfunction(L, -1)) != NULL)
+					builtins_add((uintptr_t)f, mod, lua_tostring(L, -2));
+				lua_pop(L, 1);
+			}
+		}
+		lua_pop(L, 1);
+	}
+	lua_pop(L, 1);
+	qsort(builtins, nbuiltins, sizeof(*builtins), builtin_cmp);
+	/* Keep the first name of an address (_G.x and mod.x may alias). */
+	for (i = 0, o = 0; i < nbuiltins; i++) {
+		if (o && builtins[o - 1].addr == builtins[i].addr) {
+			free(builtins[i].name);
+			continue;
+		}
+		builtins[o++] = builtins[i];
+	}
+	nbuiltins = o;
+}
+
+static struct sp_builtin *builtin_find(uintptr_t addr)
+{
+	struct sp_builtin key = {.addr = addr};
+
+	return nbuiltins ? bsearch(&key, builtins, nbuiltins, sizeof(key), builtin_cmp) : NULL;
+}
+
+/* --- guest stack at the safe point --------------------------------------- */
+
+struct sp_gframe {
+	uint8_t type;
+	uint64_t id;
+	int line;
+};
+
+static struct sp_gframe gstack[SP_GUEST_MAX];
+static int ngstack;
+static const char *leaf_src; /* chunk and first line of the leaf Lua frame */
+static char leaf_src_buf[SP_SRC_MAX + 1];
+static int leaf_line;
+
+static void guest_capture(lua_State *L)
+{
+	lua_Debug ar;
+	int lvl;
+
+	ngstack = 0;
+	leaf_src = NULL;
+	if (!L || !lua_checkstack(L, 2))
+		return;
+	for (lvl = 0; ngstack < SP_GUEST_MAX && lua_getstack(L, lvl, &ar); lvl++) {
+		struct sp_gframe *f = &gstack[ngstack];
+
+		if (!lua_getinfo(L, "Sf", &ar))
+			continue;
+		if (ar.what && ar.what[0] == 'C') {
+			uintptr_t addr = (uintptr_t)lua_tocfunction(L, -1);
+			struct sp_builtin *b = builtin_find(addr);
+
+			lua_pop(L, 1);
+			if (!addr)
+				continue;
+			if (b && !b->emitted) {
+				sp_wb_byte(SYM_CFUNC_EV);
+				sp_wb_uleb(b->addr);
+				sp_wb_str(b->name, strlen(b->name));
+				b->emitted = 1;
+			}
+			*f = (struct sp_gframe){FRAME_CFUNC, addr, 0};
+		} else {
+			const char *name = NULL;
+			uint64_t id;
+
+			lua_pop(L, 1);
+			if (lua_getinfo(L, "n", &ar) && ar.name)
+				name = ar.name;
+			else if (ar.what && ar.what[0] == 'm')
+				name = "main chunk";
+			id = fn_intern(ar.source ? ar.source : "?", ar.linedefined, name);
+			if (!id)
+				continue;
+			*f = (struct sp_gframe){FRAME_LFUNC, id,
+						ar.linedefined > 0 ? ar.linedefined : 0};
+			if (!leaf_src) {
+				snprintf(leaf_src_buf, sizeof(leaf_src_buf), "%s",
+					 ar.source ? ar.source : "?");
+				leaf_src = leaf_src_buf;
+				leaf_line = f->line;
+			}
+		}
+		ngstack++;
+	}
+}
+
+/* Host stack of the callback itself, minus our frames: the outer part of
+ * samples whose unwind stopped in JIT code. */
+static uintptr_t outer[SP_HOST_MAX];
+static int nouter;
+
+static void outer_capture(void)
+{
+	unw_context_t uc;
+	unw_cursor_t cur;
+	unw_word_t ip;
+
+	nouter = 0;
+	if (unw_getcontext(&uc) < 0 || unw_init_local(&cur, &uc) < 0)
+		return;
+	do {
+		if (unw_get_reg(&cur, UNW_REG_IP, &ip) < 0 || !ip)
+			break;
+		if (!nouter && sp_ip_self((uintptr_t)ip))
+			continue;
+		outer[nouter++] = (uintptr_t)ip;
+		if (!sp_ip_known((uintptr_t)ip))
+			break;
+	} while (nouter < SP_HOST_MAX && unw_step(&cur) > 0);
+}
+
+/* --- samples -------------------------------------------------------------- */
+
+static uint64_t trace_id(int traceno)
+{
+	char buf[SP_SRC_MAX + 32];
+
+	if (traceno > 0)
+		snprintf(buf, sizeof(buf), "TRACE [%d] %s", traceno, leaf_src ? leaf_src : "?");
+	else
+		snprintf(buf, sizeof(buf), "TRACE [?] %s", leaf_src ? leaf_src : "?");
+	return fn_intern(buf, leaf_src ? leaf_line : 0, NULL);
+}
+
+static void write_sample(const struct sp_slot *s, int have_guest)
+{
+	int leaf = sp.mode == LUAM_SYSPROF_LEAF;
+	uint8_t st = s->vmst == SP_UNKNOWN ? SP_INTERP : s->vmst;
+	int with_guest = st == SP_LFUNC || st == SP_FFUNC || st == SP_CFUNC || st == SP_TRACE;
+	uint64_t tid = 0;
+	int i, n = 0, total;
+
+	if (st == SP_TRACE)
+		tid = trace_id(s->traceno);
+	sp_wb_byte(st == SP_TRACE ? SP_LFUNC : st);
+	if (with_guest) {
+		if (tid) {
+			sp_wb_byte(FRAME_LFUNC);
+			sp_wb_uleb(tid);
+			sp_wb_uleb(leaf_src ? (uint64_t)leaf_line : 0);
+			n++;
+		}
+		for (i = 0; have_guest && i < ngstack && !(leaf && n); i++, n++) {
+			sp_wb_byte(gstack[i].type);
+			sp_wb_uleb(gstack[i].id);
+			if (gstack[i].type == FRAME_LFUNC)
+				sp_wb_uleb((uint64_t)gstack[i].line);
+		}
+		sp_wb_byte(FRAME_END);
+	}
+	total = s->nframes;
+	for (i = 0; i < s->nframes && !(leaf && i); i++)
+		if (s->frames[i])
+			sp_wb_uleb(s->frames[i]);
+	if (s->need_outer && have_guest && !leaf)
+		for (i = 0; i < nouter && total < SP_HOST_MAX * 2; i++, total++)
+			sp_wb_uleb(outer[i]);
+	sp_wb_uleb(0);
+}
+
+void sp_drain(lua_State *L)
+{
+	uint32_t head = __atomic_load_n(&sp.head, __ATOMIC_ACQUIRE);
+	int captured = 0, outer_done = 0;
+
+	while (sp.tail != head) {
+		const struct sp_slot *s = &sp.ring[sp.tail % SP_RING_SLOTS];
+
+		if (L && !captured) {
+			guest_capture(L);
+			captured = 1;
+		}
+		if (L && s->need_outer && !outer_done) {
+			outer_capture();
+			outer_done = 1;
+		}
+		write_sample(s, L != NULL);
+		__atomic_store_n(&sp.tail, sp.tail + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* --- session -------------------------------------------------------------- */
+
+int sp_stream_begin(lua_State *L)
+{
+	static const char ljs[] = {'l', 'j', 's', 3, 0, 0, 0};
+	static const char ljp[] = {'l', 'j', 'p', 2, 0, 0, 0};
+	char info[128];
+	size_t i;
+
+	sp.wb = (struct sp_wbuf){.buf = sp.opt.buf, .size = sp.opt.len};
+	fns_len = 0;
+	next_id = 16;
+	if (fns_grow() < 0)
+		goto nomem;
+	builtins_scan(L);
+
+	for (i = 0; i < sizeof(ljs); i++)
+		sp_wb_byte((uint8_t)ljs[i]);
+	snprintf(info, sizeof(info), "[threadtop-sysprof fidelity=%d mode=%c interval=%llu]",
+		 sp.fidelity, "DLC"[sp.mode], (unsigned long long)sp.opt.interval);
+	sp_wb_byte(1);
+	sp_wb_uleb(1);
+	sp_wb_str(info, strlen(info));
+	if (sp_symtab_dump_cfuncs() < 0)
+		goto nomem;
+	sp_wb_byte(FRAME_END);
+	for (i = 0; i < sizeof(ljp); i++)
+		sp_wb_byte((uint8_t)ljp[i]);
+	if (sp.wb.err) {
+		errno = sp.wb.err;
+		sp_set_error("writing the profile header failed: %s", strerror(errno));
+		return PROFILE_ERRIO;
+	}
+	return PROFILE_SUCCESS;
+nomem:
+	sp_set_error("cannot allocate the symbol tables: %s", strerror(ENOMEM));
+	return PROFILE_ERRMEM;
+}
+
+int sp_stream_end(void)
+{
+	sp_wb_byte(FRAME_END);
+	sp_wb_flush();
+	return sp.wb.err ? -1 : 0;
+}
+
+void sp_stream_free(void)
+{
+	size_t i;
+
+	for (i = 0; i < fns_cap; i++)
+		free(fns[i].src);
+	free(fns);
+	fns = NULL;
+	fns_cap = fns_len = 0;
+	for (i = 0; i < nbuiltins; i++)
+		free(builtins[i].name);
+	free(builtins);
+	builtins = NULL;
+	nbuiltins = builtins_cap = 0;
+}
