@@ -685,6 +685,24 @@ static uint8_t *read_file(const char *path, size_t *ret_len)
 	return data ? data : xrealloc(NULL, 1);
 }
 
+static void cleanup(uint8_t *data)
+{
+	size_t i;
+
+	for (i = 0; i < out.cap; i++)
+		free(out.keys[i]);
+	free(out.keys);
+	free(out.counts);
+	for (i = 0; i < ncsyms; i++)
+		free(csyms[i].name);
+	free(csyms);
+	for (i = 0; i < nlfuncs; i++)
+		free(lfuncs[i].chunk);
+	free(lfuncs);
+	free(traces);
+	free(data);
+}
+
 int main(int argc, char **argv)
 {
 	const char *path = NULL, *why = "";
@@ -723,11 +741,13 @@ int main(int argc, char **argv)
 	r = (struct reader){data, data + len, 0};
 	if (parse_symtab(&r, &why) < 0) {
 		fprintf(stderr, "Failed to parse symtab from %s: %s\n", path, why);
+		cleanup(data);
 		return 1;
 	}
 	if (parse_events(&r, &why) < 0) {
 		fprintf(stderr, "Failed to parse profile data from %s: %s at offset %zu\n", path,
 			why, (size_t)(r.p - data));
+		cleanup(data);
 		return 1;
 	}
 	if (states) {
@@ -738,6 +758,7 @@ int main(int argc, char **argv)
 			total += state_counts[i];
 		}
 		printf("samples %llu\nfidelity %d\n", (unsigned long long)total, fidelity);
+		cleanup(data);
 		return 0;
 	}
 	keys = xrealloc(NULL, (out.len + 1) * sizeof(*keys));
@@ -753,5 +774,7 @@ int main(int argc, char **argv)
 			;
 		printf("%s %llu\n", keys[j], (unsigned long long)out.counts[k]);
 	}
+	free(keys);
+	cleanup(data);
 	return 0;
 }

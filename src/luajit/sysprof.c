@@ -499,9 +499,11 @@ static void sp_release(void)
 	sp_stream_free();
 }
 
+/* A failed start releases the caller's stream resources (not in DEFAULT
+ * mode, which has none). */
 static int sp_fail_start(const struct luam_Sysprof_Options *opt, int rc)
 {
-	if (opt && sp.on_stop)
+	if (opt && opt->mode != LUAM_SYSPROF_DEFAULT && sp.on_stop)
 		sp.on_stop(opt->ctx, opt->buf);
 	return rc;
 }

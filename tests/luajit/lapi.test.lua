@@ -1,0 +1,115 @@
+-- SPDX-License-Identifier: GPL-2.0-only
+-- misc.sysprof Lua API, mirroring Tarantool's misclib-sysprof-lapi test
+-- (2025): defaults, validation order and messages, running/not running,
+-- bad paths, report() while running and its two shapes, counters that sum
+-- to samples, DEFAULT-mode state split of fib(), and L/C streams that parse.
+local t = require("tap")
+local sp = misc.sysprof
+
+jit.off()
+jit.flush()
+
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local function sum(r)
+  local s = 0
+  for _, v in pairs(r.vmstate) do s = s + v end
+  return s
+end
+local BAD_PATH = "/nonexistent-dir-sysprof/tmp.bin"
+local parser = os.getenv("TT_PARSER")
+
+t.is(type(sp.available), "boolean", "available is a boolean")
+t.is(sp.available, true, "available on x86-64 Linux")
+
+local res, err, errno = sp.start({ mode = "A" })
+t.is(res, nil, "bad mode: nil")
+t.like(err, "profiler mode must be 'D', 'L' or 'C'", "bad mode: message")
+t.is(type(errno), "number", "bad mode: errno")
+
+res, err, errno = sp.start({})
+t.is(res, true, "start{} succeeds")
+t.is(err, nil, "start{}: no message")
+t.is(errno, nil, "start{}: no errno")
+t.is(io.open("sysprof.bin", "r"), nil, "mode D writes no sysprof.bin")
+t.is(sp.stop(), true, "stop after start{}")
+
+t.is(sp.start(), true, "start() with no argument")
+t.is(sp.stop(), true, "stop after start()")
+
+local ok, perr = pcall(sp.start, "NOT A TABLE")
+t.is(ok, false, "non-table argument raises")
+t.like(perr, "table expected, got string", "non-table argument: message")
+
+res, err = sp.start({ mode = "A", path = BAD_PATH, interval = -1 })
+t.is(err, "profiler misuse: profiler mode must be 'D', 'L' or 'C'", "mode is checked first")
+res, err = sp.start({ mode = "C", path = BAD_PATH, interval = -1 })
+t.is(err, "profiler misuse: profiler interval must be greater than 1",
+     "interval is checked before path")
+
+t.is(sp.start({ mode = "D" }), true, "start D")
+res, err, errno = sp.start({ mode = "D" })
+t.is(res, nil, "second start: nil")
+t.is(err, "profiler is running already", "second start: message")
+t.is(type(errno), "number", "second start: errno")
+t.is(sp.stop(), true, "stop")
+
+res, err, errno = sp.stop()
+t.is(res, nil, "stop when idle: nil")
+t.is(err, "profiler is not running", "stop when idle: message")
+t.is(type(errno), "number", "stop when idle: errno")
+
+res, err, errno = sp.start({ mode = "C", path = BAD_PATH })
+t.is(res, nil, "bad path: nil")
+t.is(err, BAD_PATH .. ": No such file or directory", "bad path: message")
+t.is(errno, 2, "bad path: errno ENOENT")
+
+res, err = sp.start({ mode = "C", path = 190 })
+t.is(err, "profiler misuse: profiler path should be a string", "path must be a string")
+res, err = sp.start({ mode = "C", interval = -1 })
+t.is(err, "profiler misuse: profiler interval must be greater than 1", "interval -1")
+res, err = sp.start({ mode = "C", interval = 0 })
+t.is(err, "profiler misuse: profiler interval must be greater than 1", "interval 0")
+
+res, err, errno = sp.start({ mode = "C", interval = 1, path = "/dev/null" })
+t.is(res, true, "interval 1 to /dev/null")
+t.ok(err == nil and errno == nil, "no message")
+fib(24)
+t.is(sp.stop(), true, "stop C to /dev/null")
+
+t.is(sp.start({ mode = "D", interval = 1 }), true, "start D interval 1")
+fib(30)
+local r = sp.report()
+t.ok(r.samples > 0, "report() while running has samples")
+t.is(sp.stop(), true, "stop")
+
+t.is(sp.start({ mode = "D", interval = 100 }), true, "start D interval 100")
+fib(32)
+t.is(sp.stop(), true, "stop")
+r = sp.report()
+t.ok(r.samples > 0, "fib(32): samples")
+t.is(sum(r), r.samples, "counters sum to samples")
+t.ok(r.vmstate.LFUNC + r.vmstate.GC + r.vmstate.INTERP > 0, "LFUNC + GC + INTERP > 0")
+t.is(r.vmstate.FFUNC + r.vmstate.CFUNC, 0, "FFUNC + CFUNC == 0")
+for _, st in ipairs({ "TRACE", "RECORD", "OPT", "ASM", "EXIT" }) do
+  t.is(r.vmstate[st], 0, st .. " == 0 with the JIT off")
+end
+t.is(r.LFUNC, r.vmstate.LFUNC, "documented flat shape")
+t.is(r.fidelity, 8, "fidelity: 8 states told apart")
+
+t.is(sp.start({ mode = "D", interval = 1000 }), true, "start D interval 1000")
+fib(20)
+t.is(sp.stop(), true, "stop")
+t.is(sp.report().samples, 0, "interval 1000: no sample in a short run")
+
+for _, mode in ipairs({ "L", "C" }) do
+  local path = "lapi-" .. mode .. ".bin"
+  t.is(sp.start({ mode = mode, interval = 10, path = path }), true, "start " .. mode)
+  fib(30)
+  t.is(sp.stop(), true, "stop " .. mode)
+  local p = io.popen(parser .. " " .. path .. " 2>&1; echo rc=$?")
+  local outp = p:read("*a")
+  p:close()
+  t.like(outp, "rc=0", mode .. " stream parses")
+end
+
+t.done()

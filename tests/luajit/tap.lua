@@ -1,0 +1,34 @@
+-- SPDX-License-Identifier: GPL-2.0-only
+-- Minimal test helper for the LuaJIT sysprof tests: ok/is/like print one
+-- line per check; done() exits 1 if any failed; skip_all() exits 77.
+local M = { failed = 0, n = 0 }
+
+local function report(pass, name, extra)
+  M.n = M.n + 1
+  if not pass then M.failed = M.failed + 1 end
+  io.write(pass and "ok " or "not ok ", M.n, " - ", name, "\n")
+  if not pass and extra then io.write("#   ", extra, "\n") end
+end
+
+function M.ok(v, name) report(not not v, name) end
+
+function M.is(got, want, name)
+  report(got == want, name, ("got %s, want %s"):format(tostring(got), tostring(want)))
+end
+
+function M.like(got, pat, name)
+  report(type(got) == "string" and got:match(pat) ~= nil, name,
+         ("%s does not match %s"):format(tostring(got), pat))
+end
+
+function M.skip_all(why)
+  io.stderr:write("SKIP: ", why, "\n")
+  os.exit(77)
+end
+
+function M.done()
+  io.write(("# %d checks, %d failed\n"):format(M.n, M.failed))
+  os.exit(M.failed == 0 and 0 or 1)
+end
+
+return M
