@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,6 +29,7 @@ struct app {
 	unsigned ticks_per_interval;
 	unsigned ticks;
 	uint64_t invalid_records;
+	bool output_failed; /* already said why the run stopped */
 };
 
 struct model *app_model(struct app *app)
@@ -140,8 +142,13 @@ static int end_interval(struct app *app, uint64_t now)
 	if (app->fe->interval)
 		err = app->fe->interval(app->fe->ctx, app, now);
 	model__end_interval(app->model, now);
-	if (err)
+	if (err == -EPIPE)
+		return err; /* the reader went away (threadtop -b | head): a quiet end */
+	if (err) {
+		log_msg("%s output failed: %s", app->fe->name, strerror(-err));
+		app->output_failed = true;
 		return err;
+	}
 	if (app->o->count && ++app->intervals >= app->o->count)
 		app_quit(app);
 	return 0;
@@ -253,12 +260,10 @@ int app_run(const struct options *o, const struct frontend *fe)
 	err = loop__run(app.loop);
 	if (fe->stop)
 		fe->stop(fe->ctx, &app);
-	if (err == -EPIPE)
-		code = 0; /* the reader went away (threadtop -b | head) */
-	else if (err < 0)
-		log_msg("stopped: %s", strerror(-err));
-	else
+	if (err == 0 || err == -EPIPE) /* EPIPE: the reader went away (threadtop -b | head) */
 		code = 0;
+	else if (!app.output_failed)
+		log_msg("stopped: %s", strerror(-err));
 out:
 	source__free(app.source);
 	model__free(app.model);

@@ -138,14 +138,15 @@ static int print_text(struct model *m, const struct batch_info *info,
 		if (nr > 0)
 			syscall_label(sc[0].nr, scname, sizeof(scname));
 		free(sc);
-		escape_for_terminal(row->comm, strlen(row->comm), comm, sizeof(comm));
+		/* Bounded by the escaper, so a cut never splits an escape. */
+		escape_for_terminal(row->comm, strlen(row->comm), comm, 17);
 		if (row->cmdline)
 			escape_for_terminal(row->cmdline, strlen(row->cmdline), cmd, sizeof(cmd));
 		else
 			snprintf(cmd, sizeof(cmd), row->kthread ? "[kernel]" : "-");
 		state_mix(row, mix, sizeof(mix));
-		fprintf(out, "%8u %8u %-16.16s %-16s %7.2f %6.1f %-18s %s\n", row->pid, row->tid,
-			comm, mix, row->avg_active, row->cpu_pct, scname, cmd);
+		fprintf(out, "%8u %8u %-16s %-16s %7.2f %6.1f %-18s %s\n", row->pid, row->tid, comm,
+			mix, row->avg_active, row->cpu_pct, scname, cmd);
 	}
 	fputc('\n', out);
 	return 0;
@@ -169,8 +170,9 @@ int batch_print_interval(struct model *m, enum output_format format, const struc
 	else
 		err = print_text(m, info, &res, &st, out);
 	model_result__release(&res);
-	fflush(out);
-	return ferror(out) ? -EIO : err;
+	if (fflush(out) == EOF || ferror(out))
+		return errno ? -errno : -EIO; /* EPIPE: the reader went away */
+	return err;
 }
 
 static int batch_interval(void *ctx, struct app *app, uint64_t now_ns)
