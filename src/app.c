@@ -10,11 +10,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <linux/capability.h>
 #include <unistd.h>
 
 #include "threadtop/app.h"
 #include "threadtop/event_codec.h"
 #include "threadtop/log.h"
+#include "threadtop/privileges.h"
 #include "threadtop/source_bpf.h"
 #include "threadtop/source_proc.h"
 #include "threadtop/util.h"
@@ -228,6 +230,41 @@ static int setup_loop(struct app *app)
 	return 0;
 }
 
+/*
+ * Everything that needs privilege (loading BPF, attaching, opening files
+ * and tracefs) is done by now: keep only what the running loop still uses.
+ */
+static void drop_privileges(struct app *app)
+{
+	static const struct capability_need bpf_needs[] = {
+		{CAP_BPF, "drain BPF maps, re-run the thread iterator"},
+		{CAP_PERFMON, "BPF tracing, uprobes on processes that start later"},
+	};
+	static const struct capability_need proc_needs[] = {
+		{CAP_SYS_PTRACE, "read syscall, maps and stacks of every process"},
+		{CAP_DAC_READ_SEARCH, "read every user's /proc files and binaries for symbols"},
+		{CAP_SYSLOG, "kernel addresses in /proc/kallsyms"},
+	};
+	struct capability_need keep[8];
+	unsigned uid, gid;
+	size_t n = 0;
+	char desc[512];
+	int err;
+
+	if (!strcmp(app_source_name(app), "bpf"))
+		for (size_t i = 0; i < ARRAY_SIZE(bpf_needs); i++)
+			keep[n++] = bpf_needs[i];
+	for (size_t i = 0; i < ARRAY_SIZE(proc_needs); i++)
+		keep[n++] = proc_needs[i];
+	if (privileges_invoker(&uid, &gid))
+		keep[n++] = (struct capability_need){CAP_CHOWN, "give files to the sudo user"};
+	err = privileges_drop(keep, n, desc, sizeof(desc));
+	if (err < 0)
+		log_msg("cannot drop capabilities: %s; going on with them", strerror(-err));
+	else
+		log_info("capabilities: kept %s; dropped all others", desc[0] ? desc : "none");
+}
+
 int app_run(const struct options *o, const struct frontend *fe)
 {
 	struct app app = {.o = o, .fe = fe};
@@ -257,6 +294,7 @@ int app_run(const struct options *o, const struct frontend *fe)
 	model__advance(app.model, monotonic_ns());
 	if (fe->start && (err = fe->start(fe->ctx, &app)) < 0)
 		goto out;
+	drop_privileges(&app);
 	err = loop__run(app.loop);
 	if (fe->stop)
 		fe->stop(fe->ctx, &app);

@@ -45,24 +45,39 @@ void log_set_stderr(bool on)
 	echo = on;
 }
 
-void log_msg(const char *fmt, ...)
+static void log_line_v(bool to_stderr, const char *fmt, va_list ap)
 {
 	char *line = ring[head];
-	va_list ap;
 
-	va_start(ap, fmt);
 	vsnprintf(line, LOG_LINE, fmt, ap);
-	va_end(ap);
 	head = (head + 1) % LOG_RING;
 	if (count < LOG_RING)
 		count++;
-	if (echo)
+	if (to_stderr && echo)
 		fprintf(stderr, "threadtop: %s\n", line);
 	if (file) {
 		char when[40];
 
 		fprintf(file, "%s %s\n", format_rfc3339(realtime_ns(), when, sizeof(when)), line);
 	}
+}
+
+void log_msg(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_line_v(true, fmt, ap);
+	va_end(ap);
+}
+
+void log_info(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	log_line_v(false, fmt, ap);
+	va_end(ap);
 }
 
 const char *log_line(size_t i)

@@ -20,6 +20,8 @@ void log_close(void);
 void log_set_stderr(bool on);
 /* Logs one line, "threadtop: " prefixed on stderr. */
 void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Logs one line to the ring and the file only: details nobody must read. */
+void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The i-th most recent message (0 = newest), or NULL. Owned by the log. */
 const char *log_line(size_t i);
 size_t log_count(void);
