@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* threadtop's entry point: parse options, pick the front end, run. */
+#include <locale.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "threadtop/app.h"
 #include "threadtop/cli.h"
 #include "threadtop/log.h"
+#ifdef TT_HAVE_UI
+#include "tui.h"
+#endif
 
 int main(int argc, char **argv)
 {
@@ -16,7 +20,14 @@ int main(int argc, char **argv)
 		return 2;
 	if (r == CLI_EXIT_OK)
 		return 0;
+#ifdef TT_HAVE_UI
+	if (!o.batch) {
+		setlocale(LC_ALL, "");
+		return app_run(&o, &tui_frontend);
+	}
+#else
 	if (!o.batch)
-		log_msg("the interactive view is not built yet: showing batch output (use -b)");
+		log_msg("built without the interactive view: showing batch output (use -b)");
+#endif
 	return app_run(&o, &batch_frontend);
 }

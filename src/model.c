@@ -129,6 +129,8 @@ static struct thread *thread_get(struct model *m, uint32_t pid, uint32_t tid, ui
 		t->pid = pid;
 		t->start_time_ns = start_ns;
 		t->cpu_first_ns = UINT64_MAX;
+		t->cur.state = TT_ST_UNKNOWN;
+		t->cur.syscall = TT_SYSCALL_NONE;
 		u64map__put(m->threads, tid, t);
 	}
 	if (!t->start_time_ns)
@@ -188,6 +190,7 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 	t->cgroup_id = s->cgroup_id;
 	t->kthread = s->flags & TT_SAMPLE_KTHREAD;
 	t->last_seen_ns = s->hdr.time_ns;
+	t->cur = key;
 	if (s->weight_us)
 		m->weight_us = s->weight_us;
 	account_cpu(m, t, s->cpu_time_ns, sec);
@@ -287,14 +290,21 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 			thread_free(t);
 			continue;
 		}
-		for (size_t i = 0; i < t->nr_keys; i++)
+		for (size_t i = 0; i < t->nr_keys; i++) {
+			t->keys[i].last = t->keys[i].interval;
 			t->keys[i].interval = 0;
-		if (t->cpu_first_ns != UINT64_MAX)
+		}
+		if (t->cpu_first_ns != UINT64_MAX) {
+			t->cpu_last_interval_ns = t->cpu_last_ns - t->cpu_interval_ns;
 			t->cpu_interval_ns = t->cpu_last_ns;
+		}
 	}
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));
 	m->ticks_interval = 0;
 	m->tick_cost_interval_ns = 0;
+	m->last_start_ns = m->interval_start_ns;
+	m->last_end_ns = now_ns;
+	m->intervals++;
 	m->interval_start_ns = now_ns;
 }
 
@@ -304,6 +314,7 @@ void model__stats(const struct model *m, struct model_stats *ret)
 		.now_ns = m->now_ns,
 		.interval_start_ns = m->interval_start_ns,
 		.session_start_ns = m->session_start_ns,
+		.intervals = m->intervals,
 		.weight_us = m->weight_us,
 		.nr_threads = u64map__count(m->threads),
 		.events = m->events,
@@ -329,6 +340,11 @@ const struct tt_stack *model__stack(const struct model *m, uint32_t id)
 double model__window_seconds(const struct model *m, enum model_window window)
 {
 	uint64_t start = window == WIN_INTERVAL ? m->interval_start_ns : m->session_start_ns;
+
+	if (window == WIN_LAST)
+		return m->last_end_ns > m->last_start_ns
+			       ? (double)(m->last_end_ns - m->last_start_ns) / 1e9
+			       : 0.0;
 	double s = m->now_ns > start ? (double)(m->now_ns - start) / 1e9 : 0.0;
 
 	if (window == WIN_MINUTE && s > MINUTE_SLOTS)

@@ -21,6 +21,7 @@ struct sample_key {
 struct key_counts {
 	struct sample_key key;
 	uint32_t interval;
+	uint32_t last; /* the last complete interval */
 	uint64_t session;
 	uint32_t ring_sec;	     /* newest second written into ring */
 	uint16_t ring[MINUTE_SLOTS]; /* samples per second, slot = sec % 60 */
@@ -39,8 +40,10 @@ struct thread {
 	uint64_t cpu_first_ns;
 	uint64_t cpu_interval_ns;
 	uint64_t cpu_last_ns;
+	uint64_t cpu_last_interval_ns; /* CPU time of the last complete interval */
 	uint32_t cpu_ring_sec;
 	uint32_t cpu_ring_us[MINUTE_SLOTS];
+	struct sample_key cur; /* the latest sample */
 	struct key_counts *keys;
 	size_t nr_keys, cap_keys;
 };
@@ -52,6 +55,8 @@ struct model {
 	struct u64map *stacks;	/* id -> struct tt_stack * */
 	uint64_t session_start_ns;
 	uint64_t interval_start_ns;
+	uint64_t last_start_ns, last_end_ns; /* the last complete interval */
+	uint64_t intervals;
 	uint64_t now_ns;
 	uint32_t weight_us;
 	uint64_t events, ticks, tick_cost_ns;

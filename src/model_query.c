@@ -26,6 +26,8 @@ void model_query_init(struct model_query *q)
 /* The group a sample belongs to: the fields of the query's dims, rest zero. */
 struct group_key {
 	uint64_t cgroup_id;
+	uint64_t kleaf_ip;
+	uint64_t uleaf_ip;
 	uint32_t pid;
 	uint32_t tid;
 	int32_t syscall;
@@ -71,11 +73,34 @@ static bool filter_thread(const struct model_filter *f, const struct thread *t)
 		return false;
 	if (f->comm_substr && !strstr(t->comm, f->comm_substr))
 		return false;
+	if (f->cgroup_id && t->cgroup_id != f->cgroup_id)
+		return false;
 	return true;
 }
 
-static bool filter_key(const struct model_filter *f, const struct sample_key *k)
+static bool stack_has(const struct model *m, uint32_t id, uint64_t ip)
 {
+	const struct tt_stack *st = model__stack(m, id);
+
+	for (unsigned i = 0; st && i < st->nr; i++)
+		if (st->ips[i] == ip)
+			return true;
+	return false;
+}
+
+static uint64_t stack_leaf(const struct model *m, uint32_t id)
+{
+	const struct tt_stack *st = model__stack(m, id);
+
+	return st && st->nr ? st->ips[0] : 0;
+}
+
+static bool filter_key(const struct model *m, const struct model_filter *f,
+		       const struct sample_key *k)
+{
+	if (f->stack_ip && !stack_has(m, k->kstack_id, f->stack_ip) &&
+	    !stack_has(m, k->ustack_id, f->stack_ip))
+		return false;
 	if (f->state_mask && !(f->state_mask & (1u << k->state)))
 		return false;
 	if (f->syscall != MODEL_ANY_SYSCALL && k->syscall != f->syscall)
@@ -92,6 +117,8 @@ static uint64_t key_samples(const struct builder *b, const struct key_counts *kc
 		return kc->interval;
 	case WIN_MINUTE:
 		return ring_sum_u16(kc->ring, kc->ring_sec, b->now_sec);
+	case WIN_LAST:
+		return kc->last;
 	default:
 		return kc->session;
 	}
@@ -106,6 +133,8 @@ static uint64_t thread_cpu_ns(const struct builder *b, const struct thread *t)
 		return t->cpu_last_ns - t->cpu_interval_ns;
 	case WIN_MINUTE:
 		return ring_sum_u32(t->cpu_ring_us, t->cpu_ring_sec, b->now_sec) * NSEC_PER_USEC;
+	case WIN_LAST:
+		return t->cpu_last_interval_ns;
 	default:
 		return t->cpu_last_ns - t->cpu_first_ns;
 	}
@@ -131,6 +160,10 @@ static void make_key(const struct builder *b, const struct thread *t, const stru
 		k->wchan_id = sk->wchan_id;
 	if (dims & DIM_BIT(DIM_CGROUP))
 		k->cgroup_id = t->cgroup_id;
+	if (dims & DIM_BIT(DIM_KLEAF))
+		k->kleaf_ip = stack_leaf(b->m, sk->kstack_id);
+	if (dims & DIM_BIT(DIM_ULEAF))
+		k->uleaf_ip = stack_leaf(b->m, sk->ustack_id);
 }
 
 static size_t row_for(struct builder *b, const struct group_key *k, const struct thread *t)
@@ -164,10 +197,17 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 		row->pid = t->pid;
 		row->comm = t->comm;
 		row->cmdline = model__string(b->m, t->cmdline_id);
+		row->cmdline_id = t->cmdline_id;
 		row->kthread = t->kthread;
 	}
-	if (dims & DIM_BIT(DIM_TID))
+	if (dims & DIM_BIT(DIM_TID)) {
 		row->tid = t->tid;
+		row->cur_state = t->cur.state;
+		row->cur_syscall = t->cur.syscall;
+		row->cur_wchan_id = t->cur.wchan_id;
+		row->cur_kstack_id = t->cur.kstack_id;
+		row->cur_ustack_id = t->cur.ustack_id;
+	}
 	if (!(dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID))))
 		row->pid = 0;
 	row->state = k->state;
@@ -176,6 +216,8 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	row->wchan_id = k->wchan_id;
 	row->wchan = model__string(b->m, k->wchan_id);
 	row->cgroup_id = k->cgroup_id;
+	row->kleaf_ip = k->kleaf_ip;
+	row->uleaf_ip = k->uleaf_ip;
 	return b->nr++;
 }
 
@@ -189,7 +231,7 @@ static void add_thread(struct builder *b, const struct thread *t)
 		uint64_t n;
 		size_t r;
 
-		if (!filter_key(f, &kc->key))
+		if (!filter_key(b->m, f, &kc->key))
 			continue;
 		n = key_samples(b, kc);
 		if (!n)
@@ -352,5 +394,54 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 	if (nr)
 		qsort(out, nr, sizeof(*out), cmp_syscall_counts);
 	*ret = out;
+	return (int)nr;
+}
+
+int model__stack_samples(struct model *m, const struct model_query *q,
+			 struct model_stack_count **ret, uint64_t *ret_total)
+{
+	struct builder b = {.m = m, .q = q, .now_sec = model_sec(m, m->now_ns)};
+	struct model_stack_count *out = NULL;
+	struct u64map *index;
+	size_t nr = 0, cap = 0, pos = 0;
+	uint64_t tid, total = 0;
+	struct thread *t;
+
+	*ret = NULL;
+	*ret_total = 0;
+	if (q->window >= WIN_MAX)
+		return -EINVAL;
+	index = u64map__new();
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		if (!filter_thread(&q->filter, t))
+			continue;
+		for (size_t i = 0; i < t->nr_keys; i++) {
+			const struct key_counts *kc = &t->keys[i];
+			uint64_t n, key;
+			size_t idx;
+
+			if (!filter_key(m, &q->filter, &kc->key))
+				continue;
+			n = key_samples(&b, kc);
+			if (!n)
+				continue;
+			total += n;
+			if (!kc->key.kstack_id && !kc->key.ustack_id)
+				continue;
+			key = (uint64_t)kc->key.kstack_id << 32 | kc->key.ustack_id;
+			idx = (size_t)(uintptr_t)u64map__get(index, key);
+			if (!idx) {
+				xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
+				out[nr] = (struct model_stack_count){kc->key.kstack_id,
+								     kc->key.ustack_id, 0};
+				idx = ++nr;
+				u64map__put(index, key, (void *)(uintptr_t)idx);
+			}
+			out[idx - 1].samples += n;
+		}
+	}
+	u64map__free(index);
+	*ret = out;
+	*ret_total = total;
 	return (int)nr;
 }

@@ -26,6 +26,7 @@ enum model_window {
 	WIN_INTERVAL, /* since the last model__end_interval */
 	WIN_MINUTE,   /* the last 60 seconds */
 	WIN_SESSION,  /* since the first event */
+	WIN_LAST,     /* the last complete interval (empty until one ended) */
 	WIN_MAX,
 };
 
@@ -38,6 +39,8 @@ enum model_dim {
 	DIM_SYSCALL,
 	DIM_WCHAN,
 	DIM_CGROUP,
+	DIM_KLEAF, /* leaf frame of the kernel stack (address) */
+	DIM_ULEAF, /* leaf frame of the user stack (address) */
 	DIM_MAX,
 };
 
@@ -51,6 +54,8 @@ struct model_filter {
 	int syscall;		 /* MODEL_ANY_SYSCALL = any; TT_SYSCALL_NONE = none */
 	uint32_t wchan_id;	 /* 0 = any */
 	const char *comm_substr; /* NULL = any */
+	uint64_t cgroup_id;	 /* 0 = any */
+	uint64_t stack_ip;	 /* 0 = any; else the kernel or user stack holds it */
 	bool hide_kthreads;
 	bool hide_user_threads;
 };
@@ -94,7 +99,17 @@ struct model_row {
 	uint32_t wchan_id;
 	const char *wchan; /* NULL when none */
 	uint64_t cgroup_id;
+	uint64_t kleaf_ip; /* with DIM_KLEAF; 0 when no kernel stack */
+	uint64_t uleaf_ip; /* with DIM_ULEAF; 0 when no user stack */
 	bool kthread;
+	uint32_t cmdline_id; /* string id of cmdline (stays valid while the model lives) */
+
+	/* The thread's latest sample (rows grouped by tid only). */
+	uint8_t cur_state;
+	int cur_syscall;
+	uint32_t cur_wchan_id;
+	uint32_t cur_kstack_id;
+	uint32_t cur_ustack_id;
 
 	uint64_t samples;
 	uint64_t state_samples[TT_ST_MAX];
@@ -125,6 +140,20 @@ struct model_syscall_count {
 int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window window,
 			   struct model_syscall_count **ret);
 
+struct model_stack_count {
+	uint32_t kstack_id; /* 0 = no kernel stack */
+	uint32_t ustack_id; /* 0 = no user stack */
+	uint64_t samples;
+};
+/*
+ * Samples per distinct (kernel stack, user stack) pair among the samples q's
+ * window and filter accept (q's dims, sort and limit are ignored). *ret is
+ * allocated (free it); *ret_total gets all accepted samples, with or without
+ * stacks. Returns the count of pairs or a negative errno.
+ */
+int model__stack_samples(struct model *m, const struct model_query *q,
+			 struct model_stack_count **ret, uint64_t *ret_total);
+
 struct model *model__new(const struct model_opts *opts);
 void model__free(struct model *m);
 
@@ -140,6 +169,7 @@ struct model_stats {
 	uint64_t now_ns; /* time of the latest event */
 	uint64_t interval_start_ns;
 	uint64_t session_start_ns;
+	uint64_t intervals;	 /* completed intervals, session */
 	uint32_t weight_us;	 /* sampling period of thread samples */
 	size_t nr_threads;	 /* in the table now */
 	uint64_t events;	 /* ingested, session */

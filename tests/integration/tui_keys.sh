@@ -1,0 +1,174 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The TUI driven in tmux at a fixed size (100x30) on a live workload, /proc
+# source (no BPF needed): panes, headers and rows appear; keys switch panes,
+# sort, filter, search, drill down and back; help opens and closes; 60x20
+# shows the "too small" message and 100x30 recovers; a comm holding an escape
+# sequence renders inert; q exits within a second leaving the terminal sane.
+set -u
+
+: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+
+S=tt_tui_$$
+WL=
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen ---"
+	tmux capture-pane -t "$S" -p 2>/dev/null
+	exit 1
+}
+cleanup() {
+	tmux kill-session -t "$S" 2>/dev/null
+	[ -n "$WL" ] && kill "$WL" 2>/dev/null
+}
+trap cleanup EXIT
+
+screen() { tmux capture-pane -t "$S" -p; }
+# wait_for REGEX [SECONDS]: until the screen matches (grep -E).
+wait_for() {
+	local deadline=$((SECONDS + ${2:-5}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	fail "timed out waiting for: $1"
+}
+wait_gone() {
+	local deadline=$((SECONDS + ${2:-5}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" || return 0
+		sleep 0.1
+	done
+	fail "still on screen: $1"
+}
+keys() { tmux send-keys -t "$S" "$@"; }
+
+"$TT_WORKLOADS/tui_target" 300 &
+WL=$!
+sleep 0.3
+
+tmux new-session -d -s "$S" -x 100 -y 30 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
+	fail "cannot start tmux"
+tmux set-option -t "$S" window-size manual >/dev/null 2>&1
+keys "PS1='PROMPT\$ '" Enter
+wait_for '^PROMPT\$'
+keys "clear; $TT_BIN --source proc -d 0.5 -p $WL" Enter
+
+# Layout: header, tabs, breadcrumb, column titles, footer, the workload's rows.
+wait_for 'ttsleep' 10
+wait_for 'ttspin'
+s=$(screen)
+for want in '^threadtop ' 'source proc' 'CPU \[' 'Threads [0-9]+' ' 1 Threads ' ' 2 Group ' \
+	' 3 Syscalls ' ' 4 Stacks ' ' 5 Log ' '^all' 'PID +TID' 'SYSCALL' 'TOP FRAME' \
+	'F1Help' 'F10Quit' 'clock_nanosleep'; do
+	grep -Eq -- "$want" <<<"$s" || fail "missing on the first screen: $want"
+done
+# The escape sequence in the comm is shown, not obeyed (ESC [2J would clear).
+grep -Fq '\e[2Jevil' <<<"$s" || fail "the comm with an escape sequence is not shown escaped"
+grep -q $'\e' <<<"$(tmux capture-pane -t "$S" -p -e | sed 's/\x1b\[[0-9;]*m//g')" &&
+	fail "a raw escape reached the screen"
+
+# Panes: Tab, Shift-Tab, digits.
+keys Tab
+wait_for 'THR +SAMPLES'
+keys 3
+wait_for 'SYSCALL.*SAMPLES'
+wait_for 'clock_nanosleep'
+keys 4
+wait_for 'Stacks need the BPF source'
+keys 5
+wait_for 'MESSAGES'
+keys BTab
+wait_for 'Stacks need the BPF source'
+keys 1
+wait_for 'PID +TID'
+
+# Sort: < moves the sort column from ACTIVE to %CPU; I reverses; > back.
+wait_for 'ACTIVE[▼v]'
+keys '<'
+wait_for '%CPU[▼v]'
+keys I
+wait_for '%CPU[▲^]'
+keys '>'
+wait_for 'ACTIVE[▼v]'
+# Sort by TID ascending and check the order of the three threads.
+keys F6
+wait_for 'Sort by'
+keys Home Down Enter
+wait_for 'TID[▼v]'
+order=$(screen | grep -Eo '^ +[0-9]+ +[0-9]+ ' | awk '{print $2}' | tr '\n' ' ')
+sorted=$(tr ' ' '\n' <<<"$order" | grep . | sort -n | tr '\n' ' ')
+[ "$order" = "$sorted" ] || fail "TID sort is not ascending: $order"
+
+# Filter: only ttsleep stays; Esc in the prompt clears it.
+keys '\'
+wait_for 'Filter: _'
+keys -l ttsleep
+keys Enter
+wait_gone 'ttspin'
+wait_for 'filter "ttsleep"'
+screen | grep -q 'ttsleep' || fail "filter lost the matching row"
+
+# Drill down on ttsleep: breadcrumb shows it, Group pane opens; Esc pops.
+keys Enter
+wait_for '^all > tid [0-9]+ ttsleep'
+wait_for 'THR +SAMPLES'
+keys Escape
+wait_for '^all *$|^all  '
+wait_for 'PID +TID'
+keys '\' Escape
+wait_for 'ttspin'
+
+# Search: / jumps to a match; not found is reported.
+keys /
+wait_for 'Search: _'
+keys -l zzznothere
+wait_for 'not found: zzznothere'
+keys Escape
+
+# Hide user threads (H) keeps only the main thread; H again shows them.
+keys H
+wait_for 'hiding user threads'
+wait_gone 'ttsleep'
+keys H
+wait_for 'ttsleep'
+
+# Pause: the title says so; p resumes.
+keys p
+wait_for 'PAUSED'
+keys p
+wait_gone 'PAUSED'
+
+# Help lists every key and closes on any key.
+keys F1
+wait_for 'help: every key'
+for want in 'Tab / Shift-Tab' 'Enter' 'Esc / Backspace' '/ or F3' 'q or F10' 'H' 'K' 'p or F8'; do
+	screen | grep -Fq -- "$want" || fail "help lacks: $want"
+done
+keys x
+wait_for 'F10Quit'
+keys h
+wait_for 'help: every key'
+keys Escape
+wait_for 'F10Quit'
+
+# Resize: too small, then back.
+tmux resize-window -t "$S" -x 60 -y 20
+wait_for 'terminal too small: need 80x24'
+tmux resize-window -t "$S" -x 100 -y 30
+wait_for 'F10Quit'
+wait_for 'PID +TID'
+
+# Quit within a second; the shell gets back a sane terminal.
+keys q
+start=$(date +%s%N)
+wait_for '^PROMPT\$' 3
+ms=$((($(date +%s%N) - start) / 1000000))
+((ms <= 1000)) || fail "q took ${ms} ms to exit"
+keys "stty -a | tr ' ' '\n' | grep -Ex -- '-?(echo|icanon)' | tr '\n' ' '; echo END" Enter
+wait_for 'END$'
+s=$(screen)
+grep -q -- '-echo' <<<"$s" && fail "terminal left without echo"
+grep -q -- '-icanon' <<<"$s" && fail "terminal left in non-canonical mode"
+echo "PASS: tui_keys (quit took ${ms} ms)"

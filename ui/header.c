@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The header: a title line (source, rate, window, clock, PAUSED), meters
+ * (CPU busy over all CPUs, average active threads against the CPU count),
+ * a summary line (threads, state mix, samples/s, drops, sampling cost), the
+ * pane tabs and the breadcrumb with the filter, search and sort in force.
+ * (The USE meters and verdict join the meter line when that issue lands.)
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "rows.h"
+#include "screen.h"
+#include "threadtop/util.h"
+#include "tui_internal.h"
+
+static void meter(int y, int x, int w, const char *label, const double *parts,
+		  const enum screen_role *roles, const char *letters, size_t n, double full,
+		  const char *figure)
+{
+	int lw = (int)strlen(label), fw = (int)strlen(figure);
+	int bw = w - lw - 4 - fw;
+
+	screen_text(y, x, lw, label, ROLE_LABEL, false);
+	screen_text(y, x + lw, 2, " [", ROLE_NORMAL, false);
+	if (bw > 0)
+		screen_bar(y, x + lw + 2, bw, parts, roles, letters, n, full);
+	screen_text(y, x + w - 1 - fw, fw, figure, ROLE_VALUE, false);
+	screen_text(y, x + w - 1, 1, "]", ROLE_NORMAL, false);
+}
+
+static void title_line(struct tui *t, int cols)
+{
+	const struct header_info *hi = &t->hi;
+	char buf[256], clock[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int x;
+
+	gmtime_r(&now, &tm);
+	strftime(clock, sizeof(clock), "%H:%M:%S UTC", &tm);
+	x = screen_text(0, 0, cols, "threadtop " TT_VERSION, ROLE_TITLE, false);
+	snprintf(buf, sizeof(buf), "  source %s @ %u Hz  window: %s (%.1fs)  %s", t->source, t->hz,
+		 view_window_name(hi->window), hi->window_s, clock);
+	x += screen_text(0, x, cols - x, buf, ROLE_NORMAL, false);
+	if (t->v.paused)
+		screen_text(0, cols - 8, 8, "[PAUSED]", ROLE_WARN, false);
+}
+
+static void meter_line(struct tui *t, int cols)
+{
+	const struct header_info *hi = &t->hi;
+	static const enum screen_role cpu_roles[] = {ROLE_ST_R};
+	static const enum screen_role act_roles[] = {ROLE_ST_R, ROLE_ST_Q, ROLE_ST_D,
+						     ROLE_ST_OTHER};
+	uint64_t active_samples = 0;
+	double cpu = hi->ncpu ? hi->cpu_pct / hi->ncpu : 0, parts[4], full;
+	char fig[48];
+	int half = cols / 2;
+
+	snprintf(fig, sizeof(fig), "%.1f%% of %d CPU%s", cpu, hi->ncpu, hi->ncpu == 1 ? "" : "s");
+	meter(1, 0, half - 1, "CPU", &cpu, cpu_roles, "|", 1, 100.0, fig);
+
+	for (int s = 0; s < TT_ST_MAX; s++)
+		if (s != TT_ST_S && s != TT_ST_I)
+			active_samples += hi->states[s];
+	memset(parts, 0, sizeof(parts));
+	if (active_samples) {
+		double k = hi->active / (double)active_samples;
+
+		parts[0] = (double)hi->states[TT_ST_R] * k;
+		parts[1] = (double)hi->states[TT_ST_Q] * k;
+		parts[2] = (double)hi->states[TT_ST_D] * k;
+		parts[3] = hi->active - parts[0] - parts[1] - parts[2];
+	}
+	full = hi->active > hi->ncpu ? hi->active : hi->ncpu;
+	snprintf(fig, sizeof(fig), "%.2f active", hi->active);
+	meter(1, half, cols - half, "Act", parts, act_roles, "RQD*", 4, full, fig);
+}
+
+static void summary_line(struct tui *t, int cols)
+{
+	const struct header_info *hi = &t->hi;
+	uint64_t total = 0;
+	char buf[256];
+	size_t o = 0;
+	int x;
+
+	for (int s = 0; s < TT_ST_MAX; s++)
+		total += hi->states[s];
+	o += (size_t)snprintf(buf + o, sizeof(buf) - o, "Threads %zu  States", hi->nr_threads);
+	for (int s = 0; s < TT_ST_MAX && o < sizeof(buf); s++)
+		if (hi->states[s])
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %c:%.0f%%",
+					      TT_STATE_LETTERS[s],
+					      100.0 * (double)hi->states[s] / (double)total);
+	if (o < sizeof(buf))
+		snprintf(buf + o, sizeof(buf) - o, "  Samples/s %.0f  Tick %.2fms  ",
+			 hi->samples_per_s, hi->tick_ms);
+	x = screen_text(2, 0, cols, buf, ROLE_NORMAL, false);
+	snprintf(buf, sizeof(buf), "Drops %llu (session %llu)",
+		 (unsigned long long)hi->drops_interval, (unsigned long long)hi->drops_session);
+	screen_text(2, x, cols - x, buf, hi->drops_session ? ROLE_WARN : ROLE_NORMAL, false);
+}
+
+static void tabs_line(struct tui *t, int cols)
+{
+	int x = 0;
+
+	t->lay.tabs_y = 3;
+	for (int p = 0; p < PANE_MAX; p++) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), " %d %s ", p + 1, view_pane_name((enum ui_pane)p));
+		t->lay.tab_x[p] = x;
+		x += screen_text(3, x, cols - x, buf,
+				 p == (int)t->v.pane ? ROLE_TAB_ACTIVE : ROLE_TAB, false);
+		x += screen_text(3, x, cols - x, " ", ROLE_NORMAL, false);
+	}
+	t->lay.tab_x[PANE_MAX] = x;
+	screen_text(3, x, cols - x, "  Tab/Shift-Tab switch, Enter drills down, Esc backs up",
+		    ROLE_DIM, false);
+}
+
+static void crumb_line(struct tui *t, int cols)
+{
+	const struct view *v = &t->v;
+	char crumb[VIEW_MAX_CRUMBS * (CRUMB_LABEL + 3) + 8], right[160];
+	int rw;
+
+	right[0] = '\0';
+	if (v->status[0])
+		snprintf(right, sizeof(right), "%s", v->status);
+	else if (v->filter[0])
+		snprintf(right, sizeof(right), "filter \"%s\"", v->filter);
+	if (v->hide_kthreads || v->hide_user_threads) {
+		size_t o = strlen(right);
+
+		snprintf(right + o, sizeof(right) - o, "%shiding %s%s%s", o ? "  " : "",
+			 v->hide_user_threads ? "user threads" : "",
+			 v->hide_kthreads && v->hide_user_threads ? ", " : "",
+			 v->hide_kthreads ? "kernel threads" : "");
+	}
+	rw = (int)strlen(right);
+	if (rw > cols / 2)
+		rw = cols / 2;
+	view_breadcrumb(v, crumb, sizeof(crumb));
+	screen_text(4, 0, cols - rw - 1, crumb, ROLE_CRUMB, false);
+	if (rw)
+		screen_text(4, cols - rw, rw, right, v->status[0] ? ROLE_WARN : ROLE_DIM, false);
+}
+
+void header_draw(struct tui *t, int cols)
+{
+	title_line(t, cols);
+	meter_line(t, cols);
+	summary_line(t, cols);
+	tabs_line(t, cols);
+	crumb_line(t, cols);
+}

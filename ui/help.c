@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The help screen (every key, from keys_help) and the small pickers drawn
+ * over the main pane: the group-by dimensions (g) and the sort column (F6).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+#include "screen.h"
+#include "tui_internal.h"
+
+static const char *const dim_names[DIM_MAX] = {
+	[DIM_PID] = "process (pid)",
+	[DIM_TID] = "thread",
+	[DIM_COMM] = "comm",
+	[DIM_STATE] = "state",
+	[DIM_SYSCALL] = "syscall",
+	[DIM_WCHAN] = "wait channel (wchan)",
+	[DIM_CGROUP] = "cgroup",
+	[DIM_KLEAF] = "leaf kernel function",
+	[DIM_ULEAF] = "leaf user function",
+};
+
+void help_draw(struct tui *t, int rows, int cols)
+{
+	static const char *const states =
+		"States: R running, Q waiting for a CPU, S sleeping, D disk wait, T stopped, "
+		"Z zombie, I idle kernel thread";
+	char buf[256];
+	int y = 2;
+
+	snprintf(buf, sizeof(buf), "threadtop %s help: every key (any other key returns)",
+		 TT_VERSION);
+	screen_text(0, 0, cols, buf, ROLE_TITLE, true);
+	for (size_t i = t->v.help_top; i < keys_help_count && y < rows - 3; i++, y++) {
+		screen_text(y, 2, 28, keys_help[i].keys, ROLE_FKEY, false);
+		screen_text(y, 31, cols - 31, keys_help[i].what, ROLE_NORMAL, false);
+	}
+	screen_text(rows - 2, 0, cols, states, ROLE_DIM, false);
+	screen_text(rows - 1, 0, cols,
+		    "ACTIVE = average active threads (samples not sleeping x weight / seconds). "
+		    "Up/Down scroll.",
+		    ROLE_DIM, false);
+}
+
+void picker_draw(struct tui *t, int rows, int cols)
+{
+	bool group = t->v.mode == MODE_GROUP;
+	size_t n = group ? keys_group_dims_count : t->nr_cols;
+	int w = 44, h = (int)n + 3, x = cols - w - 2, y = 6;
+	char buf[96];
+
+	if (!group && t->v.pane == PANE_STACKS)
+		n = 0;
+	screen_fill(y, x, w, ROLE_COLHEAD);
+	screen_text(y, x + 1, w - 2,
+		    group ? "Group by (Space toggles, Enter/Esc done)" : "Sort by (Enter picks)",
+		    ROLE_COLHEAD, false);
+	for (size_t i = 0; i < n && y + 1 + (int)i < rows - 1; i++) {
+		bool sel = i == t->v.picker_sel;
+
+		if (group) {
+			int d = keys_group_dims[i];
+
+			snprintf(buf, sizeof(buf), " [%c] %s",
+				 t->v.group_dims & DIM_BIT(d) ? 'x' : ' ', dim_names[d]);
+		} else {
+			snprintf(buf, sizeof(buf), " %s", ui_columns[t->cols[i]].title);
+		}
+		screen_text(y + 1 + (int)i, x, w, buf, sel ? ROLE_SELECTED : ROLE_FLABEL, true);
+	}
+	screen_fill(y + h - 2, x, w, ROLE_FLABEL);
+}

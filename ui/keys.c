@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Key handling (see keys.h): one function per mode turns a key into a change
+ * of view state and reaction flags. Nothing here draws or knows curses; the
+ * help screen lists keys_help, so every key handled here is documented there.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+#include "rows.h"
+#include "view.h"
+
+const struct key_help keys_help[] = {
+	{"Tab / Shift-Tab", "next / previous pane"},
+	{"1 2 3 4 5", "Threads, Group, Syscalls, Stacks, Log pane"},
+	{"Up Down PgUp PgDn Home End", "move the selection"},
+	{"Enter", "drill down: narrow every pane to the selected row"},
+	{"Esc / Backspace", "back up one drill-down level (or clear the filter)"},
+	{"/ or F3", "search (incremental); n: next match"},
+	{"\\ or F4", "filter rows by text; Esc in the prompt clears it"},
+	{"< > or F6", "sort by the previous / next column, or pick one"},
+	{"I", "reverse the sort order"},
+	{"click a column title", "sort by it (again: reverse)"},
+	{"g or F2", "Group pane: pick the group-by dimensions"},
+	{"F5", "Stacks pane (the call tree)"},
+	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
+	{"e / E", "Stacks: expand the selected subtree / expand or collapse all"},
+	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) samples"},
+	{"w or F7", "time window: last interval, last minute, session"},
+	{"H", "hide / show user threads (all but each process's main thread)"},
+	{"K", "hide / show kernel threads"},
+	{"p or F8", "pause the display (collection goes on)"},
+	{"Ctrl-L", "repaint the terminal"},
+	{"F1 h ?", "this help"},
+	{"q or F10", "quit"},
+};
+const size_t keys_help_count = sizeof(keys_help) / sizeof(keys_help[0]);
+
+/* The Group pane's dimensions, in picker order. */
+const int keys_group_dims[] = {DIM_STATE, DIM_COMM,  DIM_PID,	DIM_SYSCALL,
+			       DIM_WCHAN, DIM_KLEAF, DIM_ULEAF, DIM_CGROUP};
+const size_t keys_group_dims_count = sizeof(keys_group_dims) / sizeof(keys_group_dims[0]);
+
+static bool search_from(struct view *v, const struct view_env *env, const char *text, size_t start)
+{
+	if (!env->match || !env->nr_rows || !*text)
+		return false;
+	for (size_t n = 0; n < env->nr_rows; n++) {
+		size_t i = (start + n) % env->nr_rows;
+
+		if (env->match(env->ctx, i, text)) {
+			view_select(v, i, env->nr_rows, env->page);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void set_not_found(struct view *v, const char *text)
+{
+	snprintf(v->status, sizeof(v->status), "not found: %.60s", text);
+}
+
+static bool edit_key(char *buf, size_t cap, int key)
+{
+	size_t len = strlen(buf);
+
+	if (key == UK_BACKSPACE || key == 127 || key == 8) {
+		if (len)
+			buf[len - 1] = '\0';
+		return true;
+	}
+	if (key >= 32 && key < 127 && len + 1 < cap) {
+		buf[len] = (char)key;
+		buf[len + 1] = '\0';
+		return true;
+	}
+	return false;
+}
+
+static int key_search(struct view *v, const struct view_env *env, int key)
+{
+	struct pane_view *pv = &v->pv[v->pane];
+
+	switch (key) {
+	case UK_ENTER:
+		snprintf(v->search, sizeof(v->search), "%s", v->edit);
+		v->mode = MODE_NORMAL;
+		return RX_REDRAW;
+	case UK_ESC:
+		v->mode = MODE_NORMAL;
+		return RX_REDRAW;
+	case UK_F3:
+	case UK_DOWN:
+		if (!search_from(v, env, v->edit, pv->sel + 1))
+			set_not_found(v, v->edit);
+		return RX_REDRAW;
+	default:
+		if (edit_key(v->edit, sizeof(v->edit), key)) {
+			v->status[0] = '\0';
+			if (*v->edit && !search_from(v, env, v->edit, pv->sel))
+				set_not_found(v, v->edit);
+		}
+		return RX_REDRAW;
+	}
+}
+
+static int key_filter(struct view *v, int key)
+{
+	switch (key) {
+	case UK_ENTER:
+		v->mode = MODE_NORMAL;
+		return RX_REDRAW;
+	case UK_ESC:
+		v->filter[0] = '\0';
+		v->mode = MODE_NORMAL;
+		return RX_REQUERY;
+	default:
+		if (!edit_key(v->edit, sizeof(v->edit), key))
+			return RX_NONE;
+		snprintf(v->filter, sizeof(v->filter), "%s", v->edit);
+		v->pv[v->pane].sel = v->pv[v->pane].top = 0;
+		return RX_REQUERY;
+	}
+}
+
+static int key_picker(struct view *v, const struct view_env *env, int key)
+{
+	bool group = v->mode == MODE_GROUP;
+	size_t n = group ? keys_group_dims_count : env->nr_cols;
+
+	switch (key) {
+	case UK_UP:
+		if (v->picker_sel)
+			v->picker_sel--;
+		return RX_REDRAW;
+	case UK_DOWN:
+		if (v->picker_sel + 1 < n)
+			v->picker_sel++;
+		return RX_REDRAW;
+	case UK_HOME:
+		v->picker_sel = 0;
+		return RX_REDRAW;
+	case UK_END:
+		v->picker_sel = n ? n - 1 : 0;
+		return RX_REDRAW;
+	case ' ':
+		if (group && v->picker_sel < n) {
+			v->group_dims ^= DIM_BIT(keys_group_dims[v->picker_sel]);
+			return RX_REQUERY;
+		}
+		/* Space picks in the sort picker */
+		/* fall through */
+	case UK_ENTER:
+		if (!group && v->picker_sel < n) {
+			v->pv[v->pane].sort_col = env->cols[v->picker_sel];
+			v->pv[v->pane].reverse = false;
+		}
+		v->mode = MODE_NORMAL;
+		return RX_REQUERY;
+	case UK_ESC:
+	case 'g':
+	case 'q':
+	case UK_F2:
+	case UK_F6:
+		v->mode = MODE_NORMAL;
+		return RX_REQUERY;
+	default:
+		return RX_NONE;
+	}
+}
+
+static int switch_pane(struct view *v, enum ui_pane p)
+{
+	v->pane = p;
+	v->status[0] = '\0';
+	return RX_REQUERY;
+}
+
+static int drill(struct view *v, const struct view_env *env)
+{
+	static const enum ui_pane next[PANE_MAX] = {
+		[PANE_THREADS] = PANE_GROUP,	[PANE_GROUP] = PANE_THREADS,
+		[PANE_SYSCALLS] = PANE_THREADS, [PANE_STACKS] = PANE_STACKS,
+		[PANE_LOG] = PANE_LOG,
+	};
+	struct crumb c;
+
+	if (!env->drill || !env->nr_rows)
+		return RX_NONE;
+	memset(&c, 0, sizeof(c));
+	c.syscall = MODEL_ANY_SYSCALL;
+	if (!env->drill(env->ctx, v->pv[v->pane].sel, &c))
+		return RX_NONE;
+	if (!view_push(v, &c, next[v->pane]))
+		return RX_REDRAW;
+	v->filter[0] = '\0';
+	return RX_REQUERY;
+}
+
+static int tree_op(struct view *v, const struct view_env *env, int op)
+{
+	if (v->pane != PANE_STACKS || !env->tree || !env->nr_rows)
+		return RX_NONE;
+	env->tree(env->ctx, v->pv[v->pane].sel, op);
+	v->tree_touched = true;
+	return RX_RESORT;
+}
+
+static int key_normal(struct view *v, const struct view_env *env, int key)
+{
+	struct pane_view *pv = &v->pv[v->pane];
+	long page = env->page ? (long)env->page : 1;
+
+	switch (key) {
+	case 'q':
+	case UK_F10:
+		return RX_QUIT;
+	case UK_TAB:
+		return switch_pane(v, (v->pane + 1) % PANE_MAX);
+	case UK_BTAB:
+		return switch_pane(v, (v->pane + PANE_MAX - 1) % PANE_MAX);
+	case '1':
+	case '2':
+	case '3':
+	case '4':
+	case '5':
+		return switch_pane(v, (enum ui_pane)(key - '1'));
+	case UK_F5:
+		return switch_pane(v, PANE_STACKS);
+	case UK_UP:
+		view_move(v, -1, env->nr_rows, env->page);
+		return RX_REDRAW;
+	case UK_DOWN:
+		view_move(v, 1, env->nr_rows, env->page);
+		return RX_REDRAW;
+	case UK_PGUP:
+		view_move(v, -page, env->nr_rows, env->page);
+		return RX_REDRAW;
+	case UK_PGDN:
+		view_move(v, page, env->nr_rows, env->page);
+		return RX_REDRAW;
+	case UK_HOME:
+		view_select(v, 0, env->nr_rows, env->page);
+		return RX_REDRAW;
+	case UK_END:
+		view_select(v, env->nr_rows ? env->nr_rows - 1 : 0, env->nr_rows, env->page);
+		return RX_REDRAW;
+	case UK_ENTER:
+		return drill(v, env);
+	case UK_ESC:
+	case UK_BACKSPACE:
+	case 127:
+		if (view_pop(v))
+			return RX_REQUERY;
+		if (v->filter[0]) {
+			v->filter[0] = '\0';
+			return RX_REQUERY;
+		}
+		return RX_NONE;
+	case '/':
+	case UK_F3:
+		v->mode = MODE_SEARCH;
+		v->edit[0] = '\0';
+		v->status[0] = '\0';
+		return RX_REDRAW;
+	case 'n':
+		if (v->search[0] && !search_from(v, env, v->search, pv->sel + 1))
+			set_not_found(v, v->search);
+		return RX_REDRAW;
+	case '\\':
+	case UK_F4:
+		v->mode = MODE_FILTER;
+		snprintf(v->edit, sizeof(v->edit), "%s", v->filter);
+		return RX_REDRAW;
+	case '<':
+	case '>':
+		view_sort_step(v, env->cols, env->nr_cols, key == '<' ? -1 : 1);
+		return RX_RESORT;
+	case UK_F6:
+		if (!env->nr_cols)
+			return RX_NONE;
+		v->mode = MODE_SORT;
+		v->picker_sel = 0;
+		for (size_t i = 0; i < env->nr_cols; i++)
+			if (env->cols[i] == pv->sort_col)
+				v->picker_sel = i;
+		return RX_REDRAW;
+	case 'I':
+		pv->reverse = !pv->reverse;
+		return RX_RESORT;
+	case 'H':
+		v->hide_user_threads = !v->hide_user_threads;
+		return RX_REQUERY;
+	case 'K':
+		v->hide_kthreads = !v->hide_kthreads;
+		return RX_REQUERY;
+	case 'p':
+	case UK_F8:
+		v->paused = !v->paused;
+		return RX_REQUERY;
+	case 'w':
+	case UK_F7:
+		view_cycle_window(v);
+		return RX_REQUERY;
+	case 'g':
+	case UK_F2:
+		v->pane = PANE_GROUP;
+		v->mode = MODE_GROUP;
+		v->picker_sel = 0;
+		return RX_REQUERY;
+	case UK_F1:
+	case 'h':
+	case '?':
+		v->mode = MODE_HELP;
+		v->help_top = 0;
+		return RX_REDRAW;
+	case 'o':
+		if (v->pane != PANE_STACKS)
+			return RX_NONE;
+		v->offcpu = !v->offcpu;
+		return RX_REQUERY;
+	case '+':
+	case '=':
+	case UK_RIGHT:
+		return tree_op(v, env, '+');
+	case '-':
+	case UK_LEFT:
+		return tree_op(v, env, '-');
+	case 'e':
+		return tree_op(v, env, 'e');
+	case 'E':
+		return tree_op(v, env, 'E');
+	case UK_CTRL_L:
+		return RX_CLEAR;
+	case UK_RESIZE:
+		return RX_CLEAR;
+	default:
+		return RX_NONE;
+	}
+}
+
+int keys_dispatch(struct view *v, const struct view_env *env, int key)
+{
+	int rx;
+
+	if (key == UK_RESIZE)
+		return RX_CLEAR;
+	switch (v->mode) {
+	case MODE_HELP:
+		switch (key) {
+		case UK_DOWN:
+			v->help_top++;
+			return RX_REDRAW;
+		case UK_UP:
+			if (v->help_top)
+				v->help_top--;
+			return RX_REDRAW;
+		default:
+			v->mode = MODE_NORMAL;
+			return RX_REDRAW;
+		}
+	case MODE_SEARCH:
+		return key_search(v, env, key);
+	case MODE_FILTER:
+		return key_filter(v, key);
+	case MODE_GROUP:
+	case MODE_SORT:
+		return key_picker(v, env, key);
+	default:
+		break;
+	}
+	if (key != 'n')
+		v->status[0] = '\0';
+	rx = key_normal(v, env, key);
+	return rx;
+}

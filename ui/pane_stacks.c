@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The Stacks pane: the merged call tree of the window's samples, on-CPU
+ * (running) or off-CPU (waiting), with inclusive and self columns, expanded
+ * along the hottest path until the user expands or collapses a node. Frames
+ * show as addresses for now ("[k]" marks kernel frames); rows_frame is where
+ * symbol names slot in. With the /proc source there are no stacks, and the
+ * pane says so.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen.h"
+#include "tui_internal.h"
+
+#define HOT_PATH_MAX 256
+#define EXPAND_SUBTREE_MAX 20000
+
+static bool is_expanded(void *ctx, const struct calltree_node *n)
+{
+	struct tui *t = ctx;
+
+	return t->tree_all || u64map__get(t->expanded, n->path);
+}
+
+static void expand_hot_path(struct tui *t)
+{
+	uint32_t path[HOT_PATH_MAX];
+	size_t n = calltree__hot_path(t->tree, path, HOT_PATH_MAX);
+
+	for (size_t i = 0; i < n; i++)
+		u64map__put(t->expanded, calltree__node(t->tree, path[i])->path, (void *)1);
+}
+
+static void clear_expanded(struct tui *t)
+{
+	u64map__free(t->expanded);
+	t->expanded = u64map__new();
+}
+
+void stacks_flatten(struct tui *t)
+{
+	uint64_t key = 0;
+
+	if (t->v.pv[PANE_STACKS].sel < t->nr_flat)
+		key = calltree__node(t->tree, t->flat[t->v.pv[PANE_STACKS].sel])->path;
+	free(t->flat);
+	t->flat = NULL;
+	t->nr_flat = 0;
+	if (!t->tree)
+		return;
+	t->nr_flat = calltree__flatten(t->tree, is_expanded, t, &t->flat);
+	/* Keep the same frame selected when the tree changes around it. */
+	for (size_t i = 0; key && i < t->nr_flat; i++)
+		if (calltree__node(t->tree, t->flat[i])->path == key) {
+			t->v.pv[PANE_STACKS].sel = i;
+			break;
+		}
+}
+
+void stacks_build(struct tui *t)
+{
+	struct model_stack_count *pairs = NULL;
+	struct model_query q;
+	uint64_t total = 0;
+	int nr;
+
+	view_query(&t->v, PANE_STACKS, &q);
+	q.window = t->hi.window;
+	nr = model__stack_samples(t->m, &q, &pairs, &total);
+	calltree__free(t->tree);
+	t->tree = NULL;
+	t->window_samples = total;
+	t->stack_samples = 0;
+	if (nr >= 0) {
+		t->tree = calltree__new(t->m, pairs, (size_t)nr);
+		t->stack_samples = calltree__node(t->tree, CALLTREE_ROOT)->total;
+		if (!t->v.tree_touched) {
+			clear_expanded(t);
+			expand_hot_path(t);
+		}
+	}
+	free(pairs);
+	stacks_flatten(t);
+}
+
+static void expand_subtree(struct tui *t, uint32_t i, size_t *budget)
+{
+	const struct calltree_node *n = calltree__node(t->tree, i);
+
+	if (!*budget)
+		return;
+	(*budget)--;
+	u64map__put(t->expanded, n->path, (void *)1);
+	for (uint32_t c = n->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t->tree, c)->next_sibling)
+		if (calltree__node(t->tree, c)->nr_children)
+			expand_subtree(t, c, budget);
+}
+
+void stacks_tree_op(struct tui *t, size_t row, int op)
+{
+	const struct calltree_node *n;
+	size_t budget = EXPAND_SUBTREE_MAX;
+
+	if (!t->tree || row >= t->nr_flat)
+		return;
+	n = calltree__node(t->tree, t->flat[row]);
+	switch (op) {
+	case '+':
+		u64map__put(t->expanded, n->path, (void *)1);
+		break;
+	case '-':
+		if (is_expanded(t, n) && n->nr_children) {
+			if (t->tree_all) {
+				/* Leave "all" mode keeping every other node open. */
+				t->tree_all = false;
+				expand_subtree(t, CALLTREE_ROOT, &budget);
+			}
+			u64map__remove(t->expanded, n->path);
+		} else if (n->parent != CALLTREE_ROOT && n->parent != CALLTREE_NONE) {
+			/* On a closed node, Left goes to its parent, as in a file tree. */
+			for (size_t i = 0; i < t->nr_flat; i++)
+				if (t->flat[i] == n->parent)
+					t->v.pv[PANE_STACKS].sel = i;
+		}
+		break;
+	case 'e':
+		expand_subtree(t, t->flat[row], &budget);
+		break;
+	case 'E':
+		if (t->tree_all) {
+			t->tree_all = false;
+			clear_expanded(t);
+		} else {
+			t->tree_all = true;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, size_t len)
+{
+	rows_frame(t->m, n->ip, n->kernel, buf, len);
+}
+
+bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
+{
+	const struct calltree_node *n;
+	char buf[64];
+
+	if (!t->tree || row >= t->nr_flat)
+		return false;
+	n = calltree__node(t->tree, t->flat[row]);
+	c->stack_ip = n->ip;
+	frame_text(t, n, buf, sizeof(buf));
+	snprintf(c->label, sizeof(c->label), "frame %s", buf);
+	return true;
+}
+
+bool stacks_match(struct tui *t, size_t row, const char *text)
+{
+	char buf[64];
+
+	if (!t->tree || row >= t->nr_flat)
+		return false;
+	frame_text(t, calltree__node(t->tree, t->flat[row]), buf, sizeof(buf));
+	return strcasestr(buf, text) != NULL;
+}
+
+/* The tree lines of node i: one glyph per ancestor level, then its own. */
+static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum screen_role role)
+{
+	const struct calltree_node *n = calltree__node(t->tree, i);
+	uint32_t chain[64];
+	int depth = 0, used = 0;
+
+	for (uint32_t a = n->parent; a != CALLTREE_ROOT && a != CALLTREE_NONE && depth < 64;
+	     a = calltree__node(t->tree, a)->parent)
+		chain[depth++] = a;
+	/* Deep stacks: show the last levels only, so the frame stays visible. */
+	if (depth > w / 4)
+		depth = w / 4;
+	for (int d = depth - 1; d >= 0; d--)
+		used += screen_text(y, x + used, w - used,
+				    calltree__is_last(t->tree, chain[d])
+					    ? "  "
+					    : screen_tree_glyph(false, false),
+				    role, false);
+	used += screen_text(y, x + used, w - used,
+			    screen_tree_glyph(calltree__is_last(t->tree, i), true), role, false);
+	if (n->nr_children)
+		used += screen_text(y, x + used, w - used, is_expanded(t, n) ? "- " : "+ ", role,
+				    false);
+	else
+		used += screen_text(y, x + used, w - used, "  ", role, false);
+	return used;
+}
+
+void stacks_draw(struct tui *t, int y, int h, int cols)
+{
+	struct tui_layout *l = &t->lay;
+	const struct pane_view *pv = &t->v.pv[PANE_STACKS];
+	uint64_t total = t->stack_samples;
+	char buf[160];
+
+	l->colhead_y = y;
+	l->first_row_y = y + 1;
+	l->nr_visible = h - 1;
+	l->nr_cols = 0;
+	screen_fill(y, 0, cols, ROLE_COLHEAD);
+	screen_text(y, 0, 7, " TOTAL%", ROLE_COLHEAD_SORT, false);
+	screen_text(y, 8, 6, " SELF%", ROLE_COLHEAD, false);
+	screen_text(y, 15, 8, " SAMPLES", ROLE_COLHEAD, false);
+	snprintf(buf, sizeof(buf), "%s CALL TREE (o: %s; + - e E expand)",
+		 t->v.offcpu ? "OFF-CPU" : "ON-CPU", t->v.offcpu ? "on-CPU" : "off-CPU");
+	screen_text(y, 24, cols - 24, buf, ROLE_COLHEAD, false);
+	if (!strcmp(t->source, "proc")) {
+		screen_text(y + 2, 2, cols - 2,
+			    "Stacks need the BPF source (run as root with --source bpf): /proc "
+			    "gives no stacks.",
+			    ROLE_WARN, false);
+		screen_text(y + 3, 2, cols - 2,
+			    "The Threads pane shows each thread's wait channel (wchan) as its top "
+			    "frame; the Group pane groups by it.",
+			    ROLE_DIM, false);
+		return;
+	}
+	if (!t->nr_flat) {
+		snprintf(buf, sizeof(buf),
+			 "no %s stack samples in this window (%llu samples in all)",
+			 t->v.offcpu ? "off-CPU" : "on-CPU", (unsigned long long)t->window_samples);
+		screen_text(y + 2, 2, cols - 2, buf, ROLE_DIM, false);
+		return;
+	}
+	for (int k = 0; k < l->nr_visible; k++) {
+		size_t i = pv->top + (size_t)k;
+		const struct calltree_node *n;
+		enum screen_role role;
+		bool sel;
+		int x;
+
+		if (i >= t->nr_flat)
+			break;
+		n = calltree__node(t->tree, t->flat[i]);
+		sel = i == pv->sel;
+		role = sel ? ROLE_SELECTED : ROLE_NORMAL;
+		if (sel)
+			screen_fill(y + 1 + k, 0, cols, ROLE_SELECTED);
+		snprintf(buf, sizeof(buf), "%6.1f%% %5.1f%% %8" PRIu64 " ",
+			 total ? 100.0 * (double)n->total / (double)total : 0.0,
+			 total ? 100.0 * (double)n->self / (double)total : 0.0, n->total);
+		x = screen_text(y + 1 + k, 0, cols, buf, role, false);
+		x += draw_indent(t, y + 1 + k, x, cols - x, t->flat[i], role);
+		frame_text(t, n, buf, sizeof(buf));
+		screen_text(y + 1 + k, x, cols - x, buf,
+			    sel		? ROLE_SELECTED
+			    : n->kernel ? ROLE_KERNEL
+					: ROLE_NORMAL,
+			    false);
+	}
+}

@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Columns over model rows (see rows.h): cell text, comparison, matching.
+ * Rows carry ids, not model pointers, for strings that must outlive one
+ * refresh (cmdline, wchan); those are looked up in the model's dictionary.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rows.h"
+#include "threadtop/escape.h"
+#include "threadtop/procfs.h"
+#include "threadtop/syscalls.h"
+
+const struct ui_column ui_columns[COL_MAX] = {
+	[COL_PID] = {"PID", 7, COLK_NUMBER},	    [COL_TID] = {"TID", 7, COLK_NUMBER},
+	[COL_COMM] = {"COMM", 15, COLK_TEXT},	    [COL_STATE] = {"S", 2, COLK_TEXT},
+	[COL_CPU] = {"%CPU", 6, COLK_NUMBER},	    [COL_ACTIVE] = {"ACTIVE", 7, COLK_NUMBER},
+	[COL_MIX] = {"STATEMIX", 8, COLK_BAR},	    [COL_SYSCALL] = {"SYSCALL", 15, COLK_TEXT},
+	[COL_FRAME] = {"TOP FRAME", 0, COLK_TEXT},  [COL_SAMPLES] = {"SAMPLES", 8, COLK_NUMBER},
+	[COL_SHARE] = {"SHARE", 16, COLK_BAR},	    [COL_THREADS] = {"THR", 5, COLK_NUMBER},
+	[COL_WCHAN] = {"WCHAN", 20, COLK_TEXT},	    [COL_KLEAF] = {"KERNEL LEAF", 18, COLK_TEXT},
+	[COL_ULEAF] = {"USER LEAF", 18, COLK_TEXT}, [COL_CGROUP] = {"CGROUP", 10, COLK_NUMBER},
+	[COL_CMD] = {"COMMAND", 0, COLK_TEXT},
+};
+
+static const char *dict(const struct rows_ctx *c, uint32_t id)
+{
+	return c->m && id ? model__string(c->m, id) : NULL;
+}
+
+static bool is_thread_row(const struct rows_ctx *c)
+{
+	return c->dims & DIM_BIT(DIM_TID);
+}
+
+static unsigned row_state(const struct rows_ctx *c, const struct model_row *r)
+{
+	unsigned best = TT_ST_UNKNOWN;
+
+	if (is_thread_row(c))
+		return r->cur_state;
+	if (c->dims & DIM_BIT(DIM_STATE))
+		return r->state;
+	for (unsigned s = 0; s < TT_ST_MAX; s++)
+		if (r->state_samples[s] &&
+		    (best == TT_ST_UNKNOWN || r->state_samples[s] > r->state_samples[best]))
+			best = s;
+	return best;
+}
+
+static int row_syscall(const struct rows_ctx *c, const struct model_row *r)
+{
+	if (is_thread_row(c))
+		return r->cur_syscall;
+	return c->dims & DIM_BIT(DIM_SYSCALL) ? r->syscall : TT_SYSCALL_NONE;
+}
+
+static const char *syscall_text(int nr, char *buf, size_t len)
+{
+	if (nr == TT_SYSCALL_NONE)
+		return "-";
+	return syscall_label(nr, buf, len);
+}
+
+/* The top frame of a row: (ip, kernel) of the leaf, else the wait channel. */
+static uint64_t row_frame_ip(const struct rows_ctx *c, const struct model_row *r, bool *kernel)
+{
+	const struct tt_stack *st;
+
+	*kernel = true;
+	if (is_thread_row(c)) {
+		st = c->m ? model__stack(c->m, r->cur_kstack_id) : NULL;
+		if (st && st->nr)
+			return st->ips[0];
+		st = c->m ? model__stack(c->m, r->cur_ustack_id) : NULL;
+		*kernel = false;
+		return st && st->nr ? st->ips[0] : 0;
+	}
+	if (r->kleaf_ip)
+		return r->kleaf_ip;
+	*kernel = false;
+	return r->uleaf_ip;
+}
+
+static const char *row_wchan(const struct rows_ctx *c, const struct model_row *r)
+{
+	return dict(c, is_thread_row(c) ? r->cur_wchan_id : r->wchan_id);
+}
+
+char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, size_t len)
+{
+	/* Symbol names slot in here once the symbolizer lands. */
+	snprintf(buf, len, "0x%" PRIx64 "%s", ip, kernel ? " [k]" : "");
+	return buf;
+}
+
+static char *esc(const char *s, char *buf, size_t len)
+{
+	if (!s)
+		s = "-";
+	return escape_for_terminal(s, strlen(s), buf, len);
+}
+
+char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, char *buf, size_t len)
+{
+	char tmp[64];
+	const char *s;
+	bool kernel;
+	uint64_t ip;
+
+	buf[0] = '\0';
+	switch (col) {
+	case COL_PID:
+		if (r->pid)
+			snprintf(buf, len, "%u", r->pid);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case COL_TID:
+		snprintf(buf, len, "%u", r->tid);
+		break;
+	case COL_COMM:
+		esc(r->comm, buf, len);
+		break;
+	case COL_STATE:
+		snprintf(buf, len, "%c", tt_state_letter(row_state(c, r)));
+		break;
+	case COL_CPU:
+		if (c->cpu_valid)
+			snprintf(buf, len, "%.1f", r->cpu_pct);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case COL_ACTIVE:
+		snprintf(buf, len, "%.2f", r->avg_active);
+		break;
+	case COL_MIX:
+		snprintf(buf, len, "%.0f%%",
+			 r->samples ? 100.0 * (double)r->state_samples[TT_ST_R] / (double)r->samples
+				    : 0.0);
+		break;
+	case COL_SYSCALL:
+		snprintf(buf, len, "%s", syscall_text(row_syscall(c, r), tmp, sizeof(tmp)));
+		break;
+	case COL_FRAME:
+		ip = row_frame_ip(c, r, &kernel);
+		if (ip)
+			rows_frame(c->m, ip, kernel, buf, len);
+		else
+			esc(row_wchan(c, r), buf, len);
+		break;
+	case COL_SAMPLES:
+		snprintf(buf, len, "%" PRIu64, r->samples);
+		break;
+	case COL_SHARE:
+		snprintf(buf, len, "%.1f%%",
+			 c->total_samples ? 100.0 * (double)r->samples / (double)c->total_samples
+					  : 0.0);
+		break;
+	case COL_THREADS:
+		snprintf(buf, len, "%u", r->nr_threads);
+		break;
+	case COL_WCHAN:
+		esc(row_wchan(c, r), buf, len);
+		break;
+	case COL_KLEAF:
+	case COL_ULEAF:
+		ip = col == COL_KLEAF ? r->kleaf_ip : r->uleaf_ip;
+		if (ip)
+			rows_frame(c->m, ip, col == COL_KLEAF, buf, len);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case COL_CGROUP:
+		snprintf(buf, len, "%" PRIu64, r->cgroup_id);
+		break;
+	case COL_CMD:
+		s = dict(c, r->cmdline_id);
+		if (s && *s) {
+			esc(s, buf, len);
+		} else if (r->comm) {
+			esc(r->comm, tmp, sizeof(tmp));
+			snprintf(buf, len, "[%s]", tmp);
+		}
+		break;
+	default:
+		break;
+	}
+	return buf;
+}
+
+#define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+static int cmp_text(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_syscall(int a, int b)
+{
+	const char *x = a == TT_SYSCALL_NONE ? NULL : syscall_name(a);
+	const char *y = b == TT_SYSCALL_NONE ? NULL : syscall_name(b);
+
+	/* Threads in no syscall sort after those in one. */
+	if (!x || !y)
+		return CMP(!x, !y);
+	return strcmp(x, y);
+}
+
+int rows_compare(const struct rows_ctx *c, const struct model_row *a, const struct model_row *b,
+		 int col)
+{
+	uint64_t ia, ib;
+	bool ka, kb;
+	int r = 0;
+
+	switch (col) {
+	case COL_PID:
+		r = CMP(a->pid, b->pid);
+		break;
+	case COL_TID:
+		r = CMP(a->tid, b->tid);
+		break;
+	case COL_COMM:
+		r = cmp_text(a->comm, b->comm);
+		break;
+	case COL_STATE:
+		r = CMP(tt_state_letter(row_state(c, a)), tt_state_letter(row_state(c, b)));
+		break;
+	case COL_CPU:
+		r = CMP(b->cpu_pct, a->cpu_pct);
+		break;
+	case COL_ACTIVE:
+		r = CMP(b->avg_active, a->avg_active);
+		if (!r)
+			r = CMP(b->samples, a->samples);
+		break;
+	case COL_MIX:
+		r = CMP((double)b->state_samples[TT_ST_R] / (double)(b->samples ? b->samples : 1),
+			(double)a->state_samples[TT_ST_R] / (double)(a->samples ? a->samples : 1));
+		break;
+	case COL_SYSCALL:
+		r = cmp_syscall(row_syscall(c, a), row_syscall(c, b));
+		break;
+	case COL_FRAME:
+		ia = row_frame_ip(c, a, &ka);
+		ib = row_frame_ip(c, b, &kb);
+		if (ia || ib)
+			r = ia && ib ? CMP(ia, ib) : CMP(!ia, !ib);
+		else
+			r = cmp_text(row_wchan(c, a), row_wchan(c, b));
+		break;
+	case COL_SAMPLES:
+	case COL_SHARE:
+		r = CMP(b->samples, a->samples);
+		break;
+	case COL_THREADS:
+		r = CMP(b->nr_threads, a->nr_threads);
+		break;
+	case COL_WCHAN:
+		r = cmp_text(row_wchan(c, a), row_wchan(c, b));
+		break;
+	case COL_KLEAF:
+		r = CMP(a->kleaf_ip, b->kleaf_ip);
+		break;
+	case COL_ULEAF:
+		r = CMP(a->uleaf_ip, b->uleaf_ip);
+		break;
+	case COL_CGROUP:
+		r = CMP(a->cgroup_id, b->cgroup_id);
+		break;
+	case COL_CMD:
+		r = cmp_text(dict(c, a->cmdline_id), dict(c, b->cmdline_id));
+		break;
+	default:
+		break;
+	}
+	return r;
+}
+
+static _Thread_local const struct rows_ctx *sort_ctx;
+static _Thread_local int sort_col;
+static _Thread_local bool sort_reverse;
+
+static int qsort_cmp(const void *pa, const void *pb)
+{
+	const struct model_row *a = pa, *b = pb;
+	int r = rows_compare(sort_ctx, a, b, sort_col);
+
+	if (sort_reverse)
+		r = -r;
+	if (!r)
+		r = CMP(b->samples, a->samples);
+	if (!r)
+		r = CMP(a->pid, b->pid);
+	if (!r)
+		r = CMP(a->tid, b->tid);
+	if (!r)
+		r = CMP(rows_key(a), rows_key(b));
+	return r;
+}
+
+void rows_sort(const struct rows_ctx *c, struct model_row *rows, size_t nr, int col, bool reverse)
+{
+	sort_ctx = c;
+	sort_col = col;
+	sort_reverse = reverse;
+	if (nr > 1)
+		qsort(rows, nr, sizeof(*rows), qsort_cmp);
+}
+
+bool rows_match(const struct rows_ctx *c, const struct model_row *r, const int *cols,
+		size_t nr_cols, const char *text)
+{
+	char buf[512];
+
+	if (!text || !*text)
+		return true;
+	for (size_t i = 0; i < nr_cols; i++) {
+		if (ui_columns[cols[i]].kind == COLK_BAR)
+			continue;
+		if (strcasestr(rows_cell(c, r, cols[i], buf, sizeof(buf)), text))
+			return true;
+	}
+	return false;
+}
+
+size_t rows_filter(const struct rows_ctx *c, struct model_row *rows, size_t nr, const int *cols,
+		   size_t nr_cols, const char *text)
+{
+	size_t out = 0;
+
+	if (!text || !*text)
+		return nr;
+	for (size_t i = 0; i < nr; i++)
+		if (rows_match(c, &rows[i], cols, nr_cols, text))
+			rows[out++] = rows[i];
+	return out;
+}
+
+uint64_t rows_key(const struct model_row *r)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t parts[] = {r->pid,	 r->tid,      (uint64_t)(uint32_t)r->syscall,
+			    r->state,	 r->wchan_id, r->cgroup_id,
+			    r->kleaf_ip, r->uleaf_ip};
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		h ^= parts[i];
+		h *= 0x100000001b3ull;
+	}
+	if (r->comm)
+		for (const char *p = r->comm; *p; p++) {
+			h ^= (unsigned char)*p;
+			h *= 0x100000001b3ull;
+		}
+	return h;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Columns over model rows, shared by the Threads, Group and Syscalls panes:
+ * each column's title, width and alignment, how a cell reads as text
+ * (escaped: every string from another process passes escape_for_terminal),
+ * how rows compare for sorting, and text matching for search and filter.
+ * No curses here, so sorting and filtering are unit-tested.
+ */
+#ifndef THREADTOP_UI_ROWS_H
+#define THREADTOP_UI_ROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "threadtop/model.h"
+
+enum ui_col {
+	COL_PID,
+	COL_TID,
+	COL_COMM,
+	COL_STATE,   /* the thread's latest state (Threads), or the group's state */
+	COL_CPU,     /* %CPU, 100 = one CPU */
+	COL_ACTIVE,  /* average active threads */
+	COL_MIX,     /* a bar of the state mix */
+	COL_SYSCALL, /* the latest syscall (Threads), or the group's */
+	COL_FRAME,   /* top frame: leaf function, else wchan */
+	COL_SAMPLES,
+	COL_SHARE, /* share of all samples, with a bar */
+	COL_THREADS,
+	COL_WCHAN,
+	COL_KLEAF,
+	COL_ULEAF,
+	COL_CGROUP,
+	COL_CMD,
+	COL_MAX,
+};
+
+enum col_kind {
+	COLK_TEXT,
+	COLK_NUMBER, /* right-aligned, sorts descending first */
+	COLK_BAR,    /* drawn by the screen, not as text */
+};
+
+struct ui_column {
+	const char *title;
+	int width; /* columns on screen; 0 = takes the rest */
+	enum col_kind kind;
+};
+
+extern const struct ui_column ui_columns[COL_MAX];
+
+/* What cells need besides the row: the model (dictionaries) and totals. */
+struct rows_ctx {
+	const struct model *m;	/* may be NULL in tests: no dictionary look-ups */
+	unsigned dims;		/* the query's DIM_BIT()s */
+	uint64_t total_samples; /* for COL_SHARE */
+	bool cpu_valid;
+};
+
+/*
+ * The text of cell col of r into buf (escaped, NUL-terminated). Bars get
+ * their figure ("42%"). Returns buf.
+ */
+char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, char *buf,
+		size_t len);
+
+/* Compares two rows by col: figures descending, keys ascending. */
+int rows_compare(const struct rows_ctx *c, const struct model_row *a, const struct model_row *b,
+		 int col);
+/* Sorts rows by col (reverse flips the order); stable on pid, tid. */
+void rows_sort(const struct rows_ctx *c, struct model_row *rows, size_t nr, int col, bool reverse);
+
+/* Whether any text cell of r (comm, cmdline, syscall, frame, pid...) contains text. */
+bool rows_match(const struct rows_ctx *c, const struct model_row *r, const int *cols,
+		size_t nr_cols, const char *text);
+/* Keeps only the rows that match text; returns the new count. */
+size_t rows_filter(const struct rows_ctx *c, struct model_row *rows, size_t nr, const int *cols,
+		   size_t nr_cols, const char *text);
+
+/* A hash of the row's key fields: the same group in two refreshes. */
+uint64_t rows_key(const struct model_row *r);
+
+/* Formats an address as a frame: "0xffffffff8123abcd" (names come later). */
+char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, size_t len);
+
+#endif /* THREADTOP_UI_ROWS_H */

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The terminal (see screen.h). Colours only when the terminal has them and
+ * NO_COLOR is unset; line drawing in UTF-8 only when the locale's codeset is
+ * UTF-8. Signals are the event loop's business (signalfd), so a resize is
+ * applied by screen_resize() from the loop, not by curses' own handler.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include <curses.h>
+
+#include "keys.h"
+#include "screen.h"
+
+static struct {
+	SCREEN *scr;
+	FILE *out, *in; /* headless only */
+	bool open, utf8, color, headless;
+	attr_t attr[ROLE_MAX];
+	struct screen_mouse mouse;
+} S;
+
+bool screen_is_open(void)
+{
+	return S.open;
+}
+
+bool screen_utf8(void)
+{
+	return S.utf8;
+}
+
+bool screen_color(void)
+{
+	return S.color;
+}
+
+static void setup_roles(void)
+{
+	static const struct {
+		short fg, bg;
+		attr_t extra;
+	} pal[ROLE_MAX] = {
+		[ROLE_NORMAL] = {-1, -1, 0},
+		[ROLE_TITLE] = {COLOR_CYAN, -1, A_BOLD},
+		[ROLE_COLHEAD] = {COLOR_BLACK, COLOR_GREEN, 0},
+		[ROLE_COLHEAD_SORT] = {COLOR_BLACK, COLOR_CYAN, A_BOLD},
+		[ROLE_SELECTED] = {COLOR_BLACK, COLOR_CYAN, 0},
+		[ROLE_FKEY] = {-1, -1, A_BOLD},
+		[ROLE_FLABEL] = {COLOR_BLACK, COLOR_CYAN, 0},
+		[ROLE_LABEL] = {COLOR_CYAN, -1, 0},
+		[ROLE_VALUE] = {-1, -1, A_BOLD},
+		[ROLE_TAB] = {-1, -1, 0},
+		[ROLE_TAB_ACTIVE] = {COLOR_BLACK, COLOR_GREEN, A_BOLD},
+		[ROLE_CRUMB] = {COLOR_YELLOW, -1, A_BOLD},
+		[ROLE_WARN] = {COLOR_RED, -1, A_BOLD},
+		[ROLE_DIM] = {COLOR_BLUE, -1, A_BOLD},
+		[ROLE_BAR] = {COLOR_GREEN, -1, 0},
+		[ROLE_KERNEL] = {COLOR_MAGENTA, -1, 0},
+		[ROLE_ST_R] = {COLOR_GREEN, -1, A_BOLD},
+		[ROLE_ST_Q] = {COLOR_YELLOW, -1, A_BOLD},
+		[ROLE_ST_S] = {COLOR_BLUE, -1, A_BOLD},
+		[ROLE_ST_D] = {COLOR_RED, -1, A_BOLD},
+		[ROLE_ST_OTHER] = {COLOR_MAGENTA, -1, 0},
+	};
+	/* Monochrome: attributes alone must tell the roles apart. */
+	static const attr_t mono[ROLE_MAX] = {
+		[ROLE_TITLE] = A_BOLD,
+		[ROLE_COLHEAD] = A_BOLD | A_UNDERLINE,
+		[ROLE_COLHEAD_SORT] = A_BOLD | A_UNDERLINE | A_REVERSE,
+		[ROLE_SELECTED] = A_REVERSE,
+		[ROLE_FKEY] = A_BOLD,
+		[ROLE_FLABEL] = A_REVERSE,
+		[ROLE_VALUE] = A_BOLD,
+		[ROLE_TAB_ACTIVE] = A_REVERSE,
+		[ROLE_CRUMB] = A_BOLD,
+		[ROLE_WARN] = A_BOLD,
+		[ROLE_ST_R] = A_BOLD,
+		[ROLE_ST_D] = A_BOLD | A_UNDERLINE,
+	};
+
+	for (int r = 0; r < ROLE_MAX; r++) {
+		if (!S.color) {
+			S.attr[r] = mono[r];
+			continue;
+		}
+		if (r == ROLE_NORMAL) {
+			S.attr[r] = A_NORMAL;
+			continue;
+		}
+		init_pair((short)r, pal[r].fg, pal[r].bg);
+		S.attr[r] = COLOR_PAIR(r) | pal[r].extra;
+	}
+}
+
+int screen_open(const struct screen_opts *o)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	if (S.open)
+		return 0;
+	S.headless = o && o->headless;
+	S.utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	if (S.headless) {
+		S.out = fopen("/dev/null", "we");
+		S.in = fopen("/dev/null", "re");
+		if (!S.out || !S.in)
+			goto fail;
+		S.scr = newterm("xterm-256color", S.out, S.in);
+	} else {
+		S.scr = newterm(NULL, stdout, stdin);
+	}
+	if (!S.scr)
+		goto fail;
+	set_term(S.scr);
+	S.open = true;
+	if (S.headless)
+		resizeterm(o->rows, o->cols);
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	set_escdelay(25);
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	S.color = has_colors() && !(nc && *nc);
+	if (S.color) {
+		start_color();
+		use_default_colors();
+	}
+	setup_roles();
+	return 0;
+fail:
+	if (S.out)
+		fclose(S.out);
+	if (S.in)
+		fclose(S.in);
+	S.out = S.in = NULL;
+	return -ENOTTY;
+}
+
+void screen_close(void)
+{
+	if (!S.open)
+		return;
+	endwin();
+	delscreen(S.scr);
+	S.scr = NULL;
+	S.open = false;
+	if (S.out)
+		fclose(S.out);
+	if (S.in)
+		fclose(S.in);
+	S.out = S.in = NULL;
+	if (!S.headless)
+		fflush(stdout);
+}
+
+void screen_resize(void)
+{
+	struct winsize ws;
+
+	if (!S.open || S.headless)
+		return;
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
+		resizeterm(ws.ws_row, ws.ws_col);
+}
+
+void screen_size(int *rows, int *cols)
+{
+	*rows = S.open ? LINES : 0;
+	*cols = S.open ? COLS : 0;
+}
+
+int screen_key(void)
+{
+	MEVENT ev;
+	int c;
+
+	if (!S.open)
+		return UK_NONE;
+	c = wgetch(stdscr);
+	switch (c) {
+	case ERR:
+		return UK_NONE;
+	case KEY_UP:
+		return UK_UP;
+	case KEY_DOWN:
+		return UK_DOWN;
+	case KEY_LEFT:
+		return UK_LEFT;
+	case KEY_RIGHT:
+		return UK_RIGHT;
+	case KEY_PPAGE:
+		return UK_PGUP;
+	case KEY_NPAGE:
+		return UK_PGDN;
+	case KEY_HOME:
+		return UK_HOME;
+	case KEY_END:
+		return UK_END;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		return UK_BACKSPACE;
+	case KEY_DC:
+		return UK_DELETE;
+	case KEY_BTAB:
+		return UK_BTAB;
+	case KEY_ENTER:
+	case '\r':
+	case '\n':
+		return UK_ENTER;
+	case KEY_RESIZE:
+		return UK_RESIZE;
+	case 12:
+		return UK_CTRL_L;
+	case KEY_MOUSE:
+		if (getmouse(&ev) != OK)
+			return UK_NONE;
+		S.mouse = (struct screen_mouse){.y = ev.y, .x = ev.x};
+		if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
+			S.mouse.click = true;
+		else if (ev.bstate & BUTTON4_PRESSED)
+			S.mouse.wheel = -1;
+		else if (ev.bstate & BUTTON5_PRESSED)
+			S.mouse.wheel = 1;
+		else
+			return UK_NONE;
+		return UK_MOUSE;
+	default:
+		if (c >= KEY_F(1) && c <= KEY_F(10))
+			return UK_F1 + (c - KEY_F(1));
+		if (c > 0xff)
+			return UK_NONE;
+		return c;
+	}
+}
+
+void screen_mouse(struct screen_mouse *ret)
+{
+	*ret = S.mouse;
+}
+
+void screen_begin(bool clear_all)
+{
+	if (clear_all)
+		clearok(curscr, TRUE);
+	werase(stdscr);
+}
+
+void screen_end_frame(void)
+{
+	wnoutrefresh(stdscr);
+	doupdate();
+}
+
+int screen_text(int y, int x, int width, const char *s, enum screen_role role, bool pad)
+{
+	wchar_t wbuf[512];
+	mbstate_t st;
+	size_t n = 0;
+	int used = 0;
+	const char *p = s;
+	size_t left = strlen(s);
+
+	if (width <= 0 || y < 0 || y >= LINES || x >= COLS)
+		return 0;
+	if (x + width > COLS)
+		width = COLS - x;
+	memset(&st, 0, sizeof(st));
+	while (left && n < sizeof(wbuf) / sizeof(wbuf[0]) - 1) {
+		wchar_t wc;
+		size_t k = mbrtowc(&wc, p, left, &st);
+		int w;
+
+		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+			memset(&st, 0, sizeof(st));
+			wc = L'?';
+			k = 1;
+		}
+		w = wcwidth(wc);
+		if (w < 0)
+			wc = L'?', w = 1;
+		if (used + w > width)
+			break;
+		wbuf[n++] = wc;
+		used += w;
+		p += k;
+		left -= k;
+	}
+	wbuf[n] = L'\0';
+	wattrset(stdscr, S.attr[role]);
+	mvwaddnwstr(stdscr, y, x, wbuf, (int)n);
+	if (pad)
+		for (int i = used; i < width; i++)
+			mvwaddch(stdscr, y, x + i, ' ');
+	wattrset(stdscr, A_NORMAL);
+	return pad ? width : used;
+}
+
+void screen_fill(int y, int x, int width, enum screen_role role)
+{
+	if (y < 0 || y >= LINES || x >= COLS || width <= 0)
+		return;
+	if (x + width > COLS)
+		width = COLS - x;
+	wattrset(stdscr, S.attr[role]);
+	mvwhline(stdscr, y, x, ' ', width);
+	wattrset(stdscr, A_NORMAL);
+}
+
+void screen_bar(int y, int x, int width, const double *parts, const enum screen_role *roles,
+		const char *letters, size_t n, double full)
+{
+	int pos = 0;
+	double acc = 0;
+
+	if (width <= 0 || y < 0 || y >= LINES)
+		return;
+	for (size_t i = 0; i < n && full > 0; i++) {
+		int end;
+
+		acc += parts[i];
+		end = (int)(acc / full * width + 0.5);
+		if (end > width)
+			end = width;
+		wattrset(stdscr, S.attr[roles[i]]);
+		for (; pos < end; pos++)
+			mvwaddch(stdscr, y, x + pos, (chtype)(unsigned char)letters[i]);
+	}
+	wattrset(stdscr, A_NORMAL);
+	for (; pos < width; pos++)
+		mvwaddch(stdscr, y, x + pos, ' ');
+}
+
+const char *screen_tree_glyph(bool last, bool branch)
+{
+	if (!branch)
+		return S.utf8 ? "\u2502 " : "| ";
+	if (S.utf8)
+		return last ? "\u2514\u2500" : "\u251c\u2500";
+	return last ? "`-" : "|-";
+}
