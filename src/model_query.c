@@ -337,7 +337,8 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 		}
 	}
 	sort_query = q;
-	qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);
+	if (b.nr > 1)
+		qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);
 	ret->rows = b.rows;
 	ret->nr = q->limit && q->limit < b.nr ? q->limit : b.nr;
 	ret->window_s = window_s;

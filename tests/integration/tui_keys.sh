@@ -171,4 +171,5 @@ wait_for 'END$'
 s=$(screen)
 grep -q -- '-echo' <<<"$s" && fail "terminal left without echo"
 grep -q -- '-icanon' <<<"$s" && fail "terminal left in non-canonical mode"
+grep -Eq 'Sanitizer|runtime error' <<<"$s" && fail "sanitizer report at exit"
 echo "PASS: tui_keys (quit took ${ms} ms)"
