@@ -66,6 +66,7 @@ static struct trace *traces;
 static size_t ntraces, captraces;
 static uint64_t state_counts[10];
 static int fidelity;
+static int raw; /* --raw: host | guest, unmerged */
 
 static void *xrealloc(void *p, size_t n)
 {
@@ -354,20 +355,36 @@ static void name_host(struct frame *f, uint64_t addr, int exact)
 	f->cfunc = s->from_event;
 }
 
+/* Does an ELF symbol (not a name announced by the profiler) start at addr? */
+static int has_elf_symbol(uint64_t addr)
+{
+	struct csym *s = csym_floor(addr);
+	size_t i;
+
+	if (!s)
+		return 0;
+	for (i = (size_t)(s - csyms) + 1; i-- > 0 && csyms[i].addr == addr;)
+		if (!csyms[i].from_event && csyms[i].name[0] != '[')
+			return 1;
+	return 0;
+}
+
+/* A C function on the Lua stack. One with an ELF symbol has its own host
+ * frame, where the next Lua segment is stitched; builtins of a stripped
+ * VM (named by the profiler) are shown inline with the Lua frames. */
 static void name_cfunc(struct frame *f, uint64_t addr)
 {
 	struct csym *s = csym_floor(addr);
 
 	memset(f, 0, sizeof(*f));
 	f->cfunc = 1;
-	if (s && s->addr == addr) {
+	f->lua = !has_elf_symbol(addr);
+	if (s && s->addr == addr)
 		f->name = fmt("%s", s->name);
-		f->lua = s->from_event; /* builtins run inside the VM: inline */
-	} else if (s && s->name[0] == '[') {
+	else if (s && s->name[0] == '[')
 		f->name = fmt("%s", s->name);
-	} else {
+	else
 		f->name = fmt("CFUNC %#llx", (unsigned long long)addr);
-	}
 }
 
 /* --- stacks ---------------------------------------------------------------- */
@@ -447,7 +464,26 @@ static void emit(struct buf *b, const char *name)
 	b->last = name;
 }
 
-/* host[] and guest[] are root first. */
+/* Emits guest frames from *gi up to the next Lua-called user C function,
+ * which becomes pending (returned), or to the end (-1). */
+static int emit_segment(struct buf *b, struct frame *guest, int ng, int *gi)
+{
+	while (*gi < ng) {
+		struct frame *g = &guest[(*gi)++];
+
+		if (g->cfunc && !g->lua)
+			return *gi - 1;
+		emit(b, g->name);
+	}
+	return -1;
+}
+
+/*
+ * host[] and guest[] are root first. The first Lua segment goes after the
+ * VM entry (lua_pcall, lua_cpcall, lua_resume); a C function called from Lua
+ * ends a segment, and the next one starts after that C function's own host
+ * frame (lua_call is a tail call into the stripped VM, so it has no frame).
+ */
 static char *merge(struct frame *host, int nh, struct frame *guest, int ng)
 {
 	struct buf b = {0};
@@ -459,7 +495,7 @@ static char *merge(struct frame *host, int nh, struct frame *guest, int ng)
 		if (pending >= 0) {
 			if (!strcmp(h->name, guest[pending].name)) {
 				emit(&b, h->name);
-				pending = -1;
+				pending = emit_segment(&b, guest, ng, &gi);
 				continue;
 			}
 			if (!h->entry) {
@@ -472,15 +508,7 @@ static char *merge(struct frame *host, int nh, struct frame *guest, int ng)
 		}
 		if (h->entry) {
 			emit(&b, h->name);
-			while (gi < ng) {
-				struct frame *g = &guest[gi++];
-
-				if (g->cfunc && !g->lua) {
-					pending = gi - 1;
-					break;
-				}
-				emit(&b, g->name);
-			}
+			pending = emit_segment(&b, guest, ng, &gi);
 			spliced = 1;
 			continue;
 		}
@@ -588,7 +616,18 @@ static int parse_sample(struct reader *r, uint8_t vmst)
 		guest[ng - 1 - i] = tmp;
 	}
 	state_counts[st]++;
-	stack_add(merge(host, nh, guest, ng));
+	if (raw) {
+		struct buf b = {0};
+
+		for (i = 0; i < nh; i++)
+			emit(&b, host[i].name);
+		emit(&b, "|");
+		for (i = 0; i < ng; i++)
+			emit(&b, guest[i].name);
+		stack_add(b.s ? b.s : fmt("[empty]"));
+	} else {
+		stack_add(merge(host, nh, guest, ng));
+	}
 	free_frames(host, nh);
 	free_frames(guest, ng);
 	return 0;
@@ -645,9 +684,10 @@ static int cmp_str(const void *a, const void *b)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: luajit-parse-sysprof [--states] FILE\n"
-		   "Prints folded stacks (flamegraph.pl input) of a sysprof stream, or\n"
-		   "with --states the number of samples per VM state.\n");
+	fprintf(f, "usage: luajit-parse-sysprof [--states|--raw] FILE\n"
+		   "Prints folded stacks (flamegraph.pl input) of a sysprof stream; with\n"
+		   "--states the number of samples per VM state; with --raw the host and\n"
+		   "guest stacks of each sample unmerged (host | guest, root first).\n");
 }
 
 static uint8_t *read_file(const char *path, size_t *ret_len)
@@ -715,6 +755,8 @@ int main(int argc, char **argv)
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--states") || !strcmp(argv[i], "-s")) {
 			states = 1;
+		} else if (!strcmp(argv[i], "--raw")) {
+			raw = 1;
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			usage(stdout);
 			return 0;

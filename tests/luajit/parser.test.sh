@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# luajit-parse-sysprof: error messages and exit codes (Tarantool's gh-9217
+# and gh-5688 tests), folded output of mode C (function names, host frames
+# down to main, Lua-C-Lua-C stitching, TRACE samples on their host stack),
+# LEAF mode, --states, and, when TT_TARANTOOL_TOOLS points at Tarantool's
+# tools/ directory, that Tarantool's own parser reads our stream.
+fails=0
+check() { # check NAME COMMAND...
+	if "$@"; then echo "ok - $name"; else echo "not ok - $name"; fails=$((fails + 1)); fi
+}
+P="$TT_PARSER"
+
+name="missing file: Failed to open, exit 1"
+"$P" /nonexistent/x.bin >out 2>err; rc=$?
+check [ $rc -eq 1 ] && grep -q "^Failed to open /nonexistent/x.bin" err
+
+name="not a profile: Failed to parse symtab from, exit 1"
+echo data >data.bin
+"$P" data.bin >out 2>err; rc=$?
+check [ $rc -eq 1 ] && grep -q "^Failed to parse symtab from data.bin" err
+
+name="unrecognized option: exit 2"
+"$P" --wrong data.bin >out 2>err; rc=$?
+check [ $rc -eq 2 ] && grep -q "unrecognized option" err
+
+cat > prof.lua <<'LUA'
+local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
+local function inner() local v = tt_cspin(2e6); return v end
+local function middle() local s = 0 for _ = 1, 30 do s = s + inner() end return s end
+local function hot() local s = 0 for i = 1, 1e8 do s = s + i % 3 end return s end
+local mode, path = arg[1], arg[2]
+assert(misc.sysprof.start({ mode = mode, interval = 2, path = path }))
+jit.off(fib)
+fib(29)
+local x = tt_ccall(middle)
+hot()
+assert(misc.sysprof.stop())
+LUA
+"$TT_LUAJIT" prof.lua C c.bin || { echo "not ok - profiling failed"; exit 1; }
+"$TT_LUAJIT" prof.lua L l.bin || { echo "not ok - profiling failed"; exit 1; }
+
+name="mode C parses"
+"$P" c.bin >c.folded 2>err; rc=$?
+check [ $rc -eq 0 ] && [ -s c.folded ]
+name="folded lines end with a count"
+check sh -c '! grep -qv " [0-9][0-9]*$" c.folded'
+name="script function names present"
+check grep -q "fib @.*prof.lua:1;fib @" c.folded
+name="host frames down to main"
+check grep -q "^_start;.*main;lua_pcall;main chunk @" c.folded
+name="Lua-C-Lua-C stitched: tt_ccall between Lua frames, C leaf"
+check grep -q "main chunk @[^;]*;tt_ccall;[^;]*prof.lua:3;inner @[^;]*;tt_cspin " c.folded
+name="TRACE samples on their host and Lua stack"
+check grep -q "lua_pcall;main chunk @[^;]*;hot @[^;]*;TRACE \[[0-9]*\] @" c.folded
+
+name="truncated profile: Failed to parse profile data from, exit 1"
+size=$(wc -c <c.bin)
+head -c $((size - 40)) c.bin >trunc.bin
+"$P" trunc.bin >out 2>err; rc=$?
+check [ $rc -eq 1 ] && grep -q "^Failed to parse profile data from trunc.bin" err
+
+name="--states: counts add up, fidelity 8"
+"$P" --states c.bin >states
+check awk '$1 != "samples" && $1 != "fidelity" { s += $2 } $1 == "samples" { n = $2 }
+	$1 == "fidelity" { f = $2 } END { exit !(s == n && n > 0 && f == 8) }' states
+name="--states: fib counted as Lua, hot loop as TRACE"
+check awk '($1 == "LFUNC" || $1 == "TRACE") && $2 > 0 { k++ } END { exit !(k == 2) }' states
+
+name="mode L: one host frame and one Lua frame per sample"
+"$P" l.bin >l.folded
+check awk '{ sub(/ [0-9]+$/, ""); if (split($0, a, ";") > 2) bad = 1 } END { exit bad || NR == 0 }' l.folded
+
+if [ -n "$TT_TARANTOOL_TOOLS" ] && [ -f "$TT_TARANTOOL_TOOLS/sysprof.lua" ] &&
+	command -v luajit >/dev/null; then
+	name="Tarantool's parser reads our stream"
+	cat > tparse.lua <<LUA
+package.path = "$TT_TARANTOOL_TOOLS/?.lua;" .. package.path
+require("sysprof")({ [1] = arg[1] })
+LUA
+	luajit tparse.lua c.bin >t.out 2>&1; rc=$?
+	check [ $rc -eq 0 ] && grep -q "lua_pcall:0x[0-9a-f]*;@.*prof.lua:1;" t.out
+else
+	echo "# Tarantool's parser not checked: set TT_TARANTOOL_TOOLS to its tools/ dir"
+fi
+
+echo "# $fails failed"
+[ $fails -eq 0 ]
