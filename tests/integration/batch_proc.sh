@@ -49,7 +49,7 @@ echo "$msg" | grep -q "no such process" || fail "message: $msg"
 # SIGTERM (and SIGINT, SIGHUP) end an endless run cleanly with exit 0.
 "$TT_BIN" -b --format json --source proc -p "$wl" >/tmp/tt_sigterm.$$ &
 tt=$!
-sleep 1.5
+for _ in $(seq 100); do [ -s /tmp/tt_sigterm.$$ ] && break; sleep 0.1; done
 kill -TERM $tt
 wait $tt || fail "SIGTERM exit status $?"
 grep -q '"schema":1' /tmp/tt_sigterm.$$ || fail "no interval printed before SIGTERM"
