@@ -3,12 +3,16 @@
  * The application (see app.h): picks and starts a source, validates every
  * record before the model sees it, drives sampling ticks and output
  * intervals from timerfds, and ends cleanly on SIGINT, SIGTERM and SIGHUP.
+ * The loop's clock and interval ends travel as records (TT_EV_CLOCK,
+ * TT_EV_INTERVAL) through the same path as the source's, so a recording
+ * (-w, a tee of that path) replays (-r) into exactly the same model states.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <linux/capability.h>
 #include <unistd.h>
@@ -17,21 +21,32 @@
 #include "threadtop/event_codec.h"
 #include "threadtop/log.h"
 #include "threadtop/privileges.h"
+#include "threadtop/record.h"
 #include "threadtop/source_bpf.h"
 #include "threadtop/source_proc.h"
+#include "threadtop/source_replay.h"
+#include "threadtop/ttr_reader.h"
 #include "threadtop/util.h"
 
 struct app {
+	struct options opts; /* as given; in a replay, rate and interval of the recording */
 	const struct options *o;
 	const struct frontend *fe;
 	struct loop *loop;
 	struct model *model;
 	struct source *source;
+	struct recorder *rec;
+	bool replay;
+	char recorded_source[32]; /* in a replay: the source that recorded it */
 	long intervals;
 	unsigned ticks_per_interval;
 	unsigned ticks;
+	uint32_t interval_seq;
+	uint64_t interval_realtime_ns;
 	uint64_t invalid_records;
 	bool output_failed; /* already said why the run stopped */
+	int err;	    /* a failure inside a handler that must end the run */
+	bool failed;	    /* the run ends with exit code 1 */
 };
 
 struct model *app_model(struct app *app)
@@ -51,12 +66,72 @@ const struct options *app_options(struct app *app)
 
 const char *app_source_name(struct app *app)
 {
+	if (app->replay)
+		return app->recorded_source;
 	return app->source ? app->source->ops->name : "none";
+}
+
+bool app_replaying(struct app *app)
+{
+	return app->replay;
+}
+
+uint64_t app_interval_realtime_ns(struct app *app)
+{
+	return app->interval_realtime_ns;
 }
 
 void app_quit(struct app *app)
 {
 	loop__stop(app->loop);
+}
+
+/* Fails the run from inside a handler: the loop ends after it. */
+static void app_fail(struct app *app, int err)
+{
+	if (!app->err)
+		app->err = err;
+	app_quit(app);
+}
+
+/* An interval ended (live, or its mark was replayed): show it, then close it. */
+static void handle_interval(struct app *app, const struct tt_interval *iv)
+{
+	int err = 0;
+
+	app->interval_realtime_ns = iv->realtime_ns;
+	model__advance(app->model, iv->hdr.time_ns);
+	if (app->fe->interval)
+		err = app->fe->interval(app->fe->ctx, app, iv->hdr.time_ns);
+	model__end_interval(app->model, iv->hdr.time_ns);
+	if (err == -EPIPE) {
+		app_fail(app, err); /* the reader went away (threadtop -b | head): a quiet end */
+		return;
+	}
+	if (err) {
+		log_msg("%s output failed: %s", app->fe->name, strerror(-err));
+		app->output_failed = true;
+		app_fail(app, err);
+		return;
+	}
+	if (app->o->count && ++app->intervals >= app->o->count)
+		app_quit(app);
+}
+
+static bool pid_wanted(const struct app *app, const struct tt_event_header *ev)
+{
+	uint32_t pid;
+
+	if (ev->type == TT_EV_THREAD_SAMPLE)
+		pid = ((const struct tt_thread_sample *)ev)->pid;
+	else if (ev->type == TT_EV_THREAD_INFO)
+		pid = ((const struct tt_thread_info *)ev)->pid;
+	else
+		return true;
+	for (size_t i = 0; i < app->o->nr_pids; i++)
+		if ((uint32_t)app->o->pids[i] == pid)
+			return true;
+	return false;
 }
 
 /* Every record passes here: a malformed one is counted, never ingested. */
@@ -70,7 +145,40 @@ static void app_emit(void *ctx, const struct tt_event_header *ev)
 				app_source_name(app), tt_event_type_name(ev->type), ev->size);
 		return;
 	}
-	model__ingest(app->model, ev);
+	if (app->replay && app->o->nr_pids && !pid_wanted(app, ev))
+		return;
+	if (app->rec && recorder__write(app->rec, ev) < 0)
+		log_msg("%s; the live view goes on", recorder__error(app->rec));
+	switch (ev->type) {
+	case TT_EV_CLOCK:
+		model__advance(app->model, ev->time_ns);
+		break;
+	case TT_EV_INTERVAL:
+		handle_interval(app, (const struct tt_interval *)ev);
+		break;
+	default:
+		model__ingest(app->model, ev);
+		break;
+	}
+}
+
+/* The loop's clock moved: tells the model, and the recording. */
+static void emit_clock(struct app *app, uint64_t now)
+{
+	struct tt_clock c = {{TT_EV_CLOCK, TT_CLOCK_VERSION, sizeof(c), now}};
+
+	app_emit(app, &c.hdr);
+}
+
+static void emit_interval(struct app *app, uint64_t now)
+{
+	struct tt_interval iv = {
+		.hdr = {TT_EV_INTERVAL, TT_INTERVAL_VERSION, sizeof(iv), now},
+		.realtime_ns = realtime_ns(),
+		.seq = app->interval_seq++,
+	};
+
+	app_emit(app, &iv.hdr);
 }
 
 static int check_pids(const struct options *o)
@@ -135,25 +243,11 @@ static int start_source(struct app *app)
 
 static int end_interval(struct app *app, uint64_t now)
 {
-	int err = 0;
-
 	/* Records of this interval still in the source's buffer belong to it. */
 	if (app->source->ops->fd(app->source) >= 0)
 		app->source->ops->ready(app->source);
-	model__advance(app->model, now);
-	if (app->fe->interval)
-		err = app->fe->interval(app->fe->ctx, app, now);
-	model__end_interval(app->model, now);
-	if (err == -EPIPE)
-		return err; /* the reader went away (threadtop -b | head): a quiet end */
-	if (err) {
-		log_msg("%s output failed: %s", app->fe->name, strerror(-err));
-		app->output_failed = true;
-		return err;
-	}
-	if (app->o->count && ++app->intervals >= app->o->count)
-		app_quit(app);
-	return 0;
+	emit_interval(app, now);
+	return app->err;
 }
 
 /*
@@ -165,7 +259,7 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 	struct app *app = ctx;
 	int err;
 
-	model__advance(app->model, now);
+	emit_clock(app, now);
 	err = app->source->ops->tick(app->source, now);
 	if (err < 0 && err != -EAGAIN)
 		log_msg("%s source: sampling failed: %s", app_source_name(app), strerror(-err));
@@ -180,6 +274,18 @@ static int on_source_fd(void *ctx, int fd, uint32_t events)
 	struct app *app = ctx;
 	int err = app->source->ops->ready(app->source);
 
+	if (app->replay && err == SOURCE_EOF) {
+		loop__remove_fd(app->loop, fd);
+		app_quit(app);
+		return 0;
+	}
+	if (app->replay && err < 0) {
+		/* A damaged recording: one line naming file, offset and reason. */
+		log_msg("%s", app->source->error);
+		app->failed = true;
+		app_quit(app);
+		return 0;
+	}
 	if (err < 0 && err != -EAGAIN && err != -EINTR) {
 		log_msg("%s source: %s", app_source_name(app), strerror(-err));
 		return err;
@@ -218,9 +324,11 @@ static int setup_loop(struct app *app)
 	err = loop__add_signals(app->loop, &set, on_signal, app);
 	if (err < 0)
 		return err;
-	err = loop__add_timer(app->loop, tick_ns, tick_ns, on_tick, app);
-	if (err < 0)
-		return err;
+	if (!app->replay) {
+		err = loop__add_timer(app->loop, tick_ns, tick_ns, on_tick, app);
+		if (err < 0)
+			return err;
+	}
 	fd = app->source->ops->fd(app->source);
 	if (fd >= 0) {
 		err = loop__add_fd(app->loop, fd, on_source_fd, app);
@@ -251,7 +359,7 @@ static void drop_privileges(struct app *app)
 	char desc[512];
 	int err;
 
-	if (!strcmp(app_source_name(app), "bpf"))
+	if (!app->replay && !strcmp(app_source_name(app), "bpf"))
 		for (size_t i = 0; i < ARRAY_SIZE(bpf_needs); i++)
 			keep[n++] = bpf_needs[i];
 	for (size_t i = 0; i < ARRAY_SIZE(proc_needs); i++)
@@ -265,10 +373,70 @@ static void drop_privileges(struct app *app)
 		log_info("capabilities: kept %s; dropped all others", desc[0] ? desc : "none");
 }
 
-int app_run(const struct options *o, const struct frontend *fe)
+/* Replays o->read_path: rate, interval and source name come from the file. */
+static int start_replay(struct app *app)
 {
-	struct app app = {.o = o, .fe = fe};
+	struct event_sink sink = {app_emit, app};
+	const struct ttr_reader *rd;
+	char err[384] = "";
+	const char *v;
+
+	app->source = replay_source__new(app->o->read_path, sink, err, sizeof(err));
+	if (!app->source) {
+		log_msg("%s", err);
+		return -errno;
+	}
+	app->replay = true;
+	rd = replay_source__reader(app->source);
+	v = ttr_reader__info(rd, "source");
+	snprintf(app->recorded_source, sizeof(app->recorded_source), "%s", v ? v : "unknown");
+	v = ttr_reader__info(rd, "hz");
+	if (v && atoi(v) > 0)
+		app->opts.hz = (unsigned)atoi(v);
+	v = ttr_reader__info(rd, "interval_s");
+	if (v && atof(v) > 0)
+		app->opts.delay_s = atof(v);
+	if (ttr_reader__skipped(rd))
+		log_msg("%s: skipped records of types this threadtop does not know (a newer "
+			"threadtop recorded it)",
+			app->o->read_path);
+	return 0;
+}
+
+static int start_recording(struct app *app)
+{
+	char err[320] = "", pids[MAX_PIDS * 12] = "";
+	size_t n = 0;
+	struct recorder_opts ro = {
+		.path = app->o->write_path,
+		.max_size = app->o->max_size,
+		.source = app_source_name(app),
+		.hz = app->o->hz,
+		.interval_s = app->o->delay_s,
+	};
+
+	for (size_t i = 0; i < app->o->nr_pids && n < sizeof(pids); i++)
+		n += (size_t)snprintf(pids + n, sizeof(pids) - n, "%s%d", i ? "," : "",
+				      app->o->pids[i]);
+	ro.pids = app->o->nr_pids ? pids : NULL;
+	app->rec = recorder__new(&ro, err, sizeof(err));
+	if (!app->rec) {
+		log_msg("%s", err);
+		return -errno;
+	}
+	/* Run through sudo: the recording belongs to the user, not to root. */
+	if (privileges_give_to_invoker(recorder__fd(app->rec)) < 0)
+		log_msg("-w %s: cannot give the file to the sudo user", ro.path);
+	return 0;
+}
+
+int app_run(const struct options *given, const struct frontend *fe)
+{
+	struct app app = {.opts = *given, .fe = fe};
+	const struct options *o = &app.opts;
 	int err, code = 1;
+
+	app.o = o;
 
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
 	err = log_open(o->log_path);
@@ -276,7 +444,7 @@ int app_run(const struct options *o, const struct frontend *fe)
 		fprintf(stderr, "threadtop: --log %s: %s\n", o->log_path, strerror(-err));
 		return 1;
 	}
-	if (check_pids(o) < 0)
+	if (!o->read_path && check_pids(o) < 0)
 		goto out;
 	app.loop = loop__new();
 	app.model = model__new(NULL);
@@ -284,25 +452,43 @@ int app_run(const struct options *o, const struct frontend *fe)
 		log_msg("cannot create the event loop: %s", strerror(errno));
 		goto out;
 	}
-	if (start_source(&app) < 0)
+	if ((o->read_path ? start_replay(&app) : start_source(&app)) < 0)
+		goto out;
+	if (o->write_path && start_recording(&app) < 0)
 		goto out;
 	err = setup_loop(&app);
 	if (err < 0) {
 		log_msg("cannot set up the event loop: %s", strerror(-err));
 		goto out;
 	}
-	model__advance(app.model, monotonic_ns());
+	if (!app.replay)
+		emit_clock(&app, monotonic_ns());
 	if (fe->start && (err = fe->start(fe->ctx, &app)) < 0)
 		goto out;
 	drop_privileges(&app);
 	err = loop__run(app.loop);
+	if (!err)
+		err = app.err;
 	if (fe->stop)
 		fe->stop(fe->ctx, &app);
-	if (err == 0 || err == -EPIPE) /* EPIPE: the reader went away (threadtop -b | head) */
+	if ((err == 0 || err == -EPIPE) && !app.failed) /* EPIPE: the reader went away */
 		code = 0;
-	else if (!app.output_failed)
+	else if (err < 0 && !app.output_failed)
 		log_msg("stopped: %s", strerror(-err));
+	if (app.replay && !app.failed && app.o->count == 0 &&
+	    !ttr_reader__finished(replay_source__reader(app.source)))
+		log_msg("%s: no index at its end: the recorder did not finish (killed?); replayed "
+			"every whole chunk",
+			o->read_path);
 out:
+	if (app.rec) {
+		bool stopped = recorder__stopped(app.rec);
+
+		err = recorder__close(app.rec);
+		if (err < 0 && !stopped)
+			log_msg("-w %s: could not finish the recording: %s; it still replays",
+				o->write_path, strerror(-err));
+	}
 	source__free(app.source);
 	model__free(app.model);
 	loop__free(app.loop);

@@ -64,6 +64,8 @@ static int print_json(struct model *m, const struct batch_info *info,
 	json_string(&j, "time", format_rfc3339(info->realtime_ns, when, sizeof(when)));
 	json_double(&j, "interval_s", res->window_s, 3);
 	json_string(&j, "source", info->source);
+	if (info->replay)
+		json_bool(&j, "replay", true);
 	json_u64(&j, "hz", info->hz);
 	json_u64(&j, "nr_threads", res->nr);
 	json_begin_array(&j, "threads");
@@ -124,9 +126,11 @@ static int print_text(struct model *m, const struct batch_info *info,
 	for (int r = 0; r < TT_DROP_MAX; r++)
 		drops += st->drops_interval[r];
 	fprintf(out,
-		"threadtop %s  source %s  %u Hz  interval %.2fs  threads %zu  active %.2f  dropped %llu\n",
-		format_rfc3339(info->realtime_ns, when, sizeof(when)), info->source, info->hz,
-		res->window_s, res->nr, active, (unsigned long long)drops);
+		"threadtop %s  source %s%s  %u Hz  interval %.2fs  threads %zu  active %.2f  dropped "
+		"%llu\n",
+		format_rfc3339(info->realtime_ns, when, sizeof(when)), info->source,
+		info->replay ? " (replay)" : "", info->hz, res->window_s, res->nr, active,
+		(unsigned long long)drops);
 	fprintf(out, "%8s %8s %-16s %-16s %7s %6s %-18s %s\n", "PID", "TID", "COMM", "STATES",
 		"ACTIVE", "%CPU", "SYSCALL", "CMDLINE");
 	for (size_t i = 0; i < res->nr; i++) {
@@ -178,7 +182,8 @@ int batch_print_interval(struct model *m, enum output_format format, const struc
 static int batch_interval(void *ctx, struct app *app, uint64_t now_ns)
 {
 	const struct options *o = app_options(app);
-	struct batch_info info = {app_source_name(app), o->hz, realtime_ns()};
+	struct batch_info info = {app_source_name(app), o->hz, app_interval_realtime_ns(app),
+				  app_replaying(app)};
 
 	return batch_print_interval(app_model(app), o->format, &info, stdout);
 }

@@ -21,6 +21,9 @@ void cli_usage(FILE *f)
 	      "  -F, --freq HZ          thread sampling rate (default 20, 1 to 1000)\n"
 	      "      --source auto|bpf|proc\n"
 	      "                         where samples come from (default auto: BPF, else /proc)\n"
+	      "  -w, --write FILE       record the session to FILE (.ttr) while running\n"
+	      "  -r, --read FILE        replay a recording instead of sampling this host\n"
+	      "      --max-size SIZE    stop recording at SIZE bytes (suffix K, M or G)\n"
 	      "      --log FILE         write threadtop's own messages to FILE\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          print the version\n",
@@ -79,7 +82,37 @@ static int parse_pids(const char *arg, struct options *o, FILE *err)
 	return ret;
 }
 
-enum long_only { OPT_FORMAT = 256, OPT_SOURCE, OPT_PROC_ROOT, OPT_LOG };
+/* "100M" -> bytes; suffixes K, M, G (powers of 1024). */
+static int parse_size(const char *s, uint64_t *ret)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *s == '-')
+		return -EINVAL;
+	switch (*end) {
+	case 'k':
+	case 'K':
+		v <<= 10, end++;
+		break;
+	case 'm':
+	case 'M':
+		v <<= 20, end++;
+		break;
+	case 'g':
+	case 'G':
+		v <<= 30, end++;
+		break;
+	}
+	if (*end || v < 4096 || v > (1ull << 50))
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+enum long_only { OPT_FORMAT = 256, OPT_SOURCE, OPT_PROC_ROOT, OPT_LOG, OPT_MAX_SIZE };
 
 static const struct option long_opts[] = {
 	{"batch", no_argument, NULL, 'b'},
@@ -91,6 +124,9 @@ static const struct option long_opts[] = {
 	{"source", required_argument, NULL, OPT_SOURCE},
 	{"proc-root", required_argument, NULL, OPT_PROC_ROOT},
 	{"log", required_argument, NULL, OPT_LOG},
+	{"write", required_argument, NULL, 'w'},
+	{"read", required_argument, NULL, 'r'},
+	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -116,7 +152,7 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bd:n:p:F:hV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":bd:n:p:F:w:r:hV", long_opts, NULL)) != -1) {
 		long v;
 
 		switch (c) {
@@ -166,6 +202,17 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		case OPT_LOG:
 			o.log_path = optarg;
 			break;
+		case 'w':
+			o.write_path = optarg;
+			break;
+		case 'r':
+			o.read_path = optarg;
+			break;
+		case OPT_MAX_SIZE:
+			if (parse_size(optarg, &o.max_size) < 0)
+				return bad(err, "--max-size", optarg,
+					   "need a size of at least 4096 bytes, like 500M");
+			break;
 		case 'h':
 			cli_usage(out);
 			return CLI_EXIT_OK;
@@ -185,6 +232,15 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 	if (optind < argc) {
 		fprintf(err, "threadtop: unexpected argument '%s'\n", argv[optind]);
 		cli_usage(err);
+		return -EINVAL;
+	}
+	if (o.max_size && !o.write_path) {
+		fprintf(err, "threadtop: --max-size caps a recording: it needs -w FILE\n");
+		cli_usage(err);
+		return -EINVAL;
+	}
+	if (o.read_path && o.write_path && !strcmp(o.read_path, o.write_path)) {
+		fprintf(err, "threadtop: -r and -w name the same file %s\n", o.read_path);
 		return -EINVAL;
 	}
 	*ret = o;

@@ -23,6 +23,10 @@ _Static_assert(sizeof(struct tt_string) == 24, "tt_string layout");
 _Static_assert(sizeof(struct tt_stack) == 32, "tt_stack layout");
 _Static_assert(sizeof(struct tt_tick) == 32, "tt_tick layout");
 _Static_assert(sizeof(struct tt_drops) == 16 + 8 * TT_DROP_MAX, "tt_drops layout");
+_Static_assert(sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * sizeof(__u64) <= TT_EVENT_MAX_SIZE,
+	       "TT_EVENT_MAX_SIZE holds a full stack");
+_Static_assert(sizeof(struct tt_clock) == 16, "tt_clock layout");
+_Static_assert(sizeof(struct tt_interval) == 32, "tt_interval layout");
 
 enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK };
 
@@ -51,6 +55,9 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 	[TT_EV_TICK] = {"tick", TT_TICK_VERSION, sizeof(struct tt_tick), HDR "448", TAIL_NONE},
 	[TT_EV_DROPS] = {"drops", TT_DROPS_VERSION, sizeof(struct tt_drops), HDR "88888",
 			 TAIL_NONE},
+	[TT_EV_CLOCK] = {"clock", TT_CLOCK_VERSION, sizeof(struct tt_clock), HDR, TAIL_NONE},
+	[TT_EV_INTERVAL] = {"interval", TT_INTERVAL_VERSION, sizeof(struct tt_interval), HDR "844",
+			    TAIL_NONE},
 };
 
 const char *tt_event_type_name(unsigned type)
@@ -65,6 +72,13 @@ static const struct record_desc *desc_of(unsigned type)
 	if (type >= TT_EV_TYPE_MAX || !descs[type].name)
 		return NULL;
 	return &descs[type];
+}
+
+int tt_event_known(unsigned type, unsigned version)
+{
+	const struct record_desc *d = desc_of(type);
+
+	return d && version >= 1 && version <= d->version;
 }
 
 /* Tail bytes a record of this type and fixed part claims. */

@@ -6,6 +6,7 @@
 #ifndef THREADTOP_APP_H
 #define THREADTOP_APP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "threadtop/cli.h"
@@ -37,8 +38,12 @@ int app_run(const struct options *o, const struct frontend *fe);
 struct model *app_model(struct app *app);
 struct loop *app_loop(struct app *app);
 const struct options *app_options(struct app *app);
-/* "bpf" or "proc": which source is feeding the model. */
+/* "bpf" or "proc": which source is feeding the model (in a replay: recorded it). */
 const char *app_source_name(struct app *app);
+/* Whether the model is fed from a recording (-r). */
+bool app_replaying(struct app *app);
+/* Wall-clock time of the interval being shown (recorded, in a replay). */
+uint64_t app_interval_realtime_ns(struct app *app);
 /* Ends the run after the current handler (a clean exit). */
 void app_quit(struct app *app);
 

@@ -6,6 +6,7 @@
 #ifndef THREADTOP_BATCH_H
 #define THREADTOP_BATCH_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -18,6 +19,7 @@ struct batch_info {
 	const char *source; /* "bpf", "proc" */
 	unsigned hz;
 	uint64_t realtime_ns; /* wall-clock time of the interval's end */
+	bool replay;	      /* the data comes from a recording (-r) */
 };
 
 /* Prints the model's current interval to out in the given format. */

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 enum output_format { FORMAT_TEXT, FORMAT_JSON };
@@ -23,6 +24,9 @@ struct options {
 	enum source_kind source; /* --source */
 	const char *proc_root;	 /* --proc-root (tests) */
 	const char *log_path;	 /* --log */
+	const char *write_path;	 /* -w: record to this file */
+	const char *read_path;	 /* -r: replay this file instead of sampling */
+	uint64_t max_size;	 /* --max-size: cap of the recording in bytes, 0 = none */
 };
 
 enum cli_result {

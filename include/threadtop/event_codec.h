@@ -13,8 +13,8 @@
 
 #include "threadtop/events.h"
 
-/* Largest encoded record (a full stack or a longest string). */
-#define TT_EVENT_MAX_SIZE (sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * sizeof(__u64) + 64)
+/* Largest encoded record: a longest string (a full stack is smaller; asserted). */
+#define TT_EVENT_MAX_SIZE (sizeof(struct tt_string) + TT_MAX_STRING_LEN + 64)
 
 /*
  * Checks an in-memory record (from BPF or a source) for a known type and
@@ -33,6 +33,12 @@ ssize_t tt_event_encode(const struct tt_event_header *ev, void *buf, size_t cap)
  */
 ssize_t tt_event_decode(const void *buf, size_t len, struct tt_event_header *out, size_t out_cap,
 			const char **ret_why);
+
+/*
+ * Whether this threadtop decodes records of this type and version. A reader
+ * of files skips the others (a newer threadtop wrote them) by their size.
+ */
+int tt_event_known(unsigned type, unsigned version);
 
 /* Name of an event type, for messages ("thread_sample"), or "unknown". */
 const char *tt_event_type_name(unsigned type);

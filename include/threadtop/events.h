@@ -30,6 +30,12 @@ enum tt_event_type {
 	TT_EV_STACK = 4,	 /* stack dictionary entry: id -> frames */
 	TT_EV_TICK = 5,		 /* a sampling pass is complete */
 	TT_EV_DROPS = 6,	 /* events lost since the last TT_EV_DROPS, by reason */
+	/*
+	 * Stream marks, 32 and up: written by the application, not by sources,
+	 * so that a recording replays the loop's clock and intervals exactly.
+	 */
+	TT_EV_CLOCK = 32,    /* the loop's clock moved to hdr.time_ns */
+	TT_EV_INTERVAL = 33, /* an output interval closed at hdr.time_ns */
 	TT_EV_TYPE_MAX,
 };
 
@@ -40,6 +46,8 @@ enum tt_event_type {
 #define TT_STACK_VERSION 1
 #define TT_TICK_VERSION 1
 #define TT_DROPS_VERSION 1
+#define TT_CLOCK_VERSION 1
+#define TT_INTERVAL_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -144,6 +152,19 @@ struct tt_tick {
 struct tt_drops {
 	struct tt_event_header hdr;
 	__u64 count[TT_DROP_MAX]; /* by enum tt_drop_reason */
+};
+
+/* The application's clock moved (the model's clock follows it). */
+struct tt_clock {
+	struct tt_event_header hdr;
+};
+
+/* An output interval closed at hdr.time_ns; what batch output and the TUI show. */
+struct tt_interval {
+	struct tt_event_header hdr;
+	__u64 realtime_ns; /* CLOCK_REALTIME at that moment: the interval's "time" */
+	__u32 seq;	   /* 0, 1, 2, ... within the run */
+	__u32 reserved;
 };
 
 #endif /* THREADTOP_EVENTS_H */

@@ -26,13 +26,16 @@ static inline void sink_emit(const struct event_sink *sink, const struct tt_even
 
 struct source;
 
+/* ready() of a source with a finite input (a replay): nothing more will come. */
+#define SOURCE_EOF 1
+
 struct source_ops {
 	const char *name; /* "bpf", "proc", "replay": the batch JSON "source" */
 	/* fd to poll for readability, or -1 when the source is tick-driven only. */
 	int (*fd)(struct source *src);
 	/* Samples now (sampling sources); may emit synchronously. */
 	int (*tick)(struct source *src, uint64_t now_ns);
-	/* The fd is readable: drain it. */
+	/* The fd is readable: drain it. A replay returns SOURCE_EOF at its end. */
 	int (*ready)(struct source *src);
 	/* Releases everything; accepts NULL. */
 	void (*free)(struct source *src);
