@@ -26,6 +26,7 @@
 #include "threadtop/source_proc.h"
 #include "threadtop/source_replay.h"
 #include "threadtop/ttr_reader.h"
+#include "threadtop/use_sampler.h"
 #include "threadtop/util.h"
 
 struct app {
@@ -38,6 +39,8 @@ struct app {
 	struct recorder *rec;
 	bool replay;
 	char recorded_source[32]; /* in a replay: the source that recorded it */
+	struct use_sampler *use;  /* USE metrics, sampled once per interval */
+	unsigned use_missing_said;
 	long intervals;
 	unsigned ticks_per_interval;
 	unsigned ticks;
@@ -241,8 +244,37 @@ static int start_source(struct app *app)
 	return 0;
 }
 
+/* USE metrics are optional: without them the thread views still work. */
+static void start_use(struct app *app)
+{
+	struct use_sampler_opts uo = {app->o->proc_root, app->o->sys_root};
+	struct event_sink sink = {app_emit, app};
+
+	app->use = use_sampler__new(&uo, sink, monotonic_ns());
+	if (!app->use)
+		log_msg("USE metrics off: cannot read %s/stat or %s/meminfo: %s", uo.proc_root,
+			uo.proc_root, strerror(errno));
+}
+
+/* Samples the USE metrics of the interval; says once what is missing. */
+static void sample_use(struct app *app, uint64_t now)
+{
+	unsigned missing;
+
+	if (!app->use)
+		return;
+	if (use_sampler__sample(app->use, now) < 0)
+		return;
+	missing = use_sampler__missing(app->use) & ~app->use_missing_said;
+	for (unsigned bit = 0; bit < USE_MISSING_MAX_BIT; bit++)
+		if (missing & (1u << bit))
+			log_msg("%s", use_missing_text(1u << bit));
+	app->use_missing_said |= missing;
+}
+
 static int end_interval(struct app *app, uint64_t now)
 {
+	sample_use(app, now);
 	/* Records of this interval still in the source's buffer belong to it. */
 	if (app->source->ops->fd(app->source) >= 0)
 		app->source->ops->ready(app->source);
@@ -260,6 +292,8 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 	int err;
 
 	emit_clock(app, now);
+	if (app->use)
+		use_sampler__tick(app->use, now);
 	err = app->source->ops->tick(app->source, now);
 	if (err < 0 && err != -EAGAIN)
 		log_msg("%s source: sampling failed: %s", app_source_name(app), strerror(-err));
@@ -456,6 +490,8 @@ int app_run(const struct options *given, const struct frontend *fe)
 		goto out;
 	if (o->write_path && start_recording(&app) < 0)
 		goto out;
+	if (!app.replay)
+		start_use(&app);
 	err = setup_loop(&app);
 	if (err < 0) {
 		log_msg("cannot set up the event loop: %s", strerror(-err));
@@ -490,6 +526,7 @@ out:
 				o->write_path, strerror(-err));
 	}
 	source__free(app.source);
+	use_sampler__free(app.use);
 	model__free(app.model);
 	loop__free(app.loop);
 	log_close();

@@ -10,6 +10,7 @@
 #include "threadtop/json.h"
 #include "threadtop/procfs.h"
 #include "threadtop/syscalls.h"
+#include "threadtop/use_report.h"
 #include "threadtop/util.h"
 
 static void print_json_thread(struct model *m, struct json *j, const struct model_row *row)
@@ -84,6 +85,7 @@ static int print_json(struct model *m, const struct batch_info *info,
 			    : 0,
 		    3);
 	json_end_object(&j);
+	use_report__json(&j, model__use(m), true);
 	json_end_object(&j);
 	fputc('\n', out);
 	return 0;
@@ -119,7 +121,7 @@ static int print_text(struct model *m, const struct batch_info *info,
 {
 	double active = 0;
 	uint64_t drops = 0;
-	char when[40];
+	char when[40], use_line[512];
 
 	for (size_t i = 0; i < res->nr; i++)
 		active += res->rows[i].avg_active;
@@ -131,6 +133,7 @@ static int print_text(struct model *m, const struct batch_info *info,
 		format_rfc3339(info->realtime_ns, when, sizeof(when)), info->source,
 		info->replay ? " (replay)" : "", info->hz, res->window_s, res->nr, active,
 		(unsigned long long)drops);
+	fprintf(out, "%s\n", use_report__line(model__use(m), use_line, sizeof(use_line)));
 	fprintf(out, "%8s %8s %-16s %-16s %7s %6s %-18s %s\n", "PID", "TID", "COMM", "STATES",
 		"ACTIVE", "%CPU", "SYSCALL", "CMDLINE");
 	for (size_t i = 0; i < res->nr; i++) {

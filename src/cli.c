@@ -112,7 +112,7 @@ static int parse_size(const char *s, uint64_t *ret)
 	return 0;
 }
 
-enum long_only { OPT_FORMAT = 256, OPT_SOURCE, OPT_PROC_ROOT, OPT_LOG, OPT_MAX_SIZE };
+enum long_only { OPT_FORMAT = 256, OPT_SOURCE, OPT_PROC_ROOT, OPT_SYS_ROOT, OPT_LOG, OPT_MAX_SIZE };
 
 static const struct option long_opts[] = {
 	{"batch", no_argument, NULL, 'b'},
@@ -123,6 +123,7 @@ static const struct option long_opts[] = {
 	{"freq", required_argument, NULL, 'F'},
 	{"source", required_argument, NULL, OPT_SOURCE},
 	{"proc-root", required_argument, NULL, OPT_PROC_ROOT},
+	{"sys-root", required_argument, NULL, OPT_SYS_ROOT},
 	{"log", required_argument, NULL, OPT_LOG},
 	{"write", required_argument, NULL, 'w'},
 	{"read", required_argument, NULL, 'r'},
@@ -147,6 +148,7 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.format = FORMAT_TEXT,
 		.source = SOURCE_AUTO,
 		.proc_root = "/proc",
+		.sys_root = "/sys",
 	};
 	int c;
 
@@ -198,6 +200,9 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			break;
 		case OPT_PROC_ROOT:
 			o.proc_root = optarg;
+			break;
+		case OPT_SYS_ROOT:
+			o.sys_root = optarg;
 			break;
 		case OPT_LOG:
 			o.log_path = optarg;

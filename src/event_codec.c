@@ -27,6 +27,7 @@ _Static_assert(sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * sizeof(__u64) <= T
 	       "TT_EVENT_MAX_SIZE holds a full stack");
 _Static_assert(sizeof(struct tt_clock) == 16, "tt_clock layout");
 _Static_assert(sizeof(struct tt_interval) == 32, "tt_interval layout");
+_Static_assert(sizeof(struct tt_use_metric) == 112, "tt_use_metric layout");
 
 enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK };
 
@@ -58,6 +59,13 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 	[TT_EV_CLOCK] = {"clock", TT_CLOCK_VERSION, sizeof(struct tt_clock), HDR, TAIL_NONE},
 	[TT_EV_INTERVAL] = {"interval", TT_INTERVAL_VERSION, sizeof(struct tt_interval), HDR "844",
 			    TAIL_NONE},
+	[TT_EV_USE_METRIC] = {"use_metric", TT_USE_METRIC_VERSION, sizeof(struct tt_use_metric),
+			      HDR "88888"
+				  "444"
+				  "2222"
+				  "112"
+				  "cc",
+			      TAIL_NONE},
 };
 
 const char *tt_event_type_name(unsigned type)

@@ -33,6 +33,7 @@ struct model *model__new(const struct model_opts *opts)
 	m->threads = u64map__new();
 	m->strings = u64map__new();
 	m->stacks = u64map__new();
+	m->use = use_model__new();
 	return m;
 }
 
@@ -67,6 +68,7 @@ void model__free(struct model *m)
 	free_values(m->threads, thread_free_void);
 	free_values(m->strings, free);
 	free_values(m->stacks, free);
+	use_model__free(m->use);
 	free(m);
 }
 
@@ -262,6 +264,9 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 			m->drops_session[i] += ((const struct tt_drops *)ev)->count[i];
 		}
 		break;
+	case TT_EV_USE_METRIC:
+		use_model__ingest(m->use, (const struct tt_use_metric *)ev);
+		break;
 	default:
 		break;
 	}
@@ -325,6 +330,11 @@ void model__stats(const struct model *m, struct model_stats *ret)
 	};
 	memcpy(ret->drops_interval, m->drops_interval, sizeof(ret->drops_interval));
 	memcpy(ret->drops_session, m->drops_session, sizeof(ret->drops_session));
+}
+
+struct use_model *model__use(struct model *m)
+{
+	return m->use;
 }
 
 const char *model__string(const struct model *m, uint32_t id)

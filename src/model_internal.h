@@ -5,6 +5,7 @@
 
 #include "threadtop/model.h"
 #include "threadtop/u64map.h"
+#include "threadtop/use_model.h"
 
 #define MINUTE_SLOTS 60
 
@@ -63,6 +64,7 @@ struct model {
 	uint64_t ticks_interval, tick_cost_interval_ns;
 	uint64_t drops_interval[TT_DROP_MAX];
 	uint64_t drops_session[TT_DROP_MAX];
+	struct use_model *use; /* USE metrics (use_model.c) */
 };
 
 /* Seconds since the session start: the minute rings' clock. */

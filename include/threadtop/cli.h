@@ -23,6 +23,7 @@ struct options {
 	unsigned hz;		 /* -F, thread sampling rate */
 	enum source_kind source; /* --source */
 	const char *proc_root;	 /* --proc-root (tests) */
+	const char *sys_root;	 /* --sys-root (tests) */
 	const char *log_path;	 /* --log */
 	const char *write_path;	 /* -w: record to this file */
 	const char *read_path;	 /* -r: replay this file instead of sampling */

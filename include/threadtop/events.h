@@ -30,6 +30,7 @@ enum tt_event_type {
 	TT_EV_STACK = 4,	 /* stack dictionary entry: id -> frames */
 	TT_EV_TICK = 5,		 /* a sampling pass is complete */
 	TT_EV_DROPS = 6,	 /* events lost since the last TT_EV_DROPS, by reason */
+	TT_EV_USE_METRIC = 7,	 /* one resource's USE figures over one interval */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -48,6 +49,7 @@ enum tt_event_type {
 #define TT_DROPS_VERSION 1
 #define TT_CLOCK_VERSION 1
 #define TT_INTERVAL_VERSION 1
+#define TT_USE_METRIC_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -165,6 +167,67 @@ struct tt_interval {
 	__u64 realtime_ns; /* CLOCK_REALTIME at that moment: the interval's "time" */
 	__u32 seq;	   /* 0, 1, 2, ... within the run */
 	__u32 reserved;
+};
+
+/* What a USE record describes (struct tt_use_metric.kind). */
+enum tt_use_kind {
+	TT_USE_CPU = 0,	   /* index TT_USE_ALL: all CPUs; else one CPU */
+	TT_USE_MEMORY,	   /* the whole box's memory */
+	TT_USE_DISK,	   /* one block device (name: "vda") */
+	TT_USE_NET,	   /* one network interface (name: "eth0") */
+	TT_USE_TCP,	   /* the TCP stack, all interfaces */
+	TT_USE_CGROUP_CPU, /* CPU bandwidth of one cgroup v2 (name: its path) */
+	TT_USE_KIND_MAX,
+};
+
+#define TT_USE_ALL 0xffff /* tt_use_metric.index of a whole-resource record */
+
+/* The figures a USE record can carry (saturation and auxiliary figure). */
+enum tt_use_figure {
+	TT_USE_FIG_NONE = 0,
+	TT_USE_FIG_RUNNABLE_PER_CPU, /* runnable threads per CPU, averaged over the ticks */
+	TT_USE_FIG_WAITING,	     /* threads waiting for this CPU (run-queue length) */
+	TT_USE_FIG_PAGING,	     /* pages swapped in/out + scanned by direct reclaim, per s */
+	TT_USE_FIG_SCAN,	     /* pages scanned by kswapd, per s */
+	TT_USE_FIG_QUEUE,	     /* average requests in flight or queued (aqu-sz) */
+	TT_USE_FIG_AWAIT_MS,	     /* average request time, ms */
+	TT_USE_FIG_DROPS,	     /* packets dropped (drop + fifo), per s */
+	TT_USE_FIG_BYTES,	     /* bytes received + sent, per s */
+	TT_USE_FIG_RETRANS_PCT,	     /* TCP segments retransmitted, % of segments sent */
+	TT_USE_FIG_THROTTLED_PCT,    /* time the cgroup was throttled, % of the interval */
+	TT_USE_FIG_MAX,
+};
+
+/* Flags of struct tt_use_metric. */
+#define TT_USE_SATURATED (1u << 0)    /* the saturation figure is over its limit */
+#define TT_USE_ERRORS_KNOWN (1u << 1) /* errors is a real count (else no source) */
+
+#define TT_USE_UNKNOWN (-1) /* a milli-figure with no source */
+
+/*
+ * One component's USE figures over one interval (time_ns is its end).
+ * Fractional figures are fixed-point thousandths ("milli"): util_milli =
+ * 97500 is 97.5 %. The component is named inline rather than by a string
+ * id: the sampler and the thread sources would otherwise share an id space.
+ */
+struct tt_use_metric {
+	struct tt_event_header hdr;
+	__u64 interval_ns;
+	__u64 errors;	       /* error events in the interval (see TT_USE_ERRORS_KNOWN) */
+	__s64 sat_milli;       /* the saturation figure (sat_what), or TT_USE_UNKNOWN */
+	__s64 sat_limit_milli; /* above this the component is saturated */
+	__s64 aux_milli;       /* a supporting figure (aux_what), or TT_USE_UNKNOWN */
+	__s32 util_milli;      /* utilization, % x 1000, or TT_USE_UNKNOWN */
+	__s32 psi_some_milli;  /* PSI "some" stall, % of the interval x 1000, or unknown */
+	__s32 psi_full_milli;  /* PSI "full" stall, likewise */
+	__u16 kind;	       /* enum tt_use_kind */
+	__u16 index;	       /* CPU number, or TT_USE_ALL */
+	__u16 sat_what;	       /* enum tt_use_figure */
+	__u16 aux_what;	       /* enum tt_use_figure */
+	__u8 flags;	       /* TT_USE_* */
+	__u8 reserved0;
+	__u16 reserved1;
+	char name[2 * TT_COMM_LEN]; /* "cpu", "cpu3", "memory", "vda", "eth0", NUL-padded */
 };
 
 #endif /* THREADTOP_EVENTS_H */

@@ -17,6 +17,7 @@
 #include "threadtop/events.h"
 
 struct model;
+struct use_model;
 
 struct model_opts {
 	uint64_t retain_ns; /* forget threads unseen this long (default 60 s) */
@@ -181,6 +182,9 @@ struct model_stats {
 	uint64_t drops_session[TT_DROP_MAX];
 };
 void model__stats(const struct model *m, struct model_stats *ret);
+
+/* The USE metrics and verdict (use_model.h). Owned by the model. */
+struct use_model *model__use(struct model *m);
 
 /* Dictionary look-ups; NULL when unknown. Owned by the model. */
 const char *model__string(const struct model *m, uint32_t id);
