@@ -221,7 +221,8 @@ static const void *compress_chunk(struct recorder *r, const void *raw, size_t le
 		r->stored = xmalloc(bound);
 		r->stored_cap = bound;
 	}
-	n = ZSTD_compressCCtx(r->cctx, r->stored, r->stored_cap, raw, len, r->level);
+	n = r->level < 0 ? len
+			 : ZSTD_compressCCtx(r->cctx, r->stored, r->stored_cap, raw, len, r->level);
 	if (ZSTD_isError(n) || n >= len) {
 		h->compression = TTR_COMP_NONE;
 		h->stored_size = (uint32_t)len;
@@ -452,6 +453,8 @@ struct recorder *recorder__new(const struct recorder_opts *o, char *err, size_t 
 	r->path = xstrdup(o->path);
 	r->max_size = o->max_size;
 	r->level = o->level ? o->level : 3;
+	if (r->level > ZSTD_maxCLevel())
+		r->level = ZSTD_maxCLevel();
 	r->chunk_ns = o->chunk_ns ? o->chunk_ns : NSEC_PER_SEC;
 	r->cctx = ZSTD_createCCtx();
 	r->strings = u64map__new();

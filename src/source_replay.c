@@ -105,6 +105,71 @@ static int replay_ready(struct source *src)
 	return 0;
 }
 
+static bool is_dict(uint16_t type)
+{
+	return type == TT_EV_STRING || type == TT_EV_STACK || type == TT_EV_THREAD_INFO;
+}
+
+/*
+ * Emits the dictionary records of chunk i (all of a snapshot, the
+ * dictionary records of an event chunk), timed at when_ns: as of the jump.
+ */
+static int emit_dicts(struct replay_source *rs, size_t i, uint64_t when_ns)
+{
+	int n;
+
+	if (ttr_reader__load(rs->rd, i) < 0)
+		goto bad;
+	while ((n = ttr_reader__next(rs->rd, &rs->ev.hdr, sizeof(rs->ev))) > 0) {
+		if (!is_dict(rs->ev.hdr.type))
+			continue;
+		rs->ev.hdr.time_ns = when_ns;
+		sink_emit(&rs->base.sink, &rs->ev.hdr);
+	}
+	if (n == 0)
+		return 0;
+bad:
+	snprintf(rs->base.error, sizeof(rs->base.error), "%s", ttr_reader__error(rs->rd));
+	return -EBADMSG;
+}
+
+int replay_source__seek(struct source *src, uint64_t time_ns)
+{
+	struct replay_source *rs = to_replay(src);
+	size_t n = ttr_reader__nr_chunks(rs->rd), k, s;
+	const struct ttr_chunk *c;
+	uint64_t when;
+	int err;
+
+	k = ttr_reader__find(rs->rd, time_ns);
+	while (k < n && ttr_reader__chunk(rs->rd, k)->kind != TTR_KIND_EVENTS)
+		k++;
+	if (k >= n)
+		return -ERANGE;
+	c = ttr_reader__chunk(rs->rd, k);
+	when = c->first_ns;
+	/* The latest snapshot before k, then what changed the dictionaries since. */
+	for (s = k; s > 0; s--)
+		if (ttr_reader__chunk(rs->rd, s - 1)->kind == TTR_KIND_SNAPSHOT)
+			break;
+	if (s > 0) {
+		err = emit_dicts(rs, s - 1, when);
+		if (err < 0)
+			return err;
+	}
+	for (size_t i = s; i < k; i++) {
+		c = ttr_reader__chunk(rs->rd, i);
+		if (c->kind != TTR_KIND_EVENTS || !(c->flags & TTR_FLAG_DICT))
+			continue;
+		err = emit_dicts(rs, i, when);
+		if (err < 0)
+			return err;
+	}
+	rs->next_chunk = k;
+	rs->loaded = false;
+	return 0;
+}
+
 static void replay_free(struct source *src)
 {
 	struct replay_source *rs = to_replay(src);

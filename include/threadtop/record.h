@@ -25,7 +25,7 @@ struct recorder_opts {
 	unsigned hz;	    /* thread sampling rate */
 	double interval_s;  /* output interval */
 	const char *pids;   /* "-p" as given, or NULL */
-	int level;	    /* zstd level; 0 = default (3) */
+	int level;	    /* zstd level; 0 = default (3), -1 = store uncompressed */
 	/* Extra "key=value\n" lines for the host info, or NULL (tests, replays). */
 	const char *extra_info;
 	/* Chunk span in ns; 0 = one second (tests use smaller). */

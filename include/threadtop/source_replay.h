@@ -10,6 +10,7 @@
 #define THREADTOP_SOURCE_REPLAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "threadtop/source.h"
 #include "threadtop/ttr_reader.h"
@@ -20,6 +21,16 @@
  */
 struct source *replay_source__new(const char *path, struct event_sink sink, char *err,
 				  size_t errlen);
+
+/*
+ * Positions the replay at the event chunk holding time_ns (monotonic, the
+ * recording's clock), after emitting to the sink the dictionaries as they
+ * stood there (from the nearest snapshot, then the chunks since), timed at
+ * the chunk's start. The caller gives the sink a fresh model first and plays
+ * on (ready) to the interval it wants. Returns 0, -ERANGE past the end, or
+ * -EBADMSG with src->error set.
+ */
+int replay_source__seek(struct source *src, uint64_t time_ns);
 
 /* The reader under src (host info, chunk index). Owned by the source. */
 const struct ttr_reader *replay_source__reader(struct source *src);
