@@ -61,6 +61,16 @@ static pid_t sp_gettid(void)
 	return (pid_t)syscall(SYS_gettid);
 }
 
+/* Thread CPU time; clock_gettime is async-signal-safe. */
+uint64_t sp_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static int sp_disabled(void)
 {
 	const char *e = getenv("THREADTOP_SYSPROF_DISABLE");
@@ -242,6 +252,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 	uint8_t vmst = SP_UNKNOWN;
 	int32_t traceno = 0;
 	int lj_alive = 0;
+	uint64_t t0;
 
 	(void)si;
 	if (sp.state != SP_PROFILE)
@@ -250,6 +261,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 		sp.foreign++;
 		goto out;
 	}
+	t0 = sp_cpu_ns();
 	if (sp.chain_lj) {
 		struct sigaction now;
 
@@ -281,6 +293,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 	}
 	if (lj_alive && sp.lj_handler)
 		sp.lj_handler(sig);
+	__atomic_fetch_add(&sp.cost_ns, sp_cpu_ns() - t0, __ATOMIC_RELAXED);
 out:
 	errno = saved_errno;
 }
@@ -305,9 +318,12 @@ static uint8_t sp_letter_state(int letter)
 
 static void sp_lj_callback(void *data, lua_State *L, int samples, int vmstate)
 {
+	uint64_t t0;
+
 	(void)data;
 	if (sp.state != SP_PROFILE)
 		return;
+	t0 = sp_cpu_ns();
 	if (!sp.layout_ok) {
 		uint8_t st = sp_letter_state(vmstate);
 		uint32_t i, head = __atomic_load_n(&sp.head, __ATOMIC_ACQUIRE);
@@ -320,6 +336,7 @@ static void sp_lj_callback(void *data, lua_State *L, int samples, int vmstate)
 	}
 	if (sp.ring)
 		sp_drain(L);
+	__atomic_fetch_add(&sp.cost_ns, sp_cpu_ns() - t0, __ATOMIC_RELAXED);
 }
 
 /* --- lua_close() while running ------------------------------------------- */
@@ -511,6 +528,7 @@ static int sp_fail_start(const struct luam_Sysprof_Options *opt, int rc)
 LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Options *opt)
 {
 	struct sigaction parked, active, now;
+	uint64_t t0 = sp_cpu_ns();
 	int rc, err;
 
 	rc = sp_validate(L, opt);
@@ -534,6 +552,7 @@ LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Optio
 	sp_registry = lua_topointer(L, LUA_REGISTRYINDEX);
 	sp.tid = sp_gettid();
 	memset(&sp.counters, 0, sizeof(sp.counters));
+	sp.cost_ns = 0;
 	sp.dropped = 0;
 	sp.foreign = 0;
 	sp.head = sp.tail = 0;
@@ -584,6 +603,7 @@ LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Optio
 		/* Our own thread CPU-time timer replaces LuaJIT's ITIMER_PROF. */
 		setitimer(ITIMER_PROF, &(struct itimerval){{0, 0}, {0, 0}}, NULL);
 	}
+	__atomic_fetch_add(&sp.cost_ns, sp_cpu_ns() - t0, __ATOMIC_RELAXED);
 	sp.state = SP_PROFILE;
 	if (sigaction(SIGPROF, &active, NULL) < 0)
 		goto fail_lj;
@@ -612,6 +632,7 @@ fail_sys:
 int sp_stop_internal(lua_State *L, int closing)
 {
 	int rc = PROFILE_SUCCESS, err = 0;
+	uint64_t t0 = sp_cpu_ns();
 
 	sp.state = SP_IDLE;
 	if (sp.have_timer) {
@@ -652,6 +673,7 @@ int sp_stop_internal(lua_State *L, int closing)
 	sp.L = NULL;
 	sp.g = NULL;
 	sp_registry = NULL;
+	__atomic_fetch_add(&sp.cost_ns, sp_cpu_ns() - t0, __ATOMIC_RELAXED);
 	if (rc == PROFILE_SUCCESS)
 		sp_errbuf[0] = '\0';
 	else

@@ -79,6 +79,7 @@ struct sp_profiler {
 	volatile uint32_t seq;	   /* odd while the handler updates counters */
 	volatile uint64_t dropped; /* stacks lost: ring full */
 	volatile uint64_t foreign; /* SIGPROF on another thread, ignored */
+	volatile uint64_t cost_ns; /* CPU time spent in the profiler (handler, callback, start, stop) */
 
 	struct sp_slot *ring;
 	volatile uint32_t head, tail;
@@ -120,6 +121,7 @@ void sp_wb_str(const char *s, size_t len);
 int sp_symtab_dump_cfuncs(void);
 
 /* sysprof.c */
+uint64_t sp_cpu_ns(void);
 void sp_set_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int sp_stop_internal(lua_State *L, int closing);
 int sp_profiling_vm(lua_State *L);

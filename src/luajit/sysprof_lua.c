@@ -213,6 +213,7 @@ static int l_report(lua_State *L)
 	set_counter(L, top, "samples", c.samples);
 	set_counter(L, top, "fidelity", (uint64_t)luaM_sysprof_fidelity());
 	set_counter(L, top, "dropped", sp.dropped);
+	set_counter(L, top, "overhead_ns", sp.cost_ns);
 	return 1;
 }
 

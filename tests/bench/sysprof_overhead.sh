@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Overhead of threadtop's LuaJIT sysprof at a 10 ms interval, side by side
+# with no profiler and with jit.p, on tests/bench/sysprof_workload.lua run
+# by Debian's luajit CLI (the library is LD_PRELOADed for the sysprof runs).
+# Each round runs every configuration once, in a rotated order; the figure
+# is the process CPU time (user + sys), min and median over the rounds (min
+# is the least sensitive to other load on a shared machine), and the
+# profiler's own CPU time as it measures it ("direct cost").
+#
+# usage: tests/bench/sysprof_overhead.sh [-n ROUNDS] [-s SCALE] [-l LIB]
+#   LIB defaults to build/release/lib/libthreadtop-sysprof.so (cmake --preset
+#   release && cmake --build build/release), else build/debug's.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+rounds=7
+scale=1
+lib=""
+while getopts "n:s:l:h" o; do
+	case $o in
+	n) rounds=$OPTARG ;;
+	s) scale=$OPTARG ;;
+	l) lib=$OPTARG ;;
+	*) sed -n '2,12p' "$0"; exit 2 ;;
+	esac
+done
+if [ -z "$lib" ]; then
+	for b in release debug; do
+		if [ -f "$src/build/$b/lib/libthreadtop-sysprof.so" ]; then
+			lib="$src/build/$b/lib/libthreadtop-sysprof.so"
+			break
+		fi
+	done
+fi
+if [ -z "$lib" ] || [ ! -f "$lib" ]; then
+	echo "sysprof_overhead: no libthreadtop-sysprof.so: build it (cmake --preset release && cmake --build build/release) or pass -l LIB" >&2
+	exit 1
+fi
+command -v luajit >/dev/null || { echo "sysprof_overhead: luajit not on PATH (Debian package luajit)" >&2; exit 1; }
+work="$here/sysprof_workload.lua"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+configs=(none jit.p sysprof-D sysprof-C)
+
+run() { # run CONFIG -> prints user+sys seconds
+	local TIMEFORMAT="%U %S" t
+	case $1 in
+	none) t=$( { time BENCH_SCALE=$scale luajit "$work" >/dev/null 2>&1; } 2>&1) ;;
+	jit.p) t=$( { time BENCH_SCALE=$scale luajit -jp=f,"$tmp/jp.txt" "$work" >/dev/null 2>&1; } 2>&1) ;;
+	sysprof-*) t=$( { time BENCH_SCALE=$scale BENCH_PROF=$1 BENCH_OUT="$tmp/sp.bin" \
+		LD_PRELOAD="$lib" luajit "$work" >/dev/null 2>"$tmp/err"; } 2>&1)
+		grep "^direct" "$tmp/err" >>"$tmp/direct" ;;
+	esac
+	echo "$t" | awk '{ printf "%.3f\n", $1 + $2 }'
+}
+
+echo "# library: $lib"
+echo "# workload: $work (scale $scale), $rounds rounds, interval 10 ms, $(nproc) CPUs"
+for ((r = 0; r < rounds; r++)); do
+	for ((i = 0; i < ${#configs[@]}; i++)); do
+		c=${configs[$(((i + r) % ${#configs[@]}))]}
+		echo "$c $(run "$c")" >>"$tmp/results"
+	done
+done
+[ -s "$tmp/sp.bin" ] && echo "# last sysprof-C stream: $(wc -c <"$tmp/sp.bin") bytes"
+awk -v order="${configs[*]}" '
+{ v[$1, ++n[$1]] = $2 }
+function sort(c,   i, j, t) { for (i = 1; i <= n[c]; i++) a[i] = v[c, i]
+	for (i = 1; i <= n[c]; i++) for (j = i + 1; j <= n[c]; j++)
+		if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } }
+END {
+	split(order, cs, " ")
+	printf "%-10s %8s %8s %10s %10s\n", "config", "min_s", "median_s", "ovh_min", "ovh_median"
+	for (k = 1; k in cs; k++) {
+		c = cs[k]; sort(c)
+		mn[c] = a[1]; md[c] = (n[c] % 2) ? a[(n[c] + 1) / 2] : (a[n[c] / 2] + a[n[c] / 2 + 1]) / 2
+	}
+	for (k = 1; k in cs; k++) {
+		c = cs[k]
+		printf "%-10s %8.3f %8.3f %+9.1f%% %+9.1f%%\n", c, mn[c], md[c],
+			100 * (mn[c] / mn["none"] - 1), 100 * (md[c] / md["none"] - 1)
+	}
+}' "$tmp/results"
+# The profiler's own CPU time, measured inside the process (excludes indirect
+# costs such as trace exits at safe points, which the table above includes).
+awk '{ ns[$2] += $3; cpu[$2] += $4 }
+END { for (c in ns) printf "# direct cost %s: %.3f%% of the process CPU time\n", c, 100 * ns[c] / 1e9 / cpu[c] }' \
+	"$tmp/direct" | sort
