@@ -112,4 +112,17 @@ for _, mode in ipairs({ "L", "C" }) do
   t.like(outp, "rc=0", mode .. " stream parses")
 end
 
+-- jit.p and sysprof share SIGPROF: starting sysprof under jit.p fails
+-- with the reason, and works again once jit.p stopped.
+local ok_p, jp = pcall(require, "jit.p")
+if ok_p then
+  jp.start("f", "/dev/null")
+  res, err = sp.start({ mode = "D" })
+  t.is(res, nil, "start under jit.p fails")
+  t.like(err, "SIGPROF is in use", "start under jit.p: reason")
+  jp.stop()
+  t.is(sp.start({ mode = "D" }), true, "start after jit.p stopped")
+  t.is(sp.stop(), true, "stop")
+end
+
 t.done()

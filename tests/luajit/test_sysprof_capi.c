@@ -415,24 +415,31 @@ static void test_signal_outside_vm(void **state)
 
 static void test_fallback_letters(void **state)
 {
-	lua_State *L;
-	struct luam_Sysprof_Options o = opts(LUAM_SYSPROF_DEFAULT, 1, NULL);
 	struct luam_Sysprof_Counters c;
+	struct membuf m = {0};
+	lua_State *L;
+	int mode;
 
 	(void)state;
 	setenv("THREADTOP_SYSPROF_NO_VMSTATE", "1", 1);
-	L = new_vm();
-	assert_int_equal(luaM_sysprof_start(L, &o), PROFILE_SUCCESS);
-	assert_int_equal(luaM_sysprof_fidelity(), 5);
-	run(L, "jit.off() local function f(n) if n < 2 then return n end\n"
-	       "return f(n-1) + f(n-2) end f(27)");
-	assert_int_equal(luaM_sysprof_stop(L), PROFILE_SUCCESS);
-	assert_int_equal(luaM_sysprof_report(&c), PROFILE_SUCCESS);
-	assert_true(c.samples > 0);
-	assert_int_equal(sum(&c), c.samples);
-	assert_true(c.vmst_lfunc > 0);
+	for (mode = LUAM_SYSPROF_DEFAULT; mode <= LUAM_SYSPROF_CALLGRAPH; mode++) {
+		struct luam_Sysprof_Options o = opts((uint8_t)mode, 1, mode ? &m : NULL);
+
+		L = new_vm();
+		assert_int_equal(luaM_sysprof_start(L, &o), PROFILE_SUCCESS);
+		assert_int_equal(luaM_sysprof_fidelity(), 5);
+		run(L, "jit.off() local function f(n) if n < 2 then return n end\n"
+		       "return f(n-1) + f(n-2) end f(27)");
+		assert_int_equal(luaM_sysprof_stop(L), PROFILE_SUCCESS);
+		assert_int_equal(luaM_sysprof_report(&c), PROFILE_SUCCESS);
+		assert_true(c.samples > 0);
+		assert_int_equal(sum(&c), c.samples);
+		assert_true(c.vmst_lfunc > 0);
+		lua_close(L);
+	}
+	assert_int_equal(m.data[m.len - 1], 0x80);
 	unsetenv("THREADTOP_SYSPROF_NO_VMSTATE");
-	lua_close(L);
+	free(m.data);
 }
 
 int main(void)
