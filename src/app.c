@@ -19,6 +19,7 @@
 
 #include "threadtop/app.h"
 #include "threadtop/event_codec.h"
+#include "threadtop/export_app.h"
 #include "threadtop/log.h"
 #include "threadtop/privileges.h"
 #include "threadtop/record.h"
@@ -478,7 +479,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 		fprintf(stderr, "threadtop: --log %s: %s\n", o->log_path, strerror(-err));
 		return 1;
 	}
-	if (!o->read_path && check_pids(o) < 0)
+	if ((!o->read_path && check_pids(o) < 0) || export_app_check(o) < 0)
 		goto out;
 	app.loop = loop__new();
 	app.model = model__new(NULL);
@@ -516,6 +517,9 @@ int app_run(const struct options *given, const struct frontend *fe)
 		log_msg("%s: no index at its end: the recorder did not finish (killed?); replayed "
 			"every whole chunk",
 			o->read_path);
+	/* What was profiled is worth keeping even when the output failed. */
+	if (export_app_write(&app) < 0)
+		code = 1;
 out:
 	if (app.rec) {
 		bool stopped = recorder__stopped(app.rec);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "threadtop/cli.h"
+#include "threadtop/export.h"
 
 void cli_usage(FILE *f)
 {
@@ -25,6 +26,15 @@ void cli_usage(FILE *f)
 	      "  -r, --read FILE        replay a recording instead of sampling this host\n"
 	      "      --max-size SIZE    stop recording at SIZE bytes (suffix K, M or G)\n"
 	      "      --log FILE         write threadtop's own messages to FILE\n"
+	      "      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
+	      "                         format by extension: .folded .pb.gz (pprof)\n"
+	      "                         .speedscope.json .json (report) .svg (flame graph)\n"
+	      "      --export-format folded|pprof|speedscope|json|svg\n"
+	      "                         format of every --export, whatever its extension\n"
+	      "      --export-by process|tid|state\n"
+	      "                         folded and SVG: split stacks under the process by thread\n"
+	      "                         or by thread state (default process)\n"
+	      "      --force            let --export replace existing files\n"
 	      "  -h, --help             this help\n"
 	      "  -V, --version          print the version\n",
 	      f);
@@ -112,7 +122,18 @@ static int parse_size(const char *s, uint64_t *ret)
 	return 0;
 }
 
-enum long_only { OPT_FORMAT = 256, OPT_SOURCE, OPT_PROC_ROOT, OPT_SYS_ROOT, OPT_LOG, OPT_MAX_SIZE };
+enum long_only {
+	OPT_FORMAT = 256,
+	OPT_SOURCE,
+	OPT_PROC_ROOT,
+	OPT_SYS_ROOT,
+	OPT_LOG,
+	OPT_MAX_SIZE,
+	OPT_EXPORT = 300,
+	OPT_EXPORT_FORMAT,
+	OPT_EXPORT_BY,
+	OPT_FORCE,
+};
 
 static const struct option long_opts[] = {
 	{"batch", no_argument, NULL, 'b'},
@@ -128,6 +149,10 @@ static const struct option long_opts[] = {
 	{"write", required_argument, NULL, 'w'},
 	{"read", required_argument, NULL, 'r'},
 	{"max-size", required_argument, NULL, OPT_MAX_SIZE},
+	{"export", required_argument, NULL, OPT_EXPORT},
+	{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
+	{"export-by", required_argument, NULL, OPT_EXPORT_BY},
+	{"force", no_argument, NULL, OPT_FORCE},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -218,6 +243,36 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 				return bad(err, "--max-size", optarg,
 					   "need a size of at least 4096 bytes, like 500M");
 			break;
+		case OPT_EXPORT:
+			if (!*optarg)
+				return bad(err, "--export", optarg, "need a file name");
+			if (o.nr_exports == MAX_EXPORTS)
+				return bad(err, "--export", optarg, "at most 8 exports");
+			o.exports[o.nr_exports++] = optarg;
+			break;
+		case OPT_EXPORT_FORMAT: {
+			enum export_format f;
+
+			if (export_format_parse(optarg, &f) < 0)
+				return bad(err, "--export-format", optarg,
+					   "need folded, pprof, speedscope, json or svg");
+			o.export_format = f;
+			break;
+		}
+		case OPT_EXPORT_BY:
+			if (!strcmp(optarg, "process"))
+				o.export_by = EXPORT_BY_PROCESS;
+			else if (!strcmp(optarg, "tid"))
+				o.export_by = EXPORT_BY_TID;
+			else if (!strcmp(optarg, "state"))
+				o.export_by = EXPORT_BY_STATE;
+			else
+				return bad(err, "--export-by", optarg,
+					   "need process, tid or state");
+			break;
+		case OPT_FORCE:
+			o.force = true;
+			break;
 		case 'h':
 			cli_usage(out);
 			return CLI_EXIT_OK;
@@ -234,6 +289,12 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			return -EINVAL;
 		}
 	}
+	for (size_t i = 0; i < o.nr_exports && !o.export_format; i++)
+		if (export_format_of_path(o.exports[i]) == EXPORT_AUTO)
+			return bad(
+				err, "--export", o.exports[i],
+				"unknown extension: use .folded, .pb.gz, .speedscope.json, .json or "
+				".svg, or give --export-format");
 	if (optind < argc) {
 		fprintf(err, "threadtop: unexpected argument '%s'\n", argv[optind]);
 		cli_usage(err);

@@ -12,6 +12,7 @@ enum output_format { FORMAT_TEXT, FORMAT_JSON };
 enum source_kind { SOURCE_AUTO, SOURCE_BPF, SOURCE_PROC };
 
 #define MAX_PIDS 1024
+#define MAX_EXPORTS 8
 
 struct options {
 	bool batch;		   /* -b */
@@ -28,6 +29,12 @@ struct options {
 	const char *write_path;	 /* -w: record to this file */
 	const char *read_path;	 /* -r: replay this file instead of sampling */
 	uint64_t max_size;	 /* --max-size: cap of the recording in bytes, 0 = none */
+	/* Snapshots written when the run ends (export.h). */
+	const char *exports[MAX_EXPORTS]; /* --export FILE, repeatable */
+	size_t nr_exports;
+	int export_format; /* --export-format: enum export_format, 0 = from the name */
+	int export_by;	   /* --export-by: enum export_by */
+	bool force;	   /* --force: exports may replace existing files */
 };
 
 enum cli_result {

@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "threadtop/cli.h"
+#include "threadtop/export.h"
 
 static int parse(struct options *o, char *errbuf, size_t len, ...)
 {
@@ -87,12 +88,38 @@ static void errors(void **state)
 	assert_int_equal(parse(&o, err, sizeof(err), "-V", NULL), CLI_EXIT_OK);
 }
 
+static void export_options(void **state)
+{
+	struct options o;
+	char err[4096] = "";
+
+	assert_int_equal(parse(&o, err, sizeof(err), "--export", "a.folded", "--export", "b.json",
+			       "--export-by", "state", "--force", NULL),
+			 CLI_RUN);
+	assert_int_equal(o.nr_exports, 2);
+	assert_string_equal(o.exports[0], "a.folded");
+	assert_string_equal(o.exports[1], "b.json");
+	assert_int_equal(o.export_by, EXPORT_BY_STATE);
+	assert_int_equal(o.export_format, EXPORT_AUTO);
+	assert_true(o.force);
+	assert_int_equal(
+		parse(&o, err, sizeof(err), "--export", "x.out", "--export-format", "svg", NULL),
+		CLI_RUN);
+	assert_int_equal(o.export_format, EXPORT_SVG);
+	assert_false(o.force);
+	assert_int_equal(parse(&o, err, sizeof(err), "--export", "x.out", NULL), -EINVAL);
+	assert_non_null(strstr(err, "unknown extension"));
+	assert_int_equal(parse(&o, err, sizeof(err), "--export-format", "png", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "--export-by", "cpu", NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(batch_options),
 		cmocka_unit_test(errors),
+		cmocka_unit_test(export_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What exporters ask to name a stack frame: (pid, address, kernel?) ->
+ * function and module. The default names every frame "0xADDR"; the
+ * symbolizer plugs in behind the same interface, so exporters never know
+ * where names come from.
+ */
+#ifndef THREADTOP_FRAME_NAMER_H
+#define THREADTOP_FRAME_NAMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct frame_name {
+	const char *name;   /* function, "module+0xoff" or "0xADDR"; never NULL */
+	const char *module; /* "libc.so.6", "[kernel]"; NULL when unknown */
+	bool kernel;
+};
+
+struct frame_namer {
+	/*
+	 * Names addr, a kernel address when kernel is true (pid is then
+	 * ignored), else an address in process pid. The strings in *ret live
+	 * until the next call. Returns 0 or a negative errno.
+	 */
+	int (*name)(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret);
+	void *ctx;
+};
+
+/* A namer that prints addresses ("0xffffffff81000000", module "[kernel]"
+ * for kernel frames); ctx is unused. */
+extern const struct frame_namer frame_namer_hex;
+
+/* Names addr with namer, or with frame_namer_hex when namer is NULL or fails. */
+void frame_namer__name(const struct frame_namer *namer, uint32_t pid, uint64_t addr, bool kernel,
+		       struct frame_name *ret);
+
+#endif /* THREADTOP_FRAME_NAMER_H */

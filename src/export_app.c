@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* --export in a run (see export_app.h): check at the start, write at the end. */
+#include <stdio.h>
+
+#include "threadtop/export.h"
+#include "threadtop/export_app.h"
+#include "threadtop/log.h"
+
+static void opts_of(const struct options *o, struct export_opts *ret)
+{
+	*ret = (struct export_opts){
+		.format = (enum export_format)o->export_format,
+		.by = (enum export_by)o->export_by,
+		.force = o->force,
+		.window = WIN_SESSION,
+		.hz = o->hz,
+	};
+}
+
+int export_app_check(const struct options *o)
+{
+	struct export_opts eo;
+	char err[512];
+	int first = 0;
+
+	opts_of(o, &eo);
+	for (size_t i = 0; i < o->nr_exports; i++) {
+		int e = export__check(o->exports[i], &eo, err, sizeof(err));
+
+		if (e) {
+			log_msg("%s", err);
+			if (!first)
+				first = e;
+		}
+	}
+	return first;
+}
+
+int export_app_write(struct app *app)
+{
+	const struct options *o = app_options(app);
+	struct export_opts eo;
+	char err[512];
+	int first = 0;
+
+	opts_of(o, &eo);
+	eo.source = app_source_name(app);
+	for (size_t i = 0; i < o->nr_exports; i++) {
+		struct export_result res;
+		int e = export__write(app_model(app), o->exports[i], &eo, &res, err, sizeof(err));
+
+		if (e) {
+			log_msg("%s", err);
+			if (!first)
+				first = e;
+			continue;
+		}
+		for (size_t k = 0; k < res.nr; k++)
+			log_msg("exported %s (%s, %zu bytes)", res.paths[k],
+				export_format_name(eo.format
+							   ? eo.format
+							   : export_format_of_path(o->exports[i])),
+				res.sizes[k]);
+		export_result__release(&res);
+	}
+	return first;
+}

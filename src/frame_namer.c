@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* The default frame namer (addresses as hex) and the fallback rule (see frame_namer.h). */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "threadtop/frame_namer.h"
+
+static char hex_buf[24];
+
+static int hex_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	snprintf(hex_buf, sizeof(hex_buf), "0x%" PRIx64, addr);
+	*ret = (struct frame_name){hex_buf, kernel ? "[kernel]" : NULL, kernel};
+	return 0;
+}
+
+const struct frame_namer frame_namer_hex = {hex_name, NULL};
+
+void frame_namer__name(const struct frame_namer *namer, uint32_t pid, uint64_t addr, bool kernel,
+		       struct frame_name *ret)
+{
+	if (namer && namer->name && namer->name(namer->ctx, pid, addr, kernel, ret) == 0 &&
+	    ret->name) {
+		ret->kernel = kernel;
+		return;
+	}
+	hex_name(NULL, pid, addr, kernel, ret);
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the export dispatcher and the folded and JSON writers
+ * (src/export*.c) on a synthetic model: formats from names, totals, frame
+ * order, kernel marks, splitting by thread and state, hostile names
+ * escaped, existing files kept.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "export_fixture.h"
+#include "threadtop/export.h"
+
+static char dir[64];
+static struct model *model;
+
+static int setup(void **state)
+{
+	strcpy(dir, "/tmp/tt_export.XXXXXX");
+	model = fx_model();
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	model__free(model);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd);
+}
+
+static char *path_of(const char *name)
+{
+	static char buf[128];
+
+	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 1 << 20);
+
+	assert_non_null(f);
+	fread(buf, 1, (1 << 20) - 1, f);
+	fclose(f);
+	return buf;
+}
+
+static struct export_opts opts(enum export_by by)
+{
+	return (struct export_opts){
+		.by = by,
+		.window = WIN_SESSION,
+		.namer = &fx_namer,
+		.source = "proc",
+		.hz = 20,
+		.host = "testhost",
+		.realtime_ns = 1700000000ull * NSEC_PER_SEC,
+	};
+}
+
+static int export(const char *name, const struct export_opts *o, char *err, size_t len)
+{
+	struct export_result res;
+	int e = export__write(model, path_of(name), o, &res, err, len);
+
+	if (!e) {
+		assert_int_equal(res.nr, 1);
+		assert_string_equal(res.paths[0], path_of(name));
+		assert_true(res.sizes[0] > 0);
+		export_result__release(&res);
+	}
+	return e;
+}
+
+static void formats_from_names(void **state)
+{
+	enum export_format f;
+
+	assert_int_equal(export_format_of_path("a.folded"), EXPORT_FOLDED);
+	assert_int_equal(export_format_of_path("a.pb.gz"), EXPORT_PPROF);
+	assert_int_equal(export_format_of_path("a.speedscope.json"), EXPORT_SPEEDSCOPE);
+	assert_int_equal(export_format_of_path("A.JSON"), EXPORT_JSON);
+	assert_int_equal(export_format_of_path("x/a.svg"), EXPORT_SVG);
+	assert_int_equal(export_format_of_path("a.png"), EXPORT_AUTO);
+	assert_int_equal(export_format_parse("speedscope", &f), 0);
+	assert_int_equal(f, EXPORT_SPEEDSCOPE);
+	assert_int_equal(export_format_parse("png", &f), -EINVAL);
+	assert_string_equal(export_format_name(EXPORT_PPROF), "pprof");
+}
+
+static void folded(void **state)
+{
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	char err[256] = "", *text;
+
+	assert_int_equal(export("a.folded", &o, err, sizeof(err)), 0);
+	text = slurp(path_of("a.folded"));
+	/* Sorted lines, process root, kernel frames marked, the hostile name escaped. */
+	assert_string_equal(text, "app;[running] 5\n"
+				  "app;fn_402000;fn_403000;kfn_ffffffff81000020_[k];"
+				  "kfn_ffffffff81000010_[k] 10\n"
+				  "app;fn_402000;hot<fn>&\"\\e[31m 30\n");
+	free(text);
+	/* The file exists now: refused, kept, and the message says what to do. */
+	assert_int_equal(export("a.folded", &o, err, sizeof(err)), -EEXIST);
+	assert_non_null(strstr(err, "--force"));
+	assert_non_null(strstr(err, "a.folded"));
+	o.force = true;
+	assert_int_equal(export("a.folded", &o, err, sizeof(err)), 0);
+}
+
+static void folded_by_tid_and_state(void **state)
+{
+	struct export_opts o = opts(EXPORT_BY_TID);
+	char err[256] = "", *text;
+
+	assert_int_equal(export("tid.folded", &o, err, sizeof(err)), 0);
+	text = slurp(path_of("tid.folded"));
+	assert_non_null(strstr(text, "app;worker [101];fn_402000;hot<fn>"));
+	assert_non_null(strstr(text, "app;app [100];[running] 5\n"));
+	free(text);
+	o = opts(EXPORT_BY_STATE);
+	assert_int_equal(export("state.folded", &o, err, sizeof(err)), 0);
+	text = slurp(path_of("state.folded"));
+	assert_non_null(strstr(text, "app;state R;[running] 5\n"));
+	assert_non_null(strstr(text, "app;state S;fn_402000;fn_403000;"));
+	free(text);
+}
+
+static void json_report(void **state)
+{
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	char err[256] = "", *text;
+
+	assert_int_equal(export("r.json", &o, err, sizeof(err)), 0);
+	text = slurp(path_of("r.json"));
+	assert_non_null(strstr(text, "\"schema\":1"));
+	assert_non_null(strstr(text, "\"kind\":\"report\""));
+	assert_non_null(strstr(text, "\"report_version\":1"));
+	assert_non_null(strstr(text, "\"host\":\"testhost\""));
+	assert_non_null(strstr(text, "\"time\":\"2023-11-14T22:13:20.000Z\""));
+	assert_non_null(strstr(text, "\"total_count\":45"));
+	/* JSON escapes: the quote and the ESC byte. */
+	assert_non_null(strstr(text, "\"name\":\"hot<fn>&\\\"\\u001b[31m\""));
+	assert_null(strchr(text, '\x1b'));
+	assert_non_null(strstr(text, "\"syscall\":\"clock_nanosleep\""));
+	free(text);
+}
+
+static void bad_names(void **state)
+{
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	char err[256] = "";
+
+	assert_int_equal(export("a.png", &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--export-format"));
+	assert_int_equal(export("nodir/a.json", &o, err, sizeof(err)), -ENOENT);
+	assert_int_equal(export__check(path_of("nodir/a.json"), &o, err, sizeof(err)), -ENOENT);
+	assert_non_null(strstr(err, "nodir"));
+	o.format = EXPORT_FOLDED;
+	assert_int_equal(export("forced.png", &o, err, sizeof(err)), 0);
+	assert_int_equal(export__check(path_of("forced.png"), &o, err, sizeof(err)), -EEXIST);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(formats_from_names),
+		cmocka_unit_test(folded),
+		cmocka_unit_test(folded_by_tid_and_state),
+		cmocka_unit_test(json_report),
+		cmocka_unit_test(bad_names),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

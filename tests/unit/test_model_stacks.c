@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for the stack query (src/model_stacks.c) and the profile built on it. */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "export_fixture.h"
+#include "threadtop/model_stacks.h"
+#include "threadtop/profile.h"
+
+static void rows_per_key(void **state)
+{
+	struct model *m = fx_model();
+	struct model_thread_stack *rows;
+	int nr = model__thread_stacks(m, WIN_SESSION, NULL, &rows);
+
+	assert_int_equal(nr, 3);
+	/* pid, tid, then most samples first. */
+	assert_int_equal(rows[0].tid, 100);
+	assert_int_equal(rows[0].samples, 10);
+	assert_int_equal(rows[0].state, TT_ST_S);
+	assert_int_equal(rows[0].syscall, 230);
+	assert_int_equal(rows[0].kstack_id, FX_KSTACK);
+	assert_int_equal(rows[0].ustack_id, FX_USTACK_SLEEP);
+	assert_int_equal(rows[1].tid, 100);
+	assert_int_equal(rows[1].samples, 5);
+	assert_int_equal(rows[2].tid, 101);
+	assert_int_equal(rows[2].samples, 30);
+	assert_string_equal(rows[2].comm, "worker");
+	assert_string_equal(rows[2].pcomm, "app"); /* the process's name, from its main thread */
+	free(rows);
+	model__free(m);
+}
+
+static void windows_and_filter(void **state)
+{
+	struct model *m = fx_model();
+	struct model_thread_stack *rows;
+	struct model_filter f = {.syscall = MODEL_ANY_SYSCALL, .state_mask = 1u << TT_ST_R};
+	int nr;
+
+	model__end_interval(m, FX_T0 + 2 * NSEC_PER_SEC);
+	assert_int_equal(model__thread_stacks(m, WIN_INTERVAL, NULL, &rows), 0);
+	free(rows);
+	nr = model__thread_stacks(m, WIN_MINUTE, NULL, &rows);
+	assert_int_equal(nr, 3);
+	free(rows);
+	nr = model__thread_stacks(m, WIN_SESSION, &f, &rows);
+	assert_int_equal(nr, 2); /* the running keys only */
+	for (int i = 0; i < nr; i++)
+		assert_int_equal(rows[i].state, TT_ST_R);
+	free(rows);
+	f = (struct model_filter){.syscall = MODEL_ANY_SYSCALL, .tid = 101};
+	assert_int_equal(model__thread_stacks(m, WIN_SESSION, &f, &rows), 1);
+	free(rows);
+	assert_int_equal(model__thread_stacks(m, WIN_MAX, NULL, &rows), -EINVAL);
+	model__free(m);
+}
+
+static const char *frame_name(const struct profile *p, const struct profile_sample *s, uint32_t i)
+{
+	return p->frames[s->frames[i]].name;
+}
+
+static void profile_frames(void **state)
+{
+	struct model *m = fx_model();
+	struct profile_opts o = {WIN_SESSION, NULL, &fx_namer};
+	struct profile *p = profile__build(m, &o);
+	const struct profile_sample *s;
+
+	assert_int_equal(p->nr_samples, 3);
+	assert_int_equal(p->total_count[PROFILE_THREADS], 45);
+	assert_int_equal(p->total_ns[PROFILE_THREADS], 45ull * 50000 * 1000);
+	assert_int_equal(p->weight_us, 50000);
+	assert_int_equal(profile__main_kind(p), PROFILE_THREADS);
+	/* Sleeping main thread: user frames root first, then kernel frames root first. */
+	s = &p->samples[0];
+	assert_int_equal(s->nr_frames, 4);
+	assert_string_equal(frame_name(p, s, 0), "fn_402000");
+	assert_string_equal(frame_name(p, s, 1), "fn_403000");
+	assert_string_equal(frame_name(p, s, 2), "kfn_ffffffff81000020");
+	assert_string_equal(frame_name(p, s, 3), "kfn_ffffffff81000010");
+	assert_true(p->frames[s->frames[3]].flags & PROFILE_FRAME_KERNEL);
+	assert_false(p->frames[s->frames[0]].flags & PROFILE_FRAME_KERNEL);
+	/* No stack: what the thread did stands in. */
+	s = &p->samples[1];
+	assert_int_equal(s->nr_frames, 1);
+	assert_string_equal(frame_name(p, s, 0), "[running]");
+	assert_true(p->frames[s->frames[0]].flags & PROFILE_FRAME_SYNTH);
+	/* The hot thread: the shared root frame is interned once. */
+	s = &p->samples[2];
+	assert_string_equal(frame_name(p, s, 1), FX_HOSTILE);
+	assert_int_equal(s->frames[0], p->samples[0].frames[0]);
+	assert_string_equal(s->pcomm, "app");
+	assert_int_equal(p->nr_frames, 6);
+	profile__free(p);
+	model__free(m);
+}
+
+static void default_namer(void **state)
+{
+	struct model *m = fx_model();
+	struct profile_opts o = {WIN_SESSION, NULL, NULL};
+	struct profile *p = profile__build(m, &o);
+
+	assert_string_equal(frame_name(p, &p->samples[2], 1), "0x401000");
+	assert_string_equal(p->frames[p->samples[0].frames[3]].module, "[kernel]");
+	profile__free(p);
+	profile__free(NULL);
+	model__free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(rows_per_key),
+		cmocka_unit_test(windows_and_filter),
+		cmocka_unit_test(profile_frames),
+		cmocka_unit_test(default_namer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
