@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A recording that hits --max-size or a full disk (here: the file size limit,
+# ulimit -f) stops with one message while the live output goes on, and the
+# file replays up to where it stopped.
+set -euo pipefail
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+# --max-size: 8 KiB holds the header and a few chunks of this machine's threads.
+"$TT_BIN" -b --format json --source proc -d 0.2 -n 25 -w "$tmp/cap.ttr" --max-size 8K \
+	>"$tmp/cap.json" 2>"$tmp/cap.err" || fail "exit $? with --max-size: $(cat "$tmp/cap.err")"
+[ "$(wc -l <"$tmp/cap.json")" -eq 25 ] || fail "the live output stopped with the recording"
+grep -q "reached --max-size" "$tmp/cap.err" || fail "no --max-size message: $(cat "$tmp/cap.err")"
+[ "$(grep -c . "$tmp/cap.err")" -eq 1 ] || fail "more than one message: $(cat "$tmp/cap.err")"
+[ "$(stat -c %s "$tmp/cap.ttr")" -le 8192 ] || fail "the file passed --max-size"
+"$TT_BIN" -r "$tmp/cap.ttr" -b --format json >"$tmp/cap.replay" 2>"$tmp/cap.rerr" ||
+	fail "the capped file does not replay: $(cat "$tmp/cap.rerr")"
+
+# A full disk: writes fail with EFBIG past 16 KiB (SIGXFSZ ignored, as a full
+# disk sends none). Output goes through cat, outside the limit.
+(
+	trap '' XFSZ
+	ulimit -f 16
+	exec "$TT_BIN" -b --format json --source proc -d 0.2 -n 25 -w "$tmp/full.ttr" \
+		2>"$tmp/full.err"
+) | cat >"$tmp/full.json" || fail "exit $? on a full disk: $(cat "$tmp/full.err")"
+[ "$(wc -l <"$tmp/full.json")" -eq 25 ] || fail "the live output stopped with the disk full"
+grep -q "recording to $tmp/full.ttr stopped at" "$tmp/full.err" ||
+	fail "no full-disk message: $(cat "$tmp/full.err")"
+"$TT_BIN" -r "$tmp/full.ttr" -b --format json >"$tmp/full.replay" 2>"$tmp/full.rerr" ||
+	fail "the file of a full disk does not replay: $(cat "$tmp/full.rerr")"
+[ "$(wc -l <"$tmp/full.replay")" -ge 1 ] || fail "nothing replayed from the full-disk file"
+
+# Options that need each other.
+rc=0
+"$TT_BIN" -b --max-size 1M 2>/dev/null || rc=$?
+[ "$rc" -eq 2 ] || fail "--max-size without -w: exit $rc, want 2"
+rc=0
+"$TT_BIN" -b -w "$tmp/nodir/x.ttr" -n 1 --source proc 2>"$tmp/err" || rc=$?
+[ "$rc" -eq 1 ] && grep -q "cannot create the recording" "$tmp/err" || fail "bad -w path: $rc"
+echo "ok: --max-size and a full disk stop the recording, not threadtop"
