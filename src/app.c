@@ -500,7 +500,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 	}
 	if (!app.replay)
 		emit_clock(&app, monotonic_ns());
-	if (fe->start && (err = fe->start(fe->ctx, &app)) < 0)
+	if (fe->start && fe->start(fe->ctx, &app) < 0)
 		goto out;
 	drop_privileges(&app);
 	err = loop__run(app.loop);

@@ -177,13 +177,11 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 		if (!memcmp(&b->keys[i - 1], k, sizeof(*k)))
 			return i - 1;
 	if (b->nr == b->cap) {
-		size_t cap = b->cap;
-
-		xgrow((void **)&b->rows, &cap, b->nr + 1, sizeof(*b->rows));
-		b->keys = xrealloc(b->keys, cap * sizeof(*b->keys));
-		b->next = xrealloc(b->next, cap * sizeof(*b->next));
-		b->last_tid = xrealloc(b->last_tid, cap * sizeof(*b->last_tid));
-		b->cap = cap;
+		b->cap *= 2;
+		b->rows = xrealloc(b->rows, b->cap * sizeof(*b->rows));
+		b->keys = xrealloc(b->keys, b->cap * sizeof(*b->keys));
+		b->next = xrealloc(b->next, b->cap * sizeof(*b->next));
+		b->last_tid = xrealloc(b->last_tid, b->cap * sizeof(*b->last_tid));
 	}
 	row = &b->rows[b->nr];
 	memset(row, 0, sizeof(*row));
@@ -316,6 +314,11 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	if (q->window >= WIN_MAX || q->sort >= SORT_MAX)
 		return -EINVAL;
 	b.index = u64map__new();
+	b.cap = 64;
+	b.rows = xmalloc(b.cap * sizeof(*b.rows));
+	b.keys = xmalloc(b.cap * sizeof(*b.keys));
+	b.next = xmalloc(b.cap * sizeof(*b.next));
+	b.last_tid = xmalloc(b.cap * sizeof(*b.last_tid));
 	b.now_sec = model_sec(m, m->now_ns);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
 		if (filter_thread(&q->filter, t))

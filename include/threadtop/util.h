@@ -15,9 +15,9 @@
 #define NSEC_PER_USEC 1000ull
 
 /* Allocation that never returns NULL: a failure here prints and aborts. */
-void *xmalloc(size_t size);
-void *xcalloc(size_t nmemb, size_t size);
-void *xrealloc(void *ptr, size_t size);
+void *xmalloc(size_t size) __attribute__((returns_nonnull, malloc));
+void *xcalloc(size_t nmemb, size_t size) __attribute__((returns_nonnull, malloc));
+void *xrealloc(void *ptr, size_t size) __attribute__((returns_nonnull));
 /* Grows *ptr (an array of elem-sized items with capacity *cap) to hold need. */
 void xgrow(void **ptr, size_t *cap, size_t need, size_t elem);
 char *xstrdup(const char *s);
