@@ -8,7 +8,11 @@
 # is the least sensitive to other load on a shared machine), and the
 # profiler's own CPU time as it measures it ("direct cost").
 #
-# usage: tests/bench/sysprof_overhead.sh [-n ROUNDS] [-s SCALE] [-l LIB]
+# With -p the configurations of a round run at the same time (one process
+# each), so that they share whatever else loads the machine: on a busy box
+# this pairs the noise and gives steadier ratios than one after another.
+#
+# usage: tests/bench/sysprof_overhead.sh [-p] [-n ROUNDS] [-s SCALE] [-l LIB]
 #   LIB defaults to build/release/lib/libthreadtop-sysprof.so (cmake --preset
 #   release && cmake --build build/release), else build/debug's.
 set -u
@@ -17,12 +21,14 @@ src=$(cd "$here/../.." && pwd)
 rounds=7
 scale=1
 lib=""
-while getopts "n:s:l:h" o; do
+parallel=0
+while getopts "pn:s:l:h" o; do
 	case $o in
+	p) parallel=1 ;;
 	n) rounds=$OPTARG ;;
 	s) scale=$OPTARG ;;
 	l) lib=$OPTARG ;;
-	*) sed -n '2,12p' "$0"; exit 2 ;;
+	*) sed -n '2,17p' "$0"; exit 2 ;;
 	esac
 done
 if [ -z "$lib" ]; then
@@ -48,39 +54,56 @@ run() { # run CONFIG -> prints user+sys seconds
 	case $1 in
 	none) t=$( { time BENCH_SCALE=$scale luajit "$work" >/dev/null 2>&1; } 2>&1) ;;
 	jit.p) t=$( { time BENCH_SCALE=$scale luajit -jp=f,"$tmp/jp.txt" "$work" >/dev/null 2>&1; } 2>&1) ;;
-	sysprof-*) t=$( { time BENCH_SCALE=$scale BENCH_PROF=$1 BENCH_OUT="$tmp/sp.bin" \
-		LD_PRELOAD="$lib" luajit "$work" >/dev/null 2>"$tmp/err"; } 2>&1)
-		grep "^direct" "$tmp/err" >>"$tmp/direct" ;;
+	sysprof-*) t=$( { time BENCH_SCALE=$scale BENCH_PROF=$1 BENCH_OUT="$tmp/$1.bin" \
+		LD_PRELOAD="$lib" luajit "$work" >/dev/null 2>"$tmp/$1.err"; } 2>&1)
+		grep "^direct" "$tmp/$1.err" >>"$tmp/direct" ;;
 	esac
 	echo "$t" | awk '{ printf "%.3f\n", $1 + $2 }'
 }
 
 echo "# library: $lib"
 echo "# workload: $work (scale $scale), $rounds rounds, interval 10 ms, $(nproc) CPUs"
+echo "# mode: $([ $parallel = 1 ] && echo 'configurations of a round in parallel' || echo 'one run at a time, rotated order')"
 for ((r = 0; r < rounds; r++)); do
-	for ((i = 0; i < ${#configs[@]}; i++)); do
-		c=${configs[$(((i + r) % ${#configs[@]}))]}
-		echo "$c $(run "$c")" >>"$tmp/results"
-	done
+	if [ $parallel = 1 ]; then
+		for c in "${configs[@]}"; do
+			(echo "$c $(run "$c") $r" >"$tmp/round.$c") &
+		done
+		wait
+		cat "$tmp"/round.* >>"$tmp/results"
+		rm -f "$tmp"/round.*
+	else
+		for ((i = 0; i < ${#configs[@]}; i++)); do
+			c=${configs[$(((i + r) % ${#configs[@]}))]}
+			echo "$c $(run "$c") $r" >>"$tmp/results"
+		done
+	fi
 done
-[ -s "$tmp/sp.bin" ] && echo "# last sysprof-C stream: $(wc -c <"$tmp/sp.bin") bytes"
+[ -s "$tmp/sysprof-C.bin" ] && echo "# last sysprof-C stream: $(wc -c <"$tmp/sysprof-C.bin") bytes"
 awk -v order="${configs[*]}" '
-{ v[$1, ++n[$1]] = $2 }
-function sort(c,   i, j, t) { for (i = 1; i <= n[c]; i++) a[i] = v[c, i]
-	for (i = 1; i <= n[c]; i++) for (j = i + 1; j <= n[c]; j++)
-		if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t } }
+{ v[$1, ++n[$1]] = $2; t[$1, $3] = $2; rounds[$3] = 1 }
+function med(arr, m,   i, j, x) {
+	for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+		if (arr[j] < arr[i]) { x = arr[i]; arr[i] = arr[j]; arr[j] = x }
+	return (m % 2) ? arr[(m + 1) / 2] : (arr[m / 2] + arr[m / 2 + 1]) / 2
+}
 END {
 	split(order, cs, " ")
-	printf "%-10s %8s %8s %10s %10s\n", "config", "min_s", "median_s", "ovh_min", "ovh_median"
+	printf "%-10s %8s %8s %9s %9s %9s\n", "config", "min_s", "median_s", "ovh_min", "ovh_med", "ovh_pair"
 	for (k = 1; k in cs; k++) {
-		c = cs[k]; sort(c)
-		mn[c] = a[1]; md[c] = (n[c] % 2) ? a[(n[c] + 1) / 2] : (a[n[c] / 2] + a[n[c] / 2 + 1]) / 2
+		c = cs[k]; delete a
+		for (i = 1; i <= n[c]; i++) a[i] = v[c, i]
+		md[c] = med(a, n[c]); mn[c] = a[1]
+		delete a; m = 0
+		for (r in rounds) if ((c, r) in t && ("none", r) in t) a[++m] = t[c, r] / t["none", r]
+		pr[c] = m ? med(a, m) : 0
 	}
 	for (k = 1; k in cs; k++) {
 		c = cs[k]
-		printf "%-10s %8.3f %8.3f %+9.1f%% %+9.1f%%\n", c, mn[c], md[c],
-			100 * (mn[c] / mn["none"] - 1), 100 * (md[c] / md["none"] - 1)
+		printf "%-10s %8.3f %8.3f %+8.1f%% %+8.1f%% %+8.1f%%\n", c, mn[c], md[c],
+			100 * (mn[c] / mn["none"] - 1), 100 * (md[c] / md["none"] - 1), 100 * (pr[c] - 1)
 	}
+	print "# ovh_pair: median over rounds of (config / none) in the same round"
 }' "$tmp/results"
 # The profiler's own CPU time, measured inside the process (excludes indirect
 # costs such as trace exits at safe points, which the table above includes).

@@ -70,6 +70,43 @@ name="mode L: one host frame and one Lua frame per sample"
 "$P" l.bin >l.folded
 check awk '{ sub(/ [0-9]+$/, ""); if (split($0, a, ";") > 2) bad = 1 } END { exit bad || NR == 0 }' l.folded
 
+# A stream as Tarantool's LuaJIT writes it (FFUNC frames, TRACE events
+# without stacks, symbols in the initial symtab only).
+cat > synth.lua <<'LUA'
+local out = {}
+local function b(...) for _, v in ipairs({ ... }) do out[#out + 1] = string.char(v) end end
+local function u(v) repeat local x = v % 128; v = math.floor(v / 128)
+  b(v > 0 and x + 128 or x) until v == 0 end
+local function s(str) u(#str); out[#out + 1] = str end
+out[#out + 1] = "ljs"; b(3, 0, 0, 0)
+b(0); u(0x100); s("@test.lua"); u(0)
+b(0); u(0x200); s("@test.lua"); u(19)
+b(1); u(0x500); s("main")
+b(1); u(0x1000); s("lua_pcall")
+b(2); u(3); u(0x200); u(21)
+b(0x80)
+out[#out + 1] = "ljp"; b(2, 0, 0, 0)
+b(1); b(1); u(0x200); u(19); b(1); u(0x100); u(0); b(0x80); u(0x1010); u(0x510); u(0)
+b(2); b(3); u(1); b(1); u(0x100); u(0); b(0x80); u(0x1010); u(0x510); u(0)
+b(4); u(0x1010); u(0x510); u(0)
+b(9); u(3); u(0x200); u(21)
+b(0x80)
+io.open(arg[1], "wb"):write(table.concat(out))
+LUA
+"$TT_LUAJIT" synth.lua synth.bin
+"$P" synth.bin >synth.folded 2>&1
+name="Tarantool-format stream: LFUNC sample spliced at lua_pcall"
+check grep -qx "main;lua_pcall;@test.lua:0;@test.lua:19 1" synth.folded
+name="Tarantool-format stream: FFUNC frame"
+check grep -qx "main;lua_pcall;@test.lua:0;FFUNC #1 1" synth.folded
+name="Tarantool-format stream: GC sample, host only"
+check grep -qx "main;lua_pcall 1" synth.folded
+name="Tarantool-format stream: TRACE event named, not empty"
+check grep -qx "TRACE \[3\] @test.lua:21 1" synth.folded
+name="Tarantool-format stream: --states"
+"$P" --states synth.bin >synth.states
+check sh -c 'grep -qx "FFUNC 1" synth.states && grep -qx "TRACE 1" synth.states && grep -qx "samples 4" synth.states'
+
 if [ -n "$TT_TARANTOOL_TOOLS" ] && [ -f "$TT_TARANTOOL_TOOLS/sysprof.lua" ] &&
 	command -v luajit >/dev/null; then
 	name="Tarantool's parser reads our stream"
