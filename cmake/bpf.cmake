@@ -46,7 +46,7 @@ function(tt_bpf_skeletons out_var)
 		set(skel ${TT_BPF_GEN_DIR}/${name}.skel.h)
 		add_custom_command(OUTPUT ${obj}
 			COMMAND ${TT_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${arch}
-				-Wall -Wno-unused-function -Werror
+				-mcpu=v3 -Wall -Wno-unused-function -Werror
 				-I${TT_BPF_GEN_DIR} -I${PROJECT_SOURCE_DIR}/bpf
 				-I${PROJECT_SOURCE_DIR}/include
 				-c ${src} -o ${obj}

@@ -215,18 +215,36 @@ static int start_source(struct app *app)
 	char err[256] = "";
 
 	if (o->source != SOURCE_PROC) {
-		struct bpf_source_opts bo = {o->nr_pids ? o->pids : NULL, o->nr_pids, o->hz,
-					     getpid()};
+		struct bpf_source_opts bo = {
+			.pids = o->nr_pids ? o->pids : NULL,
+			.nr_pids = o->nr_pids,
+			.hz = o->hz,
+			.self_pid = getpid(),
+			.cpu_hz = o->cpu_hz,
+			.syscalls = o->syscalls,
+			.offcpu = o->offcpu,
+		};
+		const char *why;
 
 		app->source = bpf_source__new(&bo, sink, err, sizeof(err));
 		if (app->source)
 			return 0;
+		/* libbpf's own words (the verifier log) go to the log file only. */
+		why = bpf_source__libbpf_log();
+		if (*why && log_file_text(why) == 0)
+			snprintf(err + strlen(err), sizeof(err) - strlen(err),
+				 " (libbpf and verifier log in %s)", o->log_path);
+		else if (*why)
+			snprintf(err + strlen(err), sizeof(err) - strlen(err),
+				 " (rerun with --log FILE to keep the verifier log)");
 		if (o->source == SOURCE_BPF) {
 			log_msg("%s", err);
 			return -ENOTSUP;
 		}
 		log_msg("%s; falling back to /proc", err);
 	}
+	if (o->syscalls || o->offcpu)
+		log_msg("--syscalls and --offcpu need the BPF source: not traced");
 	struct proc_source_opts po = {
 		.proc_root = o->proc_root,
 		.pids = o->nr_pids ? o->pids : NULL,
@@ -277,6 +295,8 @@ static int end_interval(struct app *app, uint64_t now)
 {
 	sample_use(app, now);
 	/* Records of this interval still in the source's buffer belong to it. */
+	if (app->source->ops->flush)
+		app->source->ops->flush(app->source, now);
 	if (app->source->ops->fd(app->source) >= 0)
 		app->source->ops->ready(app->source);
 	emit_interval(app, now);

@@ -13,9 +13,59 @@
 #include "threadtop/use_report.h"
 #include "threadtop/util.h"
 
+/* Samples of syscall nr in sc (nr_sc entries), 0 when none. */
+static uint64_t sampled(const struct model_syscall_count *sc, int nr_sc, int nr)
+{
+	for (int i = 0; i < nr_sc; i++)
+		if (sc[i].nr == nr)
+			return sc[i].samples;
+	return 0;
+}
+
+/*
+ * "syscalls": with exact figures (--syscalls) every syscall the thread made,
+ * {count, total_ns} plus the samples that caught it in one; otherwise the
+ * sampled syscalls as {samples}.
+ */
+static void print_json_syscalls(struct model *m, struct json *j, const struct model_row *row,
+				const struct model_syscall_count *sc, int nr)
+{
+	struct model_syscall_stat *st = NULL;
+	int nr_st = 0;
+	char name[32];
+
+	if (model__traced(m) & MODEL_TRACED_SYSCALLS)
+		nr_st = model__thread_syscall_stats(m, row->tid, WIN_INTERVAL, &st);
+	json_begin_object(j, "syscalls");
+	for (int i = 0; i < nr_st; i++) {
+		uint64_t n = sampled(sc, nr, st[i].nr);
+
+		json_begin_object(j, syscall_label(st[i].nr, name, sizeof(name)));
+		json_u64(j, "count", st[i].count);
+		json_u64(j, "total_ns", st[i].total_ns);
+		if (n)
+			json_u64(j, "samples", n);
+		json_end_object(j);
+	}
+	for (int i = 0; i < nr; i++) {
+		bool exact = false;
+
+		for (int k = 0; k < nr_st && !exact; k++)
+			exact = st[k].nr == sc[i].nr;
+		if (exact)
+			continue;
+		json_begin_object(j, syscall_label(sc[i].nr, name, sizeof(name)));
+		json_u64(j, "samples", sc[i].samples);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	free(st);
+}
+
 static void print_json_thread(struct model *m, struct json *j, const struct model_row *row)
 {
 	struct model_syscall_count *sc = NULL;
+	uint64_t runq_count, runq_ns;
 	char name[32];
 	int nr;
 
@@ -42,15 +92,80 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 		json_u64(j, syscall_label(sc[i].nr, name, sizeof(name)), sc[i].samples);
 	}
 	json_end_object(j);
-	json_begin_object(j, "syscalls");
-	for (int i = 0; i < nr; i++) {
-		json_begin_object(j, syscall_label(sc[i].nr, name, sizeof(name)));
-		json_u64(j, "samples", sc[i].samples);
+	print_json_syscalls(m, j, row, sc, nr);
+	free(sc);
+	if ((model__traced(m) & MODEL_TRACED_OFFCPU) &&
+	    model__thread_runq(m, row->tid, WIN_INTERVAL, &runq_count, &runq_ns) == 0) {
+		json_begin_object(j, "runq");
+		json_u64(j, "count", runq_count);
+		json_u64(j, "total_ns", runq_ns);
 		json_end_object(j);
 	}
 	json_end_object(j);
-	free(sc);
+}
+
+/* Frames root first: the user stack (root ... leaf), then the kernel's. */
+static void print_json_frames(struct model *m, struct json *j, const struct model_stack_row *r)
+{
+	const struct tt_stack *user = model__stack(m, r->ustack_id);
+	const struct tt_stack *kernel = model__stack(m, r->kstack_id);
+	char addr[24];
+
+	json_begin_array(j, "frames");
+	for (int i = user ? user->nr - 1 : -1; i >= 0; i--) {
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)user->ips[i]);
+		json_string(j, NULL, addr);
+	}
+	for (int i = kernel ? kernel->nr - 1 : -1; i >= 0; i--) {
+		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)kernel->ips[i]);
+		json_string(j, NULL, addr);
+	}
+	json_end_array(j);
+}
+
+/* "oncpu" (samples) or "offcpu" (ns): one entry per thread and stack pair. */
+static void print_json_stacks(struct model *m, struct json *j, bool offcpu)
+{
+	struct model_stack_row *rows = NULL;
+	int nr = offcpu ? model__offcpu(m, WIN_INTERVAL, &rows)
+			: model__oncpu(m, WIN_INTERVAL, &rows);
+
+	json_begin_array(j, offcpu ? "offcpu" : "oncpu");
+	for (int i = 0; i < nr; i++) {
+		json_begin_object(j, NULL);
+		json_u64(j, "pid", rows[i].pid);
+		json_u64(j, "tid", rows[i].tid);
+		json_string(j, "comm", rows[i].comm);
+		print_json_frames(m, j, &rows[i]);
+		if (offcpu) {
+			json_u64(j, "ns", rows[i].value);
+			json_u64(j, "switches", rows[i].count);
+		} else {
+			json_u64(j, "samples", rows[i].value);
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+	free(rows);
+}
+
+/* "bpf_stats": what each BPF program cost this interval (BPF_ENABLE_STATS). */
+static void print_json_bpf_stats(struct model *m, struct json *j)
+{
+	struct model_prog_stat *ps = NULL;
+	int nr = model__prog_stats(m, WIN_INTERVAL, &ps);
+
+	json_begin_object(j, "bpf_stats");
+	for (int i = 0; i < nr; i++) {
+		json_begin_object(j, ps[i].name);
+		json_u64(j, "run_cnt", ps[i].run_cnt);
+		json_u64(j, "run_time_ns", ps[i].run_time_ns);
+		json_u64(j, "avg_ns", ps[i].run_cnt ? ps[i].run_time_ns / ps[i].run_cnt : 0);
+		json_u64(j, "recursion_misses", ps[i].recursion_misses);
+		json_end_object(j);
+	}
 	json_end_object(j);
+	free(ps);
 }
 
 static int print_json(struct model *m, const struct batch_info *info,
@@ -73,6 +188,11 @@ static int print_json(struct model *m, const struct batch_info *info,
 	for (size_t i = 0; i < res->nr; i++)
 		print_json_thread(m, &j, &res->rows[i]);
 	json_end_array(&j);
+	print_json_stacks(m, &j, false);
+	if (model__traced(m) & MODEL_TRACED_OFFCPU)
+		print_json_stacks(m, &j, true);
+	if (model__traced(m) & MODEL_TRACED_PROGS)
+		print_json_bpf_stats(m, &j);
 	json_begin_object(&j, "dropped");
 	for (int r = 0; r < TT_DROP_MAX; r++)
 		json_u64(&j, model_drop_name(r), st->drops_interval[r]);

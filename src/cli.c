@@ -25,6 +25,10 @@ void cli_usage(FILE *f)
 	      "  -w, --write FILE       record the session to FILE (.ttr) while running\n"
 	      "  -r, --read FILE        replay a recording instead of sampling this host\n"
 	      "      --max-size SIZE    stop recording at SIZE bytes (suffix K, M or G)\n"
+	      "      --cpu-hz HZ        on-CPU stack sampling rate per CPU (BPF; default 99, 0 = off)\n"
+	      "      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
+	      "      --offcpu           trace context switches: exact off-CPU time per stack and\n"
+	      "                         run-queue latency (BPF)\n"
 	      "      --log FILE         write threadtop's own messages to FILE\n"
 	      "      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
 	      "                         format by extension: .folded .pb.gz (pprof)\n"
@@ -133,6 +137,9 @@ enum long_only {
 	OPT_EXPORT_FORMAT,
 	OPT_EXPORT_BY,
 	OPT_FORCE,
+	OPT_CPU_HZ,
+	OPT_SYSCALLS,
+	OPT_OFFCPU
 };
 
 static const struct option long_opts[] = {
@@ -153,6 +160,9 @@ static const struct option long_opts[] = {
 	{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
 	{"export-by", required_argument, NULL, OPT_EXPORT_BY},
 	{"force", no_argument, NULL, OPT_FORCE},
+	{"cpu-hz", required_argument, NULL, OPT_CPU_HZ},
+	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
+	{"offcpu", no_argument, NULL, OPT_OFFCPU},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -174,6 +184,7 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.source = SOURCE_AUTO,
 		.proc_root = "/proc",
 		.sys_root = "/sys",
+		.cpu_hz = 99,
 	};
 	int c;
 
@@ -272,6 +283,18 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			break;
 		case OPT_FORCE:
 			o.force = true;
+			break;
+		case OPT_CPU_HZ:
+			if (parse_long(optarg, 0, 10000, &v) < 0)
+				return bad(err, "--cpu-hz", optarg,
+					   "need a rate from 0 (off) to 10000 Hz");
+			o.cpu_hz = (unsigned)v;
+			break;
+		case OPT_SYSCALLS:
+			o.syscalls = true;
+			break;
+		case OPT_OFFCPU:
+			o.offcpu = true;
 			break;
 		case 'h':
 			cli_usage(out);

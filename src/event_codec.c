@@ -28,6 +28,11 @@ _Static_assert(sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * sizeof(__u64) <= T
 _Static_assert(sizeof(struct tt_clock) == 16, "tt_clock layout");
 _Static_assert(sizeof(struct tt_interval) == 32, "tt_interval layout");
 _Static_assert(sizeof(struct tt_use_metric) == 112, "tt_use_metric layout");
+_Static_assert(sizeof(struct tt_cpu_sample) == 64, "tt_cpu_sample layout");
+_Static_assert(sizeof(struct tt_syscall_stats) == 48 + 4 * TT_SYSCALL_HIST_BUCKETS,
+	       "tt_syscall_stats layout");
+_Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
+_Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
 
 enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK };
 
@@ -66,6 +71,22 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				  "112"
 				  "cc",
 			      TAIL_NONE},
+	[TT_EV_CPU_SAMPLE] = {"cpu_sample", TT_CPU_SAMPLE_VERSION, sizeof(struct tt_cpu_sample),
+			      HDR "448444"
+				  "22c",
+			      TAIL_NONE},
+	[TT_EV_SYSCALL_STATS] = {"syscall_stats", TT_SYSCALL_STATS_VERSION,
+				 sizeof(struct tt_syscall_stats),
+				 HDR "444488"
+				     "44444444"
+				     "44444444"
+				     "44444444"
+				     "44444444",
+				 TAIL_NONE},
+	[TT_EV_OFFCPU] = {"offcpu", TT_OFFCPU_VERSION, sizeof(struct tt_offcpu), HDR "44448844c",
+			  TAIL_NONE},
+	[TT_EV_PROG_STATS] = {"prog_stats", TT_PROG_STATS_VERSION, sizeof(struct tt_prog_stats),
+			      HDR "888c", TAIL_NONE},
 };
 
 const char *tt_event_type_name(unsigned type)

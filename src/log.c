@@ -80,6 +80,18 @@ void log_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+int log_file_text(const char *text)
+{
+	size_t len = strlen(text);
+
+	if (!file)
+		return -ENOENT;
+	fputs(text, file);
+	if (len && text[len - 1] != '\n')
+		fputc('\n', file);
+	return 0;
+}
+
 const char *log_line(size_t i)
 {
 	if (i >= count)

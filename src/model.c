@@ -41,6 +41,7 @@ static void thread_free(struct thread *t)
 {
 	if (!t)
 		return;
+	trace_thread_free(t->trace);
 	free(t->keys);
 	free(t);
 }
@@ -69,6 +70,7 @@ void model__free(struct model *m)
 	free_values(m->strings, free);
 	free_values(m->stacks, free);
 	use_model__free(m->use);
+	trace_model_free(m);
 	free(m);
 }
 
@@ -115,7 +117,7 @@ uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec)
 	return RING_SUM(ring, ring_sec, now_sec);
 }
 
-static struct thread *thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns)
+struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns)
 {
 	struct thread *t = u64map__get(m->threads, tid);
 
@@ -184,7 +186,7 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 		.state = s->state < TT_ST_MAX ? s->state : TT_ST_UNKNOWN,
 	};
 	uint32_t sec = model_sec(m, s->hdr.time_ns);
-	struct thread *t = thread_get(m, s->pid, s->tid, s->start_time_ns);
+	struct thread *t = model_thread_get(m, s->pid, s->tid, s->start_time_ns);
 	struct key_counts *kc = key_get(t, &key, sec);
 
 	memcpy(t->comm, s->comm, TT_COMM_LEN);
@@ -206,7 +208,7 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 
 static void ingest_info(struct model *m, const struct tt_thread_info *info)
 {
-	struct thread *t = thread_get(m, info->pid, info->tid, info->start_time_ns);
+	struct thread *t = model_thread_get(m, info->pid, info->tid, info->start_time_ns);
 
 	memcpy(t->comm, info->comm, TT_COMM_LEN);
 	t->comm[TT_COMM_LEN - 1] = '\0';
@@ -268,6 +270,7 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 		use_model__ingest(m->use, (const struct tt_use_metric *)ev);
 		break;
 	default:
+		trace_ingest(m, ev);
 		break;
 	}
 }
@@ -299,11 +302,13 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 			t->keys[i].last = t->keys[i].interval;
 			t->keys[i].interval = 0;
 		}
+		trace_end_interval(m, t);
 		if (t->cpu_first_ns != UINT64_MAX) {
 			t->cpu_last_interval_ns = t->cpu_last_ns - t->cpu_interval_ns;
 			t->cpu_interval_ns = t->cpu_last_ns;
 		}
 	}
+	trace_model_end_interval(m);
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));
 	m->ticks_interval = 0;
 	m->tick_cost_interval_ns = 0;

@@ -47,6 +47,7 @@ struct thread {
 	struct sample_key cur; /* the latest sample */
 	struct key_counts *keys;
 	size_t nr_keys, cap_keys;
+	struct thread_trace *trace; /* on-CPU, syscall, off-CPU data (model_trace.c), or NULL */
 };
 
 struct model {
@@ -64,7 +65,10 @@ struct model {
 	uint64_t ticks_interval, tick_cost_interval_ns;
 	uint64_t drops_interval[TT_DROP_MAX];
 	uint64_t drops_session[TT_DROP_MAX];
-	struct use_model *use; /* USE metrics (use_model.c) */
+	struct use_model *use;	 /* USE metrics (use_model.c) */
+	unsigned traced;	 /* MODEL_TRACED_* seen this session */
+	struct prog_stat *progs; /* BPF program run time (model_trace.c) */
+	size_t nr_progs, cap_progs;
 };
 
 /* Seconds since the session start: the minute rings' clock. */
@@ -72,6 +76,16 @@ static inline uint32_t model_sec(const struct model *m, uint64_t t)
 {
 	return t > m->session_start_ns ? (uint32_t)((t - m->session_start_ns) / 1000000000ull) : 0;
 }
+
+/* The thread tid, created when new; a reused tid with another start time is a new thread. */
+struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns);
+
+/* model_trace.c: the record types of tracing and on-CPU sampling. */
+void trace_ingest(struct model *m, const struct tt_event_header *ev);
+void trace_thread_free(struct thread_trace *tr);
+void trace_end_interval(struct model *m, struct thread *t);
+void trace_model_end_interval(struct model *m);
+void trace_model_free(struct model *m);
 
 /* Sum of a minute ring's slots still inside the last minute before now_sec. */
 uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec);

@@ -1,14 +1,764 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The BPF source (see source_bpf.h). Not built yet: says so, so auto falls back. */
+/*
+ * The BPF source (see source_bpf.h): probes what the kernel offers, loads the
+ * skeletons of bpf/ (the first one owns the shared maps, the others reuse
+ * them), attaches them, runs the task iterator on every tick and forwards
+ * ring-buffer records to the sink. At each interval's end it turns the
+ * kernel's sums (syscalls, off-CPU time, drops, program run time) into
+ * records.
+ */
 #include <errno.h>
+#include <fcntl.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_drain.h"
+#include "maps.h"
 #include "threadtop/source_bpf.h"
+#include "threadtop/strtab.h"
+#include "threadtop/u64map.h"
+#include "threadtop/util.h"
+
+#include "offcpu.skel.h"
+#include "oncpu.skel.h"
+#include "syscalls.skel.h"
+#include "threads.skel.h"
+
+#define RINGBUF_BYTES (16u << 20)
+#define STACK_IDS_MAX 65536
+#define TRACE_MAP_MAX 32768
+#define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
+#define MAX_PROGS 8
+#define LIBBPF_LOG_MAX (256 * 1024)
+
+struct prog_snap {
+	int fd;
+	char name[TT_COMM_LEN];
+	uint64_t run_cnt, run_time_ns, misses;
+};
+
+/* What the source last told the model about a thread. */
+struct seen_thread {
+	uint64_t start_time_ns;
+	uint32_t generation;
+};
+
+struct bpf_source {
+	struct source base;
+	struct bpf_source_opts opts;
+	int *pids; /* the copy opts.pids points to */
+	struct threads_bpf *threads;
+	struct oncpu_bpf *oncpu;
+	struct syscalls_bpf *syscalls;
+	struct offcpu_bpf *offcpu;
+	struct bpf_link **iters;
+	size_t nr_iters;
+	struct bpf_link **perf_links;
+	int *perf_fds;
+	int nr_cpus;
+	struct ring_buffer *rb;
+	int stats_fd;
+	struct bpf_drain *sc_drain, *oc_drain;
+	struct prog_snap progs[MAX_PROGS];
+	int nr_progs;
+	uint64_t drops_prev[TT_DROP_MAX];
+	uint64_t user_drops[TT_DROP_MAX];
+	/* Thread info (command lines) for threads new to the model. */
+	struct strtab *strings;
+	struct u64map *seen;
+	uint32_t generation;
+	int cmdline_pid;
+	uint32_t cmdline_id;
+};
+
+static char libbpf_log[LIBBPF_LOG_MAX];
+static size_t libbpf_log_len;
+
+static int capture_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || libbpf_log_len >= sizeof(libbpf_log) - 1)
+		return 0;
+	n = vsnprintf(libbpf_log + libbpf_log_len, sizeof(libbpf_log) - libbpf_log_len, fmt, ap);
+	if (n > 0)
+		libbpf_log_len += (size_t)n;
+	if (libbpf_log_len >= sizeof(libbpf_log))
+		libbpf_log_len = sizeof(libbpf_log) - 1;
+	return n;
+}
+
+const char *bpf_source__libbpf_log(void)
+{
+	return libbpf_log;
+}
+
+static struct bpf_source *to_bpf(struct source *src)
+{
+	return (struct bpf_source *)src;
+}
+
+/* --- thread info ---------------------------------------------------------- */
+
+static uint32_t intern(struct bpf_source *bs, const char *s, size_t len, uint64_t now)
+{
+	union {
+		struct tt_string rec;
+		char buf[sizeof(struct tt_string) + TT_MAX_STRING_LEN];
+	} u;
+	bool is_new;
+	uint32_t id;
+
+	if (!len)
+		return 0;
+	if (len > TT_MAX_STRING_LEN)
+		len = TT_MAX_STRING_LEN;
+	id = strtab__intern(bs->strings, s, len, &is_new);
+	if (is_new) {
+		u.rec.hdr = (struct tt_event_header){TT_EV_STRING, TT_STRING_VERSION,
+						     (__u32)(sizeof(u.rec) + len), now};
+		u.rec.id = id;
+		u.rec.len = (__u32)len;
+		memcpy(u.rec.data, s, len);
+		sink_emit(&bs->base.sink, &u.rec.hdr);
+	}
+	return id;
+}
+
+/* The command line of pid as a string id (NULs as spaces), 0 when unreadable. */
+static uint32_t cmdline_id(struct bpf_source *bs, uint32_t pid, uint64_t now)
+{
+	char path[32], buf[TT_MAX_STRING_LEN];
+	ssize_t n;
+
+	if (bs->cmdline_pid == (int)pid)
+		return bs->cmdline_id;
+	snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
+	n = read_file_at(AT_FDCWD, path, buf, sizeof(buf));
+	while (n > 0 && buf[n - 1] == '\0')
+		n--;
+	for (ssize_t i = 0; i < n; i++)
+		if (buf[i] == '\0')
+			buf[i] = ' ';
+	bs->cmdline_pid = (int)pid;
+	bs->cmdline_id = n > 0 ? intern(bs, buf, (size_t)n, now) : 0;
+	return bs->cmdline_id;
+}
+
+static void note_thread(struct bpf_source *bs, const struct tt_thread_sample *s)
+{
+	struct seen_thread *seen = u64map__get(bs->seen, s->tid);
+	struct tt_thread_info info = {0};
+
+	if (seen && seen->start_time_ns == s->start_time_ns) {
+		seen->generation = bs->generation;
+		return;
+	}
+	if (!seen) {
+		seen = xcalloc(1, sizeof(*seen));
+		u64map__put(bs->seen, s->tid, seen);
+	}
+	seen->start_time_ns = s->start_time_ns;
+	seen->generation = bs->generation;
+	info.hdr = (struct tt_event_header){TT_EV_THREAD_INFO, TT_THREAD_INFO_VERSION, sizeof(info),
+					    s->hdr.time_ns};
+	info.pid = s->pid;
+	info.tid = s->tid;
+	info.start_time_ns = s->start_time_ns;
+	if (!(s->flags & TT_SAMPLE_KTHREAD))
+		info.cmdline_id = cmdline_id(bs, s->pid, s->hdr.time_ns);
+	info.flags = (s->flags & TT_SAMPLE_KTHREAD) ? TT_INFO_KTHREAD : 0;
+	memcpy(info.comm, s->comm, TT_COMM_LEN);
+	sink_emit(&bs->base.sink, &info.hdr);
+}
+
+/* Forgets threads the last pass did not see, so a reused tid is noticed. */
+static void sweep_seen(struct bpf_source *bs)
+{
+	struct seen_thread *seen;
+	uint64_t tid;
+	size_t pos = 0;
+
+	while (u64map__next(bs->seen, &pos, &tid, (void **)&seen)) {
+		if (bs->generation - seen->generation > 2) {
+			u64map__remove_at(bs->seen, &pos);
+			free(seen);
+		}
+	}
+}
+
+/* --- ring buffer ---------------------------------------------------------- */
+
+static int on_record(void *ctx, void *data, size_t size)
+{
+	struct bpf_source *bs = ctx;
+	const struct tt_event_header *ev = data;
+
+	if (size < sizeof(*ev) || ev->size > size) {
+		bs->user_drops[TT_DROP_READ_ERROR]++;
+		return 0;
+	}
+	if (ev->type == TT_EV_THREAD_SAMPLE && ev->size == sizeof(struct tt_thread_sample))
+		note_thread(bs, data);
+	sink_emit(&bs->base.sink, ev);
+	return 0;
+}
+
+static int bpf_fd(struct source *src)
+{
+	return ring_buffer__epoll_fd(to_bpf(src)->rb);
+}
+
+static int bpf_ready(struct source *src)
+{
+	int n = ring_buffer__consume(to_bpf(src)->rb);
+
+	return n < 0 ? n : 0;
+}
+
+/* --- tick: one pass of the task iterator ---------------------------------- */
+
+static int run_iter(struct bpf_link *link)
+{
+	char buf[64];
+	ssize_t n;
+	int fd = bpf_iter_create(bpf_link__fd(link));
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		;
+	if (n < 0)
+		n = -errno;
+	close(fd);
+	return (int)n;
+}
+
+static int bpf_tick(struct source *src, uint64_t now)
+{
+	struct bpf_source *bs = to_bpf(src);
+	struct tt_tick tick = {0};
+	uint64_t start = monotonic_ns();
+	int err = 0;
+
+	bs->threads->bss->tt_nr_samples = 0;
+	bs->generation++;
+	bs->cmdline_pid = 0;
+	for (size_t i = 0; i < bs->nr_iters; i++) {
+		int e = run_iter(bs->iters[i]);
+
+		if (e < 0 && !err)
+			err = e;
+	}
+	ring_buffer__consume(bs->rb);
+	sweep_seen(bs);
+	tick.hdr = (struct tt_event_header){TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), now};
+	tick.weight_us = 1000000u / bs->opts.hz;
+	tick.nr_threads = bs->threads->bss->tt_nr_samples;
+	tick.duration_ns = monotonic_ns() - start;
+	sink_emit(&src->sink, &tick.hdr);
+	return err;
+}
+
+/* --- flush: the kernel's sums as records ---------------------------------- */
+
+static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p,
+			  uint32_t *ret_pid, uint32_t *ret_tid)
+{
+	struct bpf_source *bs = ctx;
+	const struct tt_sc_key *key = k;
+	const struct tt_sc_val *val = v, *prev = p;
+	struct tt_syscall_stats rec = {0};
+
+	*ret_pid = val->pid;
+	*ret_tid = key->tid;
+	if (val->count == prev->count)
+		return false;
+	rec.hdr = (struct tt_event_header){TT_EV_SYSCALL_STATS, TT_SYSCALL_STATS_VERSION,
+					   sizeof(rec), monotonic_ns()};
+	rec.pid = val->pid;
+	rec.tid = key->tid;
+	rec.nr = key->nr;
+	rec.count = val->count - prev->count;
+	rec.total_ns = val->total_ns - prev->total_ns;
+	for (int i = 0; i < TT_SYSCALL_HIST_BUCKETS; i++)
+		rec.hist[i] = val->hist[i] - prev->hist[i];
+	sink_emit(&bs->base.sink, &rec.hdr);
+	return true;
+}
+
+static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p,
+			 uint32_t *ret_pid, uint32_t *ret_tid)
+{
+	struct bpf_source *bs = ctx;
+	const struct tt_oc_key *key = k;
+	const struct tt_oc_val *val = v, *prev = p;
+	struct tt_offcpu rec = {0};
+
+	*ret_pid = key->pid;
+	*ret_tid = key->tid;
+	if (val->count == prev->count)
+		return false;
+	rec.hdr = (struct tt_event_header){TT_EV_OFFCPU, TT_OFFCPU_VERSION, sizeof(rec),
+					   monotonic_ns()};
+	rec.pid = key->pid;
+	rec.tid = key->tid;
+	rec.kstack_id = key->kstack_id;
+	rec.ustack_id = key->ustack_id;
+	rec.kind = key->kind;
+	rec.total_ns = val->total_ns - prev->total_ns;
+	rec.count = val->count - prev->count;
+	memcpy(rec.comm, val->comm, TT_COMM_LEN);
+	rec.comm[TT_COMM_LEN - 1] = '\0';
+	sink_emit(&bs->base.sink, &rec.hdr);
+	return true;
+}
+
+static void flush_prog_stats(struct bpf_source *bs, uint64_t now)
+{
+	if (bs->stats_fd < 0)
+		return;
+	for (int i = 0; i < bs->nr_progs; i++) {
+		struct prog_snap *ps = &bs->progs[i];
+		struct bpf_prog_info info = {0};
+		struct tt_prog_stats rec = {0};
+		__u32 len = sizeof(info);
+
+		if (bpf_obj_get_info_by_fd(ps->fd, &info, &len) < 0)
+			continue;
+		rec.hdr = (struct tt_event_header){TT_EV_PROG_STATS, TT_PROG_STATS_VERSION,
+						   sizeof(rec), now};
+		rec.run_cnt = info.run_cnt - ps->run_cnt;
+		rec.run_time_ns = info.run_time_ns - ps->run_time_ns;
+		rec.recursion_misses = info.recursion_misses - ps->misses;
+		memcpy(rec.name, ps->name, TT_COMM_LEN);
+		ps->run_cnt = info.run_cnt;
+		ps->run_time_ns = info.run_time_ns;
+		ps->misses = info.recursion_misses;
+		sink_emit(&bs->base.sink, &rec.hdr);
+	}
+}
+
+static void flush_drops(struct bpf_source *bs, uint64_t now)
+{
+	int fd = bpf_map__fd(bs->threads->maps.tt_drops);
+	struct tt_drops rec = {0};
+	uint64_t *vals = xcalloc((size_t)bs->nr_cpus, sizeof(uint64_t));
+	bool any = false;
+
+	for (__u32 r = 0; r < TT_DROP_MAX; r++) {
+		uint64_t sum = 0;
+
+		if (bpf_map_lookup_elem(fd, &r, vals) == 0)
+			for (int c = 0; c < bs->nr_cpus; c++)
+				sum += vals[c];
+		rec.count[r] = sum - bs->drops_prev[r] + bs->user_drops[r];
+		bs->drops_prev[r] = sum;
+		bs->user_drops[r] = 0;
+		any |= rec.count[r] != 0;
+	}
+	free(vals);
+	if (!any)
+		return;
+	rec.hdr = (struct tt_event_header){TT_EV_DROPS, TT_DROPS_VERSION, sizeof(rec), now};
+	sink_emit(&bs->base.sink, &rec.hdr);
+}
+
+/*
+ * The stack dedup set is bounded. When it is three quarters full it is
+ * emptied: ids already sent stay valid in the model, stacks seen again are
+ * sent again under new ids. In between, a full set makes the kernel send
+ * stacks undeduplicated (counted as dedup_full).
+ */
+static void maybe_reset_stack_ids(struct bpf_source *bs)
+{
+	int cfd = bpf_map__fd(bs->threads->maps.tt_counters);
+	int sfd = bpf_map__fd(bs->threads->maps.tt_stack_ids);
+	__u32 one = 1;
+	uint64_t inserted = 0, key, next;
+	bool first = true;
+
+	if (bpf_map_lookup_elem(cfd, &one, &inserted) < 0 ||
+	    inserted < bpf_map__max_entries(bs->threads->maps.tt_stack_ids) / 4 * 3)
+		return;
+	while (bpf_map_get_next_key(sfd, first ? NULL : &key, &next) == 0) {
+		if (!first)
+			bpf_map_delete_elem(sfd, &key);
+		key = next;
+		first = false;
+	}
+	if (!first)
+		bpf_map_delete_elem(sfd, &key);
+	inserted = 0;
+	bpf_map_update_elem(cfd, &one, &inserted, BPF_ANY);
+}
+
+static int bpf_flush(struct source *src, uint64_t now)
+{
+	struct bpf_source *bs = to_bpf(src);
+
+	ring_buffer__consume(bs->rb); /* stacks before the sums that name them */
+	if (bs->sc_drain)
+		bpf_drain__run(bs->sc_drain, syscall_delta, bs);
+	if (bs->oc_drain)
+		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
+	flush_prog_stats(bs, now);
+	flush_drops(bs, now);
+	maybe_reset_stack_ids(bs);
+	return 0;
+}
+
+/* --- set-up and tear-down ------------------------------------------------- */
+
+static void bpf_free(struct source *src)
+{
+	struct bpf_source *bs = to_bpf(src);
+	struct seen_thread *seen;
+	uint64_t tid;
+	size_t pos = 0;
+
+	if (!bs)
+		return;
+	ring_buffer__free(bs->rb);
+	for (size_t i = 0; i < bs->nr_iters; i++)
+		bpf_link__destroy(bs->iters[i]);
+	free(bs->iters);
+	for (int i = 0; i < bs->nr_cpus; i++) {
+		if (bs->perf_links)
+			bpf_link__destroy(bs->perf_links[i]);
+		if (bs->perf_fds && bs->perf_fds[i] >= 0)
+			close(bs->perf_fds[i]);
+	}
+	free(bs->perf_links);
+	free(bs->perf_fds);
+	bpf_drain__free(bs->sc_drain);
+	bpf_drain__free(bs->oc_drain);
+	offcpu_bpf__destroy(bs->offcpu);
+	syscalls_bpf__destroy(bs->syscalls);
+	oncpu_bpf__destroy(bs->oncpu);
+	threads_bpf__destroy(bs->threads);
+	if (bs->stats_fd >= 0)
+		close(bs->stats_fd);
+	while (u64map__next(bs->seen, &pos, &tid, (void **)&seen))
+		free(seen);
+	u64map__free(bs->seen);
+	strtab__free(bs->strings);
+	free(bs->pids);
+	free(bs);
+}
+
+static const struct source_ops bpf_ops = {
+	.name = "bpf",
+	.fd = bpf_fd,
+	.tick = bpf_tick,
+	.ready = bpf_ready,
+	.flush = bpf_flush,
+	.free = bpf_free,
+};
+
+/* Every object's copy of the shared maps and config, set the same way. */
+#define CONFIGURE(skel, bs, weight)                                                         \
+	do {                                                                                \
+		(skel)->rodata->tt_self_tgid = (__u32)(bs)->opts.self_pid;                  \
+		(skel)->rodata->tt_filter_tgids = (bs)->opts.nr_pids > 0;                   \
+		(skel)->rodata->tt_weight_us = (weight);                                    \
+		(skel)->rodata->tt_wakeup_bytes = RINGBUF_BYTES / 4;                        \
+		bpf_map__set_max_entries((skel)->maps.tt_events, RINGBUF_BYTES);            \
+		bpf_map__set_max_entries((skel)->maps.tt_stack_ids, STACK_IDS_MAX);         \
+		bpf_map__set_max_entries((skel)->maps.tt_tgids,                             \
+					 (bs)->opts.nr_pids ? (__u32)(bs)->opts.nr_pids : 1); \
+	} while (0)
+
+#define REUSE_SHARED(skel, first)                                                            \
+	(bpf_map__reuse_fd((skel)->maps.tt_events, bpf_map__fd((first)->maps.tt_events)) ?:  \
+	 bpf_map__reuse_fd((skel)->maps.tt_drops, bpf_map__fd((first)->maps.tt_drops)) ?:    \
+	 bpf_map__reuse_fd((skel)->maps.tt_tgids, bpf_map__fd((first)->maps.tt_tgids)) ?:    \
+	 bpf_map__reuse_fd((skel)->maps.tt_stack_ids,                                        \
+			   bpf_map__fd((first)->maps.tt_stack_ids)) ?:                       \
+	 bpf_map__reuse_fd((skel)->maps.tt_counters, bpf_map__fd((first)->maps.tt_counters)))
+
+/* "prog 'NAME'" of the first libbpf message about a failed program, or NULL. */
+static const char *failed_prog(char *buf, size_t len)
+{
+	const char *p = strstr(libbpf_log, "prog '");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 6;
+	n = strcspn(p, "'");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int load_failed(const char *object, int e, char *err, size_t errlen)
+{
+	char prog[64];
+
+	if (failed_prog(prog, sizeof(prog)) && strstr(libbpf_log, "load failed"))
+		snprintf(err, errlen,
+			 "BPF source: the kernel verifier rejected program %s (bpf/%s.bpf.c): %s",
+			 prog, object, strerror(e));
+	else
+		snprintf(err, errlen, "BPF source: cannot load bpf/%s.bpf.c: %s", object,
+			 strerror(e));
+	return -e;
+}
+
+static void note_progs(struct bpf_source *bs, struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj)
+	{
+		if (bs->nr_progs == MAX_PROGS || bpf_program__fd(prog) < 0)
+			continue;
+		bs->progs[bs->nr_progs].fd = bpf_program__fd(prog);
+		snprintf(bs->progs[bs->nr_progs].name, TT_COMM_LEN, "%s", bpf_program__name(prog));
+		bs->nr_progs++;
+	}
+}
+
+static int load_all(struct bpf_source *bs, char *err, size_t errlen)
+{
+	unsigned cpu_weight = bs->opts.cpu_hz ? 1000000u / bs->opts.cpu_hz : 0;
+	int e;
+
+	bs->threads = threads_bpf__open();
+	if (!bs->threads)
+		return load_failed("threads", errno, err, errlen);
+	CONFIGURE(bs->threads, bs, 1000000u / bs->opts.hz);
+	if (threads_bpf__load(bs->threads))
+		return load_failed("threads", errno, err, errlen);
+	note_progs(bs, bs->threads->obj);
+
+	if (bs->opts.cpu_hz) {
+		bs->oncpu = oncpu_bpf__open();
+		if (!bs->oncpu)
+			return load_failed("oncpu", errno, err, errlen);
+		CONFIGURE(bs->oncpu, bs, cpu_weight);
+		if ((e = REUSE_SHARED(bs->oncpu, bs->threads)) < 0)
+			return load_failed("oncpu", -e, err, errlen);
+		if (oncpu_bpf__load(bs->oncpu))
+			return load_failed("oncpu", errno, err, errlen);
+		note_progs(bs, bs->oncpu->obj);
+	}
+	if (bs->opts.syscalls) {
+		bs->syscalls = syscalls_bpf__open();
+		if (!bs->syscalls)
+			return load_failed("syscalls", errno, err, errlen);
+		CONFIGURE(bs->syscalls, bs, 0);
+		bpf_map__set_max_entries(bs->syscalls->maps.tt_sc_stats, TRACE_MAP_MAX);
+		if ((e = REUSE_SHARED(bs->syscalls, bs->threads)) < 0)
+			return load_failed("syscalls", -e, err, errlen);
+		if (syscalls_bpf__load(bs->syscalls))
+			return load_failed("syscalls", errno, err, errlen);
+		note_progs(bs, bs->syscalls->obj);
+	}
+	if (bs->opts.offcpu) {
+		bs->offcpu = offcpu_bpf__open();
+		if (!bs->offcpu)
+			return load_failed("offcpu", errno, err, errlen);
+		CONFIGURE(bs->offcpu, bs, 0);
+		bpf_map__set_max_entries(bs->offcpu->maps.tt_oc_agg, TRACE_MAP_MAX);
+		if ((e = REUSE_SHARED(bs->offcpu, bs->threads)) < 0)
+			return load_failed("offcpu", -e, err, errlen);
+		if (offcpu_bpf__load(bs->offcpu))
+			return load_failed("offcpu", errno, err, errlen);
+		note_progs(bs, bs->offcpu->obj);
+	}
+	return 0;
+}
+
+static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
+{
+	struct bpf_program *prog = bs->threads->progs.sample_threads;
+	size_t n = bs->opts.nr_pids && bs->opts.nr_pids <= PID_ITERS_MAX ? bs->opts.nr_pids : 1;
+	int fd = bpf_map__fd(bs->threads->maps.tt_tgids);
+	__u8 one = 1;
+
+	for (size_t i = 0; i < bs->opts.nr_pids; i++) {
+		__u32 tgid = (__u32)bs->opts.pids[i];
+
+		bpf_map_update_elem(fd, &tgid, &one, BPF_ANY);
+	}
+	bs->iters = xcalloc(n, sizeof(*bs->iters));
+	for (size_t i = 0; i < n; i++) {
+		DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, o);
+		union bpf_iter_link_info linfo = {0};
+
+		/* One process: the kernel walks only its threads (6.1+). */
+		if (n == bs->opts.nr_pids) {
+			linfo.task.pid = (__u32)bs->opts.pids[i];
+			o.link_info = &linfo;
+			o.link_info_len = sizeof(linfo);
+		}
+		bs->iters[i] = bpf_program__attach_iter(prog, &o);
+		if (!bs->iters[i]) {
+			int e = errno;
+
+			snprintf(err, errlen, "BPF source: cannot attach the task iterator: %s",
+				 strerror(e));
+			return -e;
+		}
+		bs->nr_iters++;
+	}
+	return 0;
+}
+
+static int attach_perf(struct bpf_source *bs, char *err, size_t errlen)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_freq = bs->opts.cpu_hz,
+		.freq = 1,
+	};
+	int attached = 0;
+
+	bs->perf_links = xcalloc((size_t)bs->nr_cpus, sizeof(*bs->perf_links));
+	bs->perf_fds = xcalloc((size_t)bs->nr_cpus, sizeof(int));
+	for (int cpu = 0; cpu < bs->nr_cpus; cpu++) {
+		int fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
+				      PERF_FLAG_FD_CLOEXEC);
+
+		bs->perf_fds[cpu] = fd;
+		if (fd < 0) {
+			if (errno == ENODEV)
+				continue; /* offline CPU */
+			int e = errno;
+
+			snprintf(err, errlen,
+				 "BPF source: perf_event_open (CPU clock, CPU %d): %s; "
+				 "use --cpu-hz 0 to go without on-CPU stacks",
+				 cpu, strerror(e));
+			return -e;
+		}
+		bs->perf_links[cpu] = bpf_program__attach_perf_event(bs->oncpu->progs.sample_cpu, fd);
+		if (!bs->perf_links[cpu]) {
+			int e = errno;
+
+			snprintf(err, errlen, "BPF source: cannot attach the on-CPU sampler: %s",
+				 strerror(e));
+			return -e;
+		}
+		attached++;
+	}
+	return attached ? 0 : -ENODEV;
+}
+
+static int attach_tracing(struct bpf_source *bs, char *err, size_t errlen)
+{
+	if (bs->syscalls && syscalls_bpf__attach(bs->syscalls)) {
+		int e = errno;
+
+		snprintf(err, errlen, "BPF source: cannot attach tp_btf/sys_enter, sys_exit: %s",
+			 strerror(e));
+		return -e;
+	}
+	if (bs->offcpu && offcpu_bpf__attach(bs->offcpu)) {
+		int e = errno;
+
+		snprintf(err, errlen,
+			 "BPF source: cannot attach tp_btf/sched_switch, sched_wakeup: %s",
+			 strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* Says precisely what is missing before libbpf tries. */
+static int probe(char *err, size_t errlen)
+{
+	if (geteuid() != 0) {
+		snprintf(err, errlen,
+			 "BPF source: not root (BPF needs CAP_BPF, CAP_PERFMON and "
+			 "CAP_SYS_RESOURCE); run as root or use --source proc");
+		return -EPERM;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
+		snprintf(err, errlen,
+			 "BPF source: the kernel has no BTF (/sys/kernel/btf/vmlinux: %s); "
+			 "a kernel built with CONFIG_DEBUG_INFO_BTF=y is needed",
+			 strerror(errno));
+		return -ENOTSUP;
+	}
+	return 0;
+}
 
 struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_sink sink,
 			       char *err, size_t errlen)
 {
-	snprintf(err, errlen, "BPF source: not in this build yet; use --source proc");
-	errno = ENOTSUP;
+	struct bpf_source *bs;
+	int e;
+
+	libbpf_log[0] = '\0';
+	libbpf_log_len = 0;
+	e = probe(err, errlen);
+	if (e < 0) {
+		errno = -e;
+		return NULL;
+	}
+	libbpf_set_print(capture_libbpf);
+	bs = xcalloc(1, sizeof(*bs));
+	bs->base.ops = &bpf_ops;
+	bs->base.sink = sink;
+	bs->opts = *opts;
+	bs->opts.pids = NULL;
+	if (!bs->opts.hz)
+		bs->opts.hz = 20;
+	if (opts->nr_pids) {
+		bs->pids = xcalloc(opts->nr_pids, sizeof(int));
+		memcpy(bs->pids, opts->pids, opts->nr_pids * sizeof(int));
+		bs->opts.pids = bs->pids;
+	}
+	bs->stats_fd = -1;
+	bs->strings = strtab__new();
+	bs->seen = u64map__new();
+	bs->nr_cpus = libbpf_num_possible_cpus();
+	if (bs->nr_cpus <= 0) {
+		e = bs->nr_cpus ? bs->nr_cpus : -EINVAL;
+		snprintf(err, errlen, "BPF source: cannot count CPUs: %s", strerror(-e));
+		goto fail;
+	}
+	e = load_all(bs, err, errlen);
+	if (!e)
+		e = attach_iters(bs, err, errlen);
+	if (!e && bs->oncpu)
+		e = attach_perf(bs, err, errlen);
+	if (!e)
+		e = attach_tracing(bs, err, errlen);
+	if (e)
+		goto fail;
+	bs->rb = ring_buffer__new(bpf_map__fd(bs->threads->maps.tt_events), on_record, bs, NULL);
+	if (!bs->rb) {
+		e = -errno;
+		snprintf(err, errlen, "BPF source: cannot map the ring buffer: %s", strerror(-e));
+		goto fail;
+	}
+	if (bs->syscalls)
+		bs->sc_drain = bpf_drain__new(bpf_map__fd(bs->syscalls->maps.tt_sc_stats),
+					      sizeof(struct tt_sc_key), sizeof(struct tt_sc_val));
+	if (bs->offcpu)
+		bs->oc_drain = bpf_drain__new(bpf_map__fd(bs->offcpu->maps.tt_oc_agg),
+					      sizeof(struct tt_oc_key), sizeof(struct tt_oc_val));
+	/* Run-time statistics are a bonus: without them bpf_stats stays empty. */
+	bs->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	return &bs->base;
+fail:
+	bpf_free(&bs->base);
+	errno = -e;
 	return NULL;
 }

@@ -35,6 +35,9 @@ struct options {
 	int export_format; /* --export-format: enum export_format, 0 = from the name */
 	int export_by;	   /* --export-by: enum export_by */
 	bool force;	   /* --force: exports may replace existing files */
+	unsigned cpu_hz;   /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
+	bool syscalls;	   /* --syscalls, exact syscall tracing (BPF) */
+	bool offcpu;	   /* --offcpu, exact off-CPU tracing (BPF) */
 };
 
 enum cli_result {

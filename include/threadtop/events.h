@@ -31,6 +31,10 @@ enum tt_event_type {
 	TT_EV_TICK = 5,		 /* a sampling pass is complete */
 	TT_EV_DROPS = 6,	 /* events lost since the last TT_EV_DROPS, by reason */
 	TT_EV_USE_METRIC = 7,	 /* one resource's USE figures over one interval */
+	TT_EV_CPU_SAMPLE = 8,	 /* an on-CPU sample (perf_event CPU clock) */
+	TT_EV_SYSCALL_STATS = 9, /* exact syscall counts of one thread (--syscalls) */
+	TT_EV_OFFCPU = 10,	 /* off-CPU or run-queue time of one thread + stack (--offcpu) */
+	TT_EV_PROG_STATS = 11,	 /* run time of one BPF program (BPF_ENABLE_STATS) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -50,6 +54,10 @@ enum tt_event_type {
 #define TT_CLOCK_VERSION 1
 #define TT_INTERVAL_VERSION 1
 #define TT_USE_METRIC_VERSION 1
+#define TT_CPU_SAMPLE_VERSION 1
+#define TT_SYSCALL_STATS_VERSION 1
+#define TT_OFFCPU_VERSION 1
+#define TT_PROG_STATS_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -228,6 +236,72 @@ struct tt_use_metric {
 	__u8 reserved0;
 	__u16 reserved1;
 	char name[2 * TT_COMM_LEN]; /* "cpu", "cpu3", "memory", "vda", "eth0", NUL-padded */
+};
+
+/* Flags of struct tt_cpu_sample. */
+#define TT_CPU_KTHREAD (1u << 0) /* a kernel thread */
+
+/* One perf_event CPU-clock sample: who was on the CPU and where. */
+struct tt_cpu_sample {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u64 cgroup_id;
+	__u32 kstack_id; /* TT_EV_STACK id, 0 = none (user mode or unreadable) */
+	__u32 ustack_id; /* TT_EV_STACK id, 0 = none */
+	__u32 weight_us; /* sampling period this sample stands for */
+	__u16 cpu;
+	__u16 flags; /* TT_CPU_* */
+	char comm[TT_COMM_LEN];
+};
+
+#define TT_SYSCALL_HIST_BUCKETS 32
+
+/*
+ * Exact syscall figures of one thread and one syscall, as deltas since the
+ * previous record of the same thread and syscall. Bucket i of hist counts
+ * calls that took [2^i, 2^(i+1)) ns (bucket 0 also takes 0 ns).
+ */
+struct tt_syscall_stats {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__s32 nr;
+	__u32 reserved;
+	__u64 count;
+	__u64 total_ns;
+	__u32 hist[TT_SYSCALL_HIST_BUCKETS];
+};
+
+enum tt_offcpu_kind {
+	TT_OFFCPU_BLOCKED = 0, /* switched out while not runnable, until switched back in */
+	TT_OFFCPU_RUNQ = 1,    /* runnable (woken or preempted) until switched in */
+};
+
+/*
+ * Off-CPU time of one thread with one (kernel, user) stack, as a delta since
+ * the previous record of the same key. Run-queue records carry no stacks.
+ */
+struct tt_offcpu {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u32 kstack_id;
+	__u32 ustack_id;
+	__u64 total_ns;
+	__u64 count; /* switches (blocked) or waits (runq) */
+	__u32 kind;  /* enum tt_offcpu_kind */
+	__u32 reserved;
+	char comm[TT_COMM_LEN];
+};
+
+/* What one BPF program cost since the previous record of the same name. */
+struct tt_prog_stats {
+	struct tt_event_header hdr;
+	__u64 run_cnt;
+	__u64 run_time_ns;
+	__u64 recursion_misses; /* runs skipped because the program was already running */
+	char name[TT_COMM_LEN]; /* program name (BPF names are at most 15 bytes) */
 };
 
 #endif /* THREADTOP_EVENTS_H */

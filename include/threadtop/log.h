@@ -22,6 +22,11 @@ void log_set_stderr(bool on);
 void log_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Logs one line to the ring and the file only: details nobody must read. */
 void log_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * Writes a block of text (many lines, such as a verifier log) to the log file
+ * only. Returns 0, or -ENOENT when there is no log file.
+ */
+int log_file_text(const char *text);
 /* The i-th most recent message (0 = newest), or NULL. Owned by the log. */
 const char *log_line(size_t i);
 size_t log_count(void);

@@ -193,6 +193,58 @@ const struct tt_stack *model__stack(const struct model *m, uint32_t id);
 /* Window length in seconds as a query on it would use. */
 double model__window_seconds(const struct model *m, enum model_window window);
 
+/*
+ * Traced data (BPF source): on-CPU samples, exact syscall figures, off-CPU
+ * time, BPF program cost. Queries take WIN_INTERVAL or WIN_SESSION (the
+ * minute window is not kept for these: -EOPNOTSUPP). Arrays returned in *ret
+ * are allocated (free them); strings in them are owned by the model and
+ * valid until the next ingest or interval end.
+ */
+#define MODEL_TRACED_ONCPU (1u << 0)	/* on-CPU samples arrived */
+#define MODEL_TRACED_SYSCALLS (1u << 1) /* exact syscall figures arrived (--syscalls) */
+#define MODEL_TRACED_OFFCPU (1u << 2)	/* off-CPU time arrived (--offcpu) */
+#define MODEL_TRACED_PROGS (1u << 3)	/* BPF program statistics arrived */
+/* MODEL_TRACED_* of the data seen this session. */
+unsigned model__traced(const struct model *m);
+
+/* One thread with one (kernel, user) stack pair: on-CPU samples or off-CPU time. */
+struct model_stack_row {
+	uint32_t pid;
+	uint32_t tid;
+	const char *comm;
+	uint32_t kstack_id; /* model__stack ids, 0 = none */
+	uint32_t ustack_id;
+	uint64_t value; /* on-CPU: samples; off-CPU: ns */
+	uint64_t count; /* on-CPU: samples; off-CPU: switches */
+};
+/* On-CPU samples per thread and stacks, most first. Returns the count or -errno. */
+int model__oncpu(struct model *m, enum model_window window, struct model_stack_row **ret);
+/* Off-CPU (blocked) time per thread and stacks, most first. Count or -errno. */
+int model__offcpu(struct model *m, enum model_window window, struct model_stack_row **ret);
+
+struct model_syscall_stat {
+	int nr;
+	uint64_t count;
+	uint64_t total_ns;
+	uint64_t hist[TT_SYSCALL_HIST_BUCKETS]; /* log2 ns buckets, as in tt_syscall_stats */
+};
+/* Exact syscall figures of thread tid, most time first. Count or -errno. */
+int model__thread_syscall_stats(struct model *m, uint32_t tid, enum model_window window,
+				struct model_syscall_stat **ret);
+
+/* Run-queue waits of thread tid (--offcpu): 0 or -errno (-ENOENT: none). */
+int model__thread_runq(struct model *m, uint32_t tid, enum model_window window,
+		       uint64_t *ret_count, uint64_t *ret_total_ns);
+
+struct model_prog_stat {
+	const char *name;
+	uint64_t run_cnt;
+	uint64_t run_time_ns;
+	uint64_t recursion_misses;
+};
+/* Cost of each BPF program, in the order first seen. Count or -errno. */
+int model__prog_stats(struct model *m, enum model_window window, struct model_prog_stat **ret);
+
 /* "vanished", "ringbuf_full", ...: the JSON key of a drop reason. */
 const char *model_drop_name(unsigned reason);
 

@@ -37,6 +37,8 @@ struct source_ops {
 	int (*tick)(struct source *src, uint64_t now_ns);
 	/* The fd is readable: drain it. A replay returns SOURCE_EOF at its end. */
 	int (*ready)(struct source *src);
+	/* An output interval ends: send what the source sums per interval. Optional. */
+	int (*flush)(struct source *src, uint64_t now_ns);
 	/* Releases everything; accepts NULL. */
 	void (*free)(struct source *src);
 };

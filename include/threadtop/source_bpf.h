@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The BPF source: the kernel-side samplers (bpf/) loaded with libbpf
- * skeletons, all records arriving through one ring buffer.
+ * skeletons, all records arriving through one ring buffer. Always loaded:
+ * the task-iterator thread sampler (every tick) and, unless cpu_hz is 0, the
+ * on-CPU perf_event sampler; on request the syscall and off-CPU tracers,
+ * whose in-kernel sums are sent as records at each interval's end (flush).
  */
 #ifndef THREADTOP_SOURCE_BPF_H
 #define THREADTOP_SOURCE_BPF_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "threadtop/source.h"
@@ -13,8 +17,11 @@
 struct bpf_source_opts {
 	const int *pids; /* only these processes; NULL = all */
 	size_t nr_pids;
-	unsigned hz;  /* task-iterator sampling rate */
-	int self_pid; /* left out in the kernel */
+	unsigned hz;	 /* task-iterator sampling rate */
+	int self_pid;	 /* left out in the kernel */
+	unsigned cpu_hz; /* on-CPU sampling rate per CPU; 0 = no on-CPU sampler */
+	bool syscalls;	 /* --syscalls: exact per-thread syscall counts and latency */
+	bool offcpu;	 /* --offcpu: exact off-CPU time per stack, run-queue latency */
 };
 
 /*
@@ -23,5 +30,12 @@ struct bpf_source_opts {
  */
 struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_sink sink,
 			       char *err, size_t errlen);
+
+/*
+ * What libbpf said during the last bpf_source__new (the verifier's log when
+ * a program was rejected), "" when nothing. Static storage, valid until the
+ * next bpf_source__new.
+ */
+const char *bpf_source__libbpf_log(void);
 
 #endif /* THREADTOP_SOURCE_BPF_H */

@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * What every threadtop BPF object shares: the ring buffer all records travel
+ * through, drop counters, the process filter, the stack dedup set and the
+ * configuration in rodata. Each object defines these maps; the loader makes
+ * the later objects reuse the first object's maps (bpf_map__reuse_fd), so
+ * there is one ring buffer, one dedup set and one id space.
+ */
+#ifndef THREADTOP_COMMON_BPF_H
+#define THREADTOP_COMMON_BPF_H
+
+#include "vmlinux.h"
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+#include "threadtop/events.h"
+#include "maps.h"
+
+#define PF_KTHREAD 0x00200000
+#ifndef EEXIST
+#define EEXIST 17
+#endif
+#ifndef ENOMEM
+#define ENOMEM 12
+#endif
+#ifndef E2BIG
+#define E2BIG 7
+#endif
+
+char LICENSE[] SEC("license") = "Dual BSD/GPL";
+
+/* Configuration, set by the loader before load. */
+const volatile __u32 tt_self_tgid = 0;	   /* threadtop itself: never sampled */
+const volatile bool tt_filter_tgids = false; /* only processes in tt_tgids (-p) */
+const volatile __u32 tt_weight_us = 0;	   /* period of this object's samples */
+const volatile __u64 tt_wakeup_bytes = 1 << 20; /* wake the reader past this backlog */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 8 << 20); /* set by the loader */
+} tt_events SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, TT_DROP_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} tt_drops SEC(".maps");
+
+/* -p: the processes (tgids) to sample. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 1024); /* set by the loader */
+	__type(key, __u32);
+	__type(value, __u8);
+} tt_tgids SEC(".maps");
+
+/* Stack dedup: hash of the frames -> stack id already sent. Bounded. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 65536); /* set by the loader */
+	__type(key, __u64);
+	__type(value, __u32);
+} tt_stack_ids SEC(".maps");
+
+/* [0]: the last stack id handed out; [1]: stacks inserted into tt_stack_ids. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, __u64);
+} tt_counters SEC(".maps");
+
+/* A stack record under construction: ips is the record's tail (leaf first). */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+struct tt_stack_buf {
+	struct tt_stack rec;
+	__u64 ips[TT_MAX_STACK_DEPTH];
+};
+#pragma clang diagnostic pop
+
+static __always_inline void count_drop(__u32 reason)
+{
+	__u64 *c = bpf_map_lookup_elem(&tt_drops, &reason);
+
+	if (c)
+		__sync_fetch_and_add(c, 1);
+}
+
+static __always_inline bool want_tgid(__u32 tgid)
+{
+	if (tgid == tt_self_tgid)
+		return false;
+	if (tt_filter_tgids && !bpf_map_lookup_elem(&tt_tgids, &tgid))
+		return false;
+	return true;
+}
+
+/* Copies a record into the ring buffer; wakes the reader only past a backlog. */
+static __always_inline long emit(void *data, __u64 size)
+{
+	__u64 flags = BPF_RB_NO_WAKEUP;
+	long err;
+
+	if (bpf_ringbuf_query(&tt_events, BPF_RB_AVAIL_DATA) > tt_wakeup_bytes)
+		flags = BPF_RB_FORCE_WAKEUP;
+	err = bpf_ringbuf_output(&tt_events, data, size, flags);
+	if (err)
+		count_drop(TT_DROP_RINGBUF_FULL);
+	return err;
+}
+
+static __always_inline __u64 mix64(__u64 h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+/*
+ * Turns the bytes bpf_get_*stack wrote into buf->ips into a stack id: the
+ * hash covers every frame, the depth, the kind and (user stacks) the tgid.
+ * A stack seen for the first time is sent once as a TT_EV_STACK record.
+ * When the dedup set is full the stack is still sent, under a fresh id, and
+ * the miss is counted: costlier, never wrong. Returns 0 for "no stack".
+ */
+static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u32 tgid,
+				      bool kernel)
+{
+	__u32 nr, zero = 0, one = 1, *found, id;
+	__u64 h, size, *next, *inserted;
+	bool in_set = true;
+	long err;
+
+	if (bytes <= 0)
+		return 0;
+	nr = bytes / 8;
+	if (nr > TT_MAX_STACK_DEPTH)
+		nr = TT_MAX_STACK_DEPTH;
+	h = mix64(((__u64)nr << 1 | kernel) ^ (kernel ? 0 : (__u64)tgid << 32));
+	for (__u32 i = 0; i < TT_MAX_STACK_DEPTH; i++) {
+		if (i >= nr)
+			break;
+		h = mix64(h ^ buf->ips[i]) + i;
+	}
+	if (!h)
+		h = 1;
+	found = bpf_map_lookup_elem(&tt_stack_ids, &h);
+	if (found)
+		return *found;
+	next = bpf_map_lookup_elem(&tt_counters, &zero);
+	if (!next)
+		return 0;
+	id = (__u32)__sync_fetch_and_add(next, 1) + 1;
+	err = bpf_map_update_elem(&tt_stack_ids, &h, &id, BPF_NOEXIST);
+	if (err == -EEXIST) {
+		found = bpf_map_lookup_elem(&tt_stack_ids, &h);
+		return found ? *found : 0;
+	}
+	if (err) {
+		count_drop(err == -E2BIG || err == -ENOMEM ? TT_DROP_DEDUP_FULL : TT_DROP_MAP_FULL);
+		in_set = false;
+	} else {
+		inserted = bpf_map_lookup_elem(&tt_counters, &one);
+		if (inserted)
+			__sync_fetch_and_add(inserted, 1);
+	}
+	size = sizeof(buf->rec) + (__u64)nr * 8;
+	buf->rec.hdr.type = TT_EV_STACK;
+	buf->rec.hdr.version = TT_STACK_VERSION;
+	buf->rec.hdr.size = size;
+	buf->rec.hdr.time_ns = bpf_ktime_get_ns();
+	buf->rec.id = id;
+	buf->rec.pid = kernel ? 0 : tgid;
+	buf->rec.nr = nr;
+	buf->rec.flags = kernel ? TT_STACK_KERNEL : 0;
+	buf->rec.reserved = 0;
+	if (size > sizeof(*buf) || emit(buf, size)) {
+		/* Not sent: forget it so that the next sighting sends it. */
+		if (in_set)
+			bpf_map_delete_elem(&tt_stack_ids, &h);
+		return 0;
+	}
+	return id;
+}
+
+#endif /* THREADTOP_COMMON_BPF_H */

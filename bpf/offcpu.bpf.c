@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * --offcpu: exact off-CPU time per thread and (kernel, user) stack, and
+ * run-queue latency per thread. sched_switch notes when and where (stacks) a
+ * thread blocks, sched_wakeup when it becomes runnable again; when it is
+ * switched back in, the blocked time goes to its stacks and the wait for a
+ * CPU (after a wakeup or a preemption) to its run-queue entry. Sums only grow
+ * in tt_oc_agg; user space sends the differences every interval.
+ */
+#include "common.bpf.h"
+
+#define TS_RUNNING 0
+
+struct oc_state {
+	__u64 off_ns;  /* switched out at; 0 = on CPU or never seen leave */
+	__u64 wake_ns; /* runnable since; 0 = still blocked */
+	__u32 kstack_id;
+	__u32 ustack_id;
+	__u32 blocked; /* left the CPU blocked (else preempted) */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct oc_state);
+} tt_oc_state SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384); /* set by the loader */
+	__type(key, struct tt_oc_key);
+	__type(value, struct tt_oc_val);
+} tt_oc_agg SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tt_stack_buf);
+} tt_oc_scratch SEC(".maps");
+
+static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 ustack, __u32 kind,
+				__u64 ns)
+{
+	struct tt_oc_key key = {
+		.pid = task->tgid,
+		.tid = task->pid,
+		.kstack_id = kstack,
+		.ustack_id = ustack,
+		.kind = kind,
+	};
+	struct tt_oc_val *v, init = {};
+	long err;
+
+	v = bpf_map_lookup_elem(&tt_oc_agg, &key);
+	if (!v) {
+		bpf_probe_read_kernel_str(init.comm, sizeof(init.comm), task->comm);
+		err = bpf_map_update_elem(&tt_oc_agg, &key, &init, BPF_NOEXIST);
+		if (err && err != -EEXIST) {
+			count_drop(TT_DROP_MAP_FULL);
+			return;
+		}
+		v = bpf_map_lookup_elem(&tt_oc_agg, &key);
+		if (!v)
+			return;
+	}
+	__sync_fetch_and_add(&v->total_ns, ns);
+	__sync_fetch_and_add(&v->count, 1);
+}
+
+SEC("tp_btf/sched_switch")
+int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
+	     unsigned int prev_state)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct tt_stack_buf *buf;
+	struct oc_state *st;
+	__u32 zero = 0;
+	long bytes;
+
+	if (prev->pid && want_tgid(prev->tgid)) {
+		st = bpf_task_storage_get(&tt_oc_state, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (st) {
+			st->off_ns = now;
+			st->blocked = prev_state != TS_RUNNING;
+			st->wake_ns = st->blocked ? 0 : now;
+			st->kstack_id = 0;
+			st->ustack_id = 0;
+			buf = bpf_map_lookup_elem(&tt_oc_scratch, &zero);
+			if (st->blocked && buf) {
+				/* prev is still current: its stacks are the ones it blocks in. */
+				bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips), 0);
+				st->kstack_id = stack_id(buf, bytes, prev->tgid, true);
+				if (!(prev->flags & PF_KTHREAD)) {
+					bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips),
+							      BPF_F_USER_STACK);
+					st->ustack_id = stack_id(buf, bytes, prev->tgid, false);
+				}
+			}
+		} else {
+			count_drop(TT_DROP_MAP_FULL);
+		}
+	}
+	if (!next->pid)
+		return 0;
+	st = bpf_task_storage_get(&tt_oc_state, next, 0, 0);
+	if (!st || !st->off_ns)
+		return 0;
+	if (st->blocked)
+		add(next, st->kstack_id, st->ustack_id, TT_OFFCPU_BLOCKED, now - st->off_ns);
+	if (st->wake_ns)
+		add(next, 0, 0, TT_OFFCPU_RUNQ, now - st->wake_ns);
+	st->off_ns = 0;
+	st->wake_ns = 0;
+	return 0;
+}
+
+SEC("tp_btf/sched_wakeup")
+int BPF_PROG(on_wakeup, struct task_struct *p)
+{
+	struct oc_state *st = bpf_task_storage_get(&tt_oc_state, p, 0, 0);
+
+	if (st && st->off_ns && !st->wake_ns)
+		st->wake_ns = bpf_ktime_get_ns();
+	return 0;
+}

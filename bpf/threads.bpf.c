@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * The thread sampler: a sleepable task iterator that user space runs once per
+ * tick. For every thread worth showing it sends one TT_EV_THREAD_SAMPLE:
+ * state (R on a CPU, Q runnable but waiting for one, S, D, ...), the syscall
+ * and its arguments from the saved user registers, the kernel stack of
+ * threads off CPU and their user stack by frame-pointer walk, the cgroup.
+ * Idle kernel threads, threadtop itself and processes outside -p are left out
+ * here, in the kernel. A thread that has not run since the previous pass keeps
+ * its stacks (cached in task storage) and costs no stack walk.
+ */
+#include "common.bpf.h"
+
+/* Frames of a user stack walk (bpf_copy_from_user_task each), 0 = none. */
+const volatile __u32 tt_ustack_frames = 16;
+
+/* Task states (include/linux/sched.h), stable for years. */
+#define TS_INTERRUPTIBLE 0x0001
+#define TS_UNINTERRUPTIBLE 0x0002
+#define TS_STOPPED 0x0004
+#define TS_TRACED 0x0008
+#define TS_EXIT_DEAD 0x0010
+#define TS_EXIT_ZOMBIE 0x0020
+#define TS_PARKED 0x0040
+#define TS_DEAD 0x0080
+#define TS_NOLOAD 0x0400
+#define TS_REPORT 0x007f
+
+/* What the previous pass saw of a thread: its stacks stay valid while it sleeps. */
+struct thread_cache {
+	__u64 switches; /* nvcsw + nivcsw */
+	__u32 kstack_id;
+	__u32 ustack_id;
+	__u8 state;
+	__u8 valid;
+	__u8 pad[6];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct thread_cache);
+} tt_thread_cache SEC(".maps");
+
+struct scratch {
+	struct tt_thread_sample sample;
+	struct tt_stack_buf stack;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} tt_iter_scratch SEC(".maps");
+
+/* Samples sent by the current pass; user space reads and resets it. */
+__u32 tt_nr_samples = 0;
+
+static __always_inline __u8 task_state(struct task_struct *task)
+{
+	unsigned int raw = BPF_CORE_READ(task, __state);
+	unsigned int st = (raw | (unsigned int)BPF_CORE_READ(task, exit_state)) & TS_REPORT;
+
+	if (st == 0)
+		return BPF_CORE_READ(task, on_cpu) ? TT_ST_R : TT_ST_Q;
+	if (st == TS_UNINTERRUPTIBLE && (raw & TS_NOLOAD))
+		return TT_ST_I;
+	if (st & TS_PARKED)
+		return TT_ST_P;
+	if (st & TS_EXIT_ZOMBIE)
+		return TT_ST_Z;
+	if (st & TS_EXIT_DEAD)
+		return TT_ST_X;
+	if (st & TS_TRACED)
+		return TT_ST_t;
+	if (st & TS_STOPPED)
+		return TT_ST_T;
+	if (st & TS_UNINTERRUPTIBLE)
+		return TT_ST_D;
+	return TT_ST_S;
+}
+
+/*
+ * The syscall a thread sits in, from the registers saved at its last kernel
+ * entry. SYSCALL leaves the return address in rcx and the flags in r11, and
+ * the entry code saves both as ip and flags too: an interrupt or fault entry
+ * (whose orig_ax holds a vector or error code) almost never matches that.
+ */
+static __always_inline bool read_syscall(struct task_struct *task, struct tt_thread_sample *s)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	long nr;
+
+	if (!regs)
+		return false;
+	nr = BPF_CORE_READ(regs, orig_ax);
+	if (nr < 0 || nr >= 1024 || BPF_CORE_READ(regs, cx) != BPF_CORE_READ(regs, ip) ||
+	    BPF_CORE_READ(regs, r11) != BPF_CORE_READ(regs, flags))
+		return false;
+	s->syscall_nr = nr;
+	s->syscall_args[0] = BPF_CORE_READ(regs, di);
+	s->syscall_args[1] = BPF_CORE_READ(regs, si);
+	s->syscall_args[2] = BPF_CORE_READ(regs, dx);
+	s->syscall_args[3] = BPF_CORE_READ(regs, r10);
+	s->syscall_args[4] = BPF_CORE_READ(regs, r8);
+	s->syscall_args[5] = BPF_CORE_READ(regs, r9);
+	s->flags |= TT_SAMPLE_HAS_ARGS;
+	return true;
+}
+
+/* Frame-pointer walk of a user stack from the saved user registers. */
+static __always_inline long walk_user_stack(struct task_struct *task, struct tt_stack_buf *buf)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u64 fp, frame[2];
+	__u32 n = 1;
+
+	if (!regs || !tt_ustack_frames)
+		return 0;
+	buf->ips[0] = BPF_CORE_READ(regs, ip);
+	fp = BPF_CORE_READ(regs, bp);
+	for (__u32 i = 1; i < TT_MAX_STACK_DEPTH; i++) {
+		if (i >= tt_ustack_frames || !fp || (fp & 7))
+			break;
+		if (bpf_copy_from_user_task(frame, sizeof(frame), (void *)fp, task, 0))
+			break;
+		if (!frame[1])
+			break;
+		buf->ips[i] = frame[1];
+		n = i + 1;
+		if (frame[0] <= fp)
+			break; /* frames go up the stack; anything else is garbage */
+		fp = frame[0];
+	}
+	return (long)n * 8;
+}
+
+SEC("iter.s/task")
+int sample_threads(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct thread_cache *cache;
+	struct tt_thread_sample *s;
+	struct scratch *sc;
+	__u32 zero = 0, tgid, flags;
+	__u64 switches;
+	bool kthread;
+	__u8 state;
+
+	if (!task)
+		return 0;
+	tgid = task->tgid;
+	flags = task->flags;
+	kthread = flags & PF_KTHREAD;
+	state = task_state(task);
+	if (kthread && state == TT_ST_I)
+		return 0;
+	if (!task->pid || !want_tgid(tgid))
+		return 0;
+	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
+	if (!sc)
+		return 0;
+	s = &sc->sample;
+	__builtin_memset(s, 0, sizeof(*s));
+	s->hdr.type = TT_EV_THREAD_SAMPLE;
+	s->hdr.version = TT_THREAD_SAMPLE_VERSION;
+	s->hdr.size = sizeof(*s);
+	s->hdr.time_ns = bpf_ktime_get_ns();
+	s->pid = tgid;
+	s->tid = task->pid;
+	s->start_time_ns = task->start_boottime;
+	s->cgroup_id = BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id);
+	s->cpu_time_ns = BPF_CORE_READ(task, se.sum_exec_runtime);
+	s->weight_us = tt_weight_us;
+	s->syscall_nr = TT_SYSCALL_NONE;
+	s->state = state;
+	s->flags = kthread ? TT_SAMPLE_KTHREAD : 0;
+	s->cpu = BPF_CORE_READ(task, thread_info.cpu);
+	bpf_probe_read_kernel_str(s->comm, sizeof(s->comm), task->comm);
+	if (!kthread && !read_syscall(task, s) && state != TT_ST_R)
+		s->flags |= TT_SAMPLE_USER_MODE;
+
+	/* A thread on a CPU has no stack we could read consistently. */
+	if (state != TT_ST_R) {
+		switches = task->nvcsw + task->nivcsw;
+		cache = bpf_task_storage_get(&tt_thread_cache, task, 0,
+					     BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (cache && cache->valid && cache->switches == switches &&
+		    cache->state == state) {
+			s->kstack_id = cache->kstack_id;
+			s->ustack_id = cache->ustack_id;
+		} else {
+			long bytes = bpf_get_task_stack(task, sc->stack.ips, sizeof(sc->stack.ips), 0);
+
+			s->kstack_id = stack_id(&sc->stack, bytes, tgid, true);
+			if (!kthread)
+				s->ustack_id = stack_id(&sc->stack, walk_user_stack(task, &sc->stack),
+							tgid, false);
+			if (cache) {
+				cache->switches = switches;
+				cache->kstack_id = s->kstack_id;
+				cache->ustack_id = s->ustack_id;
+				cache->state = state;
+				cache->valid = 1;
+			}
+		}
+	}
+	if (!emit(s, sizeof(*s)))
+		tt_nr_samples++;
+	return 0;
+}
