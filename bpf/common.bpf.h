@@ -31,9 +31,9 @@
 char LICENSE[] SEC("license") = "Dual BSD/GPL";
 
 /* Configuration, set by the loader before load. */
-const volatile __u32 tt_self_tgid = 0;	   /* threadtop itself: never sampled */
-const volatile bool tt_filter_tgids = false; /* only processes in tt_tgids (-p) */
-const volatile __u32 tt_weight_us = 0;	   /* period of this object's samples */
+const volatile __u32 tt_self_tgid = 0;		/* threadtop itself: never sampled */
+const volatile bool tt_filter_tgids = false;	/* only processes in tt_tgids (-p) */
+const volatile __u32 tt_weight_us = 0;		/* period of this object's samples */
 const volatile __u64 tt_wakeup_bytes = 1 << 20; /* wake the reader past this backlog */
 
 struct {
@@ -127,8 +127,7 @@ static __always_inline __u64 mix64(__u64 h)
  * When the dedup set is full the stack is still sent, under a fresh id, and
  * the miss is counted: costlier, never wrong. Returns 0 for "no stack".
  */
-static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u32 tgid,
-				      bool kernel)
+static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u32 tgid, bool kernel)
 {
 	__u32 nr, zero = 0, one = 1, *found, id;
 	__u64 h, size, *next, *inserted;

@@ -58,13 +58,34 @@ struct {
 /* Samples sent by the current pass; user space reads and resets it. */
 __u32 tt_nr_samples = 0;
 
+/*
+ * Runnable but not on a CPU because the sampler itself took that CPU: the
+ * scheduler stamped its departure (sched_info.last_queued) with the same
+ * run-queue clock reading as the sampler's arrival. Such a thread was on the
+ * CPU when the tick fired, so it counts as R: otherwise, on a busy machine,
+ * the sampler turns every thread it preempts into a Q.
+ */
+static __always_inline bool preempted_by_us(struct task_struct *task)
+{
+	struct task_struct *me = bpf_get_current_task_btf();
+	__u64 queued, arrived;
+
+	if (!bpf_core_field_exists(task->sched_info))
+		return false;
+	if (BPF_CORE_READ(task, thread_info.cpu) != bpf_get_smp_processor_id())
+		return false;
+	queued = BPF_CORE_READ(task, sched_info.last_queued);
+	arrived = BPF_CORE_READ(me, sched_info.last_arrival);
+	return queued && queued == arrived;
+}
+
 static __always_inline __u8 task_state(struct task_struct *task)
 {
 	unsigned int raw = BPF_CORE_READ(task, __state);
 	unsigned int st = (raw | (unsigned int)BPF_CORE_READ(task, exit_state)) & TS_REPORT;
 
 	if (st == 0)
-		return BPF_CORE_READ(task, on_cpu) ? TT_ST_R : TT_ST_Q;
+		return BPF_CORE_READ(task, on_cpu) || preempted_by_us(task) ? TT_ST_R : TT_ST_Q;
 	if (st == TS_UNINTERRUPTIBLE && (raw & TS_NOLOAD))
 		return TT_ST_I;
 	if (st & TS_PARKED)
@@ -187,17 +208,17 @@ int sample_threads(struct bpf_iter__task *ctx)
 		switches = task->nvcsw + task->nivcsw;
 		cache = bpf_task_storage_get(&tt_thread_cache, task, 0,
 					     BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (cache && cache->valid && cache->switches == switches &&
-		    cache->state == state) {
+		if (cache && cache->valid && cache->switches == switches && cache->state == state) {
 			s->kstack_id = cache->kstack_id;
 			s->ustack_id = cache->ustack_id;
 		} else {
-			long bytes = bpf_get_task_stack(task, sc->stack.ips, sizeof(sc->stack.ips), 0);
+			long bytes =
+				bpf_get_task_stack(task, sc->stack.ips, sizeof(sc->stack.ips), 0);
 
 			s->kstack_id = stack_id(&sc->stack, bytes, tgid, true);
 			if (!kthread)
-				s->ustack_id = stack_id(&sc->stack, walk_user_stack(task, &sc->stack),
-							tgid, false);
+				s->ustack_id = stack_id(
+					&sc->stack, walk_user_stack(task, &sc->stack), tgid, false);
 			if (cache) {
 				cache->switches = switches;
 				cache->kstack_id = s->kstack_id;

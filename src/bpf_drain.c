@@ -29,7 +29,7 @@ struct bpf_drain {
 };
 
 struct entry {
-	uint32_t generation; /* the drain that last saw it in the map */
+	uint32_t generation;  /* the drain that last saw it in the map */
 	unsigned char data[]; /* key, then value */
 };
 

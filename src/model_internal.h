@@ -86,6 +86,8 @@ void trace_thread_free(struct thread_trace *tr);
 void trace_end_interval(struct model *m, struct thread *t);
 void trace_model_end_interval(struct model *m);
 void trace_model_free(struct model *m);
+/* Whether thread t has traced data in window (it gets a row without samples). */
+bool trace_thread_active(const struct thread *t, enum model_window window);
 
 /* Sum of a minute ring's slots still inside the last minute before now_sec. */
 uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec);

@@ -219,10 +219,17 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	return b->nr++;
 }
 
+/* The filter says nothing about samples: no state, syscall or wait channel. */
+static bool filter_keyless(const struct model_filter *f)
+{
+	return !f->state_mask && f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id;
+}
+
 static void add_thread(struct builder *b, const struct thread *t)
 {
 	const struct model_filter *f = &b->q->filter;
 	struct group_key k;
+	bool counted = false;
 
 	for (size_t i = 0; i < t->nr_keys; i++) {
 		const struct key_counts *kc = &t->keys[i];
@@ -236,6 +243,7 @@ static void add_thread(struct builder *b, const struct thread *t)
 			continue;
 		make_key(b, t, &kc->key, &k);
 		r = row_for(b, &k, t);
+		counted = true;
 		b->rows[r].samples += n;
 		b->rows[r].state_samples[kc->key.state] += n;
 		if (b->last_tid[r] != t->tid) {
@@ -244,6 +252,23 @@ static void add_thread(struct builder *b, const struct thread *t)
 			/* CPU time belongs to the thread, not to one of its samples. */
 			if (!(b->q->dims & ~THREAD_DIMS))
 				b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
+		}
+	}
+	/*
+	 * A thread no tick caught (short-lived) that made syscalls or ran or
+	 * waited (traced) still gets its row, without samples, in thread views.
+	 */
+	if (!counted && !(b->q->dims & ~THREAD_DIMS) && filter_keyless(f) &&
+	    trace_thread_active(t, b->q->window)) {
+		struct sample_key none = {.syscall = TT_SYSCALL_NONE};
+		size_t r;
+
+		make_key(b, t, &none, &k);
+		r = row_for(b, &k, t);
+		if (b->last_tid[r] != t->tid) {
+			b->last_tid[r] = t->tid;
+			b->rows[r].nr_threads++;
+			b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
 		}
 	}
 }

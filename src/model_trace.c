@@ -247,6 +247,27 @@ void trace_model_free(struct model *m)
 	m->nr_progs = m->cap_progs = 0;
 }
 
+bool trace_thread_active(const struct thread *t, enum model_window window)
+{
+	const struct thread_trace *tr = t->trace;
+	int w = window_index(window);
+
+	if (!tr || w < 0)
+		return false;
+	if (tr->runq_count[w])
+		return true;
+	for (size_t i = 0; i < tr->nr_sc; i++)
+		if (tr->sc[i].count[w])
+			return true;
+	for (size_t i = 0; i < tr->nr_oncpu; i++)
+		if (tr->oncpu[i].count[w])
+			return true;
+	for (size_t i = 0; i < tr->nr_offcpu; i++)
+		if (tr->offcpu[i].count[w])
+			return true;
+	return false;
+}
+
 unsigned model__traced(const struct model *m)
 {
 	return m->traced;
@@ -359,8 +380,8 @@ int model__thread_syscall_stats(struct model *m, uint32_t tid, enum model_window
 	return (int)nr;
 }
 
-int model__thread_runq(struct model *m, uint32_t tid, enum model_window window,
-		       uint64_t *ret_count, uint64_t *ret_total_ns)
+int model__thread_runq(struct model *m, uint32_t tid, enum model_window window, uint64_t *ret_count,
+		       uint64_t *ret_total_ns)
 {
 	struct thread *t = u64map__get(m->threads, tid);
 	int w = window_index(window);

@@ -270,8 +270,8 @@ static int bpf_tick(struct source *src, uint64_t now)
 
 /* --- flush: the kernel's sums as records ---------------------------------- */
 
-static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p,
-			  uint32_t *ret_pid, uint32_t *ret_tid)
+static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p, uint32_t *ret_pid,
+			  uint32_t *ret_tid)
 {
 	struct bpf_source *bs = ctx;
 	const struct tt_sc_key *key = k;
@@ -295,8 +295,8 @@ static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p
 	return true;
 }
 
-static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p,
-			 uint32_t *ret_pid, uint32_t *ret_tid)
+static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p, uint32_t *ret_pid,
+			 uint32_t *ret_tid)
 {
 	struct bpf_source *bs = ctx;
 	const struct tt_oc_key *key = k;
@@ -465,19 +465,19 @@ static const struct source_ops bpf_ops = {
 };
 
 /* Every object's copy of the shared maps and config, set the same way. */
-#define CONFIGURE(skel, bs, weight)                                                         \
-	do {                                                                                \
-		(skel)->rodata->tt_self_tgid = (__u32)(bs)->opts.self_pid;                  \
-		(skel)->rodata->tt_filter_tgids = (bs)->opts.nr_pids > 0;                   \
-		(skel)->rodata->tt_weight_us = (weight);                                    \
-		(skel)->rodata->tt_wakeup_bytes = RINGBUF_BYTES / 4;                        \
-		bpf_map__set_max_entries((skel)->maps.tt_events, RINGBUF_BYTES);            \
-		bpf_map__set_max_entries((skel)->maps.tt_stack_ids, STACK_IDS_MAX);         \
-		bpf_map__set_max_entries((skel)->maps.tt_tgids,                             \
+#define CONFIGURE(skel, bs, weight)                                                           \
+	do {                                                                                  \
+		(skel)->rodata->tt_self_tgid = (__u32)(bs)->opts.self_pid;                    \
+		(skel)->rodata->tt_filter_tgids = (bs)->opts.nr_pids > 0;                     \
+		(skel)->rodata->tt_weight_us = (weight);                                      \
+		(skel)->rodata->tt_wakeup_bytes = RINGBUF_BYTES / 4;                          \
+		bpf_map__set_max_entries((skel)->maps.tt_events, RINGBUF_BYTES);              \
+		bpf_map__set_max_entries((skel)->maps.tt_stack_ids, STACK_IDS_MAX);           \
+		bpf_map__set_max_entries((skel)->maps.tt_tgids,                               \
 					 (bs)->opts.nr_pids ? (__u32)(bs)->opts.nr_pids : 1); \
 	} while (0)
 
-#define REUSE_SHARED(skel, first)                                                            \
+#define REUSE_SHARED(skel, first) \
 	(bpf_map__reuse_fd((skel)->maps.tt_events, bpf_map__fd((first)->maps.tt_events)) ?:  \
 	 bpf_map__reuse_fd((skel)->maps.tt_drops, bpf_map__fd((first)->maps.tt_drops)) ?:    \
 	 bpf_map__reuse_fd((skel)->maps.tt_tgids, bpf_map__fd((first)->maps.tt_tgids)) ?:    \
@@ -631,8 +631,8 @@ static int attach_perf(struct bpf_source *bs, char *err, size_t errlen)
 	bs->perf_links = xcalloc((size_t)bs->nr_cpus, sizeof(*bs->perf_links));
 	bs->perf_fds = xcalloc((size_t)bs->nr_cpus, sizeof(int));
 	for (int cpu = 0; cpu < bs->nr_cpus; cpu++) {
-		int fd = (int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1,
-				      PERF_FLAG_FD_CLOEXEC);
+		int fd =
+			(int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
 		bs->perf_fds[cpu] = fd;
 		if (fd < 0) {
@@ -646,7 +646,8 @@ static int attach_perf(struct bpf_source *bs, char *err, size_t errlen)
 				 cpu, strerror(e));
 			return -e;
 		}
-		bs->perf_links[cpu] = bpf_program__attach_perf_event(bs->oncpu->progs.sample_cpu, fd);
+		bs->perf_links[cpu] =
+			bpf_program__attach_perf_event(bs->oncpu->progs.sample_cpu, fd);
 		if (!bs->perf_links[cpu]) {
 			int e = errno;
 

@@ -233,8 +233,8 @@ int model__thread_syscall_stats(struct model *m, uint32_t tid, enum model_window
 				struct model_syscall_stat **ret);
 
 /* Run-queue waits of thread tid (--offcpu): 0 or -errno (-ENOENT: none). */
-int model__thread_runq(struct model *m, uint32_t tid, enum model_window window,
-		       uint64_t *ret_count, uint64_t *ret_total_ns);
+int model__thread_runq(struct model *m, uint32_t tid, enum model_window window, uint64_t *ret_count,
+		       uint64_t *ret_total_ns);
 
 struct model_prog_stat {
 	const char *name;

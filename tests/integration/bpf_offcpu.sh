@@ -1,0 +1,25 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# --offcpu measures exact off-CPU time: the "ping" thread of a ping-pong whose
+# peer answers after 2 ms is blocked nearly all the time, so its off-CPU time
+# is close to the wall time; both threads have run-queue figures.
+. "$(dirname "$0")/bpf_common.bash"
+
+start pingpong 1000000 2000
+wl=$WL
+sleep 0.3
+out=$TMPD/oc.json
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --offcpu --cpu-hz 0 -p "$wl" >"$out"
+last=$(tail -n 1 "$out")
+wall=$(echo "$last" | jq '.interval_s * 1e9')
+ping=$(echo "$last" | jq '[.offcpu[] | select(.comm == "ping") | .ns] | add // 0')
+ratio=$(echo "$ping $wall" | awk '{printf "%.3f", $1 / $2}')
+echo "ping off-CPU $ping ns of $wall ns: $ratio"
+awk -v r="$ratio" 'BEGIN { exit !(r > 0.8 && r < 1.1) }' ||
+	fail "ping off-CPU time is $ratio of the wall time: $(echo "$last" | jq -c .offcpu)"
+echo "$last" | jq -e '[.offcpu[] | select(.comm == "ping") | .frames | length] | max > 0' \
+	>/dev/null || fail "ping off-CPU time has no stacks"
+echo "$last" | jq -e '[.threads[] | select(.comm == "ping" or .comm == "pong") | .runq.count] | all(. > 0)' \
+	>/dev/null || fail "no run-queue waits: $(echo "$last" | jq -c '[.threads[] | {comm, runq}]')"
+echo "$last" | jq -e '.bpf_stats.on_switch.run_cnt > 0' >/dev/null || fail "no on_switch stats"
+echo PASS

@@ -1,0 +1,68 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The BPF thread sampler against workloads with known states: a spinner is R
+# and shows in on-CPU samples, a sleeper is S in clock_nanosleep, a parent
+# blocked in vfork is D, three spinners on two CPUs show Q (runnable, waiting);
+# -p shows only the processes asked for.
+. "$(dirname "$0")/bpf_common.bash"
+
+start spin_sleep 30
+ss=$WL
+start vfork_parent 30
+vf=$WL
+start getppid_loop 1 "$TMPD/never"
+other=$WL # must not show: not in -p
+sleep 0.3
+
+out=$TMPD/states.json
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf -p "$ss,$vf" >"$out"
+[ "$(wc -l <"$out")" -eq 2 ] || fail "expected 2 lines: $(cat "$out")"
+last=$(tail -n 1 "$out")
+echo "$last" | jq -e '.source == "bpf"' >/dev/null || fail "source: $last"
+echo "$last" | jq -e "[.threads[].pid] | all(. == $ss or . == $vf)" >/dev/null ||
+	fail "-p leaked threads of other processes: $last"
+echo "$last" | jq -e "[.oncpu[].pid] | all(. == $ss or . == $vf)" >/dev/null ||
+	fail "-p leaked on-CPU samples: $(echo "$last" | jq -c '[.oncpu[] | {pid, comm}]')"
+echo "$last" | jq -e "[.threads[].pid] | index($other) == null" >/dev/null || fail "other pid shown"
+
+spin=$(echo "$last" | jq -c '[.threads[] | select(.comm == "spinner")][0]')
+[ "$spin" != null ] || fail "no spinner row: $last"
+# On a shared machine the spinner may wait for a CPU (Q) more than it runs.
+r=$(echo "$spin" | jq '.samples.R // 0')
+q=$(echo "$spin" | jq '.samples.Q // 0')
+[ "$r" -ge 1 ] && [ $((r + q)) -ge 16 ] || fail "spinner R $r, Q $q of 20: $spin"
+# On-CPU samples follow its CPU time: 99 Hz x CPU share, within a wide margin.
+expect=$(echo "$spin" | jq '.cpu_pct * 0.99 * 0.4 | floor')
+oncpu=$(echo "$last" | jq '[.oncpu[] | select(.comm == "spinner") | .samples] | add // 0')
+[ "$oncpu" -ge 3 ] && [ "$oncpu" -ge "$expect" ] ||
+	fail "spinner has $oncpu on-CPU samples, expected $expect or more: $spin"
+echo "$last" | jq -e '[.oncpu[] | select(.comm == "spinner") | .frames | length] | max > 0' \
+	>/dev/null || fail "spinner on-CPU samples have no frames"
+
+sleeper=$(echo "$last" | jq -c '[.threads[] | select(.comm == "sleeper")][0]')
+s=$(echo "$sleeper" | jq '.samples.S // 0')
+n=$(echo "$sleeper" | jq '.samples_by_syscall.clock_nanosleep // 0')
+[ "$s" -ge 18 ] || fail "sleeper S $s < 18 of 20: $sleeper"
+[ "$n" -ge 18 ] || fail "sleeper in clock_nanosleep $n < 18: $sleeper"
+
+parent=$(echo "$last" | jq -c "[.threads[] | select(.tid == $vf)][0]")
+d=$(echo "$parent" | jq '.samples.D // 0')
+n=$(echo "$parent" | jq '.samples_by_syscall.vfork // 0')
+[ "$d" -ge 18 ] || fail "vfork parent D $d < 18 of 20: $parent"
+[ "$n" -ge 18 ] || fail "vfork parent not in vfork ($n): $parent"
+
+# Three spinners on two CPUs: each waits for a CPU about a third of the time.
+if [ "$(nproc)" -ge 2 ]; then
+	taskset -c 0,1 "$TT_WORKLOADS/spinners" 3 30 &
+	sp=$!
+	WL_PIDS+=("$sp")
+	sleep 0.3
+	last=$("$TT_BIN" -b --format json -n 1 -d 1 --source bpf --cpu-hz 0 -p "$sp")
+	q=$(echo "$last" | jq '[.threads[] | select(.comm | startswith("spin")) | .samples.Q // 0] | add // 0')
+	r=$(echo "$last" | jq '[.threads[] | select(.comm | startswith("spin")) | .samples.R // 0] | add // 0')
+	# Always runnable; on CPU only part of the time (less on a shared machine).
+	[ $((q + r)) -ge 54 ] || fail "3 spinners on 2 CPUs: R $r + Q $q < 54 of 60: $last"
+	[ "$q" -ge 6 ] || fail "3 spinners on 2 CPUs: Q $q < 6 of 60 (R $r): $last"
+	[ "$r" -ge 1 ] || fail "3 spinners on 2 CPUs: never R (Q $q): $last"
+fi
+echo PASS

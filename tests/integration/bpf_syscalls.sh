@@ -1,0 +1,58 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# --syscalls counts exactly: a workload making 100000 getppid calls is
+# reported with exactly 100000. A storm of 2000 short-lived threads leaves no
+# entries of the dead in the kernel maps (--syscalls --offcpu).
+. "$(dirname "$0")/bpf_common.bash"
+
+N=100000
+start getppid_loop $N "$TMPD/go" 1
+wl=$WL
+out=$TMPD/sc.json
+"$TT_BIN" -b --format json -n 6 -d 0.5 --source bpf --syscalls --cpu-hz 0 -p "$wl" >"$out" &
+tt=$!
+wait_first_line "$out"
+touch "$TMPD/go"
+wait "$tt" || fail "threadtop exit $?"
+count=$(sum_lines "$out" '[.threads[].syscalls.getppid.count // 0] | add // 0')
+[ "$count" -eq $N ] || fail "getppid counted $count times, made $N: $(grep getppid "$out" | head -3)"
+ns=$(sum_lines "$out" '[.threads[].syscalls.getppid.total_ns // 0] | add // 0')
+[ "$ns" -gt 0 ] || fail "getppid total_ns is 0"
+jq -e '.bpf_stats.sys_enter.run_cnt > 0 and .bpf_stats.sys_exit.run_cnt > 0' <(tail -n 1 "$out") \
+	>/dev/null || fail "bpf_stats lacks the syscall programs: $(tail -n 1 "$out" | jq -c .bpf_stats)"
+
+# Thread storm: the maps hold entries of live threads only once the dead are drained.
+start thread_storm 2000 "$TMPD/storm_go" 30
+storm=$WL
+out=$TMPD/storm.json
+"$TT_BIN" -b --format json -d 0.5 --source bpf --syscalls --offcpu --cpu-hz 0 -p "$storm" \
+	>"$out" &
+tt=$!
+WL_PIDS+=("$tt")
+wait_first_line "$out"
+touch "$TMPD/storm_go"
+# The storm takes about a second; then two drains must clear the dead.
+sleep 0.5
+for _ in $(seq 100); do
+	[ "$(ls /proc/$storm/task | wc -l)" -le 1 ] && break
+	sleep 0.1
+done
+sleep 1.5
+map_ids=$(grep -h '^map_id:' /proc/$tt/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u)
+entries=0
+for id in $map_ids; do
+	name=$(bpftool -j map show id "$id" | jq -r .name)
+	case "$name" in
+	tt_sc_stats | tt_oc_agg)
+		n=$(bpftool -j map dump id "$id" | jq length)
+		echo "map $name: $n entries"
+		entries=$((entries + n))
+		;;
+	esac
+done
+kill -INT "$tt"
+wait "$tt" || true
+threads=$(sum_lines "$out" '[.threads[].syscalls.getppid.count // 0] | add // 0')
+[ "$threads" -ge 1000 ] || fail "storm: only $threads getppid calls seen of 2000"
+[ "$entries" -le 20 ] || fail "storm: $entries map entries left after the threads exited"
+echo PASS
