@@ -2,9 +2,9 @@
 /*
  * The model's traced data (see model.h): on-CPU samples and off-CPU time per
  * thread and stack pair, exact syscall figures and run-queue waits per
- * thread, and the cost of each BPF program. Kept for two windows, this
- * interval and the session; per thread in small arrays searched linearly
- * (a thread has few distinct stacks per interval and fewer syscalls).
+ * thread, and the cost of each BPF program. Kept for three windows (this
+ * interval, the last complete one, the session), per thread in small arrays
+ * searched linearly: a thread has few distinct stacks and fewer syscalls.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,7 +13,8 @@
 #include "model_internal.h"
 #include "threadtop/util.h"
 
-enum { W_INTERVAL, W_SESSION, W_MAX };
+/* Windows kept; ingest adds to the first W_ACCUM, interval end moves interval to last. */
+enum { W_INTERVAL, W_SESSION, W_ACCUM, W_LAST = W_ACCUM, W_MAX };
 
 struct trace_stack {
 	uint32_t kstack_id;
@@ -49,6 +50,8 @@ static int window_index(enum model_window window)
 		return W_INTERVAL;
 	case WIN_SESSION:
 		return W_SESSION;
+	case WIN_LAST:
+		return W_LAST;
 	default:
 		return -EOPNOTSUPP;
 	}
@@ -101,7 +104,7 @@ static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
 
 	if (s->flags & TT_CPU_KTHREAD)
 		t->kthread = true;
-	for (int w = 0; w < W_MAX; w++) {
+	for (int w = 0; w < W_ACCUM; w++) {
 		ts->value[w]++;
 		ts->count[w]++;
 	}
@@ -122,7 +125,7 @@ static void ingest_syscall_stats(struct model *m, const struct tt_syscall_stats 
 		memset(sc, 0, sizeof(*sc));
 		sc->nr = s->nr;
 	}
-	for (int w = 0; w < W_MAX; w++) {
+	for (int w = 0; w < W_ACCUM; w++) {
 		sc->count[w] += s->count;
 		sc->total_ns[w] += s->total_ns;
 		for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
@@ -136,7 +139,7 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 	struct thread_trace *tr = trace_of(touch(m, o->pid, o->tid, o->comm, o->hdr.time_ns));
 
 	if (o->kind == TT_OFFCPU_RUNQ) {
-		for (int w = 0; w < W_MAX; w++) {
+		for (int w = 0; w < W_ACCUM; w++) {
 			tr->runq_count[w] += o->count;
 			tr->runq_ns[w] += o->total_ns;
 		}
@@ -144,7 +147,7 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 		struct trace_stack *ts = stack_get(&tr->offcpu, &tr->nr_offcpu, &tr->cap_offcpu,
 						   o->kstack_id, o->ustack_id);
 
-		for (int w = 0; w < W_MAX; w++) {
+		for (int w = 0; w < W_ACCUM; w++) {
 			ts->value[w] += o->total_ns;
 			ts->count[w] += o->count;
 		}
@@ -168,7 +171,7 @@ static void ingest_prog_stats(struct model *m, const struct tt_prog_stats *p)
 		memset(ps, 0, sizeof(*ps));
 		memcpy(ps->name, name, TT_COMM_LEN);
 	}
-	for (int w = 0; w < W_MAX; w++) {
+	for (int w = 0; w < W_ACCUM; w++) {
 		ps->run_cnt[w] += p->run_cnt;
 		ps->run_time_ns[w] += p->run_time_ns;
 		ps->misses[w] += p->recursion_misses;
@@ -209,6 +212,8 @@ void trace_thread_free(struct thread_trace *tr)
 static void end_stacks(struct trace_stack *arr, size_t nr)
 {
 	for (size_t i = 0; i < nr; i++) {
+		arr[i].value[W_LAST] = arr[i].value[W_INTERVAL];
+		arr[i].count[W_LAST] = arr[i].count[W_INTERVAL];
 		arr[i].value[W_INTERVAL] = 0;
 		arr[i].count[W_INTERVAL] = 0;
 	}
@@ -223,10 +228,16 @@ void trace_end_interval(struct model *m, struct thread *t)
 	end_stacks(tr->oncpu, tr->nr_oncpu);
 	end_stacks(tr->offcpu, tr->nr_offcpu);
 	for (size_t i = 0; i < tr->nr_sc; i++) {
+		tr->sc[i].count[W_LAST] = tr->sc[i].count[W_INTERVAL];
+		tr->sc[i].total_ns[W_LAST] = tr->sc[i].total_ns[W_INTERVAL];
+		memcpy(tr->sc[i].hist[W_LAST], tr->sc[i].hist[W_INTERVAL],
+		       sizeof(tr->sc[i].hist[W_LAST]));
 		tr->sc[i].count[W_INTERVAL] = 0;
 		tr->sc[i].total_ns[W_INTERVAL] = 0;
 		memset(tr->sc[i].hist[W_INTERVAL], 0, sizeof(tr->sc[i].hist[W_INTERVAL]));
 	}
+	tr->runq_count[W_LAST] = tr->runq_count[W_INTERVAL];
+	tr->runq_ns[W_LAST] = tr->runq_ns[W_INTERVAL];
 	tr->runq_count[W_INTERVAL] = 0;
 	tr->runq_ns[W_INTERVAL] = 0;
 }
@@ -234,6 +245,9 @@ void trace_end_interval(struct model *m, struct thread *t)
 void trace_model_end_interval(struct model *m)
 {
 	for (size_t i = 0; i < m->nr_progs; i++) {
+		m->progs[i].run_cnt[W_LAST] = m->progs[i].run_cnt[W_INTERVAL];
+		m->progs[i].run_time_ns[W_LAST] = m->progs[i].run_time_ns[W_INTERVAL];
+		m->progs[i].misses[W_LAST] = m->progs[i].misses[W_INTERVAL];
 		m->progs[i].run_cnt[W_INTERVAL] = 0;
 		m->progs[i].run_time_ns[W_INTERVAL] = 0;
 		m->progs[i].misses[W_INTERVAL] = 0;

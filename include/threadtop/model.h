@@ -195,8 +195,8 @@ double model__window_seconds(const struct model *m, enum model_window window);
 
 /*
  * Traced data (BPF source): on-CPU samples, exact syscall figures, off-CPU
- * time, BPF program cost. Queries take WIN_INTERVAL or WIN_SESSION (the
- * minute window is not kept for these: -EOPNOTSUPP). Arrays returned in *ret
+ * time, BPF program cost. Queries take WIN_INTERVAL, WIN_LAST or WIN_SESSION
+ * (the minute window is not kept for these: -EOPNOTSUPP). Arrays returned in *ret
  * are allocated (free them); strings in them are owned by the model and
  * valid until the next ingest or interval end.
  */
