@@ -48,6 +48,19 @@ struct app {
 	uint32_t interval_seq;
 	uint64_t interval_realtime_ns;
 	uint64_t invalid_records;
+	/* Replay control (the TUI's time travel); batch replays play at full speed. */
+	bool paced; /* play in time on a timer, not as fast as possible */
+	bool paused;
+	bool at_end;		 /* the last interval of the file is shown */
+	int speed;		 /* index into replay_speeds */
+	int play_timer;		 /* loop timer id, -1 = none */
+	uint64_t quiet_until_ns; /* a jump: intervals closing before this are not shown */
+	uint64_t merge_until_ns; /* a range: intervals closing before this merge on */
+	uint64_t range_from_ns;	 /* start of the range shown, 0 = one interval */
+	uint64_t shown_ns;	 /* end of the interval shown */
+	uint64_t shown_count;
+	uint64_t quiet_last_ns; /* the last interval a jump closed unseen */
+	uint64_t span_first_ns, span_last_ns;
 	bool output_failed; /* already said why the run stopped */
 	int err;	    /* a failure inside a handler that must end the run */
 	bool failed;	    /* the run ends with exit code 1 */
@@ -98,13 +111,28 @@ static void app_fail(struct app *app, int err)
 	app_quit(app);
 }
 
-/* An interval ended (live, or its mark was replayed): show it, then close it. */
+/*
+ * An interval ended (live, or its mark was replayed): show it, then close it.
+ * While a replay jumps, intervals before the target close unseen; while it
+ * aggregates a range, the marks inside the range do not close the interval.
+ */
 static void handle_interval(struct app *app, const struct tt_interval *iv)
 {
+	uint64_t t = iv->hdr.time_ns;
 	int err = 0;
 
+	model__advance(app->model, t);
+	if (t < app->quiet_until_ns) {
+		model__end_interval(app->model, t);
+		app->quiet_last_ns = t;
+		return;
+	}
+	if (t < app->merge_until_ns)
+		return;
+	app->merge_until_ns = app->quiet_until_ns = 0;
 	app->interval_realtime_ns = iv->realtime_ns;
-	model__advance(app->model, iv->hdr.time_ns);
+	app->shown_ns = t;
+	app->shown_count++;
 	if (app->fe->interval)
 		err = app->fe->interval(app->fe->ctx, app, iv->hdr.time_ns);
 	model__end_interval(app->model, iv->hdr.time_ns);
@@ -324,6 +352,165 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 	return end_interval(app, now);
 }
 
+static const double replay_speeds[] = {1, 2, 10, 0}; /* 0: as fast as possible */
+
+/* Plays the recording up to the next interval shown; 1 at its end, or -errno. */
+static int play_interval(struct app *app)
+{
+	uint64_t shown = app->shown_count;
+	int err = 0;
+
+	while (app->shown_count == shown && !app->err) {
+		err = app->source->ops->ready(app->source);
+		if (err != 0)
+			break;
+	}
+	if (err == SOURCE_EOF) {
+		app->at_end = true;
+		return 1;
+	}
+	if (err < 0) {
+		log_msg("%s", app->source->error);
+		app->at_end = true;
+		return err;
+	}
+	return 0;
+}
+
+static int arm_play_timer(struct app *app)
+{
+	double speed = replay_speeds[app->speed];
+	uint64_t ns = speed > 0 ? (uint64_t)(app->o->delay_s * 1e9 / speed) : 1000000;
+
+	if (app->play_timer < 0)
+		return 0;
+	if (app->paused || app->at_end)
+		ns = 0;
+	return loop__set_timer(app->loop, app->play_timer, ns, ns);
+}
+
+static int on_play_timer(void *ctx, uint64_t now, uint64_t expirations)
+{
+	struct app *app = ctx;
+
+	app->range_from_ns = 0; /* playing on shows single intervals again */
+	if (play_interval(app) != 0)
+		arm_play_timer(app); /* stops at the end or at damage */
+	return 0;
+}
+
+bool app_replay_status(struct app *app, struct replay_status *ret)
+{
+	if (!app->replay)
+		return false;
+	*ret = (struct replay_status){
+		.paused = app->paused,
+		.at_end = app->at_end,
+		.speed = replay_speeds[app->speed],
+		.first_ns = app->span_first_ns,
+		.last_ns = app->span_last_ns,
+		.shown_ns = app->shown_ns,
+		.shown_realtime_ns = app->interval_realtime_ns,
+		.range_from_ns = app->range_from_ns,
+		.interval_s = app->o->delay_s,
+	};
+	return true;
+}
+
+int app_replay_pause(struct app *app, bool paused)
+{
+	if (!app->replay)
+		return -ENOTSUP;
+	app->paused = paused;
+	return arm_play_timer(app);
+}
+
+int app_replay_speed(struct app *app, int dir)
+{
+	int n = (int)ARRAY_SIZE(replay_speeds);
+
+	if (!app->replay)
+		return -ENOTSUP;
+	app->speed = app->speed + dir < 0 ? 0 : (app->speed + dir >= n ? n - 1 : app->speed + dir);
+	return arm_play_timer(app);
+}
+
+/*
+ * Shows the interval that ends at or after time_ns, merged back to from_ns
+ * when from_ns is not 0 (a range): a fresh model, dictionaries from the
+ * nearest snapshot, then the records from a little before.
+ */
+static int show_at(struct app *app, uint64_t from_ns, uint64_t time_ns)
+{
+	uint64_t interval_ns = (uint64_t)(app->o->delay_s * 1e9);
+	uint64_t start = from_ns ? from_ns : time_ns;
+	int err;
+
+	if (time_ns > app->span_last_ns)
+		time_ns = app->span_last_ns;
+	if (start > time_ns)
+		start = time_ns;
+	start = start > 2 * interval_ns ? start - 2 * interval_ns : 0;
+	model__reset(app->model);
+	err = replay_source__seek(app->source, start);
+	if (err < 0) {
+		log_msg("%s",
+			err == -ERANGE ? "jump past the end of the recording" : app->source->error);
+		return err;
+	}
+	app->at_end = false;
+	app->quiet_until_ns = from_ns ? from_ns : time_ns;
+	app->merge_until_ns = from_ns ? time_ns : 0;
+	app->range_from_ns = from_ns;
+	app->quiet_last_ns = 0;
+	err = play_interval(app);
+	if (err == 1 && app->quiet_until_ns && app->quiet_last_ns && app->quiet_last_ns < time_ns) {
+		/* Past the last interval (End): show the last one there is. */
+		return show_at(app, from_ns && from_ns < app->quiet_last_ns ? from_ns : 0,
+			       app->quiet_last_ns);
+	}
+	app->quiet_until_ns = app->merge_until_ns = 0;
+	arm_play_timer(app);
+	return err < 0 ? err : 0;
+}
+
+int app_replay_jump(struct app *app, uint64_t time_ns)
+{
+	if (!app->replay)
+		return -ENOTSUP;
+	return show_at(app, 0, time_ns);
+}
+
+int app_replay_range(struct app *app, uint64_t from_ns, uint64_t to_ns)
+{
+	if (!app->replay)
+		return -ENOTSUP;
+	if (from_ns > to_ns) {
+		uint64_t t = from_ns;
+
+		from_ns = to_ns;
+		to_ns = t;
+	}
+	return show_at(app, from_ns, to_ns);
+}
+
+int app_replay_step(struct app *app, int dir)
+{
+	uint64_t interval_ns = (uint64_t)(app->o->delay_s * 1e9);
+
+	if (!app->replay)
+		return -ENOTSUP;
+	if (dir < 0 || app->range_from_ns) {
+		/* Back: the interval whose end is about one interval before this one's. */
+		uint64_t t = app->shown_ns + interval_ns / 2;
+
+		t = dir < 0 ? (t > 2 * interval_ns ? t - 2 * interval_ns : 0) : t;
+		return show_at(app, 0, t);
+	}
+	app->range_from_ns = 0;
+	return play_interval(app) < 0 ? -EBADMSG : 0;
+}
+
 static int on_source_fd(void *ctx, int fd, uint32_t events)
 {
 	struct app *app = ctx;
@@ -383,6 +570,13 @@ static int setup_loop(struct app *app)
 		err = loop__add_timer(app->loop, tick_ns, tick_ns, on_tick, app);
 		if (err < 0)
 			return err;
+	}
+	if (app->paced) {
+		/* The TUI plays the recording in time: one interval per timer expiry. */
+		app->play_timer = loop__add_timer(app->loop, 0, 0, on_play_timer, app);
+		if (app->play_timer < 0)
+			return app->play_timer;
+		return arm_play_timer(app);
 	}
 	fd = app->source->ops->fd(app->source);
 	if (fd >= 0) {
@@ -451,6 +645,16 @@ static int start_replay(struct app *app)
 	v = ttr_reader__info(rd, "interval_s");
 	if (v && atof(v) > 0)
 		app->opts.delay_s = atof(v);
+	app->paced = !app->o->batch;
+	for (size_t i = 0; i < ttr_reader__nr_chunks(rd); i++) {
+		const struct ttr_chunk *c = ttr_reader__chunk(rd, i);
+
+		if (c->kind != TTR_KIND_EVENTS)
+			continue;
+		if (!app->span_first_ns)
+			app->span_first_ns = c->first_ns;
+		app->span_last_ns = c->last_ns;
+	}
 	if (ttr_reader__skipped(rd))
 		log_msg("%s: skipped records of types this threadtop does not know (a newer "
 			"threadtop recorded it)",
@@ -487,7 +691,7 @@ static int start_recording(struct app *app)
 
 int app_run(const struct options *given, const struct frontend *fe)
 {
-	struct app app = {.opts = *given, .fe = fe};
+	struct app app = {.opts = *given, .fe = fe, .play_timer = -1};
 	const struct options *o = &app.opts;
 	int err, code = 1;
 

@@ -74,6 +74,17 @@ void model__free(struct model *m)
 	free(m);
 }
 
+void model__reset(struct model *m)
+{
+	struct model *fresh = model__new(&m->opts);
+	struct model old = *m;
+
+	/* Swap, then free the old state through the fresh shell. */
+	*m = *fresh;
+	*fresh = old;
+	model__free(fresh);
+}
+
 /* Advances a ring to second sec, clearing the slots of the skipped seconds. */
 #define RING_ADVANCE(ring, ring_sec, sec)                                             \
 	do {                                                                          \

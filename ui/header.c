@@ -35,9 +35,13 @@ static void title_line(struct tui *t, int cols)
 	const struct header_info *hi = &t->hi;
 	char buf[256], clock[32];
 	time_t now = time(NULL);
+	struct replay_status st;
 	struct tm tm;
 	int x;
 
+	/* A replay shows the recording's time, not the time of watching it. */
+	if (t->app && app_replay_status(t->app, &st) && st.shown_ns)
+		now = (time_t)(st.shown_realtime_ns / NSEC_PER_SEC);
 	gmtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S UTC", &tm);
 	x = screen_text(0, 0, cols, "threadtop " TT_VERSION, ROLE_TITLE, false);

@@ -8,6 +8,7 @@
 
 #include "keys.h"
 #include "screen.h"
+#include "timeline.h"
 #include "tui_internal.h"
 
 static const char *const dim_names[DIM_MAX] = {
@@ -33,9 +34,13 @@ void help_draw(struct tui *t, int rows, int cols)
 	snprintf(buf, sizeof(buf), "threadtop %s help: every key (any other key returns)",
 		 TT_VERSION);
 	screen_text(0, 0, cols, buf, ROLE_TITLE, true);
-	for (size_t i = t->v.help_top; i < keys_help_count && y < rows - 3; i++, y++) {
-		screen_text(y, 2, 28, keys_help[i].keys, ROLE_FKEY, false);
-		screen_text(y, 31, cols - 31, keys_help[i].what, ROLE_NORMAL, false);
+	for (size_t i = t->v.help_top;
+	     i < keys_help_count + (t->tl ? timeline_help_count : 0) && y < rows - 3; i++, y++) {
+		const struct key_help *k =
+			i < keys_help_count ? &keys_help[i] : &timeline_help[i - keys_help_count];
+
+		screen_text(y, 2, 28, k->keys, ROLE_FKEY, false);
+		screen_text(y, 31, cols - 31, k->what, ROLE_NORMAL, false);
 	}
 	screen_text(rows - 2, 0, cols, states, ROLE_DIM, false);
 	screen_text(rows - 1, 0, cols,

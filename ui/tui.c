@@ -14,15 +14,22 @@
 
 #include "keys.h"
 #include "screen.h"
+#include "timeline.h"
 #include "threadtop/log.h"
 #include "threadtop/util.h"
 #include "tui_internal.h"
 
 #define HEADER_ROWS 5 /* title, meters, states, tabs, breadcrumb */
 
-int tui_page(int rows)
+/* The header, and in a replay the timeline under it. */
+static int header_rows(const struct tui *t)
 {
-	int h = rows - HEADER_ROWS - 2; /* column titles, footer */
+	return HEADER_ROWS + (t->tl ? 1 : 0);
+}
+
+int tui_page(const struct tui *t, int rows)
+{
+	int h = rows - header_rows(t) - 2; /* column titles, footer */
 
 	return h > 0 ? h : 0;
 }
@@ -71,6 +78,7 @@ void tui__free(struct tui *t)
 	free(t->comms);
 	free(t->flat);
 	calltree__free(t->tree);
+	timeline__free(t->tl);
 	u64map__free(t->expanded);
 	free(t);
 }
@@ -242,7 +250,7 @@ static void draw(struct tui *t)
 		screen_end_frame();
 		return;
 	}
-	page = tui_page(rows);
+	page = tui_page(t, rows);
 	view_clamp(&t->v, tui_nr_rows(t), (size_t)page);
 	if (t->v.mode == MODE_HELP) {
 		help_draw(t, rows, cols);
@@ -250,15 +258,17 @@ static void draw(struct tui *t)
 		return;
 	}
 	header_draw(t, cols);
+	if (t->tl)
+		timeline_draw(t, HEADER_ROWS, cols);
 	switch (t->v.pane) {
 	case PANE_STACKS:
-		stacks_draw(t, HEADER_ROWS, page + 1, cols);
+		stacks_draw(t, header_rows(t), page + 1, cols);
 		break;
 	case PANE_LOG:
-		log_pane_draw(t, HEADER_ROWS, page + 1, cols);
+		log_pane_draw(t, header_rows(t), page + 1, cols);
 		break;
 	default:
-		table_draw(t, HEADER_ROWS, page + 1, cols);
+		table_draw(t, header_rows(t), page + 1, cols);
 		break;
 	}
 	footer_draw(t, rows - 1, cols);
@@ -311,7 +321,7 @@ static void make_env(struct tui *t, struct view_env *env)
 	screen_size(&rows, &cols);
 	memset(env, 0, sizeof(*env));
 	env->nr_rows = tui_nr_rows(t);
-	env->page = (size_t)tui_page(rows);
+	env->page = (size_t)tui_page(t, rows);
 	if (t->tp) {
 		env->cols = t->cols;
 		env->nr_cols = t->nr_cols;
@@ -407,8 +417,10 @@ bool tui__key(struct tui *t, int key)
 		make_env(t, &env);
 		if (t->lay.too_small && key != 'q' && key != UK_F10 && key != UK_RESIZE &&
 		    key != UK_CTRL_L)
-			return true; /* nothing to act on: only the message is shown */
-		rx = keys_dispatch(&t->v, &env, key);
+			return true;	   /* nothing to act on: only the message is shown */
+		rx = timeline_key(t, key); /* a replay's time-travel keys come first */
+		if (rx < 0)
+			rx = keys_dispatch(&t->v, &env, key);
 	}
 	apply(t, rx);
 	return !t->quit;
@@ -456,6 +468,8 @@ static int tui_start(void *ctx, struct app *app)
 	}
 	t = tui__new(app_model(app), app_source_name(app), o->hz, o->delay_s);
 	t->app = app;
+	if (app_replaying(app))
+		t->tl = timeline__new();
 	err = screen_open(NULL);
 	if (err < 0) {
 		log_msg("cannot open the terminal (TERM=%s): check TERM or use -b",

@@ -79,6 +79,7 @@ struct tui {
 	struct tui_layout lay;
 	bool clear_next;
 	bool quit;
+	struct timeline *tl; /* replay time travel (timeline.c), NULL live */
 };
 
 /* Rows the current pane has (table rows, tree rows or log lines). */
@@ -99,6 +100,6 @@ void help_draw(struct tui *t, int rows, int cols);
 void picker_draw(struct tui *t, int rows, int cols);
 
 /* Page size of the main pane: rows that fit between the headers and footer. */
-int tui_page(int rows);
+int tui_page(const struct tui *t, int rows);
 
 #endif /* THREADTOP_UI_TUI_INTERNAL_H */

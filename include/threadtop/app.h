@@ -47,4 +47,32 @@ uint64_t app_interval_realtime_ns(struct app *app);
 /* Ends the run after the current handler (a clean exit). */
 void app_quit(struct app *app);
 
+/*
+ * Replay control, the TUI's time travel (times are the recording's
+ * CLOCK_MONOTONIC ns). A batch replay plays at full speed; an interactive
+ * one plays in time, one interval per -d seconds divided by the speed.
+ * Each returns 0 or a negative errno (-ENOTSUP when live).
+ */
+struct replay_status {
+	bool paused;
+	bool at_end;		    /* the last interval of the file is shown */
+	double speed;		    /* 1, 2, 10, or 0 = as fast as possible */
+	uint64_t first_ns, last_ns; /* the recording's span */
+	uint64_t shown_ns;	    /* end of the interval shown (0 before the first) */
+	uint64_t shown_realtime_ns;
+	uint64_t range_from_ns; /* start of the range shown ([ ]), 0 = one interval */
+	double interval_s;
+};
+/* Fills ret and returns true in a replay; false live. */
+bool app_replay_status(struct app *app, struct replay_status *ret);
+int app_replay_pause(struct app *app, bool paused);
+/* dir +1 faster, -1 slower: 1x, 2x, 10x, as fast as possible. */
+int app_replay_speed(struct app *app, int dir);
+/* dir +1: the next interval; -1: the previous one. */
+int app_replay_step(struct app *app, int dir);
+/* Shows the interval that ends at or after time_ns (a fresh model from there). */
+int app_replay_jump(struct app *app, uint64_t time_ns);
+/* Shows the intervals ending from from_ns to to_ns as one. */
+int app_replay_range(struct app *app, uint64_t from_ns, uint64_t to_ns);
+
 #endif /* THREADTOP_APP_H */

@@ -157,6 +157,8 @@ int model__stack_samples(struct model *m, const struct model_query *q,
 
 struct model *model__new(const struct model_opts *opts);
 void model__free(struct model *m);
+/* Forgets everything, as if new (a replay's jump); pointers to m stay valid. */
+void model__reset(struct model *m);
 
 /* Takes one record (already validated). Unknown types are counted and ignored. */
 void model__ingest(struct model *m, const struct tt_event_header *ev);

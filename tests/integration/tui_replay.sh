@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Time travel in the TUI, driven in tmux on a recording: a workload starts a
+# few seconds into the recording, so the panes at the first interval lack it
+# and at the last show it. Space pauses, Home / End / t / T / b move the
+# cursor on the timeline, [ ] show a range as one interval, q quits.
+set -u
+
+: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+
+S=tt_replay_$$
+tmp=$(mktemp -d)
+WL=
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen ---"
+	tmux capture-pane -t "$S" -p 2>/dev/null
+	exit 1
+}
+cleanup() {
+	tmux kill-session -t "$S" 2>/dev/null
+	[ -n "$WL" ] && kill "$WL" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+screen() { tmux capture-pane -t "$S" -p; }
+wait_for() {
+	local deadline=$((SECONDS + ${2:-5}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	fail "timed out waiting for: $1"
+}
+wait_gone() {
+	local deadline=$((SECONDS + ${2:-5}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" || return 0
+		sleep 0.1
+	done
+	fail "still on screen: $1"
+}
+keys() { tmux send-keys -t "$S" "$@"; }
+# The timeline's offset of the interval shown ("+3.5s of 12.0s" -> 3.5).
+offset() { screen | sed -n 's/.*REPLAY.* +\([0-9.]*\)s of .*/\1/p' | head -n 1; }
+# moved FROM LO HI: waits until the offset differs from FROM, checks FROM+LO <= it <= FROM+HI.
+# (A loaded machine stretches recorded intervals: steps are about, not exactly, 0.5 s.)
+moved() {
+	local deadline=$((SECONDS + 5)) now
+	while ((SECONDS < deadline)); do
+		now=$(offset)
+		if [ -n "$now" ] && [ "$now" != "$1" ]; then
+			awk -v f="$1" -v n="$now" -v lo="$2" -v hi="$3" \
+				'BEGIN { exit !(n >= f + lo - 0.01 && n <= f + hi + 0.01) }' ||
+				fail "offset went from +$1 to +$now, not by $2 to $3 s"
+			return 0
+		fi
+		sleep 0.1
+	done
+	fail "offset stayed at +$1"
+}
+
+# Record 12 s; the workload starts after 3 s and runs to the end.
+"$TT_BIN" -b --format json --source proc -d 0.5 -n 24 -w "$tmp/r.ttr" >/dev/null &
+rec=$!
+sleep 3
+"$TT_WORKLOADS/rr_threads" 1 1 30 &
+WL=$!
+wait "$rec" || fail "recording failed"
+
+tmux new-session -d -s "$S" -x 110 -y 30 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
+	fail "cannot start tmux"
+tmux set-option -t "$S" window-size manual >/dev/null 2>&1
+keys "PS1='PROMPT\$ '" Enter
+wait_for '^PROMPT\$'
+keys "clear; $TT_BIN -r $tmp/r.ttr -p $WL" Enter
+wait_for 'REPLAY PLAY 1x' 10
+keys ' '
+wait_for 'REPLAY PAUSED'
+
+keys Home
+wait_for 'REPLAY PAUSED 1x .* \+0\.[0-9]s of'
+screen | grep -q 'rr-spin' && fail "the workload shows before it started"
+o=$(offset)
+keys t
+moved "$o" 0.3 1.5
+o=$(offset)
+keys T
+moved "$o" -1.5 -0.3
+
+keys End
+wait_for 'rr-spin'
+wait_for 'rr-sleep'
+end=$(offset)
+[ "${end%.*}" -ge 10 ] || fail "End went to +$end s"
+# The clock in the title is the recording's, not now.
+rec_clock=$(screen | sed -n 's/.*REPLAY PAUSED 1x  \([0-9:]*\) UTC.*/\1/p')
+screen | head -n 1 | grep -q "$rec_clock UTC" || fail "title clock is not the recording's"
+
+keys b
+wait_for 'jump to'
+keys -- "-5s" Enter
+wait_gone 'jump to'
+off=$(offset)
+awk -v a="$off" -v b="$end" 'BEGIN { exit !(a >= b - 5.6 && a <= b - 3.5) }' ||
+	fail "b -5s went from +$end to +$off"
+
+keys '['
+wait_for 'range starts here'
+keys t
+moved "$off" 0.3 1.5
+o=$(offset)
+keys t
+moved "$o" 0.3 1.5
+keys ']'
+wait_for 'REPLAY PAUSED  range [0-9:]+-[0-9:]+ UTC'
+# Three intervals as one window.
+win=$(screen | sed -n 's/.*window: last interval (\([0-9.]*\)s).*/\1/p')
+awk -v w="$win" 'BEGIN { exit !(w >= 1.2 && w <= 4.5) }' || fail "range window ${win}s"
+
+keys '+'
+keys ' '
+wait_for 'REPLAY PLAY 2x'
+keys q
+wait_for '^PROMPT\$'
+echo "PASS: tui_replay"
