@@ -6,28 +6,32 @@
 set -euo pipefail
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+"$TT_WORKLOADS/rr_threads" 2 2 60 &
+wl=$!
+trap 'kill $wl 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+sleep 0.2
+# The workload's 5 threads make about 1 KB of recording per second, whatever the machine runs.
 
-# --max-size: 8 KiB holds the header and a few chunks of this machine's threads.
-"$TT_BIN" -b --format json --source proc -d 0.2 -n 25 -w "$tmp/cap.ttr" --max-size 8K \
+# --max-size: 4 KiB holds the header and a few chunks.
+"$TT_BIN" -b --format json --source proc -d 0.2 -n 50 -p $wl -w "$tmp/cap.ttr" --max-size 4K \
 	>"$tmp/cap.json" 2>"$tmp/cap.err" || fail "exit $? with --max-size: $(cat "$tmp/cap.err")"
-[ "$(wc -l <"$tmp/cap.json")" -eq 25 ] || fail "the live output stopped with the recording"
+[ "$(wc -l <"$tmp/cap.json")" -eq 50 ] || fail "the live output stopped with the recording"
 grep -q "reached --max-size" "$tmp/cap.err" || fail "no --max-size message: $(cat "$tmp/cap.err")"
 [ "$(grep -c . "$tmp/cap.err")" -eq 1 ] || fail "more than one message: $(cat "$tmp/cap.err")"
-[ "$(stat -c %s "$tmp/cap.ttr")" -le 8192 ] || fail "the file passed --max-size"
+[ "$(stat -c %s "$tmp/cap.ttr")" -le 4096 ] || fail "the file passed --max-size"
 "$TT_BIN" -r "$tmp/cap.ttr" -b --format json >"$tmp/cap.replay" 2>"$tmp/cap.rerr" ||
 	fail "the capped file does not replay: $(cat "$tmp/cap.rerr")"
 
-# A full disk: writes fail with EFBIG past 16 KiB (SIGXFSZ ignored, as a full
+# A full disk: writes fail with EFBIG past 4 KiB (SIGXFSZ ignored, as a full
 # disk sends none). Output goes through cat, outside the limit.
 (
 	trap '' XFSZ
-	ulimit -f 16
-	exec "$TT_BIN" -b --format json --source proc -d 0.2 -n 25 -w "$tmp/full.ttr" \
+	ulimit -f 4
+	exec "$TT_BIN" -b --format json --source proc -d 0.2 -n 50 -p $wl -w "$tmp/full.ttr" \
 		2>"$tmp/full.err"
 ) | cat >"$tmp/full.json" || fail "exit $? on a full disk: $(cat "$tmp/full.err")"
-[ "$(wc -l <"$tmp/full.json")" -eq 25 ] || fail "the live output stopped with the disk full"
+[ "$(wc -l <"$tmp/full.json")" -eq 50 ] || fail "the live output stopped with the disk full"
 grep -q "recording to $tmp/full.ttr stopped at" "$tmp/full.err" ||
 	fail "no full-disk message: $(cat "$tmp/full.err")"
 "$TT_BIN" -r "$tmp/full.ttr" -b --format json >"$tmp/full.replay" 2>"$tmp/full.rerr" ||
