@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse_sysprof.h"
+
 #define MAX_FRAMES 1024
 #define MAX_FILE (1ull << 32)
 
@@ -189,8 +191,10 @@ static int parse_sym_lfunc(struct reader *r)
 	char *chunk = rd_str(r);
 
 	rd_uleb(r); /* first line: frames carry their own */
-	if (r->bad)
+	if (r->bad) {
+		free(chunk);
 		return -1;
+	}
 	if (nlfuncs == caplfuncs) {
 		caplfuncs = caplfuncs ? caplfuncs * 2 : 1024;
 		lfuncs = xrealloc(lfuncs, caplfuncs * sizeof(*lfuncs));
@@ -682,6 +686,85 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Frees everything a parse left behind and resets the state for the next. */
+static void cleanup(void)
+{
+	size_t i;
+
+	for (i = 0; i < out.cap; i++)
+		free(out.keys[i]);
+	free(out.keys);
+	free(out.counts);
+	memset(&out, 0, sizeof(out));
+	for (i = 0; i < ncsyms; i++)
+		free(csyms[i].name);
+	free(csyms);
+	csyms = NULL;
+	ncsyms = capcsyms = 0;
+	csyms_dirty = 0;
+	for (i = 0; i < nlfuncs; i++)
+		free(lfuncs[i].chunk);
+	free(lfuncs);
+	lfuncs = NULL;
+	nlfuncs = caplfuncs = 0;
+	free(traces);
+	traces = NULL;
+	ntraces = captraces = 0;
+	memset(state_counts, 0, sizeof(state_counts));
+	fidelity = 0;
+}
+
+int tt_sysprof_parse(const uint8_t *data, size_t len, int states, FILE *f, const char **ret_why,
+		     size_t *ret_offset)
+{
+	struct reader r = {data, data + len, 0};
+	const char *why = "";
+	size_t j, n;
+	char **keys;
+	int i;
+
+	if (parse_symtab(&r, &why) < 0) {
+		*ret_why = why;
+		*ret_offset = (size_t)(r.p - data);
+		cleanup();
+		return 1;
+	}
+	if (parse_events(&r, &why) < 0) {
+		*ret_why = why;
+		*ret_offset = (size_t)(r.p - data);
+		cleanup();
+		return 2;
+	}
+	if (states) {
+		uint64_t total = 0;
+
+		for (i = 0; i < 10; i++) {
+			fprintf(f, "%s %llu\n", vmst_names[i], (unsigned long long)state_counts[i]);
+			total += state_counts[i];
+		}
+		fprintf(f, "samples %llu\nfidelity %d\n", (unsigned long long)total, fidelity);
+		cleanup();
+		return 0;
+	}
+	keys = xrealloc(NULL, (out.len + 1) * sizeof(*keys));
+	for (j = 0, n = 0; j < out.cap; j++)
+		if (out.keys[j])
+			keys[n++] = out.keys[j];
+	qsort(keys, n, sizeof(*keys), cmp_str);
+	for (j = 0; j < n; j++) {
+		size_t k;
+
+		for (k = str_hash(keys[j]) & (out.cap - 1); out.keys[k] != keys[j];
+		     k = (k + 1) & (out.cap - 1))
+			;
+		fprintf(f, "%s %llu\n", keys[j], (unsigned long long)out.counts[k]);
+	}
+	free(keys);
+	cleanup();
+	return 0;
+}
+
+#ifndef TT_SYSPROF_PARSE_NO_MAIN
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: luajit-parse-sysprof [--states|--raw] FILE\n"
@@ -725,32 +808,12 @@ static uint8_t *read_file(const char *path, size_t *ret_len)
 	return data ? data : xrealloc(NULL, 1);
 }
 
-static void cleanup(uint8_t *data)
-{
-	size_t i;
-
-	for (i = 0; i < out.cap; i++)
-		free(out.keys[i]);
-	free(out.keys);
-	free(out.counts);
-	for (i = 0; i < ncsyms; i++)
-		free(csyms[i].name);
-	free(csyms);
-	for (i = 0; i < nlfuncs; i++)
-		free(lfuncs[i].chunk);
-	free(lfuncs);
-	free(traces);
-	free(data);
-}
-
 int main(int argc, char **argv)
 {
 	const char *path = NULL, *why = "";
-	struct reader r;
-	int states = 0, i;
+	int states = 0, i, rc;
 	uint8_t *data;
-	size_t len = 0, j, n;
-	char **keys;
+	size_t len = 0, off = 0;
 
 	for (i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--states") || !strcmp(argv[i], "-s")) {
@@ -780,43 +843,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "Failed to open %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	r = (struct reader){data, data + len, 0};
-	if (parse_symtab(&r, &why) < 0) {
+	rc = tt_sysprof_parse(data, len, states, stdout, &why, &off);
+	free(data);
+	if (rc == 1)
 		fprintf(stderr, "Failed to parse symtab from %s: %s\n", path, why);
-		cleanup(data);
-		return 1;
-	}
-	if (parse_events(&r, &why) < 0) {
+	else if (rc == 2)
 		fprintf(stderr, "Failed to parse profile data from %s: %s at offset %zu\n", path,
-			why, (size_t)(r.p - data));
-		cleanup(data);
-		return 1;
-	}
-	if (states) {
-		uint64_t total = 0;
-
-		for (i = 0; i < 10; i++) {
-			printf("%s %llu\n", vmst_names[i], (unsigned long long)state_counts[i]);
-			total += state_counts[i];
-		}
-		printf("samples %llu\nfidelity %d\n", (unsigned long long)total, fidelity);
-		cleanup(data);
-		return 0;
-	}
-	keys = xrealloc(NULL, (out.len + 1) * sizeof(*keys));
-	for (j = 0, n = 0; j < out.cap; j++)
-		if (out.keys[j])
-			keys[n++] = out.keys[j];
-	qsort(keys, n, sizeof(*keys), cmp_str);
-	for (j = 0; j < n; j++) {
-		size_t k;
-
-		for (k = str_hash(keys[j]) & (out.cap - 1); out.keys[k] != keys[j];
-		     k = (k + 1) & (out.cap - 1))
-			;
-		printf("%s %llu\n", keys[j], (unsigned long long)out.counts[k]);
-	}
-	free(keys);
-	cleanup(data);
-	return 0;
+			why, off);
+	return rc ? 1 : 0;
 }
+#endif

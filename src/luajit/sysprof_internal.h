@@ -79,7 +79,8 @@ struct sp_profiler {
 	volatile uint32_t seq;	   /* odd while the handler updates counters */
 	volatile uint64_t dropped; /* stacks lost: ring full */
 	volatile uint64_t foreign; /* SIGPROF on another thread, ignored */
-	volatile uint64_t cost_ns; /* CPU time spent in the profiler (handler, callback, start, stop) */
+	volatile uint64_t
+		cost_ns; /* CPU time spent in the profiler (handler, callback, start, stop) */
 
 	struct sp_slot *ring;
 	volatile uint32_t head, tail;
