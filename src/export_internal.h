@@ -36,4 +36,7 @@ void export_walk_frames(const struct export_ctx *x, const struct profile_sample 
  * invalid UTF-8 as escapes (\e, \x9b), ';' as ':' (the folded separator). */
 void export_plain_name(const char *name, char *out, size_t cap);
 
+/* The flame graph's inline script (export_svg_script.c). */
+extern const char export_svg_script[];
+
 #endif /* THREADTOP_EXPORT_INTERNAL_H */

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the export dispatcher and the folded and JSON writers
+ * Unit tests for the export dispatcher and every format's writer
  * (src/export*.c) on a synthetic model: formats from names, totals, frame
  * order, kernel marks, splitting by thread and state, hostile names
- * escaped, existing files kept.
+ * escaped, existing files kept. The independent decoders (pprof-format,
+ * XML parser) run in the integration test export_formats.sh.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -12,10 +13,12 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <cmocka.h>
 
 #include "export_fixture.h"
+#include "profile.pb-c.h"
 #include "threadtop/export.h"
 
 static char dir[64];
@@ -158,6 +161,106 @@ static void json_report(void **state)
 	free(text);
 }
 
+/* Reads a gzipped file whole (at most 1 MiB). */
+static uint8_t *gunzip(const char *path, size_t *ret_len)
+{
+	gzFile gz = gzopen(path, "rb");
+	uint8_t *buf = malloc(1 << 20);
+	int n;
+
+	assert_non_null(gz);
+	n = gzread(gz, buf, 1 << 20);
+	assert_true(n > 0);
+	gzclose(gz);
+	*ret_len = (size_t)n;
+	return buf;
+}
+
+static const char *pstr(const Tt__Pprof__Profile *p, int64_t i)
+{
+	assert_true(i >= 0 && (size_t)i < p->n_string_table);
+	return p->string_table[i];
+}
+
+static void pprof(void **state)
+{
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	char err[256] = "";
+	Tt__Pprof__Profile *p;
+	uint64_t counts = 0, ns = 0;
+	bool hot = false;
+	uint8_t *buf;
+	size_t len;
+
+	assert_int_equal(export("p.pb.gz", &o, err, sizeof(err)), 0);
+	buf = gunzip(path_of("p.pb.gz"), &len);
+	p = tt__pprof__profile__unpack(NULL, len, buf);
+	assert_non_null(p);
+	assert_string_equal(p->string_table[0], "");
+	assert_int_equal(p->n_sample_type, 2);
+	assert_string_equal(pstr(p, p->sample_type[0]->type), "thread_samples");
+	assert_string_equal(pstr(p, p->sample_type[1]->unit), "nanoseconds");
+	assert_string_equal(pstr(p, p->default_sample_type), "thread_time");
+	assert_int_equal(p->period, 50000000);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Tt__Pprof__Sample *s = p->sample[i];
+		const Tt__Pprof__Location *leaf = NULL;
+
+		counts += (uint64_t)s->value[0];
+		ns += (uint64_t)s->value[1];
+		for (size_t k = 0; k < p->n_location; k++)
+			if (p->location[k]->id == s->location_id[0])
+				leaf = p->location[k];
+		assert_non_null(leaf);
+		/* Leaf first: the worker's leaf is the hot function, named intact. */
+		for (size_t k = 0; k < p->n_function; k++)
+			if (p->function[k]->id == leaf->line[0]->function_id &&
+			    !strcmp(pstr(p, p->function[k]->name), FX_HOSTILE))
+				hot = true;
+		for (size_t k = 0; k < s->n_label; k++)
+			if (!strcmp(pstr(p, s->label[k]->key), "tid") && s->label[k]->num == 101)
+				assert_int_equal(s->value[0], 30);
+	}
+	assert_true(hot);
+	assert_int_equal(counts, 45);
+	assert_int_equal(ns, 45ull * 50000000);
+	tt__pprof__profile__free_unpacked(p, NULL);
+	free(buf);
+}
+
+static void speedscope(void **state)
+{
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	char err[256] = "", *text;
+
+	assert_int_equal(export("s.speedscope.json", &o, err, sizeof(err)), 0);
+	text = slurp(path_of("s.speedscope.json"));
+	assert_non_null(
+		strstr(text, "\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""));
+	assert_non_null(strstr(text, "\"name\":\"worker (101) threads\""));
+	assert_non_null(strstr(text, "\"name\":\"app (100) threads\""));
+	assert_non_null(strstr(text, "\"weights\":[1500000000]"));
+	assert_non_null(strstr(text, "\"name\":\"hot<fn>&\\\"\\u001b[31m\""));
+	assert_non_null(strstr(text, "\"activeProfileIndex\":1")); /* the busy worker */
+	free(text);
+}
+
+static void svg(void **state)
+{
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	char err[256] = "", *text;
+
+	assert_int_equal(export("f.svg", &o, err, sizeof(err)), 0);
+	text = slurp(path_of("f.svg"));
+	assert_non_null(strstr(text, "<svg "));
+	assert_non_null(strstr(text, "function init(evt)"));
+	assert_non_null(strstr(text, "data-name=\"hot&lt;fn&gt;&amp;&quot;\\e[31m\""));
+	assert_non_null(strstr(text, "(30 samples, 66.67%)"));
+	assert_non_null(strstr(text, "data-name=\"kfn_ffffffff81000010\""));
+	assert_null(strchr(text, '\x1b'));
+	free(text);
+}
+
 static void bad_names(void **state)
 {
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
@@ -180,6 +283,9 @@ int main(void)
 		cmocka_unit_test(folded),
 		cmocka_unit_test(folded_by_tid_and_state),
 		cmocka_unit_test(json_report),
+		cmocka_unit_test(pprof),
+		cmocka_unit_test(speedscope),
+		cmocka_unit_test(svg),
 		cmocka_unit_test(bad_names),
 	};
 

@@ -1,0 +1,38 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// Decodes a gzipped pprof file with the independent `pprof-format` decoder
+// (npm) and prints a JSON summary for the export tests: sample types, total
+// of each value, function names, label keys, and every sample's stack as
+// root-first function names with its labels.
+// Usage: NODE_PATH=<node_modules> node pprof_summary.js FILE.pb.gz
+'use strict';
+const fs = require('fs');
+const zlib = require('zlib');
+const { Profile } = require('pprof-format');
+
+const prof = Profile.decode(zlib.gunzipSync(fs.readFileSync(process.argv[2])));
+const st = prof.stringTable.strings;
+const s = (i) => st[Number(i)];
+if (st[0] !== '') throw new Error('string_table[0] is not empty');
+const fnName = new Map(prof.function.map((f) => [Number(f.id), s(f.name)]));
+const locFn = new Map(prof.location.map((l) => [Number(l.id), fnName.get(Number(l.line[0].functionId))]));
+const types = prof.sampleType.map((t) => s(t.type) + '/' + s(t.unit));
+const totals = Object.fromEntries(types.map((t) => [t, 0]));
+const samples = prof.sample.map((smp) => {
+	smp.value.forEach((v, i) => { totals[types[i]] += Number(v); });
+	const labels = {};
+	for (const l of smp.label) labels[s(l.key)] = l.str ? s(l.str) : Number(l.num);
+	return {
+		stack: smp.locationId.map((id) => locFn.get(Number(id))).reverse(),
+		values: smp.value.map(Number),
+		labels,
+	};
+});
+console.log(JSON.stringify({
+	types,
+	totals,
+	default_type: s(prof.defaultSampleType),
+	functions: [...fnName.values()],
+	mappings: prof.mapping.map((m) => s(m.filename)),
+	duration_ns: Number(prof.durationNanos),
+	samples,
+}));
