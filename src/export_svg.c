@@ -154,7 +154,7 @@ static void colour(const struct node *n, char *buf, size_t len)
 	if (n->flags & PROFILE_FRAME_SYNTH)
 		snprintf(buf, len, "rgb(%u,%u,%u)", 150 + a % 40, 160 + a % 40, 200 + b % 40);
 	else if (n->flags & PROFILE_FRAME_KERNEL)
-		snprintf(buf, len, "rgb(%u,%u,%u)", 220 + a % 30, 120 + b % 60, 40);
+		snprintf(buf, len, "rgb(%u,%u,%u)", 220 + a % 30, 120 + b % 60, 40u);
 	else
 		snprintf(buf, len, "rgb(%u,%u,%u)", 225 + a % 30, 60 + b % 150, 50 + a % 40);
 }
