@@ -80,10 +80,19 @@ static uint32_t add_frames(struct calltree *t, uint32_t at, const struct tt_stac
 	return at;
 }
 
+/* Adds n samples to node at and every node above it (a path already built). */
+static void add_up(struct calltree *t, uint32_t at, uint64_t n)
+{
+	for (; at != CALLTREE_ROOT && at != CALLTREE_NONE; at = t->nodes[at].parent)
+		t->nodes[at].total += n;
+}
+
 struct calltree *calltree__new(const struct model *m, const struct model_stack_count *pairs,
 			       size_t nr)
 {
 	struct calltree *t = xcalloc(1, sizeof(*t));
+	/* A user stack pairs with many kernel stacks: build its path once. */
+	struct u64map *user_end = u64map__new();
 
 	t->index = u64map__new();
 	add_node(t, CALLTREE_NONE, 0, false, 0);
@@ -94,12 +103,23 @@ struct calltree *calltree__new(const struct model *m, const struct model_stack_c
 		uint32_t at = CALLTREE_ROOT;
 
 		t->nodes[CALLTREE_ROOT].total += n;
-		if (us)
-			at = add_frames(t, at, us, n);
+		if (us) {
+			size_t end = (size_t)(uintptr_t)u64map__get(user_end, pairs[i].ustack_id);
+
+			if (end) {
+				at = (uint32_t)(end - 1);
+				add_up(t, at, n);
+			} else {
+				at = add_frames(t, at, us, n);
+				u64map__put(user_end, pairs[i].ustack_id,
+					    (void *)(uintptr_t)(at + 1));
+			}
+		}
 		if (ks)
 			at = add_frames(t, at, ks, n);
 		t->nodes[at].self += n;
 	}
+	u64map__free(user_end);
 	return t;
 }
 

@@ -43,6 +43,7 @@ static void thread_free(struct thread *t)
 		return;
 	trace_thread_free(t->trace);
 	free(t->keys);
+	free(t->key_rings);
 	free(t);
 }
 
@@ -165,7 +166,11 @@ static struct key_counts *key_get(struct thread *t, const struct sample_key *key
 		    kc->key.ustack_id == key->ustack_id)
 			return kc;
 	}
-	xgrow((void **)&t->keys, &t->cap_keys, t->nr_keys + 1, sizeof(*t->keys));
+	if (t->nr_keys == t->cap_keys) {
+		xgrow((void **)&t->keys, &t->cap_keys, t->nr_keys + 1, sizeof(*t->keys));
+		t->key_rings = xrealloc(t->key_rings, t->cap_keys * sizeof(*t->key_rings));
+	}
+	memset(t->key_rings[t->nr_keys], 0, sizeof(t->key_rings[0]));
 	kc = &t->keys[t->nr_keys++];
 	memset(kc, 0, sizeof(*kc));
 	kc->key = *key;
@@ -212,9 +217,9 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 
 	kc->interval++;
 	kc->session++;
-	RING_ADVANCE(kc->ring, kc->ring_sec, sec);
-	if (kc->ring[sec % MINUTE_SLOTS] < UINT16_MAX)
-		kc->ring[sec % MINUTE_SLOTS]++;
+	RING_ADVANCE(t->key_rings[kc - t->keys], kc->ring_sec, sec);
+	if (t->key_rings[kc - t->keys][sec % MINUTE_SLOTS] < UINT16_MAX)
+		t->key_rings[kc - t->keys][sec % MINUTE_SLOTS]++;
 }
 
 static void ingest_info(struct model *m, const struct tt_thread_info *info)

@@ -5,6 +5,7 @@
  * the chosen dimensions, then sort and cut.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -24,7 +25,7 @@ void model_query_init(struct model_query *q)
 }
 
 /* The group a sample belongs to: the fields of the query's dims, rest zero. */
-struct group_key {
+struct group_key { /* a multiple of 8 bytes, no implicit padding */
 	uint64_t cgroup_id;
 	uint64_t kleaf_ip;
 	uint64_t uleaf_ip;
@@ -51,14 +52,15 @@ struct builder {
 
 static uint64_t hash_key(const struct group_key *k)
 {
-	const unsigned char *p = (const unsigned char *)k;
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t w[sizeof(*k) / 8], h = 0x9e3779b97f4a7c15ull;
 
-	for (size_t i = 0; i < sizeof(*k); i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
+	/* Word at a time: this runs once per sample key in every query. */
+	memcpy(w, k, sizeof(w));
+	for (size_t i = 0; i < sizeof(w) / 8; i++) {
+		h ^= w[i] + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+		h *= 0xbf58476d1ce4e5b9ull;
 	}
-	return h;
+	return h ^ (h >> 31);
 }
 
 static bool filter_thread(const struct model_filter *f, const struct thread *t)
@@ -110,13 +112,15 @@ static bool filter_key(const struct model *m, const struct model_filter *f,
 	return true;
 }
 
-static uint64_t key_samples(const struct builder *b, const struct key_counts *kc)
+static uint64_t key_samples(const struct builder *b, const struct thread *t, size_t i)
 {
+	const struct key_counts *kc = &t->keys[i];
+
 	switch (b->q->window) {
 	case WIN_INTERVAL:
 		return kc->interval;
 	case WIN_MINUTE:
-		return ring_sum_u16(kc->ring, kc->ring_sec, b->now_sec);
+		return ring_sum_u16(t->key_rings[i], kc->ring_sec, b->now_sec);
 	case WIN_LAST:
 		return kc->last;
 	default:
@@ -228,21 +232,25 @@ static bool filter_keyless(const struct model_filter *f)
 static void add_thread(struct builder *b, const struct thread *t)
 {
 	const struct model_filter *f = &b->q->filter;
+	/* Thread-level dims: every key of the thread falls in one row. */
+	bool per_thread = !(b->q->dims & ~THREAD_DIMS);
+	size_t r = SIZE_MAX;
 	struct group_key k;
 	bool counted = false;
 
 	for (size_t i = 0; i < t->nr_keys; i++) {
 		const struct key_counts *kc = &t->keys[i];
 		uint64_t n;
-		size_t r;
 
 		if (!filter_key(b->m, f, &kc->key))
 			continue;
-		n = key_samples(b, kc);
+		n = key_samples(b, t, i);
 		if (!n)
 			continue;
-		make_key(b, t, &kc->key, &k);
-		r = row_for(b, &k, t);
+		if (!per_thread || r == SIZE_MAX) {
+			make_key(b, t, &kc->key, &k);
+			r = row_for(b, &k, t);
+		}
 		counted = true;
 		b->rows[r].samples += n;
 		b->rows[r].state_samples[kc->key.state] += n;
@@ -261,7 +269,6 @@ static void add_thread(struct builder *b, const struct thread *t)
 	if (!counted && !(b->q->dims & ~THREAD_DIMS) && filter_keyless(f) &&
 	    trace_thread_active(t, b->q->window)) {
 		struct sample_key none = {.syscall = TT_SYSCALL_NONE};
-		size_t r;
 
 		make_key(b, t, &none, &k);
 		r = row_for(b, &k, t);
@@ -407,7 +414,7 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 		return -ENOENT;
 	for (size_t i = 0; i < t->nr_keys; i++) {
 		const struct key_counts *kc = &t->keys[i];
-		uint64_t n = key_samples(&b, kc);
+		uint64_t n = key_samples(&b, t, i);
 		size_t j;
 
 		if (!n || kc->key.syscall < 0)
@@ -451,7 +458,7 @@ int model__stack_samples(struct model *m, const struct model_query *q,
 
 			if (!filter_key(m, &q->filter, &kc->key))
 				continue;
-			n = key_samples(&b, kc);
+			n = key_samples(&b, t, i);
 			if (!n)
 				continue;
 			total += n;

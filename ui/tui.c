@@ -94,18 +94,14 @@ static enum model_window effective_window(const struct tui *t)
 	return t->v.window;
 }
 
-static void build_header(struct tui *t)
+/* The header's figures that do not need a query. */
+static void header_stats(struct tui *t, enum model_window w)
 {
 	struct header_info *hi = &t->hi;
-	struct model_result res;
-	struct model_query q;
 	struct model_stats st;
 
 	model__stats(t->m, &st);
-	model_query_init(&q);
-	q.window = effective_window(t);
-	q.dims = 0;
-	hi->window = q.window;
+	hi->window = w;
 	hi->nr_threads = st.nr_threads;
 	hi->intervals = st.intervals;
 	hi->drops_interval = hi->drops_session = 0;
@@ -114,18 +110,40 @@ static void build_header(struct tui *t)
 		hi->drops_session += st.drops_session[r];
 	}
 	hi->tick_ms = st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0;
+	hi->window_s = model__window_seconds(t->m, w);
 	memset(hi->states, 0, sizeof(hi->states));
 	hi->cpu_pct = hi->active = hi->samples_per_s = 0;
-	hi->window_s = model__window_seconds(t->m, q.window);
+}
+
+/* Box-wide totals from rows that cover every thread once (an unfiltered per-thread query). */
+static void header_from_rows(struct tui *t, const struct model_result *res)
+{
+	struct header_info *hi = &t->hi;
+
+	for (size_t i = 0; i < res->nr; i++) {
+		const struct model_row *r = &res->rows[i];
+
+		for (int s = 0; s < TT_ST_MAX; s++)
+			hi->states[s] += r->state_samples[s];
+		hi->cpu_pct += r->cpu_pct;
+		hi->active += r->avg_active;
+	}
+	if (res->window_s > 0)
+		hi->samples_per_s = (double)res->total_samples / res->window_s;
+}
+
+/* Box-wide totals by a query of their own (the pane's query is filtered or grouped). */
+static void build_header(struct tui *t)
+{
+	struct model_result res;
+	struct model_query q;
+
+	model_query_init(&q);
+	q.window = t->hi.window;
+	q.dims = 0;
 	if (model__query(t->m, &q, &res) < 0)
 		return;
-	if (res.nr) {
-		memcpy(hi->states, res.rows[0].state_samples, sizeof(hi->states));
-		hi->cpu_pct = res.rows[0].cpu_pct;
-		hi->active = res.rows[0].avg_active;
-	}
-	if (res.window_s > 0)
-		hi->samples_per_s = (double)res.total_samples / res.window_s;
+	header_from_rows(t, &res);
 	model_result__release(&res);
 }
 
@@ -183,13 +201,16 @@ static void build_table(struct tui *t)
 {
 	struct model_result res;
 	struct model_query q;
+	bool unfiltered;
 
 	remember_selection(t);
 	free(t->rows);
 	t->rows = NULL;
 	t->nr_rows = 0;
 	view_query(&t->v, t->v.pane, &q);
-	q.window = effective_window(t);
+	q.window = t->hi.window;
+	unfiltered = q.dims == DIM_BIT(DIM_TID) && !t->v.nr_crumbs && !q.filter.hide_kthreads &&
+		     !q.filter.hide_user_threads;
 	if (model__query(t->m, &q, &res) < 0)
 		return;
 	/* Take the rows; copy what points into threads the model may free. */
@@ -210,6 +231,10 @@ static void build_table(struct tui *t)
 		r->cmdline = NULL;
 		r->wchan = NULL;
 	}
+	if (unfiltered)
+		header_from_rows(t, &res);
+	else
+		build_header(t);
 	t->rc = (struct rows_ctx){t->m, q.dims, res.total_samples, res.cpu_valid};
 	t->nr_cols = t->tp->columns(&t->v, t->cols, TUI_MAX_COLS);
 	t->nr_rows = rows_filter(&t->rc, t->rows, t->nr_rows, t->cols, t->nr_cols, t->v.filter);
@@ -222,11 +247,14 @@ static void build_table(struct tui *t)
 /* Asks the model again for the pane on screen and the header. */
 static void build(struct tui *t)
 {
-	build_header(t);
+	header_stats(t, effective_window(t));
 	t->tp = table_pane_of(t->v.pane);
-	if (t->tp)
+	if (t->tp) {
 		build_table(t);
-	else if (t->v.pane == PANE_STACKS)
+		return;
+	}
+	build_header(t);
+	if (t->v.pane == PANE_STACKS)
 		stacks_build(t);
 }
 

@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * TUI frame benchmark (prints figures; not a timed test): a model holding
+ * 10,000 threads and 50,000 unique stacks (one interval of 20 Hz samples),
+ * then building and drawing frames of each pane into a headless virtual
+ * terminal (curses on /dev/null), the same code path as the live screen.
+ * Each thread cycles through PER activities (state, syscall, kernel and user
+ * stack) per interval: 10,000 threads x 5 = 50,000 distinct stack pairs.
+ * Usage: bench_tui [THREADS] [STACKS] [PER] [COLSxROWS]
+ * With -i as the first argument it opens the real terminal instead, on the
+ * same synthetic model, to look at (or test) the panes with stacks.
+ */
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "keys.h"
+#include "screen.h"
+#include "threadtop/model.h"
+#include "threadtop/util.h"
+#include "tui.h"
+
+#define HZ 20
+
+static uint64_t rnd_state = 0x2545f4914f6cdd1dull;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state << 13;
+	rnd_state ^= rnd_state >> 7;
+	rnd_state ^= rnd_state << 17;
+	return rnd_state;
+}
+
+/* A string dictionary entry. */
+static void add_string(struct model *m, uint32_t id, const char *text, uint64_t t)
+{
+	size_t len = strlen(text);
+	struct tt_string *s = xcalloc(1, sizeof(*s) + len);
+
+	s->hdr = (struct tt_event_header){TT_EV_STRING, TT_STRING_VERSION,
+					  (uint32_t)(sizeof(*s) + len), t};
+	s->id = id;
+	s->len = (uint32_t)len;
+	memcpy(s->data, text, len);
+	model__ingest(m, &s->hdr);
+	free(s);
+}
+
+/*
+ * Stacks that share prefixes as real ones do: a few roots, a tree of call
+ * sites below them, leaf first. Kernel stacks get kernel addresses.
+ */
+static void add_stack(struct model *m, uint32_t id, bool kernel, uint64_t t)
+{
+	unsigned nr = 8 + (unsigned)(rnd() % 17);
+	size_t size = sizeof(struct tt_stack) + nr * sizeof(uint64_t);
+	struct tt_stack *st = xcalloc(1, size);
+	uint64_t base = kernel ? 0xffffffff81000000ull : 0x555555554000ull;
+	uint64_t branch = id;
+
+	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, (uint32_t)size, t};
+	st->id = id;
+	st->nr = (uint16_t)nr;
+	st->flags = kernel ? TT_STACK_KERNEL : 0;
+	/* Outermost frames vary least: frame at depth d picks among 4^d sites. */
+	for (unsigned d = 0; d < nr; d++) {
+		unsigned fan = d < 6 ? 1u << (2 * d) : 4096;
+
+		st->ips[nr - 1 - d] = base + (d << 16) + (branch % fan) * 16;
+		branch = branch * 2654435761u + d;
+	}
+	model__ingest(m, &st->hdr);
+	free(st);
+}
+
+static struct model *synth(uint32_t threads, uint32_t stacks, uint32_t per)
+{
+	struct model *m = model__new(NULL);
+	uint64_t base = 1000 * NSEC_PER_SEC;
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), 0},
+		.weight_us = 1000000 / HZ,
+	};
+	static const int syscalls[] = {-1, 0, 1, 7, 232, 202, 230, 281, 23, 61};
+	static const uint8_t states[] = {TT_ST_R, TT_ST_S, TT_ST_S, TT_ST_S, TT_ST_D, TT_ST_Q};
+	char text[64];
+
+	model__advance(m, base);
+	for (uint32_t i = 1; i <= 64; i++) {
+		snprintf(text, sizeof(text), "wait_function_%u", i);
+		add_string(m, i, text, base);
+	}
+	for (uint32_t i = 1; i <= stacks; i++)
+		add_stack(m, i, i % 2 == 1, base);
+	for (int tick = 0; tick < HZ; tick++) {
+		uint64_t t = base + (uint64_t)tick * NSEC_PER_SEC / HZ;
+
+		for (uint32_t k = 0; k < threads; k++) {
+			/* Thread k cycles through `per` activities, each with its own stacks. */
+			uint32_t j = (uint32_t)tick % per, a = k * per + j;
+
+			s.hdr.time_ns = t;
+			s.pid = 1000 + k / 10;
+			s.tid = 1000 + k;
+			s.start_time_ns = k + 1;
+			s.cpu_time_ns = t / 8 + k;
+			s.state = states[(k + j) % sizeof(states)];
+			s.syscall_nr = s.state == TT_ST_R ? -1 : syscalls[(k * 7 + j) % 10];
+			s.wchan_id = s.state == TT_ST_R ? 0 : 1 + (k + j) % 64;
+			/* Odd ids are kernel stacks, even ids user stacks: all are used. */
+			s.kstack_id = 1 + (2 * a) % stacks;
+			s.ustack_id = 1 + (2 * a + 1) % stacks;
+			snprintf(s.comm, sizeof(s.comm), "worker-%u", k % 97);
+			model__ingest(m, &s.hdr);
+		}
+	}
+	model__end_interval(m, base + NSEC_PER_SEC);
+	return m;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+struct timing {
+	double wall[64], cpu[64];
+};
+
+static void sample(struct timing *tm, int i, uint64_t t0, uint64_t c0)
+{
+	tm->wall[i] = (double)(monotonic_ns() - t0) / 1e6;
+	tm->cpu[i] = (double)(cpu_ns() - c0) / 1e6;
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(v[0]), cmp_double);
+	return v[n / 2];
+}
+
+/*
+ * Wall and CPU time (what a loaded box cannot inflate) of reps refreshes
+ * (query, sort or tree, draw: what each new interval costs) and of reps
+ * key presses that only redraw (moving the selection).
+ */
+static void bench_pane(struct tui *t, const char *name, int key, int reps)
+{
+	struct timing refresh, redraw;
+
+	if (key)
+		tui__key(t, key);
+	for (int i = 0; i < reps; i++) {
+		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
+
+		tui__frame(t);
+		sample(&refresh, i, t0, c0);
+	}
+	for (int i = 0; i < reps; i++) {
+		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
+
+		tui__key(t, i % 2 ? UK_UP : UK_DOWN);
+		sample(&redraw, i, t0, c0);
+	}
+	printf("  %-9s refresh %7.2f ms (CPU %6.2f ms)   key redraw %6.2f ms (CPU %5.2f ms)\n",
+	       name, median(refresh.wall, reps), median(refresh.cpu, reps),
+	       median(redraw.wall, reps), median(redraw.cpu, reps));
+}
+
+/* The model query alone, for comparison: the part of a refresh the UI does not own. */
+static void bench_query(struct model *m, int reps)
+{
+	struct timing q;
+
+	for (int i = 0; i < reps; i++) {
+		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
+		struct model_query mq;
+		struct model_result res;
+
+		model_query_init(&mq);
+		mq.window = WIN_LAST;
+		model__query(m, &mq, &res);
+		model_result__release(&res);
+		sample(&q, i, t0, c0);
+	}
+	printf("  (model__query per thread alone: %.2f ms, CPU %.2f ms)\n", median(q.wall, reps),
+	       median(q.cpu, reps));
+}
+
+static int interactive(struct model *m)
+{
+	struct tui *t;
+
+	if (screen_open(NULL) < 0) {
+		fprintf(stderr, "bench_tui: cannot open the terminal\n");
+		return 1;
+	}
+	t = tui__new(m, "bpf", HZ, 1.0);
+	tui__frame(t);
+	for (;;) {
+		int key = screen_key();
+
+		if (key == UK_NONE) {
+			usleep(10000);
+			continue;
+		}
+		if (!tui__key(t, key))
+			break;
+	}
+	tui__free(t);
+	screen_close();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	bool inter = argc > 1 && !strcmp(argv[1], "-i");
+	int a = inter ? 2 : 1;
+	uint32_t threads = argc > a ? (uint32_t)atoi(argv[a]) : 10000;
+	uint32_t stacks = argc > a + 1 ? (uint32_t)atoi(argv[a + 1]) : 50000;
+	uint32_t per = argc > a + 2 ? (uint32_t)atoi(argv[a + 2]) : 5;
+	int cols = 200, rows = 50, reps = 21;
+	struct screen_opts so = {.headless = true};
+	struct model *m;
+	struct tui *t;
+	uint64_t t0;
+
+	if (argc > a + 3)
+		sscanf(argv[a + 3], "%dx%d", &cols, &rows);
+	if (!per || per > HZ)
+		per = 5;
+	setlocale(LC_ALL, "C.UTF-8");
+	t0 = monotonic_ns();
+	m = synth(threads, stacks, per);
+	if (inter) {
+		int r = interactive(m);
+
+		model__free(m);
+		return r;
+	}
+	printf("bench_tui: %u threads, %u unique stacks, %u activities per thread, %dx%d "
+	       "virtual terminal\n",
+	       threads, stacks, per, cols, rows);
+	printf("  model filled in %.0f ms\n", (double)(monotonic_ns() - t0) / 1e6);
+	so.cols = cols;
+	so.rows = rows;
+	if (screen_open(&so) < 0) {
+		fprintf(stderr, "bench_tui: cannot open a virtual terminal\n");
+		return 1;
+	}
+	t = tui__new(m, "bpf", HZ, 1.0);
+	bench_pane(t, "Threads", 0, reps);
+	bench_pane(t, "Group", '2', reps);
+	bench_pane(t, "Syscalls", '3', reps);
+	bench_pane(t, "Stacks", '4', reps);
+	tui__key(t, 'E'); /* everything expanded */
+	bench_pane(t, "Stacks E", 0, reps);
+	tui__free(t);
+	screen_close();
+	bench_query(m, reps);
+	model__free(m);
+	return 0;
+}
