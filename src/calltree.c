@@ -239,7 +239,7 @@ bool calltree__is_last(const struct calltree *t, uint32_t i)
 		if (c == i)
 			continue;
 		sort_tree = t;
-		if (cmp_hot(&i, &c) > 0)
+		if (cmp_hot(&i, &c) < 0) /* i is shown before sibling c */
 			return false;
 	}
 	return true;

@@ -38,7 +38,8 @@ enum ui_key {
 	UK_F10,
 	UK_RESIZE,
 	UK_CTRL_L,
-	UK_MOUSE, /* a mouse event: the screen has its position */
+	UK_MOUSE,   /* a mouse event: the screen has its position */
+	UK_IGNORED, /* input was read but means nothing here (a mouse release) */
 };
 
 /* What the front end does after a key: bits, combined. */

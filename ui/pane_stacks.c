@@ -182,9 +182,9 @@ static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum scre
 	for (uint32_t a = n->parent; a != CALLTREE_ROOT && a != CALLTREE_NONE && depth < 64;
 	     a = calltree__node(t->tree, a)->parent)
 		chain[depth++] = a;
-	/* Deep stacks: show the last levels only, so the frame stays visible. */
-	if (depth > w / 4)
-		depth = w / 4;
+	/* Deep stacks: show the innermost levels only, so the frame stays visible. */
+	if (depth > (w - 24) / 2)
+		depth = w > 24 ? (w - 24) / 2 : 0;
 	for (int d = depth - 1; d >= 0; d--)
 		used += screen_text(y, x + used, w - used,
 				    calltree__is_last(t->tree, chain[d])
@@ -194,8 +194,10 @@ static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum scre
 	used += screen_text(y, x + used, w - used,
 			    screen_tree_glyph(calltree__is_last(t->tree, i), true), role, false);
 	if (n->nr_children)
-		used += screen_text(y, x + used, w - used, is_expanded(t, n) ? "- " : "+ ", role,
-				    false);
+		used += screen_text(y, x + used, w - used,
+				    is_expanded(t, n) ? (screen_utf8() ? "\u25be " : "v ")
+						      : (screen_utf8() ? "\u25b8 " : "> "),
+				    role, false);
 	else
 		used += screen_text(y, x + used, w - used, "  ", role, false);
 	return used;

@@ -226,7 +226,7 @@ int screen_key(void)
 		return UK_CTRL_L;
 	case KEY_MOUSE:
 		if (getmouse(&ev) != OK)
-			return UK_NONE;
+			return UK_IGNORED;
 		S.mouse = (struct screen_mouse){.y = ev.y, .x = ev.x};
 		if (ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))
 			S.mouse.click = true;
@@ -235,13 +235,13 @@ int screen_key(void)
 		else if (ev.bstate & BUTTON5_PRESSED)
 			S.mouse.wheel = 1;
 		else
-			return UK_NONE;
+			return UK_IGNORED;
 		return UK_MOUSE;
 	default:
 		if (c >= KEY_F(1) && c <= KEY_F(10))
 			return UK_F1 + (c - KEY_F(1));
 		if (c > 0xff)
-			return UK_NONE;
+			return UK_IGNORED;
 		return c;
 	}
 }

@@ -59,7 +59,10 @@ void screen_size(int *rows, int *cols);
 bool screen_utf8(void);
 bool screen_color(void);
 
-/* Next key as enum ui_key or a character; UK_NONE when none is waiting. */
+/*
+ * Next key as enum ui_key or a character; UK_NONE when none is waiting,
+ * UK_IGNORED when input was consumed that means nothing (read on).
+ */
 int screen_key(void);
 /* The last UK_MOUSE event: position and what happened. */
 struct screen_mouse {

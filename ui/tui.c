@@ -437,6 +437,8 @@ bool tui__key(struct tui *t, int key)
 	struct view_env env;
 	int rx;
 
+	if (key == UK_IGNORED || key == UK_NONE)
+		return !t->quit;
 	if (key == UK_MOUSE) {
 		rx = mouse(t);
 	} else {

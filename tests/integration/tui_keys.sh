@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The TUI driven in tmux at a fixed size (100x30) on a live workload, /proc
+# The TUI driven in tmux (a private server) at a fixed size (100x30) on a live workload, /proc
 # source (no BPF needed): panes, headers and rows appear; keys switch panes,
 # sort, filter, search, drill down and back; help opens and closes; 60x20
 # shows the "too small" message and 100x30 recovers; a comm holding an escape
@@ -15,16 +15,16 @@ WL=
 fail() {
 	echo "FAIL: $*"
 	echo "--- screen ---"
-	tmux capture-pane -t "$S" -p 2>/dev/null
+	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
 	exit 1
 }
 cleanup() {
-	tmux kill-session -t "$S" 2>/dev/null
+	tmux -L "$S" kill-server 2>/dev/null
 	[ -n "$WL" ] && kill "$WL" 2>/dev/null
 }
 trap cleanup EXIT
 
-screen() { tmux capture-pane -t "$S" -p; }
+screen() { tmux -L "$S" capture-pane -t "$S" -p; }
 # wait_for REGEX [SECONDS]: until the screen matches (grep -E).
 wait_for() {
 	local deadline=$((SECONDS + ${2:-5}))
@@ -42,15 +42,27 @@ wait_gone() {
 	done
 	fail "still on screen: $1"
 }
-keys() { tmux send-keys -t "$S" "$@"; }
+keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
+# click X Y (0-based): button-1 press and release in X10 mouse encoding, as xterm sends them.
+click() {
+	local xy
+	xy=$(printf '%b%b' "\\x$(printf %x $((33 + $1)))" "\\x$(printf %x $((33 + $2)))")
+	tmux -L "$S" send-keys -t "$S" -l $'\e[M '"$xy"
+	tmux -L "$S" send-keys -t "$S" -l $'\e[M#'"$xy"
+}
+# wheel down at X Y.
+wheel_down() {
+	tmux -L "$S" send-keys -t "$S" -l "$(printf '\e[Ma%b%b' "\\x$(printf %x $((33 + $1)))" \
+		"\\x$(printf %x $((33 + $2)))")"
+}
 
 "$TT_WORKLOADS/tui_target" 300 &
 WL=$!
 sleep 0.3
 
-tmux new-session -d -s "$S" -x 100 -y 30 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
+tmux -L "$S" new-session -d -s "$S" -x 100 -y 30 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
 	fail "cannot start tmux"
-tmux set-option -t "$S" window-size manual >/dev/null 2>&1
+tmux -L "$S" set-option -t "$S" window-size manual >/dev/null 2>&1
 keys "PS1='PROMPT\$ '" Enter
 wait_for '^PROMPT\$'
 keys "clear; $TT_BIN --source proc -d 0.5 -p $WL" Enter
@@ -66,7 +78,7 @@ for want in '^threadtop ' 'source proc' 'CPU \[' 'Threads [0-9]+' ' 1 Threads ' 
 done
 # The escape sequence in the comm is shown, not obeyed (ESC [2J would clear).
 grep -Fq '\e[2Jevil' <<<"$s" || fail "the comm with an escape sequence is not shown escaped"
-grep -q $'\e' <<<"$(tmux capture-pane -t "$S" -p -e | sed 's/\x1b\[[0-9;]*m//g')" &&
+grep -q $'\e' <<<"$(tmux -L "$S" capture-pane -t "$S" -p -e | sed 's/\x1b\[[0-9;]*m//g')" &&
 	fail "a raw escape reached the screen"
 
 # Panes: Tab, Shift-Tab, digits.
@@ -100,6 +112,31 @@ wait_for 'TID[▼v]'
 order=$(screen | grep -Eo '^ +[0-9]+ +[0-9]+ ' | awk '{print $2}' | tr '\n' ' ')
 sorted=$(tr ' ' '\n' <<<"$order" | grep . | sort -n | tr '\n' ' ')
 [ "$order" = "$sorted" ] || fail "TID sort is not ascending: $order"
+
+# Mouse: a click on a column title sorts by it, again reverses; a click on a
+# tab switches panes; a click on a row selects it (Enter then drills into it).
+keys F6
+wait_for 'Sort by'
+keys Home Enter
+wait_for 'PID[▼v]'
+x=$(screen | grep -E '^ +PID' | head -1 | awk '{print index($0, "COMM")}')
+click "$x" 5
+wait_for 'COMM[▼v]'
+click "$x" 5
+wait_for 'COMM[▲^]'
+x=$(screen | sed -n 4p | awk '{print index($0, "3 Syscalls")}')
+click "$x" 3
+wait_for 'SYSCALL.*SAMPLES'
+wheel_down 10 8
+x=$(screen | sed -n 4p | awk '{print index($0, "1 Threads")}')
+click "$x" 3
+wait_for 'PID +TID'
+y=$(screen | grep -n 'ttspin' | head -1 | cut -d: -f1)
+click 3 $((y - 1))
+keys Enter
+wait_for '^all > tid [0-9]+ ttspin'
+keys Escape
+wait_for 'PID +TID'
 
 # Filter: only ttsleep stays; Esc in the prompt clears it.
 keys '\'
@@ -154,9 +191,9 @@ keys Escape
 wait_for 'F10Quit'
 
 # Resize: too small, then back.
-tmux resize-window -t "$S" -x 60 -y 20
+tmux -L "$S" resize-window -t "$S" -x 60 -y 20
 wait_for 'terminal too small: need 80x24'
-tmux resize-window -t "$S" -x 100 -y 30
+tmux -L "$S" resize-window -t "$S" -x 100 -y 30
 wait_for 'F10Quit'
 wait_for 'PID +TID'
 

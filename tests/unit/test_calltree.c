@@ -1,0 +1,215 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the merged call tree and the model queries that feed the
+ * Stacks pane: per-stack sample counts with state and frame filters, and
+ * grouping by leaf kernel frame.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "threadtop/calltree.h"
+#include "threadtop/model.h"
+#include "threadtop/util.h"
+
+#define SEC NSEC_PER_SEC
+#define T0 (1000 * SEC)
+
+/* Frames: user main -> work -> {compute, io}; kernel read -> wait for io. */
+#define U_MAIN 0x1000
+#define U_WORK 0x1100
+#define U_COMPUTE 0x1200
+#define U_IO 0x1300
+#define K_READ 0xffffffff81000100ull
+#define K_WAIT 0xffffffff81000200ull
+
+static void stack(struct model *m, uint32_t id, bool kernel, const uint64_t *ips, int nr)
+{
+	size_t size = sizeof(struct tt_stack) + (size_t)nr * sizeof(uint64_t);
+	struct tt_stack *st = calloc(1, size);
+
+	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, (uint32_t)size, T0};
+	st->id = id;
+	st->nr = (uint16_t)nr;
+	st->flags = kernel ? TT_STACK_KERNEL : 0;
+	memcpy(st->ips, ips, (size_t)nr * sizeof(uint64_t));
+	model__ingest(m, &st->hdr);
+	free(st);
+}
+
+static void sample(struct model *m, uint32_t tid, enum tt_state state, uint32_t k, uint32_t u)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), T0 + SEC / 2},
+		.pid = 10,
+		.tid = tid,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.syscall_nr = TT_SYSCALL_NONE,
+		.state = (uint8_t)state,
+		.kstack_id = k,
+		.ustack_id = u,
+		.comm = "app",
+	};
+
+	model__ingest(m, &s.hdr);
+}
+
+/* 6 samples computing (R), 3 in io waiting in the kernel (D), 1 without stacks. */
+static struct model *fixture(void)
+{
+	static const uint64_t compute[] = {U_COMPUTE, U_WORK, U_MAIN}; /* leaf first */
+	static const uint64_t io[] = {U_IO, U_WORK, U_MAIN};
+	static const uint64_t kio[] = {K_WAIT, K_READ};
+	struct model *m = model__new(NULL);
+
+	model__advance(m, T0);
+	stack(m, 1, false, compute, 3);
+	stack(m, 2, false, io, 3);
+	stack(m, 3, true, kio, 2);
+	for (int i = 0; i < 6; i++)
+		sample(m, 11, TT_ST_R, 0, 1);
+	for (int i = 0; i < 3; i++)
+		sample(m, 12, TT_ST_D, 3, 2);
+	sample(m, 13, TT_ST_S, 0, 0);
+	model__advance(m, T0 + SEC);
+	return m;
+}
+
+static uint32_t child_with_ip(const struct calltree *t, uint32_t parent, uint64_t ip)
+{
+	for (uint32_t c = calltree__node(t, parent)->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t, c)->next_sibling)
+		if (calltree__node(t, c)->ip == ip)
+			return c;
+	return CALLTREE_NONE;
+}
+
+static bool all_open(void *ctx, const struct calltree_node *n)
+{
+	return true;
+}
+
+static bool none_open(void *ctx, const struct calltree_node *n)
+{
+	return false;
+}
+
+static void stack_samples_and_tree(void **state)
+{
+	struct model *m = fixture();
+	struct model_stack_count *pairs;
+	struct model_query q;
+	struct calltree *t;
+	uint64_t total;
+	uint32_t main_, work, compute, io, kread, kwait, *flat, path[8];
+	int nr;
+
+	model_query_init(&q);
+	nr = model__stack_samples(m, &q, &pairs, &total);
+	assert_int_equal(nr, 2);
+	assert_int_equal(total, 10); /* the stackless sample counts in the total only */
+	t = calltree__new(m, pairs, (size_t)nr);
+	free(pairs);
+
+	assert_int_equal(calltree__node(t, CALLTREE_ROOT)->total, 9);
+	main_ = child_with_ip(t, CALLTREE_ROOT, U_MAIN);
+	assert_int_not_equal(main_, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, main_)->total, 9);
+	assert_int_equal(calltree__node(t, main_)->self, 0);
+	work = child_with_ip(t, main_, U_WORK);
+	compute = child_with_ip(t, work, U_COMPUTE);
+	io = child_with_ip(t, work, U_IO);
+	assert_int_equal(calltree__node(t, compute)->total, 6);
+	assert_int_equal(calltree__node(t, compute)->self, 6);
+	assert_int_equal(calltree__node(t, io)->total, 3);
+	assert_int_equal(calltree__node(t, io)->self, 0);
+	/* Kernel frames continue the user path, outermost first. */
+	kread = child_with_ip(t, io, K_READ);
+	kwait = child_with_ip(t, kread, K_WAIT);
+	assert_true(calltree__node(t, kread)->kernel);
+	assert_int_equal(calltree__node(t, kwait)->self, 3);
+	assert_int_equal(calltree__node(t, kwait)->depth, 5);
+	assert_int_equal(calltree__count(t), 7); /* root + 6 frames */
+
+	/* Paths identify nodes across rebuilds. */
+	assert_int_equal(calltree__find(t, calltree__node(t, kwait)->path), kwait);
+	assert_int_equal(calltree__find(t, 12345), CALLTREE_NONE);
+
+	/* Flattened: hottest first; closed nodes hide their children. */
+	assert_int_equal(calltree__flatten(t, none_open, NULL, &flat), 1);
+	free(flat);
+	assert_int_equal(calltree__flatten(t, all_open, NULL, &flat), 6);
+	assert_int_equal(flat[0], main_);
+	assert_int_equal(flat[2], compute); /* 6 before 3 */
+	assert_int_equal(flat[3], io);
+	assert_int_equal(flat[5], kwait);
+	free(flat);
+	assert_true(calltree__is_last(t, io));
+	assert_false(calltree__is_last(t, compute));
+
+	/* The hottest path is the one the pane opens by default. */
+	assert_int_equal(calltree__hot_path(t, path, 8), 3);
+	assert_int_equal(path[2], compute);
+	calltree__free(t);
+	model__free(m);
+}
+
+static void filters(void **state)
+{
+	struct model *m = fixture();
+	struct model_stack_count *pairs;
+	struct model_result res;
+	struct model_query q;
+	uint64_t total;
+	int nr;
+
+	/* Off-CPU: only the D samples, with the io stacks. */
+	model_query_init(&q);
+	q.filter.state_mask = 1u << TT_ST_D;
+	nr = model__stack_samples(m, &q, &pairs, &total);
+	assert_int_equal(nr, 1);
+	assert_int_equal(pairs[0].kstack_id, 3);
+	assert_int_equal(pairs[0].ustack_id, 2);
+	assert_int_equal(pairs[0].samples, 3);
+	free(pairs);
+
+	/* A frame narrows every query to the samples whose stacks hold it. */
+	model_query_init(&q);
+	q.filter.stack_ip = U_WORK;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 2); /* tids 11 and 12, not the stackless 13 */
+	model_result__release(&res);
+	q.filter.stack_ip = K_WAIT;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.rows[0].tid, 12);
+	model_result__release(&res);
+
+	/* Group by leaf kernel frame. */
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_KLEAF);
+	q.sort = SORT_SAMPLES;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 2);
+	assert_int_equal(res.rows[0].kleaf_ip, 0); /* 7 samples without a kernel stack */
+	assert_int_equal(res.rows[0].samples, 7);
+	assert_int_equal(res.rows[1].kleaf_ip, K_WAIT);
+	model_result__release(&res);
+	model__free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(stack_samples_and_tree),
+		cmocka_unit_test(filters),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the TUI's columns over model rows (sort, text filter,
+ * escaping of other processes' strings, row identity) and for the model
+ * fields they read: the last complete interval window and each thread's
+ * latest sample.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "rows.h"
+#include "threadtop/model.h"
+#include "threadtop/util.h"
+
+#define SEC NSEC_PER_SEC
+#define T0 (1000 * SEC)
+
+static void sample(struct model *m, uint64_t t, uint32_t tid, const char *comm, enum tt_state state,
+		   int syscall)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), t},
+		.pid = 10,
+		.tid = tid,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.syscall_nr = syscall,
+		.state = (uint8_t)state,
+	};
+
+	memcpy(s.comm, comm, strlen(comm) < TT_COMM_LEN ? strlen(comm) : TT_COMM_LEN - 1);
+	model__ingest(m, &s.hdr);
+}
+
+static struct model_row row(uint32_t pid, uint32_t tid, const char *comm, double active,
+			    uint64_t samples)
+{
+	struct model_row r = {.pid = pid,
+			      .tid = tid,
+			      .comm = comm,
+			      .avg_active = active,
+			      .samples = samples,
+			      .syscall = TT_SYSCALL_NONE,
+			      .cur_syscall = TT_SYSCALL_NONE};
+	return r;
+}
+
+static void sort_columns(void **state)
+{
+	struct rows_ctx c = {.dims = DIM_BIT(DIM_TID), .cpu_valid = true};
+	struct model_row rows[4] = {
+		row(1, 3, "bash", 0.5, 10),
+		row(1, 1, "zsh", 2.0, 40),
+		row(2, 2, "awk", 1.0, 20),
+		row(2, 4, "cat", 0.0, 1),
+	};
+
+	rows[0].cur_syscall = 0;   /* read */
+	rows[1].cur_syscall = 232; /* epoll_wait */
+	rows[2].cur_syscall = TT_SYSCALL_NONE;
+	rows[3].cur_syscall = 1; /* write */
+	rows[0].cpu_pct = 5;
+	rows[1].cpu_pct = 50;
+	rows[2].cpu_pct = 99;
+	rows[3].cpu_pct = 0;
+
+	rows_sort(&c, rows, 4, COL_ACTIVE, false); /* figures: largest first */
+	assert_int_equal(rows[0].tid, 1);
+	assert_int_equal(rows[3].tid, 4);
+	rows_sort(&c, rows, 4, COL_ACTIVE, true);
+	assert_int_equal(rows[0].tid, 4);
+	rows_sort(&c, rows, 4, COL_TID, false); /* keys: smallest first */
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(rows[i].tid, (uint32_t)i + 1);
+	rows_sort(&c, rows, 4, COL_COMM, false);
+	assert_string_equal(rows[0].comm, "awk");
+	assert_string_equal(rows[3].comm, "zsh");
+	rows_sort(&c, rows, 4, COL_CPU, false);
+	assert_int_equal(rows[0].tid, 2);
+	/* Syscalls by name; threads in none sort last. */
+	rows_sort(&c, rows, 4, COL_SYSCALL, false);
+	assert_int_equal(rows[0].cur_syscall, 232);
+	assert_int_equal(rows[1].cur_syscall, 0);
+	assert_int_equal(rows[2].cur_syscall, 1);
+	assert_int_equal(rows[3].cur_syscall, TT_SYSCALL_NONE);
+}
+
+static void cells_are_escaped(void **state)
+{
+	struct rows_ctx c = {.dims = DIM_BIT(DIM_TID)};
+	struct model_row r = row(7, 8, "\033[2Jevil\a", 0, 1);
+	char buf[128];
+
+	rows_cell(&c, &r, COL_COMM, buf, sizeof(buf));
+	assert_null(strchr(buf, '\033'));
+	assert_null(strchr(buf, '\a'));
+	assert_non_null(strstr(buf, "\\e[2Jevil"));
+	/* A kernel thread without a command line shows its comm in brackets. */
+	rows_cell(&c, &r, COL_CMD, buf, sizeof(buf));
+	assert_null(strchr(buf, '\033'));
+	assert_int_equal(buf[0], '[');
+	rows_cell(&c, &r, COL_PID, buf, sizeof(buf));
+	assert_string_equal(buf, "7");
+	/* %CPU only where it means CPU time. */
+	rows_cell(&c, &r, COL_CPU, buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+	r.cur_syscall = 230;
+	rows_cell(&c, &r, COL_SYSCALL, buf, sizeof(buf));
+	assert_string_equal(buf, "clock_nanosleep");
+	c.total_samples = 4;
+	rows_cell(&c, &r, COL_SHARE, buf, sizeof(buf));
+	assert_string_equal(buf, "25.0%");
+}
+
+static void text_filter(void **state)
+{
+	static const int cols[] = {COL_PID, COL_COMM, COL_SYSCALL, COL_MIX};
+	struct rows_ctx c = {.dims = DIM_BIT(DIM_TID)};
+	struct model_row rows[3] = {row(100, 100, "nginx", 0, 1), row(200, 201, "Postgres", 0, 1),
+				    row(300, 300, "redis", 0, 1)};
+
+	rows[2].cur_syscall = 232;
+	assert_true(rows_match(&c, &rows[1], cols, 4, "postgres")); /* case-insensitive */
+	assert_true(rows_match(&c, &rows[2], cols, 4, "epoll"));
+	assert_true(rows_match(&c, &rows[0], cols, 4, ""));
+	assert_false(rows_match(&c, &rows[0], cols, 4, "redis"));
+	assert_int_equal(rows_filter(&c, rows, 3, cols, 4, "200"), 1);
+	assert_int_equal(rows[0].tid, 201);
+	assert_int_equal(rows_filter(&c, rows, 1, cols, 4, "nothing"), 0);
+}
+
+static void row_identity(void **state)
+{
+	struct model_row a = row(1, 2, "x", 0, 1), b = row(1, 2, "x", 5, 9),
+			 c = row(1, 3, "x", 0, 1);
+
+	assert_true(rows_key(&a) == rows_key(&b)); /* figures do not matter */
+	assert_true(rows_key(&a) != rows_key(&c));
+	b.state = TT_ST_D;
+	assert_true(rows_key(&a) != rows_key(&b));
+}
+
+/* The model's last complete interval and latest sample, as the Threads pane reads them. */
+static void last_interval_and_latest_sample(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_result res;
+	struct model_query q;
+	struct model_stats st;
+
+	model__advance(m, T0);
+	for (int i = 0; i < 20; i++)
+		sample(m, T0 + (uint64_t)i * SEC / 20, 11, "worker", i < 19 ? TT_ST_S : TT_ST_R,
+		       i < 19 ? 232 : TT_SYSCALL_NONE);
+	model_query_init(&q);
+	q.window = WIN_LAST;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 0); /* no interval ended yet */
+	model_result__release(&res);
+
+	model__end_interval(m, T0 + SEC);
+	model__stats(m, &st);
+	assert_int_equal(st.intervals, 1);
+	sample(m, T0 + SEC + SEC / 20, 11, "worker", TT_ST_D, 0);
+	model__advance(m, T0 + SEC + SEC / 10);
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.rows[0].samples, 20); /* the new interval's sample is not in it */
+	assert_int_equal(res.rows[0].state_samples[TT_ST_S], 19);
+	assert_true(res.window_s > 0.99 && res.window_s < 1.01);
+	/* The latest sample: D in read. */
+	assert_int_equal(res.rows[0].cur_state, TT_ST_D);
+	assert_int_equal(res.rows[0].cur_syscall, 0);
+	model_result__release(&res);
+	model__free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(sort_columns),
+		cmocka_unit_test(cells_are_escaped),
+		cmocka_unit_test(text_filter),
+		cmocka_unit_test(row_identity),
+		cmocka_unit_test(last_interval_and_latest_sample),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
