@@ -42,13 +42,18 @@ static bool keep_key(const struct model_filter *f, const struct sample_key *k)
 	return true;
 }
 
-static uint64_t samples_in(const struct key_counts *kc, enum model_window window, uint32_t now_sec)
+static uint64_t samples_in(const struct thread *t, size_t i, enum model_window window,
+			   uint32_t now_sec)
 {
+	const struct key_counts *kc = &t->keys[i];
+
 	switch (window) {
 	case WIN_INTERVAL:
 		return kc->interval;
 	case WIN_MINUTE:
-		return ring_sum_u16(kc->ring, kc->ring_sec, now_sec);
+		return ring_sum_u16(t->key_rings[i], kc->ring_sec, now_sec);
+	case WIN_LAST:
+		return kc->last;
 	default:
 		return kc->session;
 	}
@@ -96,7 +101,7 @@ int model__thread_stacks(struct model *m, enum model_window window,
 		pcomm = main_thread && main_thread->pid == t->pid ? main_thread->comm : t->comm;
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
-			uint64_t n = samples_in(kc, window, now_sec);
+			uint64_t n = samples_in(t, i, window, now_sec);
 
 			if (!n || !keep_key(filter, &kc->key))
 				continue;
