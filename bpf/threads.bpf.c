@@ -26,14 +26,17 @@ const volatile __u32 tt_ustack_frames = 16;
 #define TS_NOLOAD 0x0400
 #define TS_REPORT 0x007f
 
-/* What the previous pass saw of a thread: its stacks stay valid while it sleeps. */
+/*
+ * The sample the previous pass sent of a thread. A thread that has not run
+ * since (same context-switch count, same state, not on a CPU) has the same
+ * syscall, registers, stacks and CPU time: the pass re-sends this sample with
+ * a new time and costs no reads and no stack walk.
+ */
 struct thread_cache {
-	__u64 switches; /* nvcsw + nivcsw */
-	__u32 kstack_id;
-	__u32 ustack_id;
-	__u8 state;
-	__u8 valid;
-	__u8 pad[6];
+	struct tt_thread_sample sample;
+	__u64 switches; /* nvcsw + nivcsw when the sample was taken */
+	__u32 valid;
+	__u32 pad;
 };
 
 struct {
@@ -47,6 +50,28 @@ struct scratch {
 	struct tt_thread_sample sample;
 	struct tt_stack_buf stack;
 };
+
+/*
+ * Samples go to the ring buffer in batches: one ring-buffer record carries
+ * up to BATCH samples back to back (user space splits them), which costs a
+ * fraction of a ring-buffer write per thread. One pass runs at a time (one
+ * reader), so a plain array is the batch, not a per-CPU one: a sleepable
+ * pass may move between CPUs.
+ */
+#define BATCH 32
+
+struct batch {
+	__u32 nr;
+	__u32 pad;
+	struct tt_thread_sample samples[BATCH];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct batch);
+} tt_iter_batch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -158,6 +183,29 @@ static __always_inline long walk_user_stack(struct task_struct *task, struct tt_
 	return (long)n * 8;
 }
 
+static __always_inline void flush_batch(struct batch *b)
+{
+	__u32 nr = b->nr;
+
+	if (nr > BATCH)
+		nr = BATCH;
+	if (nr && !emit(b->samples, nr * sizeof(b->samples[0])))
+		tt_nr_samples += nr;
+	b->nr = 0;
+}
+
+static __always_inline void add_sample(struct batch *b, const struct tt_thread_sample *s)
+{
+	__u32 i = b->nr;
+
+	if (i >= BATCH)
+		return;
+	__builtin_memcpy(&b->samples[i], s, sizeof(*s));
+	b->nr = i + 1;
+	if (b->nr == BATCH)
+		flush_batch(b);
+}
+
 SEC("iter.s/task")
 int sample_threads(struct bpf_iter__task *ctx)
 {
@@ -165,21 +213,34 @@ int sample_threads(struct bpf_iter__task *ctx)
 	struct thread_cache *cache;
 	struct tt_thread_sample *s;
 	struct scratch *sc;
-	__u32 zero = 0, tgid, flags;
+	struct batch *batch;
+	__u32 zero = 0, tgid;
 	__u64 switches;
 	bool kthread;
 	__u8 state;
 
-	if (!task)
+	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
+	if (!batch)
 		return 0;
+	if (!task) {
+		flush_batch(batch); /* the end of the pass */
+		return 0;
+	}
 	tgid = task->tgid;
-	flags = task->flags;
-	kthread = flags & PF_KTHREAD;
+	kthread = task->flags & PF_KTHREAD;
 	state = task_state(task);
 	if (kthread && state == TT_ST_I)
 		return 0;
 	if (!task->pid || !want_tgid(tgid))
 		return 0;
+	switches = task->nvcsw + task->nivcsw;
+	cache = bpf_task_storage_get(&tt_thread_cache, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (cache && cache->valid && cache->switches == switches && cache->sample.state == state &&
+	    state != TT_ST_R) {
+		cache->sample.hdr.time_ns = bpf_ktime_get_ns();
+		add_sample(batch, &cache->sample);
+		return 0;
+	}
 	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
 	if (!sc)
 		return 0;
@@ -193,42 +254,30 @@ int sample_threads(struct bpf_iter__task *ctx)
 	s->tid = task->pid;
 	s->start_time_ns = task->start_boottime;
 	s->cgroup_id = BPF_CORE_READ(task, cgroups, dfl_cgrp, kn, id);
-	s->cpu_time_ns = BPF_CORE_READ(task, se.sum_exec_runtime);
+	s->cpu_time_ns = task->se.sum_exec_runtime;
 	s->weight_us = tt_weight_us;
 	s->syscall_nr = TT_SYSCALL_NONE;
 	s->state = state;
 	s->flags = kthread ? TT_SAMPLE_KTHREAD : 0;
-	s->cpu = BPF_CORE_READ(task, thread_info.cpu);
-	bpf_probe_read_kernel_str(s->comm, sizeof(s->comm), task->comm);
+	s->cpu = task->thread_info.cpu;
+	bpf_probe_read_kernel(s->comm, sizeof(s->comm), task->comm);
 	if (!kthread && !read_syscall(task, s) && state != TT_ST_R)
 		s->flags |= TT_SAMPLE_USER_MODE;
 
 	/* A thread on a CPU has no stack we could read consistently. */
 	if (state != TT_ST_R) {
-		switches = task->nvcsw + task->nivcsw;
-		cache = bpf_task_storage_get(&tt_thread_cache, task, 0,
-					     BPF_LOCAL_STORAGE_GET_F_CREATE);
-		if (cache && cache->valid && cache->switches == switches && cache->state == state) {
-			s->kstack_id = cache->kstack_id;
-			s->ustack_id = cache->ustack_id;
-		} else {
-			long bytes =
-				bpf_get_task_stack(task, sc->stack.ips, sizeof(sc->stack.ips), 0);
+		long bytes = bpf_get_task_stack(task, sc->stack.ips, sizeof(sc->stack.ips), 0);
 
-			s->kstack_id = stack_id(&sc->stack, bytes, tgid, true);
-			if (!kthread)
-				s->ustack_id = stack_id(
-					&sc->stack, walk_user_stack(task, &sc->stack), tgid, false);
-			if (cache) {
-				cache->switches = switches;
-				cache->kstack_id = s->kstack_id;
-				cache->ustack_id = s->ustack_id;
-				cache->state = state;
-				cache->valid = 1;
-			}
-		}
+		s->kstack_id = stack_id(&sc->stack, bytes, tgid, true);
+		if (!kthread)
+			s->ustack_id = stack_id(&sc->stack, walk_user_stack(task, &sc->stack), tgid,
+						false);
 	}
-	if (!emit(s, sizeof(*s)))
-		tt_nr_samples++;
+	if (cache) {
+		__builtin_memcpy(&cache->sample, s, sizeof(*s));
+		cache->switches = switches;
+		cache->valid = 1;
+	}
+	add_sample(batch, s);
 	return 0;
 }

@@ -202,13 +202,18 @@ static int on_record(void *ctx, void *data, size_t size)
 	struct bpf_source *bs = ctx;
 	const struct tt_event_header *ev = data;
 
-	if (size < sizeof(*ev) || ev->size > size) {
-		bs->user_drops[TT_DROP_READ_ERROR]++;
-		return 0;
+	/* One ring-buffer record may carry several event records back to back. */
+	while (size) {
+		if (size < sizeof(*ev) || ev->size < sizeof(*ev) || ev->size > size) {
+			bs->user_drops[TT_DROP_READ_ERROR]++;
+			return 0;
+		}
+		if (ev->type == TT_EV_THREAD_SAMPLE && ev->size == sizeof(struct tt_thread_sample))
+			note_thread(bs, (const struct tt_thread_sample *)ev);
+		sink_emit(&bs->base.sink, ev);
+		size -= ev->size;
+		ev = (const struct tt_event_header *)((const char *)ev + ev->size);
 	}
-	if (ev->type == TT_EV_THREAD_SAMPLE && ev->size == sizeof(struct tt_thread_sample))
-		note_thread(bs, data);
-	sink_emit(&bs->base.sink, ev);
 	return 0;
 }
 
