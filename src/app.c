@@ -413,7 +413,10 @@ bool app_replay_status(struct app *app, struct replay_status *ret)
 		.shown_realtime_ns = app->interval_realtime_ns,
 		.range_from_ns = app->range_from_ns,
 		.interval_s = app->o->delay_s,
+		.host = ttr_reader__info(replay_source__reader(app->source), "hostname"),
 	};
+	if (!ret->host)
+		ret->host = "?";
 	return true;
 }
 

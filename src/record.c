@@ -381,6 +381,26 @@ int recorder__write(struct recorder *r, const struct tt_event_header *ev)
 	return 0;
 }
 
+/* "records=thread_sample:1 thread_info:1 ...\n": the record versions this build writes. */
+static size_t record_versions(char *buf, size_t len)
+{
+	size_t o = (size_t)snprintf(buf, len, "records=");
+
+	for (unsigned type = 1; type < TT_EV_TYPE_MAX && o < len; type++) {
+		unsigned v = 1;
+
+		if (!tt_event_known(type, 1))
+			continue;
+		while (tt_event_known(type, v + 1))
+			v++;
+		o += (size_t)snprintf(buf + o, len - o, "%s%s:%u", o > 8 ? " " : "",
+				      tt_event_type_name(type), v);
+	}
+	if (o < len)
+		o += (size_t)snprintf(buf + o, len - o, "\n");
+	return o < len ? o : len;
+}
+
 static int write_header(struct recorder *r, const struct recorder_opts *o)
 {
 	char *info = xmalloc(TTR_MAX_INFO);
@@ -406,12 +426,8 @@ static int write_header(struct recorder *r, const struct recorder_opts *o)
 		KV("pids", "%s\n", o->pids);
 	snprintf(num, sizeof(num), "%llu", (unsigned long long)realtime_ns());
 	KV("start_realtime_ns", "%s\n", num);
-	KV("records",
-	   "thread_sample:%d thread_info:%d string:%d stack:%d tick:%d drops:%d "
-	   "clock:%d interval:%d\n",
-	   TT_THREAD_SAMPLE_VERSION, TT_THREAD_INFO_VERSION, TT_STRING_VERSION, TT_STACK_VERSION,
-	   TT_TICK_VERSION, TT_DROPS_VERSION, TT_CLOCK_VERSION, TT_INTERVAL_VERSION);
 #undef KV
+	len += record_versions(info + len, TTR_MAX_INFO - len);
 	if (o->extra_info && len < TTR_MAX_INFO)
 		len += (size_t)snprintf(info + len, TTR_MAX_INFO - len, "%s", o->extra_info);
 	if (len >= TTR_MAX_INFO)

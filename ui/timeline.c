@@ -213,7 +213,7 @@ void timeline_draw(struct tui *t, int y, int cols)
 		uint64_t start = st.range_from_ns - (uint64_t)(st.interval_s * 1e9);
 
 		fmt_clock(wall_of(&st, start), from, sizeof(from));
-		snprintf(left, sizeof(left), "REPLAY %s  range %s-%s UTC  ",
+		snprintf(left, sizeof(left), "REPLAY %.24s %s  range %s-%s UTC  ", st.host,
 			 st.at_end   ? "END"
 			 : st.paused ? "PAUSED"
 				     : "PLAY",
@@ -225,7 +225,8 @@ void timeline_draw(struct tui *t, int y, int cols)
 			snprintf(speed, sizeof(speed), "%gx", st.speed);
 		else
 			snprintf(speed, sizeof(speed), "max");
-		snprintf(left, sizeof(left), "REPLAY %s %s  %s UTC  %+.1fs of %.1fs  ",
+		snprintf(left, sizeof(left), "REPLAY %.24s %s %s  %s UTC  %+.1fs of %.1fs  ",
+			 st.host,
 			 st.at_end   ? "END"
 			 : st.paused ? "PAUSED"
 				     : "PLAY",

@@ -62,6 +62,7 @@ struct replay_status {
 	uint64_t shown_realtime_ns;
 	uint64_t range_from_ns; /* start of the range shown ([ ]), 0 = one interval */
 	double interval_s;
+	const char *host; /* where it was recorded; owned by the app */
 };
 /* Fills ret and returns true in a replay; false live. */
 bool app_replay_status(struct app *app, struct replay_status *ret);

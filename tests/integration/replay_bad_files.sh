@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
-"$TT_BIN" -b --format json --source proc -d 0.2 -n 8 -w "$tmp/good.ttr" >/dev/null
+"$TT_BIN" -b --format json --source proc -d 0.2 -n 16 -w "$tmp/good.ttr" >/dev/null
 "$TT_BIN" -r "$tmp/good.ttr" -b --format json >/dev/null || fail "the good file does not replay"
 
 hsize=$(od -An -tu4 -j12 -N4 "$tmp/good.ttr" | tr -d ' ')
@@ -66,13 +66,14 @@ expect cut.ttr "$chunk" "cut short"
 head -c $((hsize - 3)) "$tmp/good.ttr" >"$tmp/cut_header.ttr"
 expect cut_header.ttr $((hsize - 3)) "ends inside its header"
 
-# A file cut inside a later chunk replays the chunks before the cut, then fails.
+# A file cut inside its last chunk replays the chunks before the cut, then fails.
 size=$(stat -c %s "$tmp/good.ttr")
-head -c $((size - 200)) "$tmp/good.ttr" >"$tmp/cut_late.ttr"
+index=$(od -An -tu8 -j$((size - 8)) -N8 "$tmp/good.ttr" | tr -d ' ') # the trailer points at it
+head -c $((index - 10)) "$tmp/good.ttr" >"$tmp/cut_late.ttr"
 rc=0
 "$TT_BIN" -r "$tmp/cut_late.ttr" -b --format json >"$tmp/out" 2>"$tmp/err" || rc=$?
 [ "$rc" -eq 1 ] || fail "cut_late: exit $rc, want 1"
-[ "$(wc -l <"$tmp/out")" -ge 4 ] || fail "cut_late: the chunks before the cut did not replay"
+[ "$(wc -l <"$tmp/out")" -ge 1 ] || fail "cut_late: the chunks before the cut did not replay"
 grep -q "cut short" "$tmp/err" || fail "cut_late: $(cat "$tmp/err")"
 
 # A directory and a missing file.

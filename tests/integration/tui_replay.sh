@@ -45,7 +45,7 @@ keys() { tmux send-keys -t "$S" "$@"; }
 # The timeline's offset of the interval shown ("+3.5s of 12.0s" -> 3.5).
 offset() { screen | sed -n 's/.*REPLAY.* +\([0-9.]*\)s of .*/\1/p' | head -n 1; }
 # moved FROM LO HI: waits until the offset differs from FROM, checks FROM+LO <= it <= FROM+HI.
-# (A loaded machine stretches recorded intervals: steps are about, not exactly, 0.5 s.)
+# (A loaded machine stretches recorded intervals: a step is 0.5 s or more.)
 moved() {
 	local deadline=$((SECONDS + 5)) now
 	while ((SECONDS < deadline)); do
@@ -75,19 +75,18 @@ tmux set-option -t "$S" window-size manual >/dev/null 2>&1
 keys "PS1='PROMPT\$ '" Enter
 wait_for '^PROMPT\$'
 keys "clear; $TT_BIN -r $tmp/r.ttr -p $WL" Enter
-wait_for 'REPLAY PLAY 1x' 10
+wait_for "REPLAY $(hostname | cut -c1-24) PLAY 1x" 10
 keys ' '
-wait_for 'REPLAY PAUSED'
+wait_for 'REPLAY .* PAUSED'
 
 keys Home
-wait_for 'REPLAY PAUSED 1x .* \+0\.[0-9]s of'
+wait_for 'REPLAY .* PAUSED 1x .* \+[0-9.]+s of'
 screen | grep -q 'rr-spin' && fail "the workload shows before it started"
 o=$(offset)
 keys t
-moved "$o" 0.3 1.5
-o=$(offset)
+moved "$o" 0.3 30
 keys T
-moved "$o" -1.5 -0.3
+wait_for "\\+${o}s of" # back exactly where it was
 
 keys End
 wait_for 'rr-spin'
@@ -95,7 +94,7 @@ wait_for 'rr-sleep'
 end=$(offset)
 [ "${end%.*}" -ge 10 ] || fail "End went to +$end s"
 # The clock in the title is the recording's, not now.
-rec_clock=$(screen | sed -n 's/.*REPLAY PAUSED 1x  \([0-9:]*\) UTC.*/\1/p')
+rec_clock=$(screen | sed -n 's/.*REPLAY .* PAUSED 1x  \([0-9:]*\) UTC.*/\1/p')
 screen | head -n 1 | grep -q "$rec_clock UTC" || fail "title clock is not the recording's"
 
 keys b
@@ -103,25 +102,27 @@ wait_for 'jump to'
 keys -- "-5s" Enter
 wait_gone 'jump to'
 off=$(offset)
-awk -v a="$off" -v b="$end" 'BEGIN { exit !(a >= b - 5.6 && a <= b - 3.5) }' ||
+awk -v a="$off" -v b="$end" 'BEGIN { exit !(a >= b - 5.1 && a < b) }' ||
 	fail "b -5s went from +$end to +$off"
 
 keys '['
 wait_for 'range starts here'
 keys t
-moved "$off" 0.3 1.5
+moved "$off" 0.3 30
 o=$(offset)
 keys t
-moved "$o" 0.3 1.5
+moved "$o" 0.3 30
+o=$(offset)
 keys ']'
-wait_for 'REPLAY PAUSED  range [0-9:]+-[0-9:]+ UTC'
-# Three intervals as one window.
+wait_for 'REPLAY .* PAUSED  range [0-9:]+-[0-9:]+ UTC'
+# Three intervals as one window: from the end of the one before [ to here.
 win=$(screen | sed -n 's/.*window: last interval (\([0-9.]*\)s).*/\1/p')
-awk -v w="$win" 'BEGIN { exit !(w >= 1.2 && w <= 4.5) }' || fail "range window ${win}s"
+awk -v w="$win" -v a="$off" -v b="$o" 'BEGIN { exit !(w >= b - a + 0.3) }' ||
+	fail "range window ${win}s from +$off to +$o"
 
 keys '+'
 keys ' '
-wait_for 'REPLAY PLAY 2x'
+wait_for 'REPLAY .* PLAY 2x'
 keys q
 wait_for '^PROMPT\$'
 echo "PASS: tui_replay"
