@@ -343,9 +343,40 @@ static int is_entry(const char *n)
 	       !strcmp(n, "lua_resume") || !strcmp(n, "lua_callk") || !strcmp(n, "lua_pcallk");
 }
 
+/* Host addresses resolve against the ELF symbols and object markers only:
+ * names announced in the stream (builtins, Lua names) have no extent. */
+static struct csym *csym_floor_elf(uint64_t addr)
+{
+	struct csym *s = csym_floor(addr);
+	size_t i;
+
+	if (!s)
+		return NULL;
+	for (i = (size_t)(s - csyms) + 1; i-- > 0;)
+		if (!csyms[i].from_event)
+			return &csyms[i];
+	return NULL;
+}
+
+/* Marker of the object holding the VM (the one lua_pcall is in): its
+ * unnamed frames are dropped once Lua frames were spliced in. */
+static const char *vm_marker;
+
+static void find_vm_marker(const struct csym *entry)
+{
+	size_t i;
+
+	for (i = (size_t)(entry - csyms) + 1; i-- > 0;)
+		if (!csyms[i].from_event && csyms[i].name[0] == '[' &&
+		    strcmp(csyms[i].name, "[anon]") != 0) {
+			vm_marker = csyms[i].name;
+			return;
+		}
+}
+
 static void name_host(struct frame *f, uint64_t addr, int exact)
 {
-	struct csym *s = csym_floor(exact ? addr : addr - 1);
+	struct csym *s = csym_floor_elf(exact ? addr : addr - 1);
 
 	memset(f, 0, sizeof(*f));
 	if (!s || addr == 0) {
@@ -356,7 +387,16 @@ static void name_host(struct frame *f, uint64_t addr, int exact)
 	f->name = fmt("%s", s->name);
 	f->internal = s->name[0] == '[';
 	f->entry = is_entry(s->name);
-	f->cfunc = s->from_event;
+	if (f->entry && !vm_marker)
+		find_vm_marker(s);
+}
+
+/* VM-internal frames, JIT code and unresolved addresses add nothing
+ * below Lua frames; frames of other objects ([libc.so.6]) stay. */
+static int vm_internal(const struct frame *h)
+{
+	return h->internal && (!strcmp(h->name, "[anon]") || !strcmp(h->name, "[unknown]") ||
+			       (vm_marker && !strcmp(h->name, vm_marker)));
 }
 
 /* Does an ELF symbol (not a name announced by the profiler) start at addr? */
@@ -503,7 +543,7 @@ static char *merge(struct frame *host, int nh, struct frame *guest, int ng)
 				continue;
 			}
 			if (!h->entry) {
-				if (!h->internal)
+				if (!vm_internal(h))
 					emit(&b, h->name);
 				continue;
 			}
@@ -516,7 +556,7 @@ static char *merge(struct frame *host, int nh, struct frame *guest, int ng)
 			spliced = 1;
 			continue;
 		}
-		if (spliced && h->internal && ng)
+		if (spliced && ng && vm_internal(h))
 			continue;
 		emit(&b, h->name);
 	}
@@ -712,6 +752,7 @@ static void cleanup(void)
 	ntraces = captraces = 0;
 	memset(state_counts, 0, sizeof(state_counts));
 	fidelity = 0;
+	vm_marker = NULL;
 }
 
 int tt_sysprof_parse(const uint8_t *data, size_t len, int states, FILE *f, const char **ret_why,

@@ -40,6 +40,16 @@
 #define LJ_OFF_VMSTATE 184
 #define LJ_OFF_CUR_L 368
 #define LJ_VMST_C 1 /* stock enum: INTERP, C, GC, EXIT, RECORD, OPT, ASM */
+/* The running C function: lua_State.base/maxstack/stack, the function slot
+ * at base[-2] (LJ_FR2), a tagged GC64 TValue, and GCfuncC.gct/ffid/f. */
+#define LJ_OFF_BASE 32
+#define LJ_OFF_MAXSTACK 48
+#define LJ_OFF_STACK 56
+#define LJ_ITYPE_FUNC 0x1fff7 /* ~LJ_TFUNC in the top 17 bits */
+#define LJ_GCT_FUNC 8
+#define LJ_FN_OFF_GCT 9
+#define LJ_FN_OFF_FFID 10
+#define LJ_FN_OFF_F 40
 
 #define SP_ANCHOR_KEY "threadtop.sysprof.anchor"
 
@@ -89,7 +99,29 @@ static int sp_safe_read(const void *addr, void *out, size_t len)
 
 /* --- VM layout self-check ------------------------------------------------ */
 
-static int probe_result;
+static int probe_result, probe_cfunc;
+
+/* The lua_CFunction running on coroutine cl (vmstate C), or 0. Plain loads
+ * of live VM memory, bounded by the stack limits: async-signal-safe. */
+static uintptr_t sp_current_cfunc(const char *cl)
+{
+	const char *base = *(char *const volatile *)(cl + LJ_OFF_BASE);
+	const char *stack = *(char *const volatile *)(cl + LJ_OFF_STACK);
+	const char *maxstack = *(char *const volatile *)(cl + LJ_OFF_MAXSTACK);
+	const char *fn;
+	uint64_t v;
+
+	if (!base || !stack || base < stack + 16 || base > maxstack)
+		return 0;
+	v = *(const volatile uint64_t *)(base - 16);
+	if ((v >> 47) != LJ_ITYPE_FUNC)
+		return 0;
+	fn = (const char *)(uintptr_t)(v & ((1ull << 47) - 1));
+	if (!fn || *(const volatile uint8_t *)(fn + LJ_FN_OFF_GCT) != LJ_GCT_FUNC ||
+	    *(const volatile uint8_t *)(fn + LJ_FN_OFF_FFID) == 0 /* Lua function */)
+		return 0;
+	return *(const volatile uintptr_t *)(fn + LJ_FN_OFF_F);
+}
 
 /* Runs as a lua_CFunction: there vmstate must be ~C, cur_L must be L and
  * L->cframe must be set. */
@@ -107,6 +139,8 @@ static int sp_probe(lua_State *L)
 	    sp_safe_read((char *)L + LJ_OFF_CFRAME, &cf, sizeof(cf)) < 0)
 		return 0;
 	probe_result = vs == ~LJ_VMST_C && cur == (void *)L && cf != NULL;
+	/* The same layout tells which C function runs: it must be this one. */
+	probe_cfunc = probe_result && sp_current_cfunc((const char *)L) == (uintptr_t)&sp_probe;
 	return 0;
 }
 
@@ -140,7 +174,7 @@ static char *layout_check(lua_State *L)
 
 /* --- the signal handler -------------------------------------------------- */
 
-static uint8_t sp_classify(int32_t *ret_traceno)
+static uint8_t sp_classify(int32_t *ret_traceno, uintptr_t *ret_cfunc)
 {
 	int32_t vs = *(volatile int32_t *)(sp.g + LJ_OFF_VMSTATE);
 	char *cl;
@@ -159,7 +193,11 @@ static uint8_t sp_classify(int32_t *ret_traceno)
 		/* No C frame of the VM: host code outside the VM. */
 		if (!cl || !*(void *volatile *)(cl + LJ_OFF_CFRAME))
 			return SP_INTERP;
-		return ~vs == 0 ? SP_LFUNC : SP_CFUNC;
+		if (~vs == 0)
+			return SP_LFUNC;
+		if (sp.cfunc_ok)
+			*ret_cfunc = sp_current_cfunc(cl);
+		return SP_CFUNC;
 	case 2:
 		return SP_GC;
 	case 3:
@@ -251,6 +289,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 	int saved_errno = errno;
 	uint8_t vmst = SP_UNKNOWN;
 	int32_t traceno = 0;
+	uintptr_t cfunc = 0;
 	int lj_alive = 0;
 	uint64_t t0;
 
@@ -272,7 +311,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 			lj_alive = 1;
 	}
 	if (sp.layout_ok) {
-		vmst = sp_classify(&traceno);
+		vmst = sp_classify(&traceno, &cfunc);
 		sp_count(vmst, 1);
 	}
 	if (sp.ring) {
@@ -285,6 +324,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 
 			s->vmst = vmst;
 			s->traceno = traceno;
+			s->cfunc = cfunc;
 			s->nframes = 0;
 			s->need_outer = 0;
 			sp_unwind(s, ucv);
@@ -545,6 +585,7 @@ LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Optio
 
 	sp.g = layout_check(L);
 	sp.layout_ok = sp.g != NULL;
+	sp.cfunc_ok = sp.layout_ok && probe_cfunc;
 	sp.fidelity = sp.layout_ok ? 8 : 5;
 	sp.mode = opt->mode;
 	sp.opt = *opt;

@@ -45,6 +45,7 @@ struct sp_slot {
 	uint8_t need_outer; /* unwind stopped in JIT code: append the callback's stack */
 	uint16_t nframes;
 	int32_t traceno;
+	uintptr_t cfunc; /* the C function running (CFUNC), if known */
 	uintptr_t frames[SP_HOST_MAX];
 };
 
@@ -68,6 +69,7 @@ struct sp_profiler {
 	char *g;      /* its global_State */
 	int fidelity; /* 8 (vmstate read at the signal) or 5 (public letters) */
 	int layout_ok;
+	int cfunc_ok; /* the running C function can be read at the signal */
 	int chain_lj; /* LuaJIT's profiler runs: chain its handler, get callbacks */
 
 	luam_Sysprof_writer writer;

@@ -262,6 +262,19 @@ static struct sp_builtin *builtin_find(uintptr_t addr)
 	return nbuiltins ? bsearch(&key, builtins, nbuiltins, sizeof(key), builtin_cmp) : NULL;
 }
 
+/* Names a builtin C function in the stream before its first use. */
+static void builtin_announce(uintptr_t addr)
+{
+	struct sp_builtin *b = builtin_find(addr);
+
+	if (b && !b->emitted) {
+		sp_wb_byte(SYM_CFUNC_EV);
+		sp_wb_uleb(b->addr);
+		sp_wb_str(b->name, strlen(b->name));
+		b->emitted = 1;
+	}
+}
+
 /* --- guest stack at the safe point --------------------------------------- */
 
 struct sp_gframe {
@@ -292,17 +305,11 @@ static void guest_capture(lua_State *L)
 			continue;
 		if (ar.what && ar.what[0] == 'C') {
 			uintptr_t addr = (uintptr_t)lua_tocfunction(L, -1);
-			struct sp_builtin *b = builtin_find(addr);
 
 			lua_pop(L, 1);
 			if (!addr)
 				continue;
-			if (b && !b->emitted) {
-				sp_wb_byte(SYM_CFUNC_EV);
-				sp_wb_uleb(b->addr);
-				sp_wb_str(b->name, strlen(b->name));
-				b->emitted = 1;
-			}
+			builtin_announce(addr);
 			*f = (struct sp_gframe){FRAME_CFUNC, addr, 0};
 		} else {
 			const char *name = NULL;
@@ -375,10 +382,23 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 	uint64_t tid = 0;
 	int i, n = 0, total;
 
+	/* The C function of a CFUNC sample has returned by the safe point:
+	 * put it back on top of its Lua caller. */
+	int add_cfunc = st == SP_CFUNC && s->cfunc &&
+			!(have_guest && ngstack && gstack[0].type == FRAME_CFUNC &&
+			  gstack[0].id == s->cfunc);
+
 	if (st == SP_TRACE)
 		tid = trace_id(s->traceno);
+	if (add_cfunc)
+		builtin_announce(s->cfunc);
 	sp_wb_byte(st == SP_TRACE ? SP_LFUNC : st);
 	if (with_guest) {
+		if (add_cfunc) {
+			sp_wb_byte(FRAME_CFUNC);
+			sp_wb_uleb(s->cfunc);
+			n++;
+		}
 		if (tid) {
 			sp_wb_byte(FRAME_LFUNC);
 			sp_wb_uleb(tid);

@@ -53,6 +53,24 @@ check grep -q "main chunk @[^;]*;tt_ccall;[^;]*prof.lua:3;inner @[^;]*;tt_cspin 
 name="TRACE samples on their host and Lua stack"
 check grep -q "lua_pcall;main chunk @[^;]*;hot @[^;]*;TRACE \[[0-9]*\] @" c.folded
 
+# A builtin C function has returned by the safe point; the handler read it
+# from the VM at the signal, so it still tops its Lua caller.
+cat > builtin.lua <<'LUA'
+jit.off()
+local function build()
+  local n = 0
+  for _ = 1, 1500 do n = n + #string.rep("ab", 50000) end
+  return n
+end
+assert(misc.sysprof.start({ mode = "C", interval = 2, path = arg[1] }))
+local x = build()
+assert(misc.sysprof.stop())
+LUA
+"$TT_LUAJIT" builtin.lua builtin.bin
+"$P" builtin.bin >builtin.folded
+name="a builtin (string.rep) on top of its Lua caller"
+check grep -q "build @[^;]*builtin.lua:2;string.rep [0-9]*$" builtin.folded
+
 name="truncated profile: Failed to parse profile data from, exit 1"
 size=$(wc -c <c.bin)
 head -c $((size - 40)) c.bin >trunc.bin
