@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The header: a title line (source, rate, window, clock, PAUSED), meters
- * (CPU busy over all CPUs, average active threads against the CPU count),
- * a summary line (threads, state mix, samples/s, drops, sampling cost), the
- * pane tabs and the breadcrumb with the filter, search and sort in force.
- * (The USE meters and verdict join the meter line when that issue lands.)
+ * The header: a title line (source, rate, mode, window, clock, PAUSED),
+ * meters (CPU busy over all CPUs, memory, average active threads against
+ * the CPU count), a line with each CPU's busy level and the USE verdict, a
+ * summary line (threads, state mix, samples/s, drops, sampling cost), the
+ * pane tabs and the breadcrumb with the filter and hide flags in force.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
+
+#include "threadtop/use_model.h"
 
 #include "rows.h"
 #include "screen.h"
@@ -45,26 +48,52 @@ static void title_line(struct tui *t, int cols)
 	gmtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S UTC", &tm);
 	x = screen_text(0, 0, cols, "threadtop " TT_VERSION, ROLE_TITLE, false);
-	snprintf(buf, sizeof(buf), "  source %s @ %u Hz  window: %s (%.1fs)  %s", t->source, t->hz,
-		 view_window_name(hi->window), hi->window_s, clock);
+	unsigned tr = model__traced(t->m);
+
+	snprintf(buf, sizeof(buf), "  source %s @ %u Hz, %s%s%s%s  window: %s (%.1fs)  %s",
+		 t->source, t->hz, "sampling", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
+		 tr & MODEL_TRACED_SYSCALLS ? " +syscalls" : "",
+		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "", view_window_name(hi->window),
+		 hi->window_s, clock);
 	x += screen_text(0, x, cols - x, buf, ROLE_NORMAL, false);
 	if (t->v.paused)
 		screen_text(0, cols - 8, 8, "[PAUSED]", ROLE_WARN, false);
 }
 
-static void meter_line(struct tui *t, int cols)
+/* The USE utilization of the whole of a kind (index TT_USE_ALL), NAN when unknown. */
+static double use_util(const struct use_component *const *cs, size_t n, unsigned kind)
+{
+	for (size_t i = 0; i < n; i++)
+		if (cs[i]->last.kind == kind && cs[i]->last.index == TT_USE_ALL)
+			return use_util_pct(&cs[i]->last);
+	return NAN;
+}
+
+static void meter_line(struct tui *t, int cols, const struct use_component *const *cs, size_t n)
 {
 	const struct header_info *hi = &t->hi;
 	static const enum screen_role cpu_roles[] = {ROLE_ST_R};
+	static const enum screen_role mem_roles[] = {ROLE_BAR};
 	static const enum screen_role act_roles[] = {ROLE_ST_R, ROLE_ST_Q, ROLE_ST_D,
 						     ROLE_ST_OTHER};
 	uint64_t active_samples = 0;
-	double cpu = hi->ncpu ? hi->cpu_pct / hi->ncpu : 0, parts[4], full;
+	double cpu = use_util(cs, n, TT_USE_CPU), mem = use_util(cs, n, TT_USE_MEMORY);
+	double parts[4], full;
 	char fig[48];
-	int half = cols / 2;
+	int third = cols / 3;
 
-	snprintf(fig, sizeof(fig), "%.1f%% of %d CPU%s", cpu, hi->ncpu, hi->ncpu == 1 ? "" : "s");
-	meter(1, 0, half - 1, "CPU", &cpu, cpu_roles, "|", 1, 100.0, fig);
+	/* Without USE records (a replay of an old file), the sampled threads' CPU time. */
+	if (isnan(cpu))
+		cpu = hi->ncpu ? hi->cpu_pct / hi->ncpu : 0;
+	snprintf(fig, sizeof(fig), "%.1f%%", cpu);
+	meter(1, 0, third - 1, "CPU", &cpu, cpu_roles, "|", 1, 100.0, fig);
+	if (isnan(mem)) {
+		mem = 0;
+		snprintf(fig, sizeof(fig), "n/a");
+	} else {
+		snprintf(fig, sizeof(fig), "%.1f%%", mem);
+	}
+	meter(1, third, third - 1, "Mem", &mem, mem_roles, "|", 1, 100.0, fig);
 
 	for (int s = 0; s < TT_ST_MAX; s++)
 		if (s != TT_ST_S && s != TT_ST_I)
@@ -79,8 +108,63 @@ static void meter_line(struct tui *t, int cols)
 		parts[3] = hi->active - parts[0] - parts[1] - parts[2];
 	}
 	full = hi->active > hi->ncpu ? hi->active : hi->ncpu;
-	snprintf(fig, sizeof(fig), "%.2f active", hi->active);
-	meter(1, half, cols - half, "Act", parts, act_roles, "RQD*", 4, full, fig);
+	snprintf(fig, sizeof(fig), "%.2f/%d", hi->active, hi->ncpu);
+	meter(1, 2 * third, cols - 2 * third, "Act", parts, act_roles, "RQD*", 4, full, fig);
+}
+
+/* One cell per CPU by busy level, then the USE verdict. */
+static void cpu_line(struct tui *t, int cols, const struct use_component *const *cs, size_t n)
+{
+	static const char *const utf8[] = {" ",	     "\u2581", "\u2582", "\u2583", "\u2584",
+					   "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const char ascii[] = " .:-=+*#%@";
+	struct use_verdict v;
+	int x, shown = 0, ncpus = 0;
+	char buf[320];
+
+	for (size_t i = 0; i < n; i++)
+		if (cs[i]->last.kind == TT_USE_CPU && cs[i]->last.index != TT_USE_ALL)
+			ncpus++;
+	snprintf(buf, sizeof(buf), "CPUs %d ", ncpus);
+	x = screen_text(2, 0, cols, buf, ROLE_LABEL, false);
+	for (size_t i = 0; i < n && x < cols / 2; i++) {
+		const struct tt_use_metric *r = &cs[i]->last;
+		double u;
+		char cell[8];
+
+		if (r->kind != TT_USE_CPU || r->index == TT_USE_ALL)
+			continue;
+		u = use_util_pct(r);
+		if (isnan(u) || u < 0)
+			u = 0;
+		if (u > 100)
+			u = 100;
+		if (screen_utf8())
+			snprintf(cell, sizeof(cell), "%s", utf8[(int)(u / 100.0 * 8 + 0.5)]);
+		else
+			snprintf(cell, sizeof(cell), "%c", ascii[(int)(u / 100.0 * 9 + 0.5)]);
+		x += screen_text(2, x, 1, cell,
+				 u >= USE_BUSY_PCT     ? ROLE_ST_D
+				 : u >= USE_ALMOST_PCT ? ROLE_ST_Q
+						       : ROLE_ST_R,
+				 false);
+		shown++;
+	}
+	if (shown < ncpus)
+		x += screen_text(2, x, cols - x, "+", ROLE_DIM, false);
+	if (!ncpus)
+		x += screen_text(2, x, cols - x, "(no USE data)", ROLE_DIM, false);
+	x += 2;
+	use_model__verdict(model__use(t->m), &v);
+	snprintf(buf, sizeof(buf), "USE: %s",
+		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
+		 : v.text[0]			? v.text
+						: use_verdict_level_name(v.level));
+	screen_text(2, x, cols - x, buf,
+		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN
+		    : v.level >= USE_VERDICT_ALMOST  ? ROLE_CRUMB
+						     : ROLE_NORMAL,
+		    false);
 }
 
 static void summary_line(struct tui *t, int cols)
@@ -102,28 +186,28 @@ static void summary_line(struct tui *t, int cols)
 	if (o < sizeof(buf))
 		snprintf(buf + o, sizeof(buf) - o, "  Samples/s %.0f  Tick %.2fms  ",
 			 hi->samples_per_s, hi->tick_ms);
-	x = screen_text(2, 0, cols, buf, ROLE_NORMAL, false);
+	x = screen_text(3, 0, cols, buf, ROLE_NORMAL, false);
 	snprintf(buf, sizeof(buf), "Drops %llu (session %llu)",
 		 (unsigned long long)hi->drops_interval, (unsigned long long)hi->drops_session);
-	screen_text(2, x, cols - x, buf, hi->drops_session ? ROLE_WARN : ROLE_NORMAL, false);
+	screen_text(3, x, cols - x, buf, hi->drops_session ? ROLE_WARN : ROLE_NORMAL, false);
 }
 
 static void tabs_line(struct tui *t, int cols)
 {
 	int x = 0;
 
-	t->lay.tabs_y = 3;
+	t->lay.tabs_y = 4;
 	for (int p = 0; p < PANE_MAX; p++) {
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), " %d %s ", p + 1, view_pane_name((enum ui_pane)p));
 		t->lay.tab_x[p] = x;
-		x += screen_text(3, x, cols - x, buf,
+		x += screen_text(4, x, cols - x, buf,
 				 p == (int)t->v.pane ? ROLE_TAB_ACTIVE : ROLE_TAB, false);
-		x += screen_text(3, x, cols - x, " ", ROLE_NORMAL, false);
+		x += screen_text(4, x, cols - x, " ", ROLE_NORMAL, false);
 	}
 	t->lay.tab_x[PANE_MAX] = x;
-	screen_text(3, x, cols - x, "  Tab/Shift-Tab switch, Enter drills down, Esc backs up",
+	screen_text(4, x, cols - x, "  Tab/Shift-Tab switch, Enter drills down, Esc backs up",
 		    ROLE_DIM, false);
 }
 
@@ -150,15 +234,19 @@ static void crumb_line(struct tui *t, int cols)
 	if (rw > cols / 2)
 		rw = cols / 2;
 	view_breadcrumb(v, crumb, sizeof(crumb));
-	screen_text(4, 0, cols - rw - 1, crumb, ROLE_CRUMB, false);
+	screen_text(5, 0, cols - rw - 1, crumb, ROLE_CRUMB, false);
 	if (rw)
-		screen_text(4, cols - rw, rw, right, v->status[0] ? ROLE_WARN : ROLE_DIM, false);
+		screen_text(5, cols - rw, rw, right, v->status[0] ? ROLE_WARN : ROLE_DIM, false);
 }
 
 void header_draw(struct tui *t, int cols)
 {
+	const struct use_component **cs;
+	size_t n = use_model__current(model__use(t->m), &cs);
+
 	title_line(t, cols);
-	meter_line(t, cols);
+	meter_line(t, cols, cs, n);
+	cpu_line(t, cols, cs, n);
 	summary_line(t, cols);
 	tabs_line(t, cols);
 	crumb_line(t, cols);

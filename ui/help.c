@@ -25,27 +25,32 @@ static const char *const dim_names[DIM_MAX] = {
 
 void help_draw(struct tui *t, int rows, int cols)
 {
-	static const char *const states =
-		"States: R running, Q waiting for a CPU, S sleeping, D disk wait, T stopped, "
-		"Z zombie, I idle kernel thread";
+	static const char *const states = "States: R running, Q waiting for a CPU, S sleeping, "
+					  "D disk wait, T stopped, Z zombie, I idle";
+	size_t total = keys_help_count + (t->tl ? timeline_help_count : 0);
 	char buf[256];
-	int y = 2;
+	int y = 1;
+	size_t i;
 
+	if (t->v.help_top >= total)
+		t->v.help_top = total ? total - 1 : 0;
 	snprintf(buf, sizeof(buf), "threadtop %s help: every key (any other key returns)",
 		 TT_VERSION);
 	screen_text(0, 0, cols, buf, ROLE_TITLE, true);
-	for (size_t i = t->v.help_top;
-	     i < keys_help_count + (t->tl ? timeline_help_count : 0) && y < rows - 3; i++, y++) {
+	for (i = t->v.help_top; i < total && y < rows - 3; i++, y++) {
 		const struct key_help *k =
 			i < keys_help_count ? &keys_help[i] : &timeline_help[i - keys_help_count];
 
-		screen_text(y, 2, 28, k->keys, ROLE_FKEY, false);
-		screen_text(y, 31, cols - 31, k->what, ROLE_NORMAL, false);
+		screen_text(y, 1, 25, k->keys, ROLE_FKEY, false);
+		screen_text(y, 27, cols - 27, k->what, ROLE_NORMAL, false);
 	}
+	if (i < total || t->v.help_top)
+		screen_text(rows - 3, 1, cols - 1,
+			    i < total ? "-- Down: more keys below --" : "-- Up: more keys above --",
+			    ROLE_CRUMB, false);
 	screen_text(rows - 2, 0, cols, states, ROLE_DIM, false);
 	screen_text(rows - 1, 0, cols,
-		    "ACTIVE = average active threads (samples not sleeping x weight / seconds). "
-		    "Up/Down scroll.",
+		    "ACTIVE = average active threads: samples not sleeping x period / seconds",
 		    ROLE_DIM, false);
 }
 

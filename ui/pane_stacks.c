@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "screen.h"
+#include "threadtop/util.h"
 #include "tui_internal.h"
 
 #define HOT_PATH_MAX 256
@@ -60,6 +61,73 @@ void stacks_flatten(struct tui *t)
 		}
 }
 
+/* Whether a traced stack row passes the drill-down filter. */
+static bool keep_row(const struct tui *t, const struct model_filter *f,
+		     const struct model_stack_row *r)
+{
+	const struct tt_stack *st;
+	bool found = false;
+
+	if ((f->pid && r->pid != f->pid) || (f->tid && r->tid != f->tid))
+		return false;
+	if (f->comm_substr && (!r->comm || !strstr(r->comm, f->comm_substr)))
+		return false;
+	if (!f->stack_ip)
+		return true;
+	for (int k = 0; k < 2 && !found; k++) {
+		st = model__stack(t->m, k ? r->ustack_id : r->kstack_id);
+		for (unsigned i = 0; st && i < st->nr && !found; i++)
+			found = st->ips[i] == f->stack_ip;
+	}
+	return found;
+}
+
+/*
+ * Stack pairs from the BPF tracers when they ran: the perf_event sampler
+ * (on-CPU) or sched_switch (off-CPU, in ns). Returns the count, or -1 when
+ * there is no such data (the thread samples' stacks are used instead).
+ */
+static int traced_pairs(struct tui *t, const struct model_query *q, struct model_stack_count **ret,
+			uint64_t *ret_total)
+{
+	unsigned tr = model__traced(t->m);
+	struct model_stack_row *rows = NULL;
+	struct model_stack_count *out = NULL;
+	struct u64map *index;
+	size_t nr = 0, cap = 0;
+	int n;
+
+	if (!(t->v.offcpu ? tr & MODEL_TRACED_OFFCPU : tr & MODEL_TRACED_ONCPU))
+		return -1;
+	n = t->v.offcpu ? model__offcpu(t->m, q->window, &rows)
+			: model__oncpu(t->m, q->window, &rows);
+	if (n < 0)
+		return -1;
+	index = u64map__new();
+	*ret_total = 0;
+	for (int i = 0; i < n; i++) {
+		uint64_t key = (uint64_t)rows[i].kstack_id << 32 | rows[i].ustack_id;
+		size_t idx;
+
+		if (!keep_row(t, &q->filter, &rows[i]))
+			continue;
+		*ret_total += rows[i].value;
+		idx = (size_t)(uintptr_t)u64map__get(index, key);
+		if (!idx) {
+			xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
+			out[nr] =
+				(struct model_stack_count){rows[i].kstack_id, rows[i].ustack_id, 0};
+			idx = ++nr;
+			u64map__put(index, key, (void *)(uintptr_t)idx);
+		}
+		out[idx - 1].samples += rows[i].value;
+	}
+	u64map__free(index);
+	free(rows);
+	*ret = out;
+	return (int)nr;
+}
+
 void stacks_build(struct tui *t)
 {
 	struct model_stack_count *pairs = NULL;
@@ -69,7 +137,10 @@ void stacks_build(struct tui *t)
 
 	view_query(&t->v, PANE_STACKS, &q);
 	q.window = t->hi.window;
-	nr = model__stack_samples(t->m, &q, &pairs, &total);
+	nr = traced_pairs(t, &q, &pairs, &total);
+	t->stacks_traced = nr >= 0;
+	if (nr < 0)
+		nr = model__stack_samples(t->m, &q, &pairs, &total);
 	calltree__free(t->tree);
 	t->tree = NULL;
 	t->window_samples = total;
@@ -208,6 +279,7 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 	struct tui_layout *l = &t->lay;
 	const struct pane_view *pv = &t->v.pv[PANE_STACKS];
 	uint64_t total = t->stack_samples;
+	bool ns = t->stacks_traced && t->v.offcpu;
 	char buf[160];
 
 	l->colhead_y = y;
@@ -217,11 +289,15 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 	screen_fill(y, 0, cols, ROLE_COLHEAD);
 	screen_text(y, 0, 7, " TOTAL%", ROLE_COLHEAD_SORT, false);
 	screen_text(y, 8, 6, " SELF%", ROLE_COLHEAD, false);
-	screen_text(y, 15, 8, " SAMPLES", ROLE_COLHEAD, false);
-	snprintf(buf, sizeof(buf), "%s CALL TREE (o: %s; + - e E expand)",
-		 t->v.offcpu ? "OFF-CPU" : "ON-CPU", t->v.offcpu ? "on-CPU" : "off-CPU");
+	screen_text(y, 15, 8, ns ? " TIME ms" : " SAMPLES", ROLE_COLHEAD, false);
+	snprintf(buf, sizeof(buf), "%s CALL TREE, %s (o: %s; + - e E expand)",
+		 t->v.offcpu ? "OFF-CPU" : "ON-CPU",
+		 !t->stacks_traced ? "stacks of the thread samples"
+		 : t->v.offcpu	   ? "blocked time from sched_switch"
+				   : "perf_event CPU samples",
+		 t->v.offcpu ? "on-CPU" : "off-CPU");
 	screen_text(y, 24, cols - 24, buf, ROLE_COLHEAD, false);
-	if (!strcmp(t->source, "proc")) {
+	if (!strcmp(t->source, "proc") && !t->stacks_traced && !t->nr_flat) {
 		screen_text(y + 2, 2, cols - 2,
 			    "Stacks need the BPF source (run as root with --source bpf): /proc "
 			    "gives no stacks.",
@@ -255,7 +331,8 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 			screen_fill(y + 1 + k, 0, cols, ROLE_SELECTED);
 		snprintf(buf, sizeof(buf), "%6.1f%% %5.1f%% %8" PRIu64 " ",
 			 total ? 100.0 * (double)n->total / (double)total : 0.0,
-			 total ? 100.0 * (double)n->self / (double)total : 0.0, n->total);
+			 total ? 100.0 * (double)n->self / (double)total : 0.0,
+			 ns ? n->total / 1000000 : n->total);
 		x = screen_text(y + 1 + k, 0, cols, buf, role, false);
 		x += draw_indent(t, y + 1 + k, x, cols - x, t->flat[i], role);
 		frame_text(t, n, buf, sizeof(buf));

@@ -23,8 +23,50 @@ const struct ui_column ui_columns[COL_MAX] = {
 	[COL_SHARE] = {"SHARE", 16, COLK_BAR},	    [COL_THREADS] = {"THR", 5, COLK_NUMBER},
 	[COL_WCHAN] = {"WCHAN", 20, COLK_TEXT},	    [COL_KLEAF] = {"KERNEL LEAF", 18, COLK_TEXT},
 	[COL_ULEAF] = {"USER LEAF", 18, COLK_TEXT}, [COL_CGROUP] = {"CGROUP", 10, COLK_NUMBER},
-	[COL_CMD] = {"COMMAND", 0, COLK_TEXT},
+	[COL_CMD] = {"COMMAND", 0, COLK_TEXT},	    [COL_COUNT] = {"CALLS", 9, COLK_NUMBER},
+	[COL_TIME] = {"TIME ms", 9, COLK_NUMBER},   [COL_P50] = {"p50", 7, COLK_NUMBER},
+	[COL_P99] = {"p99", 7, COLK_NUMBER},	    [COL_HIST] = {"256ns..4s", 12, COLK_BAR},
 };
+
+uint64_t sc_percentile(const struct sc_stat *s, double pct)
+{
+	uint64_t n = 0, want;
+
+	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
+		n += s->hist[b];
+	if (!n)
+		return 0;
+	want = (uint64_t)((double)n * pct / 100.0 + 0.5);
+	if (!want)
+		want = 1;
+	n = 0;
+	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++) {
+		n += s->hist[b];
+		if (n >= want)
+			return 2ull << b;
+	}
+	return 2ull << (TT_SYSCALL_HIST_BUCKETS - 1);
+}
+
+static const struct sc_stat *sc_of(const struct rows_ctx *c, const struct model_row *r)
+{
+	if (!c->sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
+		return NULL;
+	return &c->sc[r->syscall];
+}
+
+/* "850ns", "12us", "3.4ms", "1.2s". */
+static void fmt_ns(uint64_t ns, char *buf, size_t len)
+{
+	if (ns < 1000)
+		snprintf(buf, len, "%" PRIu64 "ns", ns);
+	else if (ns < 1000000)
+		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
+	else if (ns < 1000000000)
+		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
+	else
+		snprintf(buf, len, "%.1fs", (double)ns / 1e9);
+}
 
 static const char *dict(const struct rows_ctx *c, uint32_t id)
 {
@@ -143,7 +185,11 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 				    : 0.0);
 		break;
 	case COL_SYSCALL:
-		snprintf(buf, len, "%s", syscall_text(row_syscall(c, r), tmp, sizeof(tmp)));
+		if (!is_thread_row(c) && c->dims & DIM_BIT(DIM_SYSCALL) &&
+		    r->syscall == TT_SYSCALL_NONE)
+			snprintf(buf, len, "(no syscall)");
+		else
+			snprintf(buf, len, "%s", syscall_text(row_syscall(c, r), tmp, sizeof(tmp)));
 		break;
 	case COL_FRAME:
 		ip = row_frame_ip(c, r, &kernel);
@@ -177,6 +223,27 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	case COL_CGROUP:
 		snprintf(buf, len, "%" PRIu64, r->cgroup_id);
 		break;
+	case COL_COUNT:
+	case COL_TIME:
+	case COL_P50:
+	case COL_P99:
+	case COL_HIST: {
+		const struct sc_stat *sc = sc_of(c, r);
+
+		if (!sc || !sc->count) {
+			snprintf(buf, len, "-");
+			break;
+		}
+		if (col == COL_COUNT)
+			snprintf(buf, len, "%" PRIu64, sc->count);
+		else if (col == COL_TIME)
+			snprintf(buf, len, "%.1f", (double)sc->total_ns / 1e6);
+		else if (col == COL_HIST)
+			fmt_ns(sc->total_ns / sc->count, buf, len); /* the mean */
+		else
+			fmt_ns(sc_percentile(sc, col == COL_P50 ? 50 : 99), buf, len);
+		break;
+	}
 	case COL_CMD:
 		s = dict(c, r->cmdline_id);
 		if (s && *s) {
@@ -275,6 +342,24 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 	case COL_CMD:
 		r = cmp_text(dict(c, a->cmdline_id), dict(c, b->cmdline_id));
 		break;
+	case COL_COUNT:
+	case COL_TIME:
+	case COL_P50:
+	case COL_P99:
+	case COL_HIST: {
+		const struct sc_stat *x = sc_of(c, a), *y = sc_of(c, b);
+		uint64_t va = 0, vb = 0;
+
+		if (x && y && col == COL_COUNT)
+			va = x->count, vb = y->count;
+		else if (x && y && (col == COL_TIME || col == COL_HIST))
+			va = x->total_ns, vb = y->total_ns;
+		else if (x && y)
+			va = sc_percentile(x, col == COL_P50 ? 50 : 99),
+			vb = sc_percentile(y, col == COL_P50 ? 50 : 99);
+		r = CMP(vb, va);
+		break;
+	}
 	default:
 		break;
 	}

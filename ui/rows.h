@@ -33,6 +33,11 @@ enum ui_col {
 	COL_ULEAF,
 	COL_CGROUP,
 	COL_CMD,
+	COL_COUNT, /* exact syscall figures (--syscalls) */
+	COL_TIME,
+	COL_P50,
+	COL_P99,
+	COL_HIST, /* log2 latency histogram as a sparkline */
 	COL_MAX,
 };
 
@@ -50,12 +55,23 @@ struct ui_column {
 
 extern const struct ui_column ui_columns[COL_MAX];
 
+/* Exact figures of one syscall over the rows' threads (--syscalls). */
+#define UI_SC_MAX 1024
+struct sc_stat {
+	uint64_t count, total_ns;
+	uint64_t hist[TT_SYSCALL_HIST_BUCKETS]; /* log2 ns buckets */
+};
+
+/* The latency below which pct percent of the calls fall (a bucket's upper bound), ns. */
+uint64_t sc_percentile(const struct sc_stat *s, double pct);
+
 /* What cells need besides the row: the model (dictionaries) and totals. */
 struct rows_ctx {
 	const struct model *m;	/* may be NULL in tests: no dictionary look-ups */
 	unsigned dims;		/* the query's DIM_BIT()s */
 	uint64_t total_samples; /* for COL_SHARE */
 	bool cpu_valid;
+	const struct sc_stat *sc; /* UI_SC_MAX entries by syscall nr, or NULL (no --syscalls) */
 };
 
 /*

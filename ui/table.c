@@ -75,6 +75,41 @@ static void draw_share(struct tui *t, int y, int x, int w, const struct model_ro
 	screen_text(y, x + w - fw, fw, fig, role, false);
 }
 
+/* The log2 latency histogram as a sparkline, two buckets a cell from 256 ns (bucket 8) up. */
+static void draw_hist(struct tui *t, int y, int x, int w, const struct model_row *r,
+		      enum screen_role role)
+{
+	static const char *const utf8[] = {" ",	     "\u2581", "\u2582", "\u2583", "\u2584",
+					   "\u2585", "\u2586", "\u2587", "\u2588"};
+	static const char ascii[] = " .:-=+*#%@";
+	const struct sc_stat *sc;
+	uint64_t cells[TT_SYSCALL_HIST_BUCKETS / 2] = {0}, max = 0;
+	int first = 8, n = (TT_SYSCALL_HIST_BUCKETS - first) / 2;
+
+	if (!t->rc.sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
+		return;
+	sc = &t->rc.sc[r->syscall];
+	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++) {
+		int c = b < first ? 0 : (b - first) / 2; /* shorter calls count in the first cell */
+
+		cells[c] += sc->hist[b];
+		if (cells[c] > max)
+			max = cells[c];
+	}
+	if (!max)
+		return;
+	for (int i = 0; i < n && i < w; i++) {
+		char cell[8];
+		double f = (double)cells[i] / (double)max;
+
+		if (screen_utf8())
+			snprintf(cell, sizeof(cell), "%s", utf8[cells[i] ? 1 + (int)(f * 7) : 0]);
+		else
+			snprintf(cell, sizeof(cell), "%c", ascii[cells[i] ? 1 + (int)(f * 8) : 0]);
+		screen_text(y, x + i, 1, cell, role == ROLE_SELECTED ? role : ROLE_BAR, false);
+	}
+}
+
 static enum screen_role cell_role(int col, const char *text, bool selected)
 {
 	if (selected)
@@ -150,6 +185,10 @@ void table_draw(struct tui *t, int y, int h, int cols)
 
 			if (col == COL_MIX) {
 				draw_mix(y + 1 + k, x, w, r);
+				continue;
+			}
+			if (col == COL_HIST) {
+				draw_hist(t, y + 1 + k, x, w, r, sel ? ROLE_SELECTED : ROLE_NORMAL);
 				continue;
 			}
 			if (col == COL_SHARE) {

@@ -19,7 +19,7 @@
 #include "threadtop/util.h"
 #include "tui_internal.h"
 
-#define HEADER_ROWS 5 /* title, meters, states, tabs, breadcrumb */
+#define HEADER_ROWS 6 /* title, meters, CPUs + USE verdict, summary, tabs, breadcrumb */
 
 /* The header, and in a replay the timeline under it. */
 static int header_rows(const struct tui *t)
@@ -76,6 +76,7 @@ void tui__free(struct tui *t)
 		return;
 	free(t->rows);
 	free(t->comms);
+	free(t->sc);
 	free(t->flat);
 	calltree__free(t->tree);
 	timeline__free(t->tl);
@@ -197,6 +198,67 @@ static void sort_rows(struct tui *t)
 	restore_selection(t);
 }
 
+/*
+ * Exact syscall figures (--syscalls) of the threads the filter keeps, by
+ * syscall, into t->sc; and a row for every traced syscall no sample caught.
+ * Returns false when there are none (not traced, or a window they lack).
+ */
+static bool syscall_stats(struct tui *t, const struct model_query *pane_q)
+{
+	struct model_result threads;
+	struct model_query q = *pane_q;
+	bool any = false;
+
+	if (!(model__traced(t->m) & MODEL_TRACED_SYSCALLS))
+		return false;
+	if (!t->sc)
+		t->sc = xcalloc(UI_SC_MAX, sizeof(*t->sc));
+	memset(t->sc, 0, UI_SC_MAX * sizeof(*t->sc));
+	q.dims = DIM_BIT(DIM_TID);
+	q.filter.state_mask = 0;
+	q.filter.syscall = MODEL_ANY_SYSCALL;
+	if (model__query(t->m, &q, &threads) < 0)
+		return false;
+	for (size_t i = 0; i < threads.nr; i++) {
+		struct model_syscall_stat *st = NULL;
+		int n = model__thread_syscall_stats(t->m, threads.rows[i].tid, q.window, &st);
+
+		for (int k = 0; k < n; k++) {
+			struct sc_stat *d;
+
+			if (st[k].nr < 0 || st[k].nr >= UI_SC_MAX ||
+			    (pane_q->filter.syscall != MODEL_ANY_SYSCALL &&
+			     st[k].nr != pane_q->filter.syscall))
+				continue;
+			d = &t->sc[st[k].nr];
+			d->count += st[k].count;
+			d->total_ns += st[k].total_ns;
+			for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
+				d->hist[b] += st[k].hist[b];
+			any = true;
+		}
+		free(st);
+	}
+	model_result__release(&threads);
+	if (!any)
+		return false;
+	/* Syscalls too short for any sample to catch still get their row. */
+	for (int nr = 0; nr < UI_SC_MAX; nr++) {
+		bool seen = false;
+
+		if (!t->sc[nr].count)
+			continue;
+		for (size_t i = 0; i < t->nr_rows && !seen; i++)
+			seen = t->rows[i].syscall == nr;
+		if (seen)
+			continue;
+		t->rows = xrealloc(t->rows, (t->nr_rows + 1) * sizeof(*t->rows));
+		t->rows[t->nr_rows] = (struct model_row){.syscall = nr, .cur_syscall = nr};
+		t->nr_rows++;
+	}
+	return true;
+}
+
 static void build_table(struct tui *t)
 {
 	struct model_result res;
@@ -235,8 +297,17 @@ static void build_table(struct tui *t)
 		header_from_rows(t, &res);
 	else
 		build_header(t);
-	t->rc = (struct rows_ctx){t->m, q.dims, res.total_samples, res.cpu_valid};
+	t->rc = (struct rows_ctx){t->m, q.dims, res.total_samples, res.cpu_valid, NULL};
 	t->nr_cols = t->tp->columns(&t->v, t->cols, TUI_MAX_COLS);
+	if (t->v.pane == PANE_SYSCALLS && syscall_stats(t, &q)) {
+		/* Exact figures first; what sampling adds after (fits 80 columns). */
+		static const int exact[] = {COL_SYSCALL, COL_COUNT, COL_TIME,	 COL_P50,
+					    COL_P99,	 COL_HIST,  COL_SAMPLES, COL_THREADS};
+
+		t->rc.sc = t->sc;
+		memcpy(t->cols, exact, sizeof(exact));
+		t->nr_cols = sizeof(exact) / sizeof(exact[0]);
+	}
 	t->nr_rows = rows_filter(&t->rc, t->rows, t->nr_rows, t->cols, t->nr_cols, t->v.filter);
 	fix_sort(t);
 	rows_sort(&t->rc, t->rows, t->nr_rows, t->v.pv[t->v.pane].sort_col,

@@ -63,6 +63,7 @@ struct tui {
 	char (*comms)[TT_COMM_LEN]; /* copies: rows outlive the model's threads */
 	size_t cap_comms;
 	struct rows_ctx rc;
+	struct sc_stat *sc; /* UI_SC_MAX exact syscall figures (Syscalls pane, --syscalls) */
 	int cols[TUI_MAX_COLS];
 	size_t nr_cols;
 
@@ -74,6 +75,7 @@ struct tui {
 	bool tree_all;		 /* E: everything expanded */
 	uint64_t stack_samples;	 /* samples of the window with any stack */
 	uint64_t window_samples; /* all samples the stack query accepted */
+	bool stacks_traced; /* from the BPF tracers (model__oncpu/offcpu), not thread samples */
 
 	struct header_info hi;
 	struct tui_layout lay;

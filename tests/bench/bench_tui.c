@@ -118,6 +118,28 @@ static struct model *synth(uint32_t threads, uint32_t stacks, uint32_t per)
 			model__ingest(m, &s.hdr);
 		}
 	}
+	/* Exact syscall figures (--syscalls) of every tenth thread. */
+	for (uint32_t k = 0; k < threads; k += 10) {
+		struct tt_syscall_stats sc = {
+			.hdr = {TT_EV_SYSCALL_STATS, TT_SYSCALL_STATS_VERSION, sizeof(sc),
+				base + NSEC_PER_SEC - 1},
+			.pid = 1000 + k / 10,
+			.tid = 1000 + k,
+		};
+
+		for (int j = 0; j < 3; j++) {
+			sc.nr = syscalls[1 + (k / 10 + (uint32_t)j) % 9];
+			memset(sc.hist, 0, sizeof(sc.hist));
+			sc.count = 0;
+			sc.total_ns = 0;
+			for (int b = 9 + j * 3; b < 16 + j * 4; b++) {
+				sc.hist[b] = 1 + (uint32_t)(rnd() % 50);
+				sc.count += sc.hist[b];
+				sc.total_ns += sc.hist[b] * (3ull << b) / 2;
+			}
+			model__ingest(m, &sc.hdr);
+		}
+	}
 	model__end_interval(m, base + NSEC_PER_SEC);
 	return m;
 }

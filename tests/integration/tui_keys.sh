@@ -71,7 +71,7 @@ keys "clear; $TT_BIN --source proc -d 0.5 -p $WL" Enter
 wait_for 'ttsleep' 10
 wait_for 'ttspin'
 s=$(screen)
-for want in '^threadtop ' 'source proc' 'CPU \[' 'Threads [0-9]+' ' 1 Threads ' ' 2 Group ' \
+for want in '^threadtop ' 'source proc' 'CPU \[' 'Mem \[' 'CPUs [0-9]+' 'USE: ' 'Threads [0-9]+' ' 1 Threads ' ' 2 Group ' \
 	' 3 Syscalls ' ' 4 Stacks ' ' 5 Log ' '^all' 'PID +TID' 'SYSCALL' 'TOP FRAME' \
 	'F1Help' 'F10Quit' 'clock_nanosleep'; do
 	grep -Eq -- "$want" <<<"$s" || fail "missing on the first screen: $want"
@@ -119,17 +119,21 @@ keys F6
 wait_for 'Sort by'
 keys Home Enter
 wait_for 'PID[▼v]'
+# line_of REGEX: the 0-based screen row of the first line matching.
+line_of() { screen | grep -nE -- "$1" | head -1 | cut -d: -f1 | awk '{print $1 - 1}'; }
+hy=$(line_of '^ +PID.? +TID')
 x=$(screen | grep -E '^ +PID' | head -1 | awk '{print index($0, "COMM")}')
-click "$x" 5
+click "$x" "$hy"
 wait_for 'COMM[▼v]'
-click "$x" 5
+click "$x" "$hy"
 wait_for 'COMM[▲^]'
-x=$(screen | sed -n 4p | awk '{print index($0, "3 Syscalls")}')
-click "$x" 3
+ty=$(line_of ' 1 Threads ')
+x=$(screen | grep ' 1 Threads ' | awk '{print index($0, "3 Syscalls")}')
+click "$x" "$ty"
 wait_for 'SYSCALL.*SAMPLES'
-wheel_down 10 8
-x=$(screen | sed -n 4p | awk '{print index($0, "1 Threads")}')
-click "$x" 3
+wheel_down 10 $((ty + 4))
+x=$(screen | grep ' 1 Threads ' | awk '{print index($0, "1 Threads")}')
+click "$x" "$ty"
 wait_for 'PID +TID'
 y=$(screen | grep -n 'ttspin' | head -1 | cut -d: -f1)
 click 3 $((y - 1))
