@@ -92,7 +92,7 @@ void export_walk_frames(const struct export_ctx *x, const struct profile_sample 
 	if (x->o->by == EXPORT_BY_TID) {
 		snprintf(buf, sizeof(buf), "%s [%u]", s->comm ? s->comm : "?", s->tid);
 		put(buf, PROFILE_FRAME_SYNTH, arg);
-	} else if (x->o->by == EXPORT_BY_STATE && s->state < TT_ST_MAX) {
+	} else if (x->o->by == EXPORT_BY_STATE && s->state < TT_ST_UNKNOWN) {
 		snprintf(buf, sizeof(buf), "state %c", TT_STATE_LETTERS[s->state]);
 		put(buf, PROFILE_FRAME_SYNTH, arg);
 	}
@@ -184,7 +184,7 @@ static int write_one(const struct export_ctx *x, enum export_format fmt, const c
 int export__write(struct model *m, const char *path, const struct export_opts *o,
 		  struct export_result *ret, char *err, size_t errlen)
 {
-	struct profile_opts po = {o->window, o->filter, o->namer};
+	struct profile_opts po = {o->window, o->filter, o->namer, o->cpu_hz};
 	struct export_ctx x = {.m = m, .o = o, .host = o->host, .realtime_ns = o->realtime_ns};
 	enum profile_kind kinds[PROFILE_KIND_MAX];
 	char hostname[256];

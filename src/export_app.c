@@ -14,6 +14,7 @@ static void opts_of(const struct options *o, struct export_opts *ret)
 		.force = o->force,
 		.window = WIN_SESSION,
 		.hz = o->hz,
+		.cpu_hz = o->cpu_hz,
 	};
 }
 

@@ -18,7 +18,12 @@
 
 #define REPORT_VERSION 1
 
-static const char *const window_names[WIN_MAX] = {"interval", "minute", "session"};
+static const char *const window_names[WIN_MAX] = {
+	[WIN_INTERVAL] = "interval",
+	[WIN_MINUTE] = "minute",
+	[WIN_SESSION] = "session",
+	[WIN_LAST] = "last_interval",
+};
 
 static void state_samples(struct json *j, const char *key, const uint64_t *counts)
 {

@@ -261,7 +261,13 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 	pp.period_type.type = str(&pp, value_names[x->kind][1][0]);
 	pp.period_type.unit = str(&pp, "nanoseconds");
 	prof->period_type = &pp.period_type;
-	prof->period = (int64_t)p->weight_us * 1000;
+	/* The period of the kind shown first: what one of its samples stands for. */
+	if (x->kind == PROFILE_ONCPU)
+		prof->period = (int64_t)p->cpu_period_ns;
+	else if (x->kind == PROFILE_THREADS)
+		prof->period = (int64_t)p->weight_us * 1000;
+	else
+		prof->period = 1; /* off-CPU time is measured, not sampled */
 	prof->default_sample_type = pp.types[pp.value_of_kind[x->kind] + 1].type;
 	prof->duration_nanos = (int64_t)p->duration_ns;
 	prof->time_nanos = (int64_t)(x->realtime_ns - p->duration_ns);

@@ -35,6 +35,7 @@ struct builder {
 	struct u64map *frame_index;  /* hash of (name, module, flags) -> index + 1, probed */
 	struct u64map *stack_frames; /* stack id -> struct stack_frames */
 	struct u64map *strings;	     /* hash of a string -> owned copy, probed */
+	struct u64map *pcomms;	     /* pid -> process name (interned) */
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
@@ -205,8 +206,84 @@ static void add_thread_samples(struct builder *b)
 		};
 
 		add_sample(b, &s, r->kstack_id, r->ustack_id);
+		if (r->pid == r->tid || !u64map__get(b->pcomms, r->pid))
+			u64map__put(b->pcomms, r->pid,
+				    (void *)b->p->samples[b->p->nr_samples - 1].pcomm);
 	}
 	free(rows);
+}
+
+/* The process name of pid as the thread samples know it (its main thread's comm). */
+static const char *process_name(struct builder *b, uint32_t pid)
+{
+	return u64map__get(b->pcomms, pid);
+}
+
+static bool keep_traced(const struct model_filter *f, const struct model_stack_row *r,
+			unsigned states)
+{
+	if (!f)
+		return true;
+	if (f->pid && r->pid != f->pid)
+		return false;
+	if (f->tid && r->tid != f->tid)
+		return false;
+	if (f->comm_substr && !(r->comm && strstr(r->comm, f->comm_substr)))
+		return false;
+	if (f->state_mask && !(f->state_mask & states))
+		return false;
+	if (f->syscall != MODEL_ANY_SYSCALL)
+		return false; /* traced stacks carry no syscall */
+	return true;
+}
+
+/* On-CPU samples and off-CPU time, when the source traced them (BPF). */
+static void add_traced(struct builder *b, enum profile_kind kind)
+{
+	bool oncpu = kind == PROFILE_ONCPU;
+	unsigned states = oncpu ? 1u << TT_ST_R : (1u << TT_ST_S) | (1u << TT_ST_D);
+	struct model_stack_row *rows = NULL;
+	int nr;
+
+	if (!(model__traced(b->m) & (oncpu ? MODEL_TRACED_ONCPU : MODEL_TRACED_OFFCPU)))
+		return;
+	b->p->kinds |= 1u << kind;
+	nr = oncpu ? model__oncpu(b->m, b->o->window, &rows)
+		   : model__offcpu(b->m, b->o->window, &rows);
+	for (int i = 0; i < nr; i++) {
+		const struct model_stack_row *r = &rows[i];
+		const char *pcomm = process_name(b, r->pid);
+		struct profile_sample s = {
+			.kind = kind,
+			.pid = r->pid,
+			.tid = r->tid,
+			.comm = r->comm,
+			.pcomm = pcomm ? pcomm : r->comm,
+			.state = oncpu ? TT_ST_R : TT_ST_UNKNOWN,
+			.syscall = TT_SYSCALL_NONE,
+			.count = r->count,
+			.ns = oncpu ? r->value * b->p->cpu_period_ns : r->value,
+		};
+
+		if (keep_traced(b->o->filter, r, states))
+			add_sample(b, &s, r->kstack_id, r->ustack_id);
+	}
+	free(rows);
+}
+
+static int cmp_samples(const void *a, const void *b)
+{
+	const struct profile_sample *x = a, *y = b;
+
+	if (x->kind != y->kind)
+		return x->kind < y->kind ? -1 : 1;
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->count != y->count)
+		return x->count > y->count ? -1 : 1;
+	return 0;
 }
 
 struct profile *profile__build(struct model *m, const struct profile_opts *o)
@@ -219,6 +296,7 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 		.frame_index = u64map__new(),
 		.stack_frames = u64map__new(),
 		.strings = u64map__new(),
+		.pcomms = u64map__new(),
 	};
 	struct model_stats st;
 	struct stack_frames *sf;
@@ -228,8 +306,13 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	model__stats(m, &st);
 	p->weight_us = st.weight_us;
 	p->duration_ns = (uint64_t)(model__window_seconds(m, o->window) * 1e9);
+	p->cpu_period_ns = NSEC_PER_SEC / (o->cpu_hz ? o->cpu_hz : 99);
 	p->kinds = 1u << PROFILE_THREADS;
 	add_thread_samples(&b);
+	add_traced(&b, PROFILE_ONCPU);
+	add_traced(&b, PROFILE_OFFCPU);
+	if (p->nr_samples)
+		qsort(p->samples, p->nr_samples, sizeof(*p->samples), cmp_samples);
 
 	while (u64map__next(b.stack_frames, &pos, &key, (void **)&sf)) {
 		free(sf->idx);
@@ -237,6 +320,7 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	}
 	u64map__free(b.stack_frames);
 	u64map__free(b.frame_index);
+	u64map__free(b.pcomms);
 	/* The interned strings belong to the frames and samples now. */
 	p->strings_ = xcalloc(u64map__count(b.strings) + 1, sizeof(*p->strings_));
 	pos = 0;

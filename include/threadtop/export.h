@@ -47,8 +47,9 @@ struct export_opts {
 	const struct model_filter *filter; /* NULL = everything (the TUI passes its view's) */
 	const struct frame_namer *namer;   /* NULL = addresses */
 	/* What the report says about the run. */
-	const char *source; /* "bpf", "proc", "replay" */
-	unsigned hz;
+	const char *source;   /* "bpf", "proc", "replay" */
+	unsigned hz;	      /* thread sampling rate */
+	unsigned cpu_hz;      /* on-CPU sampling rate: the weight of an on-CPU sample */
 	const char *host;     /* NULL = gethostname() */
 	uint64_t realtime_ns; /* wall-clock time of the snapshot; 0 = now */
 };

@@ -60,9 +60,10 @@ struct profile {
 	unsigned kinds; /* bits (1u << kind) of the kinds this session can have */
 	uint64_t total_count[PROFILE_KIND_MAX];
 	uint64_t total_ns[PROFILE_KIND_MAX];
-	uint32_t weight_us;   /* sampling period of thread samples */
-	uint64_t duration_ns; /* length of the window */
-	char **strings_;      /* internal: the strings the profile owns */
+	uint32_t weight_us;	/* sampling period of thread samples */
+	uint64_t cpu_period_ns; /* sampling period of on-CPU samples */
+	uint64_t duration_ns;	/* length of the window */
+	char **strings_;	/* internal: the strings the profile owns */
 	size_t nr_strings_;
 };
 
@@ -70,6 +71,7 @@ struct profile_opts {
 	enum model_window window;
 	const struct model_filter *filter; /* NULL = everything */
 	const struct frame_namer *namer;   /* NULL = addresses */
+	unsigned cpu_hz;		   /* on-CPU sampling rate (weight of a sample); 0 = 99 */
 };
 
 /* Builds the profile of m as o says. Never NULL (allocation aborts). */

@@ -86,6 +86,45 @@ static inline struct model *fx_model(void)
 	return m;
 }
 
+/*
+ * The same with what the BPF source adds: 40 on-CPU samples of the worker
+ * in the hot function and 8 of the main thread in the kernel, and 0.7 s of
+ * off-CPU time of the main thread in 7 switches.
+ */
+static inline struct model *fx_model_traced(void)
+{
+	struct model *m = fx_model();
+	struct tt_offcpu off = {
+		.hdr = {TT_EV_OFFCPU, TT_OFFCPU_VERSION, sizeof(off), FX_T0 + NSEC_PER_SEC},
+		.pid = 100,
+		.tid = 100,
+		.kstack_id = FX_KSTACK,
+		.ustack_id = FX_USTACK_SLEEP,
+		.total_ns = 700000000,
+		.count = 7,
+		.kind = TT_OFFCPU_BLOCKED,
+		.comm = "app",
+	};
+
+	for (int i = 0; i < 48; i++) {
+		struct tt_cpu_sample s = {
+			.hdr = {TT_EV_CPU_SAMPLE, TT_CPU_SAMPLE_VERSION, sizeof(s),
+				FX_T0 + (uint64_t)i * NSEC_PER_SEC / 100},
+			.pid = 100,
+			.tid = i < 40 ? 101 : 100,
+			.kstack_id = i < 40 ? 0 : FX_KSTACK,
+			.ustack_id = i < 40 ? FX_USTACK_HOT : 0,
+			.weight_us = 10000,
+		};
+
+		strcpy(s.comm, i < 40 ? "worker" : "app");
+		model__ingest(m, &s.hdr);
+	}
+	model__ingest(m, &off.hdr);
+	model__advance(m, FX_T0 + 3 * NSEC_PER_SEC / 2);
+	return m;
+}
+
 /* Names the hot address with a hostile name, others "fn_ADDR" / "kfn_ADDR". */
 static inline int fx_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel,
 			  struct frame_name *ret)

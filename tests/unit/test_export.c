@@ -261,6 +261,59 @@ static void svg(void **state)
 	free(text);
 }
 
+/* With on-CPU and off-CPU data: one folded file per kind, all kinds in one pprof. */
+static void traced(void **state)
+{
+	struct model *saved = model;
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	struct export_result res;
+	char err[256] = "", *text, path[160];
+	Tt__Pprof__Profile *p;
+	uint8_t *buf;
+	size_t len;
+
+	model = fx_model_traced();
+	o.cpu_hz = 100;
+	assert_int_equal(export__write(model, path_of("t.folded"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(res.nr, 3);
+	snprintf(path, sizeof(path), "%s", path_of("t.threads.folded"));
+	assert_string_equal(res.paths[1], path);
+	snprintf(path, sizeof(path), "%s", path_of("t.offcpu.folded"));
+	assert_string_equal(res.paths[2], path);
+	export_result__release(&res);
+	text = slurp(path_of("t.folded"));
+	assert_string_equal(text, "app;fn_402000;hot<fn>&\"\\e[31m 40\n"
+				  "app;kfn_ffffffff81000020_[k];kfn_ffffffff81000010_[k] 8\n");
+	free(text);
+	text = slurp(path_of("t.offcpu.folded"));
+	assert_string_equal(text, "app;fn_402000;fn_403000;kfn_ffffffff81000020_[k];"
+				  "kfn_ffffffff81000010_[k] 700000000\n");
+	free(text);
+	/* A sibling name taken: nothing is written. */
+	assert_int_equal(export__write(model, path_of("u.folded"), &o, &res, err, sizeof(err)), 0);
+	export_result__release(&res);
+	unlink(path_of("u.folded"));
+	unlink(path_of("u.threads.folded"));
+	assert_int_equal(export__write(model, path_of("u.folded"), &o, &res, err, sizeof(err)),
+			 -EEXIST);
+	assert_non_null(strstr(err, "u.offcpu.folded"));
+	assert_int_equal(access(path_of("u.folded"), F_OK), -1);
+
+	assert_int_equal(export("t.pb.gz", &o, err, sizeof(err)), 0);
+	buf = gunzip(path_of("t.pb.gz"), &len);
+	p = tt__pprof__profile__unpack(NULL, len, buf);
+	assert_non_null(p);
+	assert_int_equal(p->n_sample_type, 6);
+	assert_string_equal(pstr(p, p->sample_type[3]->type), "cpu");
+	assert_string_equal(pstr(p, p->sample_type[5]->type), "offcpu");
+	assert_string_equal(pstr(p, p->default_sample_type), "cpu");
+	assert_int_equal(p->period, 10000000);
+	tt__pprof__profile__free_unpacked(p, NULL);
+	free(buf);
+	model__free(model);
+	model = saved;
+}
+
 static void bad_names(void **state)
 {
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
@@ -286,6 +339,7 @@ int main(void)
 		cmocka_unit_test(pprof),
 		cmocka_unit_test(speedscope),
 		cmocka_unit_test(svg),
+		cmocka_unit_test(traced),
 		cmocka_unit_test(bad_names),
 	};
 

@@ -69,7 +69,7 @@ static const char *frame_name(const struct profile *p, const struct profile_samp
 static void profile_frames(void **state)
 {
 	struct model *m = fx_model();
-	struct profile_opts o = {WIN_SESSION, NULL, &fx_namer};
+	struct profile_opts o = {.window = WIN_SESSION, .namer = &fx_namer};
 	struct profile *p = profile__build(m, &o);
 	const struct profile_sample *s;
 
@@ -105,7 +105,7 @@ static void profile_frames(void **state)
 static void default_namer(void **state)
 {
 	struct model *m = fx_model();
-	struct profile_opts o = {WIN_SESSION, NULL, NULL};
+	struct profile_opts o = {.window = WIN_SESSION};
 	struct profile *p = profile__build(m, &o);
 
 	assert_string_equal(frame_name(p, &p->samples[2], 1), "0x401000");
@@ -115,13 +115,48 @@ static void default_namer(void **state)
 	model__free(m);
 }
 
+static void traced_kinds(void **state)
+{
+	struct model *m = fx_model_traced();
+	struct profile_opts o = {.window = WIN_SESSION, .namer = &fx_namer, .cpu_hz = 100};
+	struct model_filter f = {.syscall = MODEL_ANY_SYSCALL, .tid = 101};
+	struct profile *p = profile__build(m, &o);
+	const struct profile_sample *s = NULL;
+
+	assert_int_equal(p->kinds, 7);
+	assert_int_equal(profile__main_kind(p), PROFILE_ONCPU);
+	assert_int_equal(p->total_count[PROFILE_THREADS], 45);
+	assert_int_equal(p->total_count[PROFILE_ONCPU], 48);
+	assert_int_equal(p->total_ns[PROFILE_ONCPU], 48 * 10000000ull);
+	assert_int_equal(p->total_count[PROFILE_OFFCPU], 7);
+	assert_int_equal(p->total_ns[PROFILE_OFFCPU], 700000000);
+	/* Sorted by kind: thread samples, then on-CPU, then off-CPU. */
+	for (size_t i = 1; i < p->nr_samples; i++)
+		assert_true(p->samples[i - 1].kind <= p->samples[i].kind);
+	for (size_t i = 0; i < p->nr_samples; i++)
+		if (p->samples[i].kind == PROFILE_ONCPU && p->samples[i].tid == 101)
+			s = &p->samples[i];
+	assert_non_null(s);
+	assert_int_equal(s->count, 40);
+	assert_string_equal(s->pcomm, "app");
+	assert_string_equal(p->frames[s->frames[s->nr_frames - 1]].name, FX_HOSTILE);
+	profile__free(p);
+	/* A filter applies to traced samples too. */
+	o.filter = &f;
+	p = profile__build(m, &o);
+	assert_int_equal(p->total_count[PROFILE_ONCPU], 40);
+	assert_int_equal(p->total_count[PROFILE_OFFCPU], 0);
+	assert_int_equal(p->total_count[PROFILE_THREADS], 30);
+	profile__free(p);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rows_per_key),
-		cmocka_unit_test(windows_and_filter),
-		cmocka_unit_test(profile_frames),
-		cmocka_unit_test(default_namer),
+		cmocka_unit_test(rows_per_key),	  cmocka_unit_test(windows_and_filter),
+		cmocka_unit_test(profile_frames), cmocka_unit_test(default_namer),
+		cmocka_unit_test(traced_kinds),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

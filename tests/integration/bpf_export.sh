@@ -1,0 +1,71 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# --export with the BPF source: on-CPU samples become the main profile of the
+# one-profile formats (a.folded, a.svg) with thread samples and off-CPU time
+# (--offcpu) in sibling files; pprof holds every kind as its own sample
+# types; each agrees with the JSON report; the spinning workload is there.
+. "$(dirname "$0")/bpf_common.bash"
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+start named_spinner 30 hotspinner
+sp=$WL
+start spin_sleep 30
+ss=$WL
+sleep 0.3
+"$TT_BIN" -b -n 2 -d 0.5 --source bpf --offcpu -p "$sp,$ss" --export "$TMPD/a.folded" \
+	--export "$TMPD/a.json" --export "$TMPD/a.svg" --export "$TMPD/a.pb.gz" \
+	>/dev/null 2>"$TMPD/err" || fail "export run: $(cat "$TMPD/err")"
+for f in a.folded a.threads.folded a.offcpu.folded a.svg a.threads.svg a.offcpu.svg; do
+	[ -s "$TMPD/$f" ] || fail "$f not written: $(ls "$TMPD"; cat "$TMPD/err")"
+done
+
+pprof=""
+if command -v node >/dev/null && [ -d "$TT_BUILD/npm/node_modules/pprof-format" ]; then
+	NODE_PATH="$TT_BUILD/npm/node_modules" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
+		"$TMPD/a.pb.gz" >"$TMPD/pprof.json" || fail "pprof-format cannot decode"
+	pprof="$TMPD/pprof.json"
+fi
+
+python3 - "$TMPD" "$pprof" <<'PY' || fail "formats disagree"
+import json, sys, xml.etree.ElementTree as ET
+d, pprof = sys.argv[1], sys.argv[2]
+rep = json.load(open(d + "/a.json"))
+profs = rep["profiles"]
+assert set(profs) == {"threads", "oncpu", "offcpu"}, profs.keys()
+
+def folded_total(name, root=None):
+    total = 0
+    for line in open(d + "/" + name):
+        stack, n = line.rstrip("\n").rsplit(" ", 1)
+        total += int(n)
+        if root:
+            assert stack.split(";")[0] in root, stack
+    return total
+
+roots = {"hotspinner", "spin_sleep"}
+assert folded_total("a.folded", roots) == profs["oncpu"]["total_count"] > 0
+assert folded_total("a.threads.folded", roots) == profs["threads"]["total_count"] > 0
+assert folded_total("a.offcpu.folded", roots) == profs["offcpu"]["total_ns"] > 0
+# The spinner is on a CPU most of the time: most on-CPU samples are its.
+hot = sum(s["count"] for s in profs["oncpu"]["samples"] if s["comm"] == "hotspinner")
+assert hot * 3 >= profs["oncpu"]["total_count"], (hot, profs["oncpu"]["total_count"])
+# Kernel frames are marked in folded output.
+assert any("_[k]" in l for l in open(d + "/a.offcpu.folded")), "no kernel frame off-CPU"
+
+ns = "{http://www.w3.org/2000/svg}"
+svg = ET.parse(d + "/a.svg").getroot()
+assert "on-CPU" in svg.find(ns + "text").text
+names = {g.get("data-name") for g in svg.iter(ns + "g")}
+assert "hotspinner" in names, names
+
+if pprof:
+    pp = json.load(open(pprof))
+    assert pp["default_type"] == "cpu", pp["default_type"]
+    t = pp["totals"]
+    assert t["samples/count"] == profs["oncpu"]["total_count"]
+    assert t["cpu/nanoseconds"] == profs["oncpu"]["total_ns"]
+    assert t["offcpu/nanoseconds"] == profs["offcpu"]["total_ns"]
+    assert t["thread_samples/count"] == profs["threads"]["total_count"]
+    assert "[kernel]" in pp["mappings"], pp["mappings"]
+PY
+echo "PASS"
