@@ -411,6 +411,30 @@ static void test_signal_outside_vm(void **state)
 	free(m.data);
 }
 
+/* Host code that never returns to Lua: the ring of samples waiting for a
+ * safe point fills up; stacks are dropped and counted, counters are not. */
+static void test_ring_overflow(void **state)
+{
+	lua_State *L = new_vm();
+	struct membuf m = {0};
+	struct luam_Sysprof_Options o = opts(LUAM_SYSPROF_CALLGRAPH, 1, &m);
+	struct luam_Sysprof_Counters c;
+
+	(void)state;
+	assert_int_equal(luaM_sysprof_start(L, &o), PROFILE_SUCCESS);
+	burn_cpu_ms(1400); /* about 350 ticks of 4 ms, the ring holds 256 */
+	assert_int_equal(luaM_sysprof_stop(L), PROFILE_SUCCESS);
+	assert_int_equal(luaM_sysprof_report(&c), PROFILE_SUCCESS);
+	assert_true(c.samples > 256);
+	assert_int_equal(c.vmst_interp, c.samples); /* all outside the VM */
+	assert_int_equal(m.data[m.len - 1], 0x80);
+	luaopen_misc(L);
+	run(L, "local r = misc.sysprof.report()\n"
+	       "assert(r.dropped > 0 and r.dropped < r.samples, 'dropped ' .. r.dropped)");
+	lua_close(L);
+	free(m.data);
+}
+
 /* --- fallback: VM state from LuaJIT's public profiler --------------------- */
 
 static void test_fallback_letters(void **state)
@@ -455,6 +479,7 @@ int main(void)
 		cmocka_unit_test_setup(test_close_while_running, setup_config),
 		cmocka_unit_test_setup(test_second_vm, setup_config),
 		cmocka_unit_test_setup(test_signal_outside_vm, setup_config),
+		cmocka_unit_test_setup(test_ring_overflow, setup_config),
 		cmocka_unit_test_setup(test_fallback_letters, setup_config),
 	};
 
