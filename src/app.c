@@ -251,6 +251,8 @@ static int start_source(struct app *app)
 			.cpu_hz = o->cpu_hz,
 			.syscalls = o->syscalls,
 			.offcpu = o->offcpu,
+			/* Timing each run costs more than a tracer's run itself. */
+			.bpf_stats = o->bpf_stats < 0 ? !o->syscalls && !o->offcpu : o->bpf_stats,
 		};
 		const char *why;
 

@@ -29,6 +29,9 @@ void cli_usage(FILE *f)
 	      "      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
 	      "      --offcpu           trace context switches: exact off-CPU time per stack and\n"
 	      "                         run-queue latency (BPF)\n"
+	      "      --bpf-stats on|off|auto\n"
+	      "                         time threadtop's BPF programs (BPF_ENABLE_STATS; costs\n"
+	      "                         every BPF program on the box; auto: on unless tracing)\n"
 	      "      --log FILE         write threadtop's own messages to FILE\n"
 	      "      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
 	      "                         format by extension: .folded .pb.gz (pprof)\n"
@@ -139,7 +142,8 @@ enum long_only {
 	OPT_FORCE,
 	OPT_CPU_HZ,
 	OPT_SYSCALLS,
-	OPT_OFFCPU
+	OPT_OFFCPU,
+	OPT_BPF_STATS,
 };
 
 static const struct option long_opts[] = {
@@ -163,6 +167,7 @@ static const struct option long_opts[] = {
 	{"cpu-hz", required_argument, NULL, OPT_CPU_HZ},
 	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
 	{"offcpu", no_argument, NULL, OPT_OFFCPU},
+	{"bpf-stats", required_argument, NULL, OPT_BPF_STATS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -185,6 +190,7 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.proc_root = "/proc",
 		.sys_root = "/sys",
 		.cpu_hz = 99,
+		.bpf_stats = -1,
 	};
 	int c;
 
@@ -295,6 +301,16 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			break;
 		case OPT_OFFCPU:
 			o.offcpu = true;
+			break;
+		case OPT_BPF_STATS:
+			if (!strcmp(optarg, "on"))
+				o.bpf_stats = 1;
+			else if (!strcmp(optarg, "off"))
+				o.bpf_stats = 0;
+			else if (!strcmp(optarg, "auto"))
+				o.bpf_stats = -1;
+			else
+				return bad(err, "--bpf-stats", optarg, "need on, off or auto");
 			break;
 		case 'h':
 			cli_usage(out);

@@ -761,7 +761,8 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 		bs->oc_drain = bpf_drain__new(bpf_map__fd(bs->offcpu->maps.tt_oc_agg),
 					      sizeof(struct tt_oc_key), sizeof(struct tt_oc_val));
 	/* Run-time statistics are a bonus: without them bpf_stats stays empty. */
-	bs->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (opts->bpf_stats)
+		bs->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	return &bs->base;
 fail:
 	bpf_free(&bs->base);

@@ -38,6 +38,7 @@ struct options {
 	unsigned cpu_hz;   /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
 	bool syscalls;	   /* --syscalls, exact syscall tracing (BPF) */
 	bool offcpu;	   /* --offcpu, exact off-CPU tracing (BPF) */
+	int bpf_stats;	   /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
 };
 
 enum cli_result {

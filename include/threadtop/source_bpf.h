@@ -22,6 +22,7 @@ struct bpf_source_opts {
 	unsigned cpu_hz; /* on-CPU sampling rate per CPU; 0 = no on-CPU sampler */
 	bool syscalls;	 /* --syscalls: exact per-thread syscall counts and latency */
 	bool offcpu;	 /* --offcpu: exact off-CPU time per stack, run-queue latency */
+	bool bpf_stats;	 /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
 };
 
 /*

@@ -9,7 +9,7 @@ start pingpong 1000000 2000
 wl=$WL
 sleep 0.3
 out=$TMPD/oc.json
-"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --offcpu --cpu-hz 0 -p "$wl" >"$out"
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --offcpu --bpf-stats on --cpu-hz 0 -p "$wl" >"$out"
 last=$(tail -n 1 "$out")
 wall=$(echo "$last" | jq '.interval_s * 1e9')
 ping=$(echo "$last" | jq '[.offcpu[] | select(.comm == "ping") | .ns] | add // 0')

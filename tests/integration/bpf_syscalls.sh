@@ -9,7 +9,7 @@ N=100000
 start getppid_loop $N "$TMPD/go" 1
 wl=$WL
 out=$TMPD/sc.json
-"$TT_BIN" -b --format json -n 6 -d 0.5 --source bpf --syscalls --cpu-hz 0 -p "$wl" >"$out" &
+"$TT_BIN" -b --format json -n 6 -d 0.5 --source bpf --syscalls --bpf-stats on --cpu-hz 0 -p "$wl" >"$out" &
 tt=$!
 wait_first_line "$out"
 touch "$TMPD/go"
