@@ -31,6 +31,7 @@ const struct key_help keys_help[] = {
 	{"H", "hide / show threads other than each process's main one"},
 	{"K", "hide / show kernel threads"},
 	{"p or F8", "pause the display (collection goes on)"},
+	{"x", "export what the view shows to a file (.json .svg .folded .pb.gz .speedscope.json)"},
 	{"Ctrl-L", "repaint the terminal"},
 	{"F1 h ?", "this help"},
 	{"q or F10", "quit"},

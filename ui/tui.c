@@ -14,6 +14,7 @@
 
 #include "keys.h"
 #include "screen.h"
+#include "export_key.h"
 #include "timeline.h"
 #include "threadtop/log.h"
 #include "threadtop/util.h"
@@ -66,6 +67,7 @@ struct tui *tui__new(struct model *m, const char *source, unsigned hz, double de
 	t->redraw_timer = -1;
 	t->expanded = u64map__new();
 	t->hi.ncpu = count_cpus();
+	t->xp = export_prompt__new();
 	view_init(&t->v);
 	return t;
 }
@@ -80,6 +82,7 @@ void tui__free(struct tui *t)
 	free(t->flat);
 	calltree__free(t->tree);
 	timeline__free(t->tl);
+	export_prompt__free(t->xp);
 	u64map__free(t->expanded);
 	free(t);
 }
@@ -371,6 +374,7 @@ static void draw(struct tui *t)
 		break;
 	}
 	footer_draw(t, rows - 1, cols);
+	export_prompt_draw(t, rows - 1, cols);
 	if (t->v.mode == MODE_GROUP || t->v.mode == MODE_SORT)
 		picker_draw(t, rows, cols);
 	screen_end_frame();
@@ -518,8 +522,10 @@ bool tui__key(struct tui *t, int key)
 		make_env(t, &env);
 		if (t->lay.too_small && key != 'q' && key != UK_F10 && key != UK_RESIZE &&
 		    key != UK_CTRL_L)
-			return true;	   /* nothing to act on: only the message is shown */
-		rx = timeline_key(t, key); /* a replay's time-travel keys come first */
+			return true;	 /* nothing to act on: only the message is shown */
+		rx = export_key(t, key); /* an open prompt takes every key */
+		if (rx < 0)
+			rx = timeline_key(t, key); /* a replay's time-travel keys come first */
 		if (rx < 0)
 			rx = keys_dispatch(&t->v, &env, key);
 	}

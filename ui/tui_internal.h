@@ -81,7 +81,8 @@ struct tui {
 	struct tui_layout lay;
 	bool clear_next;
 	bool quit;
-	struct timeline *tl; /* replay time travel (timeline.c), NULL live */
+	struct timeline *tl;	  /* replay time travel (timeline.c), NULL live */
+	struct export_prompt *xp; /* the x key's file-name prompt (export_key.c) */
 };
 
 /* Rows the current pane has (table rows, tree rows or log lines). */
