@@ -401,6 +401,15 @@ static int on_play_timer(void *ctx, uint64_t now, uint64_t expirations)
 	return 0;
 }
 
+bool app_record_status(struct app *app, struct record_status *ret)
+{
+	if (!app->rec)
+		return false;
+	*ret = (struct record_status){app->o->write_path, recorder__bytes(app->rec),
+				      recorder__stopped(app->rec)};
+	return true;
+}
+
 bool app_replay_status(struct app *app, struct replay_status *ret)
 {
 	if (!app->replay)

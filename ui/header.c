@@ -39,6 +39,7 @@ static void title_line(struct tui *t, int cols)
 	char buf[256], clock[32];
 	time_t now = time(NULL);
 	struct replay_status st;
+	struct record_status rs;
 	struct tm tm;
 	int x;
 
@@ -56,6 +57,15 @@ static void title_line(struct tui *t, int cols)
 		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "", view_window_name(hi->window),
 		 hi->window_s, clock);
 	x += screen_text(0, x, cols - x, buf, ROLE_NORMAL, false);
+	if (t->app && app_record_status(t->app, &rs)) {
+		if (rs.stopped)
+			snprintf(buf, sizeof(buf), "  REC stopped (see log)");
+		else
+			snprintf(buf, sizeof(buf), "  REC %.1f %s",
+				 (double)rs.bytes / (rs.bytes < 1000000 ? 1e3 : 1e6),
+				 rs.bytes < 1000000 ? "kB" : "MB");
+		screen_text(0, x, cols - x, buf, rs.stopped ? ROLE_WARN : ROLE_VALUE, false);
+	}
 	if (t->v.paused)
 		screen_text(0, cols - 8, 8, "[PAUSED]", ROLE_WARN, false);
 }

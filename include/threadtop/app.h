@@ -47,6 +47,15 @@ uint64_t app_interval_realtime_ns(struct app *app);
 /* Ends the run after the current handler (a clean exit). */
 void app_quit(struct app *app);
 
+/* The recording (-w) in progress, for the header. */
+struct record_status {
+	const char *path;
+	uint64_t bytes;
+	bool stopped; /* a full disk or --max-size ended it */
+};
+/* Fills ret and returns true while recording; false without -w. */
+bool app_record_status(struct app *app, struct record_status *ret);
+
 /*
  * Replay control, the TUI's time travel (times are the recording's
  * CLOCK_MONOTONIC ns). A batch replay plays at full speed; an interactive
