@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The merged call tree (see calltree.h). Nodes live in one array; a hash
- * map from path hash to node index finds the child for (parent, frame) in
- * one probe, so building is linear in the frames of the distinct stacks.
- * Children are kept as unsorted lists and sorted only when shown.
+ * The merged call tree (see calltree.h), built lazily. The stack pairs sit
+ * in one permutation array; every node owns a contiguous range of it (the
+ * pairs whose path passes through the node). Expanding a node groups its
+ * range by the frame at the node's depth, with a hash map from frame to
+ * child, and reorders the range so each child's pairs are contiguous in
+ * turn. Work is proportional to the pairs under the nodes shown.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -13,10 +15,19 @@
 #include "threadtop/u64map.h"
 #include "threadtop/util.h"
 
+struct pair {
+	const struct tt_stack *us, *ks;
+	uint64_t samples;
+	uint16_t un, kn; /* frames of each stack */
+};
+
 struct calltree {
 	struct calltree_node *nodes;
 	size_t nr, cap;
-	struct u64map *index; /* path -> index + 1 */
+	struct u64map *index; /* path -> index + 1, of the nodes made */
+	struct pair *pairs;
+	uint32_t *perm; /* pair indexes; each node owns [begin, end) */
+	size_t nr_pairs;
 };
 
 static uint64_t path_hash(uint64_t parent, uint64_t ip, bool kernel)
@@ -28,6 +39,23 @@ static uint64_t path_hash(uint64_t parent, uint64_t ip, bool kernel)
 	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
 	h ^= h >> 31;
 	return h ? h : 1;
+}
+
+/* Frame d (0 = outermost) of a pair's path: user frames, then kernel frames. */
+static bool frame_at(const struct pair *p, unsigned d, uint64_t *ip, bool *kernel)
+{
+	if (d < p->un) {
+		*ip = p->us->ips[p->un - 1 - d];
+		*kernel = p->us->flags & TT_STACK_KERNEL;
+		return true;
+	}
+	d -= p->un;
+	if (d < p->kn) {
+		*ip = p->ks->ips[p->kn - 1 - d];
+		*kernel = p->ks->flags & TT_STACK_KERNEL;
+		return true;
+	}
+	return false;
 }
 
 static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool kernel,
@@ -58,68 +86,128 @@ static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool 
 	return i;
 }
 
-static uint32_t child(struct calltree *t, uint32_t parent, uint64_t ip, bool kernel)
+/* The group a pair falls in under a node: its next frame (0 = the path ends). */
+struct slot {
+	uint64_t ip;
+	bool kernel;
+	uint32_t child; /* node index, CALLTREE_NONE for the pairs that end here */
+	uint32_t count, at;
+};
+
+void calltree__expand(struct calltree *t, uint32_t i)
 {
-	uint64_t path = path_hash(t->nodes[parent].path, ip, kernel);
-	size_t idx = (size_t)(uintptr_t)u64map__get(t->index, path);
+	struct calltree_node *n = &t->nodes[i];
+	uint32_t begin = n->begin, end = n->end, depth = n->depth;
+	struct u64map *groups;
+	struct slot *slots = NULL;
+	uint32_t *slot_of, *out;
+	size_t nr_slots = 0, cap_slots = 0;
 
-	return idx ? (uint32_t)(idx - 1) : add_node(t, parent, ip, kernel, path);
-}
+	if (n->built)
+		return;
+	n->built = true;
+	n->nr_children = 0;
+	if (begin == end)
+		return;
+	groups = u64map__new();
+	slot_of = xmalloc((end - begin) * sizeof(*slot_of));
+	/* Slot 0: the pairs whose path ends at this node. */
+	xgrow((void **)&slots, &cap_slots, 1, sizeof(*slots));
+	slots[nr_slots++] = (struct slot){.child = CALLTREE_NONE};
+	for (uint32_t k = begin; k < end; k++) {
+		const struct pair *p = &t->pairs[t->perm[k]];
+		uint64_t ip, key;
+		bool kernel;
+		size_t s = 0;
 
-static uint32_t add_frames(struct calltree *t, uint32_t at, const struct tt_stack *st, uint64_t n)
-{
-	bool kernel = st->flags & TT_STACK_KERNEL;
-
-	/* ips are leaf first: walk from the outermost frame inwards. */
-	for (int i = (int)st->nr - 1; i >= 0; i--) {
-		if (!st->ips[i])
-			continue;
-		at = child(t, at, st->ips[i], kernel);
-		t->nodes[at].total += n;
+		if (frame_at(p, depth, &ip, &kernel)) {
+			key = path_hash(0, ip, kernel);
+			s = (size_t)(uintptr_t)u64map__get(groups, key);
+			if (!s) {
+				xgrow((void **)&slots, &cap_slots, nr_slots + 1, sizeof(*slots));
+				slots[nr_slots] = (struct slot){.ip = ip, .kernel = kernel};
+				s = nr_slots++;
+				u64map__put(groups, key, (void *)(uintptr_t)s);
+			}
+		}
+		slot_of[k - begin] = (uint32_t)s;
+		slots[s].count++;
 	}
-	return at;
-}
+	/* Counting sort of the range by slot: each child's pairs contiguous. */
+	out = xmalloc((end - begin) * sizeof(*out));
+	for (size_t s = 0, at = 0; s < nr_slots; s++) {
+		slots[s].at = (uint32_t)at;
+		at += slots[s].count;
+	}
+	for (uint32_t k = begin; k < end; k++)
+		out[slots[slot_of[k - begin]].at++] = t->perm[k];
+	memcpy(&t->perm[begin], out, (end - begin) * sizeof(*out));
+	free(out);
+	free(slot_of);
 
-/* Adds n samples to node at and every node above it (a path already built). */
-static void add_up(struct calltree *t, uint32_t at, uint64_t n)
-{
-	for (; at != CALLTREE_ROOT && at != CALLTREE_NONE; at = t->nodes[at].parent)
-		t->nodes[at].total += n;
+	/* Children: the node array may move, so work by index. */
+	for (size_t s = 0, at = begin; s < nr_slots; s++) {
+		uint32_t c_begin = (uint32_t)at, c_end = (uint32_t)(at + slots[s].count);
+		uint64_t total = 0, self = 0;
+		bool more = false;
+		uint32_t c;
+
+		at = c_end;
+		if (!s)
+			continue;
+		for (uint32_t k = c_begin; k < c_end; k++) {
+			const struct pair *p = &t->pairs[t->perm[k]];
+
+			total += p->samples;
+			if ((unsigned)p->un + p->kn > depth + 1)
+				more = true;
+			else
+				self += p->samples;
+		}
+		c = add_node(t, i, slots[s].ip, slots[s].kernel,
+			     path_hash(t->nodes[i].path, slots[s].ip, slots[s].kernel));
+		t->nodes[c].begin = c_begin;
+		t->nodes[c].end = c_end;
+		t->nodes[c].total = total;
+		t->nodes[c].self = self;
+		t->nodes[c].nr_children = more ? 1 : 0;
+		t->nodes[c].built = !more;
+	}
+	free(slots);
+	u64map__free(groups);
 }
 
 struct calltree *calltree__new(const struct model *m, const struct model_stack_count *pairs,
 			       size_t nr)
 {
 	struct calltree *t = xcalloc(1, sizeof(*t));
-	/* A user stack pairs with many kernel stacks: build its path once. */
-	struct u64map *user_end = u64map__new();
+	struct calltree_node *root;
+	uint64_t total = 0, self = 0;
 
 	t->index = u64map__new();
-	add_node(t, CALLTREE_NONE, 0, false, 0);
+	t->pairs = xcalloc(nr ? nr : 1, sizeof(*t->pairs));
+	t->perm = xcalloc(nr ? nr : 1, sizeof(*t->perm));
 	for (size_t i = 0; i < nr; i++) {
-		const struct tt_stack *us = model__stack(m, pairs[i].ustack_id);
-		const struct tt_stack *ks = model__stack(m, pairs[i].kstack_id);
-		uint64_t n = pairs[i].samples;
-		uint32_t at = CALLTREE_ROOT;
+		struct pair *p = &t->pairs[t->nr_pairs];
 
-		t->nodes[CALLTREE_ROOT].total += n;
-		if (us) {
-			size_t end = (size_t)(uintptr_t)u64map__get(user_end, pairs[i].ustack_id);
-
-			if (end) {
-				at = (uint32_t)(end - 1);
-				add_up(t, at, n);
-			} else {
-				at = add_frames(t, at, us, n);
-				u64map__put(user_end, pairs[i].ustack_id,
-					    (void *)(uintptr_t)(at + 1));
-			}
-		}
-		if (ks)
-			at = add_frames(t, at, ks, n);
-		t->nodes[at].self += n;
+		p->us = model__stack(m, pairs[i].ustack_id);
+		p->ks = model__stack(m, pairs[i].kstack_id);
+		p->un = p->us ? p->us->nr : 0;
+		p->kn = p->ks ? p->ks->nr : 0;
+		p->samples = pairs[i].samples;
+		total += p->samples;
+		if (!p->un && !p->kn)
+			self += p->samples; /* unknown stacks count at the root */
+		t->perm[t->nr_pairs] = (uint32_t)t->nr_pairs;
+		t->nr_pairs++;
 	}
-	u64map__free(user_end);
+	add_node(t, CALLTREE_NONE, 0, false, 0);
+	root = &t->nodes[CALLTREE_ROOT];
+	root->total = total;
+	root->self = self;
+	root->begin = 0;
+	root->end = (uint32_t)t->nr_pairs;
+	calltree__expand(t, CALLTREE_ROOT);
 	return t;
 }
 
@@ -129,6 +217,8 @@ void calltree__free(struct calltree *t)
 		return;
 	u64map__free(t->index);
 	free(t->nodes);
+	free(t->pairs);
+	free(t->perm);
 	free(t);
 }
 
@@ -158,17 +248,20 @@ static int cmp_hot(const void *a, const void *b)
 
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
-	return (x->ip > y->ip) - (x->ip < y->ip);
+	if (x->ip != y->ip)
+		return x->ip < y->ip ? -1 : 1;
+	return (x->kernel > y->kernel) - (x->kernel < y->kernel);
 }
 
 /* The children of node i, hottest first, into a new array; returns the count. */
-static size_t sorted_children(const struct calltree *t, uint32_t i, uint32_t **ret)
+static size_t sorted_children(struct calltree *t, uint32_t i, uint32_t **ret)
 {
-	const struct calltree_node *n = &t->nodes[i];
-	uint32_t *kids = xmalloc((n->nr_children ? n->nr_children : 1) * sizeof(*kids));
+	uint32_t *kids;
 	size_t k = 0;
 
-	for (uint32_t c = n->first_child; c != CALLTREE_NONE; c = t->nodes[c].next_sibling)
+	calltree__expand(t, i);
+	kids = xmalloc((t->nodes[i].nr_children ? t->nodes[i].nr_children : 1) * sizeof(*kids));
+	for (uint32_t c = t->nodes[i].first_child; c != CALLTREE_NONE; c = t->nodes[c].next_sibling)
 		kids[k++] = c;
 	sort_tree = t;
 	qsort(kids, k, sizeof(*kids), cmp_hot);
@@ -181,7 +274,7 @@ struct flat {
 	size_t nr, cap;
 };
 
-static void flatten(const struct calltree *t, uint32_t i,
+static void flatten(struct calltree *t, uint32_t i,
 		    bool (*expanded)(void *ctx, const struct calltree_node *n), void *ctx,
 		    struct flat *f)
 {
@@ -197,7 +290,7 @@ static void flatten(const struct calltree *t, uint32_t i,
 	free(kids);
 }
 
-size_t calltree__flatten(const struct calltree *t,
+size_t calltree__flatten(struct calltree *t,
 			 bool (*expanded)(void *ctx, const struct calltree_node *n), void *ctx,
 			 uint32_t **ret)
 {
@@ -208,20 +301,22 @@ size_t calltree__flatten(const struct calltree *t,
 	return f.nr;
 }
 
-size_t calltree__hot_path(const struct calltree *t, uint32_t *out, size_t cap)
+size_t calltree__hot_path(struct calltree *t, uint32_t *out, size_t cap)
 {
 	uint32_t at = CALLTREE_ROOT;
 	size_t k = 0;
 
-	sort_tree = t;
-	while (k < cap && t->nodes[at].first_child != CALLTREE_NONE) {
+	while (k < cap) {
 		uint32_t best = CALLTREE_NONE;
 
+		calltree__expand(t, at);
+		sort_tree = t;
 		for (uint32_t c = t->nodes[at].first_child; c != CALLTREE_NONE;
-		     c = t->nodes[c].next_sibling) {
+		     c = t->nodes[c].next_sibling)
 			if (best == CALLTREE_NONE || cmp_hot(&c, &best) < 0)
 				best = c;
-		}
+		if (best == CALLTREE_NONE)
+			break;
 		out[k++] = best;
 		at = best;
 	}
@@ -234,12 +329,10 @@ bool calltree__is_last(const struct calltree *t, uint32_t i)
 
 	if (n->parent == CALLTREE_NONE)
 		return true;
+	sort_tree = t;
 	for (uint32_t c = t->nodes[n->parent].first_child; c != CALLTREE_NONE;
 	     c = t->nodes[c].next_sibling) {
-		if (c == i)
-			continue;
-		sort_tree = t;
-		if (cmp_hot(&i, &c) < 0) /* i is shown before sibling c */
+		if (c != i && cmp_hot(&i, &c) < 0) /* i is shown before sibling c */
 			return false;
 	}
 	return true;

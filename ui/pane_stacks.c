@@ -41,12 +41,16 @@ static void clear_expanded(struct tui *t)
 	t->expanded = u64map__new();
 }
 
-void stacks_flatten(struct tui *t)
+/* The path of the selected frame, 0 when none. */
+static uint64_t selected_path(const struct tui *t)
 {
-	uint64_t key = 0;
+	size_t sel = t->v.pv[PANE_STACKS].sel;
 
-	if (t->v.pv[PANE_STACKS].sel < t->nr_flat)
-		key = calltree__node(t->tree, t->flat[t->v.pv[PANE_STACKS].sel])->path;
+	return t->tree && sel < t->nr_flat ? calltree__node(t->tree, t->flat[sel])->path : 0;
+}
+
+static void flatten_keeping(struct tui *t, uint64_t key)
+{
 	free(t->flat);
 	t->flat = NULL;
 	t->nr_flat = 0;
@@ -59,6 +63,11 @@ void stacks_flatten(struct tui *t)
 			t->v.pv[PANE_STACKS].sel = i;
 			break;
 		}
+}
+
+void stacks_flatten(struct tui *t)
+{
+	flatten_keeping(t, selected_path(t));
 }
 
 /* Whether a traced stack row passes the drill-down filter. */
@@ -131,8 +140,8 @@ static int traced_pairs(struct tui *t, const struct model_query *q, struct model
 void stacks_build(struct tui *t)
 {
 	struct model_stack_count *pairs = NULL;
+	uint64_t total = 0, key = selected_path(t); /* before the old tree goes */
 	struct model_query q;
-	uint64_t total = 0;
 	int nr;
 
 	view_query(&t->v, PANE_STACKS, &q);
@@ -154,18 +163,19 @@ void stacks_build(struct tui *t)
 		}
 	}
 	free(pairs);
-	stacks_flatten(t);
+	flatten_keeping(t, key);
 }
 
 static void expand_subtree(struct tui *t, uint32_t i, size_t *budget)
 {
-	const struct calltree_node *n = calltree__node(t->tree, i);
+	uint32_t c;
 
 	if (!*budget)
 		return;
 	(*budget)--;
-	u64map__put(t->expanded, n->path, (void *)1);
-	for (uint32_t c = n->first_child; c != CALLTREE_NONE;
+	calltree__expand(t->tree, i); /* node pointers may move: work by index */
+	u64map__put(t->expanded, calltree__node(t->tree, i)->path, (void *)1);
+	for (c = calltree__node(t->tree, i)->first_child; c != CALLTREE_NONE;
 	     c = calltree__node(t->tree, c)->next_sibling)
 		if (calltree__node(t->tree, c)->nr_children)
 			expand_subtree(t, c, budget);
@@ -185,12 +195,14 @@ void stacks_tree_op(struct tui *t, size_t row, int op)
 		break;
 	case '-':
 		if (is_expanded(t, n) && n->nr_children) {
+			uint64_t path = n->path; /* n may move while the tree grows */
+
 			if (t->tree_all) {
 				/* Leave "all" mode keeping every other node open. */
 				t->tree_all = false;
 				expand_subtree(t, CALLTREE_ROOT, &budget);
 			}
-			u64map__remove(t->expanded, n->path);
+			u64map__remove(t->expanded, path);
 		} else if (n->parent != CALLTREE_ROOT && n->parent != CALLTREE_NONE) {
 			/* On a closed node, Left goes to its parent, as in a file tree. */
 			for (size_t i = 0; i < t->nr_flat; i++)

@@ -100,6 +100,8 @@ static bool none_open(void *ctx, const struct calltree_node *n)
 	return false;
 }
 
+static bool all_open(void *ctx, const struct calltree_node *n);
+
 static void stack_samples_and_tree(void **state)
 {
 	struct model *m = fixture();
@@ -116,6 +118,15 @@ static void stack_samples_and_tree(void **state)
 	assert_int_equal(total, 10); /* the stackless sample counts in the total only */
 	t = calltree__new(m, pairs, (size_t)nr);
 	free(pairs);
+
+	/* Lazy: only the root's children exist until nodes are expanded. */
+	assert_int_equal(calltree__count(t), 2);
+	main_ = child_with_ip(t, CALLTREE_ROOT, U_MAIN);
+	assert_int_equal(calltree__node(t, main_)->nr_children, 1); /* "some" */
+	assert_false(calltree__node(t, main_)->built);
+	/* Flattening with everything open makes every node. */
+	assert_int_equal(calltree__flatten(t, all_open, NULL, &flat), 6);
+	free(flat);
 
 	assert_int_equal(calltree__node(t, CALLTREE_ROOT)->total, 9);
 	main_ = child_with_ip(t, CALLTREE_ROOT, U_MAIN);
@@ -156,6 +167,19 @@ static void stack_samples_and_tree(void **state)
 	/* The hottest path is the one the pane opens by default. */
 	assert_int_equal(calltree__hot_path(t, path, 8), 3);
 	assert_int_equal(path[2], compute);
+	calltree__free(t);
+
+	/* On a fresh tree, the hot path builds just what it walks. */
+	model_query_init(&q);
+	nr = model__stack_samples(m, &q, &pairs, &total);
+	t = calltree__new(m, pairs, (size_t)nr);
+	free(pairs);
+	assert_int_equal(calltree__hot_path(t, path, 8), 3);
+	assert_int_equal(calltree__node(t, path[2])->ip, U_COMPUTE);
+	assert_int_equal(calltree__node(t, path[2])->self, 6);
+	assert_int_equal(calltree__count(t), 5); /* root, main, work, compute, io */
+	assert_false(
+		calltree__node(t, calltree__find(t, calltree__node(t, path[1])->path))->kernel);
 	calltree__free(t);
 	model__free(m);
 }
