@@ -682,6 +682,8 @@ int sp_stop_internal(lua_State *L, int closing)
 	}
 	if (sp.chain_lj && !closing)
 		luaJIT_profile_stop(L);
+	if (!closing)
+		sp_stream_detach(L);
 	/* A pending timer signal for this thread was delivered on return from
 	 * timer_delete(); from another thread leave our idle handler parked. */
 	if (sp_gettid() == sp.tid) {

@@ -113,6 +113,7 @@ int sp_ip_self(uintptr_t ip);
 int sp_stream_begin(lua_State *L);
 void sp_drain(lua_State *L);
 int sp_stream_end(void);
+void sp_stream_detach(lua_State *L);
 void sp_stream_free(void);
 
 /* sysprof_stream.c: the output buffer, ULEB128 encoded (sp.wb). */

@@ -30,7 +30,14 @@
 
 #define SP_SRC_MAX 512 /* chunk names are cut to this length */
 
-enum { SYM_LFUNC_EV = 10, SYM_CFUNC_EV = 11, FRAME_LFUNC = 1, FRAME_CFUNC = 2, FRAME_END = 0x80 };
+enum {
+	SYM_LFUNC_EV = 10,
+	SYM_CFUNC_EV = 11,
+	SYM_TRACE_EV = 12,
+	FRAME_LFUNC = 1,
+	FRAME_CFUNC = 2,
+	FRAME_END = 0x80
+};
 
 /* --- output buffer ------------------------------------------------------- */
 
@@ -99,6 +106,7 @@ struct sp_fn {
 	uint64_t hash;
 	uint64_t id;
 	int line;
+	int named; /* its name was announced */
 	char *src;
 };
 
@@ -150,6 +158,16 @@ static int fns_grow(void)
 
 /* Returns the id of (src, line), announcing a new one in the stream; 0 on
  * allocation failure. name may be NULL. */
+static void fn_name(struct sp_fn *f, const char *name)
+{
+	if (f->named || !name || !*name)
+		return;
+	sp_wb_byte(SYM_CFUNC_EV);
+	sp_wb_uleb(f->id);
+	sp_wb_str(name, strlen(name));
+	f->named = 1;
+}
+
 static uint64_t fn_intern(const char *src, int line, const char *name)
 {
 	size_t len = strnlen(src, SP_SRC_MAX);
@@ -160,8 +178,10 @@ static uint64_t fn_intern(const char *src, int line, const char *name)
 		return 0;
 	for (j = h & (fns_cap - 1); fns[j].src; j = (j + 1) & (fns_cap - 1))
 		if (fns[j].hash == h && fns[j].line == line && !strncmp(fns[j].src, src, len) &&
-		    fns[j].src[len] == '\0')
+		    fns[j].src[len] == '\0') {
+			fn_name(&fns[j], name);
 			return fns[j].id;
+		}
 	fns[j].src = strndup(src, len);
 	if (!fns[j].src)
 		return 0;
@@ -173,11 +193,8 @@ static uint64_t fn_intern(const char *src, int line, const char *name)
 	sp_wb_uleb(fns[j].id);
 	sp_wb_str(src, len);
 	sp_wb_uleb(line > 0 ? (uint64_t)line : 0);
-	if (name && *name) {
-		sp_wb_byte(SYM_CFUNC_EV);
-		sp_wb_uleb(fns[j].id);
-		sp_wb_str(name, strlen(name));
-	}
+	fns[j].named = 0;
+	fn_name(&fns[j], name);
 	return fns[j].id;
 }
 
@@ -363,15 +380,118 @@ static void outer_capture(void)
 
 /* --- samples -------------------------------------------------------------- */
 
-static uint64_t trace_id(int traceno)
+/* --- traces: where each one starts (jit.attach "trace" events) ---------- */
+
+#define SP_TRACES_MAX 65536
+#define SP_TRACE_KEY "threadtop.sysprof.trace"
+
+struct sp_trace {
+	uint64_t id; /* pseudo-function "TRACE [n] <chunk>", 0 if unknown */
+	int line;    /* line where the trace starts */
+};
+
+static struct sp_trace *traces;
+
+/* jit.attach handler: ("start", traceno, func, pc, ...) or ("flush"). */
+static int sp_trace_event(lua_State *L)
+{
+	const char *what = lua_tostring(L, 1);
+	int tr = (int)lua_tointeger(L, 2), line = 0;
+	char buf[SP_SRC_MAX + 32];
+	lua_Debug ar;
+	uint64_t proto;
+
+	if (sp.state != SP_PROFILE || !traces || !what)
+		return 0;
+	if (!strcmp(what, "flush")) {
+		memset(traces, 0, SP_TRACES_MAX * sizeof(*traces));
+		return 0;
+	}
+	if (strcmp(what, "start") || tr <= 0 || tr >= SP_TRACES_MAX || !lua_isfunction(L, 3))
+		return 0;
+	/* line = jit.util.funcinfo(func, pc).currentline */
+	lua_getfield(L, LUA_REGISTRYINDEX, SP_TRACE_KEY ".funcinfo");
+	if (lua_isfunction(L, -1)) {
+		lua_pushvalue(L, 3);
+		lua_pushvalue(L, 4);
+		if (lua_pcall(L, 2, 1, 0) == 0 && lua_istable(L, -1)) {
+			lua_getfield(L, -1, "currentline");
+			line = (int)lua_tointeger(L, -1);
+			lua_pop(L, 1);
+		}
+	}
+	lua_pop(L, 1);
+	lua_pushvalue(L, 3);
+	if (!lua_getinfo(L, ">S", &ar))
+		return 0;
+	proto = fn_intern(ar.source ? ar.source : "?", ar.linedefined, NULL);
+	snprintf(buf, sizeof(buf), "TRACE [%d] %s", tr, ar.source ? ar.source : "?");
+	traces[tr].id = fn_intern(buf, line, NULL);
+	traces[tr].line = line;
+	if (proto) { /* Tarantool's trace symbol: traceno, start prototype, line */
+		sp_wb_byte(SYM_TRACE_EV);
+		sp_wb_uleb((uint64_t)tr);
+		sp_wb_uleb(proto);
+		sp_wb_uleb(line > 0 ? (uint64_t)line : 0);
+	}
+	return 0;
+}
+
+/* Calls jit.attach(handler[, "trace"]) if the jit module is there. */
+static void traces_attach(lua_State *L, int on)
+{
+	if (!lua_checkstack(L, 6))
+		return;
+	lua_getfield(L, LUA_REGISTRYINDEX, "_LOADED");
+	lua_getfield(L, -1, "jit");
+	if (!lua_istable(L, -1)) {
+		lua_pop(L, 2);
+		return;
+	}
+	if (on) {
+		/* jit.util is preloaded, not loaded: require("jit.util").funcinfo */
+		lua_getglobal(L, "require");
+		lua_pushstring(L, "jit.util");
+		if (lua_pcall(L, 1, 1, 0) == 0 && lua_istable(L, -1))
+			lua_getfield(L, -1, "funcinfo");
+		else
+			lua_pushnil(L);
+		lua_setfield(L, LUA_REGISTRYINDEX, SP_TRACE_KEY ".funcinfo");
+		lua_pop(L, 1);
+		lua_pushcfunction(L, sp_trace_event);
+		lua_setfield(L, LUA_REGISTRYINDEX, SP_TRACE_KEY);
+	}
+	lua_getfield(L, -1, "attach");
+	lua_getfield(L, LUA_REGISTRYINDEX, SP_TRACE_KEY);
+	if (!lua_isfunction(L, -2) || !lua_isfunction(L, -1)) {
+		lua_pop(L, 4);
+		return;
+	}
+	if (on)
+		lua_pushstring(L, "trace");
+	if (lua_pcall(L, on ? 2 : 1, 0, 0) != 0)
+		lua_pop(L, 1);
+	lua_pop(L, 2);
+}
+
+/* --- samples -------------------------------------------------------------- */
+
+/* Pseudo-function of a JIT sample: where its trace starts if seen, else
+ * the chunk of the Lua function running at the safe point. */
+static uint64_t trace_id(int traceno, int *ret_line)
 {
 	char buf[SP_SRC_MAX + 32];
 
+	if (traces && traceno > 0 && traceno < SP_TRACES_MAX && traces[traceno].id) {
+		*ret_line = traces[traceno].line;
+		return traces[traceno].id;
+	}
 	if (traceno > 0)
 		snprintf(buf, sizeof(buf), "TRACE [%d] %s", traceno, leaf_src ? leaf_src : "?");
 	else
 		snprintf(buf, sizeof(buf), "TRACE [?] %s", leaf_src ? leaf_src : "?");
-	return fn_intern(buf, leaf_src ? leaf_line : 0, NULL);
+	*ret_line = leaf_src ? leaf_line : 0;
+	return fn_intern(buf, *ret_line, NULL);
 }
 
 static void write_sample(const struct sp_slot *s, int have_guest)
@@ -380,7 +500,7 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 	uint8_t st = s->vmst == SP_UNKNOWN ? SP_INTERP : s->vmst;
 	int with_guest = st == SP_LFUNC || st == SP_FFUNC || st == SP_CFUNC || st == SP_TRACE;
 	uint64_t tid = 0;
-	int i, n = 0, total;
+	int i, n = 0, total, tline = 0;
 
 	/* The C function of a CFUNC sample has returned by the safe point:
 	 * put it back on top of its Lua caller. */
@@ -389,7 +509,7 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 			  gstack[0].id == s->cfunc);
 
 	if (st == SP_TRACE)
-		tid = trace_id(s->traceno);
+		tid = trace_id(s->traceno, &tline);
 	if (add_cfunc)
 		builtin_announce(s->cfunc);
 	sp_wb_byte(st == SP_TRACE ? SP_LFUNC : st);
@@ -402,7 +522,7 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 		if (tid) {
 			sp_wb_byte(FRAME_LFUNC);
 			sp_wb_uleb(tid);
-			sp_wb_uleb(leaf_src ? (uint64_t)leaf_line : 0);
+			sp_wb_uleb(tline > 0 ? (uint64_t)tline : 0);
 			n++;
 		}
 		for (i = 0; have_guest && i < ngstack && !(leaf && n); i++, n++) {
@@ -458,6 +578,9 @@ int sp_stream_begin(lua_State *L)
 	next_id = 16;
 	if (fns_grow() < 0)
 		goto nomem;
+	traces = calloc(SP_TRACES_MAX, sizeof(*traces));
+	if (!traces)
+		goto nomem;
 	builtins_scan(L);
 
 	for (i = 0; i < sizeof(ljs); i++)
@@ -472,6 +595,7 @@ int sp_stream_begin(lua_State *L)
 	sp_wb_byte(FRAME_END);
 	for (i = 0; i < sizeof(ljp); i++)
 		sp_wb_byte((uint8_t)ljp[i]);
+	traces_attach(L, 1);
 	if (sp.wb.err) {
 		errno = sp.wb.err;
 		sp_set_error("writing the profile header failed: %s", strerror(errno));
@@ -481,6 +605,12 @@ int sp_stream_begin(lua_State *L)
 nomem:
 	sp_set_error("cannot allocate the symbol tables: %s", strerror(ENOMEM));
 	return PROFILE_ERRMEM;
+}
+
+void sp_stream_detach(lua_State *L)
+{
+	if (traces && L)
+		traces_attach(L, 0);
 }
 
 int sp_stream_end(void)
@@ -494,6 +624,8 @@ void sp_stream_free(void)
 {
 	size_t i;
 
+	free(traces);
+	traces = NULL;
 	for (i = 0; i < fns_cap; i++)
 		free(fns[i].src);
 	free(fns);
