@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The symbolizer: turns (pid, address) and kernel addresses into frame names,
+ * lazily and once per unique address. Kernel addresses come from
+ * /proc/kallsyms (loaded on first use). User addresses go through the
+ * process's /proc/PID/maps to a file, opened via /proc/PID/map_files or
+ * /proc/PID/root (so container and deleted binaries resolve), whose symbols
+ * are read once per (device, inode, build-id) and shared by every process
+ * that maps it; separate debuginfo is found by build-id or .gnu_debuglink;
+ * the vdso is read from the process; anonymous executable memory is looked
+ * up in the JIT's perf-PID.map. An address nothing names still gets a name:
+ * "module+0xoffset" (the ELF address in that file), or "[unknown]+0xADDR".
+ *
+ * Nothing here runs on the sampling path: callers resolve at query/output
+ * time. Library code: no logging, no threads.
+ */
+#ifndef THREADTOP_SYMBOLIZER_H
+#define THREADTOP_SYMBOLIZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct symbolizer;
+
+struct symbolizer_opts {
+	const char *proc_root;	/* NULL = "/proc" */
+	const char *debug_root; /* NULL = "/usr/lib/debug"; "" = no debuginfo look-up */
+	const char *tmp_dir;	/* where perf-PID.map files are; NULL = "/tmp" */
+};
+
+/* Flags of struct sym_frame. */
+#define SYM_FRAME_KERNEL (1u << 0)    /* a kernel address */
+#define SYM_FRAME_UNKNOWN (1u << 1)   /* no symbol: name is "module+0xoffset" */
+#define SYM_FRAME_JIT (1u << 2)	      /* named by a perf-PID.map */
+#define SYM_FRAME_DEBUGINFO (1u << 3) /* named from a separate debug file */
+
+struct sym_frame {
+	const char *name;   /* function, or "module+0xoffset"; never NULL */
+	const char *module; /* "libc.so.6", "[kernel]", "[ext4]", "[vdso]", "[jit]"; never NULL */
+	uint64_t offset;    /* address - symbol start; the module offset when unknown */
+	unsigned flags;	    /* SYM_FRAME_* */
+};
+
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
+void symbolizer__free(struct symbolizer *s);
+
+/*
+ * Names addr: a kernel address when kernel is true (pid is ignored), else an
+ * address in process pid. *ret lives until symbolizer__forget_pid(pid) (user
+ * frames) or symbolizer__free. Returns 0 (an unknown address still gets a
+ * frame), or -EINVAL when ret is NULL.
+ */
+int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool kernel,
+			const struct sym_frame **ret);
+
+/* Drops what is cached for process pid (it exited, or its pid was reused).
+ * Shared file symbols stay. */
+void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid);
+
+struct symbolizer_stats {
+	uint64_t lookups;      /* symbolizer__resolve calls */
+	uint64_t cache_hits;   /* answered from the per-address cache */
+	uint64_t unknown;      /* frames with no symbol */
+	uint64_t maps_reads;   /* /proc/PID/maps parsed */
+	uint64_t files;	       /* distinct files whose symbols are loaded */
+	uint64_t debug_files;  /* of which with separate debuginfo */
+	uint64_t file_errors;  /* files that could not be opened or parsed */
+	uint64_t procs;	       /* processes cached now */
+	size_t kernel_symbols; /* 0 until a kernel address was asked */
+};
+void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret);
+
+#endif /* THREADTOP_SYMBOLIZER_H */

@@ -1,0 +1,274 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel symbol table from /proc/kallsyms (see kallsyms.h): one bounded pass
+ * over the text, names in one string pool, entries sorted by address.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "threadtop/kallsyms.h"
+#include "threadtop/util.h"
+
+#define KSYMS_MAX (8u << 20)	    /* symbols; a distro kernel has ~200k */
+#define KSYM_NAME_MAX 512	    /* KSYM_NAME_LEN of the kernel */
+#define KSYM_MAX_SPAN (1u << 20)    /* an address further past its symbol is unknown */
+#define KSYMS_FILE_MAX (256u << 20) /* bytes of kallsyms we are willing to read */
+
+struct ksym_entry {
+	uint64_t addr;
+	uint32_t name_off;
+	uint32_t module_off;
+	uint32_t seq; /* input order, for a stable sort */
+	uint8_t global;
+};
+
+struct ksyms {
+	struct ksym *syms;
+	size_t nr;
+	char *pool;
+};
+
+struct ksyms_builder {
+	struct ksym_entry *ents;
+	size_t nr, cap;
+	char *pool;
+	size_t pool_len, pool_cap;
+	uint32_t last_module; /* pool offset of the last module name seen */
+	bool any_nonzero;
+};
+
+static uint32_t pool_add(struct ksyms_builder *b, const char *s, size_t len)
+{
+	uint32_t off = (uint32_t)b->pool_len;
+
+	xgrow((void **)&b->pool, &b->pool_cap, b->pool_len + len + 1, 1);
+	memcpy(b->pool + b->pool_len, s, len);
+	b->pool[b->pool_len + len] = '\0';
+	b->pool_len += len + 1;
+	return off;
+}
+
+static bool is_text_type(char t)
+{
+	return t == 't' || t == 'T' || t == 'w' || t == 'W';
+}
+
+/* One line "ADDR TYPE NAME [MODULE]"; lines of other shapes are skipped. */
+static int parse_line(struct ksyms_builder *b, const char *line, size_t len)
+{
+	const char *p = line, *end = line + len, *name, *mod = NULL;
+	size_t name_len, mod_len = 0;
+	uint64_t addr = 0;
+	int digits = 0;
+	char type;
+
+	while (p < end && digits < 16) {
+		char c = *p;
+		int v;
+
+		if (c >= '0' && c <= '9')
+			v = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v = c - 'A' + 10;
+		else
+			break;
+		addr = addr << 4 | (uint64_t)v;
+		digits++;
+		p++;
+	}
+	if (!digits || p + 3 > end || *p != ' ' || p[2] != ' ')
+		return 0;
+	type = p[1];
+	p += 3;
+	if (addr)
+		b->any_nonzero = true;
+	if (!is_text_type(type))
+		return 0;
+	name = p;
+	while (p < end && *p != ' ' && *p != '\t')
+		p++;
+	name_len = (size_t)(p - name);
+	if (!name_len || name_len >= KSYM_NAME_MAX)
+		return 0;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (p < end && *p == '[') {
+		const char *close = memchr(p, ']', (size_t)(end - p));
+
+		if (close && close - p - 1 > 0 && close - p - 1 < KSYM_NAME_MAX) {
+			mod = p + 1;
+			mod_len = (size_t)(close - mod);
+		}
+	}
+	if (b->nr >= KSYMS_MAX)
+		return -E2BIG;
+	xgrow((void **)&b->ents, &b->cap, b->nr + 1, sizeof(*b->ents));
+	struct ksym_entry *e = &b->ents[b->nr];
+
+	e->addr = addr;
+	e->seq = (uint32_t)b->nr;
+	e->global = type == 'T' || type == 'W';
+	e->name_off = pool_add(b, name, name_len);
+	if (!mod) {
+		e->module_off = 0; /* "vmlinux", added first */
+	} else {
+		const char *last = b->pool + b->last_module;
+
+		if (!(strlen(last) == mod_len && !memcmp(last, mod, mod_len)))
+			b->last_module = pool_add(b, mod, mod_len);
+		e->module_off = b->last_module;
+	}
+	b->nr++;
+	return 0;
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct ksym_entry *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->global != y->global)
+		return x->global ? -1 : 1;
+	return x->seq < y->seq ? -1 : (x->seq > y->seq);
+}
+
+static struct ksyms *builder_finish(struct ksyms_builder *b)
+{
+	struct ksyms *ks;
+	size_t n = 0;
+
+	if (b->nr && !b->any_nonzero) {
+		free(b->ents);
+		free(b->pool);
+		errno = EPERM;
+		return NULL;
+	}
+	if (b->nr)
+		qsort(b->ents, b->nr, sizeof(*b->ents), cmp_entry);
+	ks = xcalloc(1, sizeof(*ks));
+	ks->pool = b->pool;
+	ks->syms = xcalloc(b->nr ? b->nr : 1, sizeof(*ks->syms));
+	for (size_t i = 0; i < b->nr; i++) {
+		/* Keep one symbol per address: the preferred one sorts first. */
+		if (n && ks->syms[n - 1].addr == b->ents[i].addr)
+			continue;
+		ks->syms[n].addr = b->ents[i].addr;
+		ks->syms[n].name = ks->pool + b->ents[i].name_off;
+		ks->syms[n].module = ks->pool + b->ents[i].module_off;
+		n++;
+	}
+	ks->nr = n;
+	free(b->ents);
+	return ks;
+}
+
+static void builder_init(struct ksyms_builder *b)
+{
+	memset(b, 0, sizeof(*b));
+	b->last_module = pool_add(b, "vmlinux", 7);
+}
+
+struct ksyms *ksyms__parse(const char *buf, size_t len)
+{
+	struct ksyms_builder b;
+	size_t pos = 0;
+
+	builder_init(&b);
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+		int err = parse_line(&b, buf + pos, l);
+
+		if (err) {
+			free(b.ents);
+			free(b.pool);
+			errno = -err;
+			return NULL;
+		}
+		pos += l + 1;
+	}
+	return builder_finish(&b);
+}
+
+struct ksyms *ksyms__load(const char *proc_root)
+{
+	char path[4096], line[1200];
+	struct ksyms_builder b;
+	size_t total = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/kallsyms", proc_root ? proc_root : "/proc");
+	f = fopen(path, "re");
+	if (!f)
+		return NULL;
+	builder_init(&b);
+	while (fgets(line, sizeof(line), f)) {
+		size_t l = strlen(line);
+		int err = 0;
+
+		total += l;
+		if (total > KSYMS_FILE_MAX)
+			err = -E2BIG;
+		if (l && line[l - 1] == '\n') {
+			l--;
+		} else if (!feof(f)) {
+			/* An overlong line: skip the rest of it. */
+			int c;
+
+			while ((c = fgetc(f)) != EOF && c != '\n')
+				;
+			continue;
+		}
+		if (!err)
+			err = parse_line(&b, line, l);
+		if (err) {
+			fclose(f);
+			free(b.ents);
+			free(b.pool);
+			errno = -err;
+			return NULL;
+		}
+	}
+	fclose(f);
+	return builder_finish(&b);
+}
+
+void ksyms__free(struct ksyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->syms);
+	free(ks->pool);
+	free(ks);
+}
+
+const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!ks || !ks->nr || addr < ks->syms[0].addr)
+		return NULL;
+	hi = ks->nr;
+	while (hi - lo > 1) { /* invariant: syms[lo].addr <= addr < syms[hi].addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ks->syms[mid].addr <= addr)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (addr - ks->syms[lo].addr > KSYM_MAX_SPAN)
+		return NULL;
+	return &ks->syms[lo];
+}
+
+size_t ksyms__count(const struct ksyms *ks)
+{
+	return ks ? ks->nr : 0;
+}

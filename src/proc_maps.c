@@ -1,0 +1,272 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * /proc/PID/maps parser (see proc_maps.h). Every field is checked; a line
+ * that does not fit the format is skipped and counted, never trusted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "threadtop/proc_maps.h"
+#include "threadtop/util.h"
+
+#define MAPS_FILE_MAX (64u << 20) /* bytes of a maps file we are willing to read */
+
+struct proc_maps {
+	struct proc_map *ents;
+	size_t nr;
+	size_t bad;
+	char *pool;
+};
+
+struct maps_builder {
+	struct proc_map *ents;
+	size_t nr, cap, bad;
+	char *pool;
+	size_t pool_len, pool_cap;
+};
+
+/* Parses hex digits at *p (at most 16); returns false when there are none. */
+static bool parse_hex(const char **p, const char *end, uint64_t *ret)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	while (*p < end && n < 17) {
+		char c = **p;
+		int d;
+
+		if (c >= '0' && c <= '9')
+			d = c - '0';
+		else if (c >= 'a' && c <= 'f')
+			d = c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			d = c - 'A' + 10;
+		else
+			break;
+		v = v << 4 | (uint64_t)d;
+		n++;
+		(*p)++;
+	}
+	if (!n || n > 16)
+		return false;
+	*ret = v;
+	return true;
+}
+
+static uint64_t parse_dec(const char **p, const char *end, bool *ok)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	while (*p < end && **p >= '0' && **p <= '9' && n < 20) {
+		v = v * 10 + (uint64_t)(**p - '0');
+		n++;
+		(*p)++;
+	}
+	*ok = n > 0 && n < 20;
+	return v;
+}
+
+static bool expect(const char **p, const char *end, char c)
+{
+	if (*p >= end || **p != c)
+		return false;
+	(*p)++;
+	return true;
+}
+
+static bool parse_line(struct maps_builder *b, const char *line, size_t len)
+{
+	static const char deleted[] = " (deleted)";
+	const char *p = line, *end = line + len;
+	uint64_t start, end_addr, offset, major, minor, inode;
+	struct proc_map m = {0};
+	size_t path_len;
+	bool ok;
+
+	if (!parse_hex(&p, end, &start) || !expect(&p, end, '-') ||
+	    !parse_hex(&p, end, &end_addr) || !expect(&p, end, ' '))
+		return false;
+	if (end_addr <= start || end - p < 5)
+		return false;
+	if (p[0] == 'r')
+		m.flags |= PROC_MAP_READ;
+	if (p[1] == 'w')
+		m.flags |= PROC_MAP_WRITE;
+	if (p[2] == 'x')
+		m.flags |= PROC_MAP_EXEC;
+	if (p[3] == 's')
+		m.flags |= PROC_MAP_SHARED;
+	p += 4;
+	if (!expect(&p, end, ' ') || !parse_hex(&p, end, &offset) || !expect(&p, end, ' ') ||
+	    !parse_hex(&p, end, &major) || !expect(&p, end, ':') || !parse_hex(&p, end, &minor) ||
+	    !expect(&p, end, ' '))
+		return false;
+	if (major > 0xfffff || minor > 0xfffff)
+		return false;
+	inode = parse_dec(&p, end, &ok);
+	if (!ok)
+		return false;
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	path_len = (size_t)(end - p);
+	if (path_len >= PATH_MAX)
+		return false;
+	if (path_len > sizeof(deleted) - 1 &&
+	    !memcmp(p + path_len - (sizeof(deleted) - 1), deleted, sizeof(deleted) - 1)) {
+		path_len -= sizeof(deleted) - 1;
+		m.flags |= PROC_MAP_DELETED;
+	}
+	if (!path_len)
+		m.flags |= PROC_MAP_ANON;
+	else if (p[0] == '[')
+		m.flags |= PROC_MAP_PSEUDO;
+	if (b->nr >= PROC_MAPS_MAX_ENTRIES)
+		return false;
+	m.start = start;
+	m.end = end_addr;
+	m.offset = offset;
+	m.dev = makedev((unsigned)major, (unsigned)minor);
+	m.inode = inode;
+	/* The path is stored as a pool offset until the pool stops moving. */
+	xgrow((void **)&b->pool, &b->pool_cap, b->pool_len + path_len + 1, 1);
+	memcpy(b->pool + b->pool_len, p, path_len);
+	b->pool[b->pool_len + path_len] = '\0';
+	m.path = (const char *)(uintptr_t)b->pool_len;
+	b->pool_len += path_len + 1;
+	xgrow((void **)&b->ents, &b->cap, b->nr + 1, sizeof(*b->ents));
+	b->ents[b->nr++] = m;
+	return true;
+}
+
+static int cmp_start(const void *a, const void *b)
+{
+	const struct proc_map *x = a, *y = b;
+
+	return x->start < y->start ? -1 : (x->start > y->start);
+}
+
+struct proc_maps *proc_maps__parse(const char *buf, size_t len)
+{
+	struct maps_builder b = {0};
+	struct proc_maps *maps;
+	size_t pos = 0;
+	bool sorted = true;
+
+	while (pos < len) {
+		const char *nl = memchr(buf + pos, '\n', len - pos);
+		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
+
+		if (l && !parse_line(&b, buf + pos, l))
+			b.bad++;
+		pos += l + 1;
+	}
+	maps = xcalloc(1, sizeof(*maps));
+	maps->ents = b.ents;
+	maps->nr = b.nr;
+	maps->bad = b.bad;
+	maps->pool = b.pool ? b.pool : xstrdup("");
+	for (size_t i = 0; i < maps->nr; i++) {
+		maps->ents[i].path = maps->pool + (uintptr_t)maps->ents[i].path;
+		if (i && maps->ents[i].start < maps->ents[i - 1].start)
+			sorted = false;
+	}
+	if (!sorted)
+		qsort(maps->ents, maps->nr, sizeof(*maps->ents), cmp_start);
+	return maps;
+}
+
+struct proc_maps *proc_maps__read(const char *proc_root, uint32_t pid)
+{
+	size_t len = 0, cap = 64 * 1024;
+	struct proc_maps *maps;
+	char path[PATH_MAX];
+	char *buf;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%u/maps", proc_root ? proc_root : "/proc", pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (len == cap) {
+			if (cap >= MAPS_FILE_MAX)
+				break; /* bounded: what we have is what we use */
+			cap *= 2;
+			buf = xrealloc(buf, cap);
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int err = errno;
+
+			close(fd);
+			free(buf);
+			errno = err;
+			return NULL;
+		}
+		if (n == 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fd);
+	maps = proc_maps__parse(buf, len);
+	free(buf);
+	return maps;
+}
+
+void proc_maps__free(struct proc_maps *maps)
+{
+	if (!maps)
+		return;
+	free(maps->ents);
+	free(maps->pool);
+	free(maps);
+}
+
+const struct proc_map *proc_maps__find(const struct proc_maps *maps, uint64_t addr)
+{
+	size_t lo = 0, hi;
+
+	if (!maps || !maps->nr)
+		return NULL;
+	hi = maps->nr;
+	while (lo < hi) { /* first entry with start > addr */
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps->ents[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return NULL;
+	if (addr >= maps->ents[lo - 1].end)
+		return NULL;
+	return &maps->ents[lo - 1];
+}
+
+size_t proc_maps__count(const struct proc_maps *maps)
+{
+	return maps ? maps->nr : 0;
+}
+
+const struct proc_map *proc_maps__get(const struct proc_maps *maps, size_t i)
+{
+	return maps && i < maps->nr ? &maps->ents[i] : NULL;
+}
+
+size_t proc_maps__bad_lines(const struct proc_maps *maps)
+{
+	return maps ? maps->bad : 0;
+}

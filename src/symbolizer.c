@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Address to name (see symbolizer.h): per-process maps and per-address frame
+ * caches on top of the shared DSO cache, kallsyms and perf-PID.map files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "threadtop/dso_cache.h"
+#include "threadtop/kallsyms.h"
+#include "threadtop/perfmap.h"
+#include "threadtop/proc_maps.h"
+#include "threadtop/symbolizer.h"
+#include "threadtop/u64map.h"
+#include "threadtop/util.h"
+
+#define MAPS_RELOAD_NS (1 * NSEC_PER_SEC)     /* at most one maps re-read per second */
+#define PERFMAP_RECHECK_NS (1 * NSEC_PER_SEC) /* and one perf map stat */
+#define VDSO_MAX (1u << 20)
+#define DSO_FAILED ((struct dso *)1)
+
+/* A cached frame; name and module strings follow it. */
+struct frame_ent {
+	struct sym_frame f;
+	char strings[];
+};
+
+struct sym_proc {
+	uint32_t pid;
+	struct proc_maps *maps; /* NULL when unreadable */
+	struct dso **dsos;	/* per maps entry: NULL = not tried, DSO_FAILED */
+	uint64_t maps_ns;	/* when maps was read */
+	struct perfmap *perfmap;
+	uint64_t perfmap_ns; /* when the perf map file was last checked */
+	struct timespec perfmap_mtime;
+	off_t perfmap_size;
+	struct u64map *frames; /* addr -> struct frame_ent */
+};
+
+struct symbolizer {
+	char *proc_root, *tmp_dir;
+	struct dso_cache *dsos;
+	struct u64map *procs; /* pid -> struct sym_proc */
+	struct ksyms *ksyms;
+	int ksyms_err; /* negative errno once loading failed */
+	struct u64map *kframes;
+	struct symbolizer_stats stats;
+};
+
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
+{
+	struct symbolizer *s = xcalloc(1, sizeof(*s));
+
+	s->proc_root = xstrdup(opts && opts->proc_root ? opts->proc_root : "/proc");
+	s->tmp_dir = xstrdup(opts && opts->tmp_dir ? opts->tmp_dir : "/tmp");
+	s->dsos = dso_cache__new(opts ? opts->debug_root : NULL);
+	s->procs = u64map__new();
+	s->kframes = u64map__new();
+	return s;
+}
+
+static void free_frames(struct u64map *frames)
+{
+	size_t pos = 0;
+	uint64_t key;
+	void *val;
+
+	while (u64map__next(frames, &pos, &key, &val))
+		free(val);
+	u64map__free(frames);
+}
+
+static void proc_free(struct sym_proc *p)
+{
+	if (!p)
+		return;
+	proc_maps__free(p->maps);
+	free(p->dsos);
+	perfmap__free(p->perfmap);
+	free_frames(p->frames);
+	free(p);
+}
+
+void symbolizer__free(struct symbolizer *s)
+{
+	size_t pos = 0;
+	uint64_t key;
+	void *val;
+
+	if (!s)
+		return;
+	while (u64map__next(s->procs, &pos, &key, &val))
+		proc_free(val);
+	u64map__free(s->procs);
+	free_frames(s->kframes);
+	ksyms__free(s->ksyms);
+	dso_cache__free(s->dsos);
+	free(s->proc_root);
+	free(s->tmp_dir);
+	free(s);
+}
+
+void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid)
+{
+	proc_free(u64map__remove(s->procs, pid));
+}
+
+static const struct sym_frame *new_frame(struct u64map *cache, uint64_t addr, const char *name,
+					 const char *module, uint64_t offset, unsigned flags)
+{
+	size_t nl = strlen(name), ml = strlen(module);
+	struct frame_ent *e = xmalloc(sizeof(*e) + nl + ml + 2);
+
+	memcpy(e->strings, name, nl + 1);
+	memcpy(e->strings + nl + 1, module, ml + 1);
+	e->f.name = e->strings;
+	e->f.module = e->strings + nl + 1;
+	e->f.offset = offset;
+	e->f.flags = flags;
+	u64map__put(cache, addr, e);
+	return &e->f;
+}
+
+/* ---- kernel ------------------------------------------------------------- */
+
+static const struct sym_frame *resolve_kernel(struct symbolizer *s, uint64_t addr)
+{
+	const struct ksym *k;
+	char name[64], module[80];
+
+	if (!s->ksyms && !s->ksyms_err) {
+		s->ksyms = ksyms__load(s->proc_root);
+		if (!s->ksyms)
+			s->ksyms_err = -errno;
+		s->stats.kernel_symbols = ksyms__count(s->ksyms);
+	}
+	k = ksyms__find(s->ksyms, addr);
+	if (!k) {
+		s->stats.unknown++;
+		snprintf(name, sizeof(name), "[kernel]+0x%" PRIx64, addr);
+		return new_frame(s->kframes, addr, name, "[kernel]", addr,
+				 SYM_FRAME_KERNEL | SYM_FRAME_UNKNOWN);
+	}
+	if (!strcmp(k->module, "vmlinux"))
+		snprintf(module, sizeof(module), "[kernel]");
+	else
+		snprintf(module, sizeof(module), "[%.64s]", k->module);
+	return new_frame(s->kframes, addr, k->name, module, addr - k->addr, SYM_FRAME_KERNEL);
+}
+
+/* ---- processes ---------------------------------------------------------- */
+
+static void load_maps(struct symbolizer *s, struct sym_proc *p)
+{
+	proc_maps__free(p->maps);
+	free(p->dsos);
+	p->dsos = NULL;
+	p->maps = proc_maps__read(s->proc_root, p->pid);
+	p->maps_ns = monotonic_ns();
+	s->stats.maps_reads++;
+	if (p->maps)
+		p->dsos = xcalloc(proc_maps__count(p->maps) + 1, sizeof(*p->dsos));
+}
+
+static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
+{
+	struct sym_proc *p = u64map__get(s->procs, pid);
+
+	if (p)
+		return p;
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->frames = u64map__new();
+	load_maps(s, p);
+	u64map__put(s->procs, pid, p);
+	return p;
+}
+
+/* The pid of the process inside its own pid namespace (perf maps use it). */
+static uint32_t ns_pid(struct symbolizer *s, uint32_t pid)
+{
+	char path[PATH_MAX], buf[4096], *line;
+	uint32_t nspid = pid;
+	int dirfd;
+
+	snprintf(path, sizeof(path), "%s/%u", s->proc_root, pid);
+	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return pid;
+	if (read_file_at(dirfd, "status", buf, sizeof(buf)) > 0 &&
+	    (line = strstr(buf, "\nNSpid:"))) {
+		char *end = strchr(line + 1, '\n'), *last = NULL, *tok;
+
+		if (end)
+			*end = '\0';
+		for (tok = line + 7; (tok = strpbrk(tok, "0123456789"));
+		     tok += strspn(tok, "0123456789"))
+			last = tok;
+		if (last)
+			nspid = (uint32_t)strtoul(last, NULL, 10);
+	}
+	close(dirfd);
+	return nspid;
+}
+
+/* (Re)loads the process's perf map when it appeared or changed. */
+static void refresh_perfmap(struct symbolizer *s, struct sym_proc *p)
+{
+	char path[PATH_MAX];
+	uint64_t now = monotonic_ns();
+	struct stat st;
+	bool found;
+
+	if (p->perfmap_ns && now - p->perfmap_ns < PERFMAP_RECHECK_NS)
+		return;
+	p->perfmap_ns = now;
+	/* Inside the process's root (a container's /tmp), named by its own pid. */
+	snprintf(path, sizeof(path), "%s/%u/root%s/perf-%u.map", s->proc_root, p->pid, s->tmp_dir,
+		 ns_pid(s, p->pid));
+	found = !stat(path, &st) && S_ISREG(st.st_mode);
+	if (!found) {
+		snprintf(path, sizeof(path), "%s/perf-%u.map", s->tmp_dir, p->pid);
+		found = !stat(path, &st) && S_ISREG(st.st_mode);
+	}
+	if (!found)
+		return;
+	if (p->perfmap && st.st_size == p->perfmap_size &&
+	    st.st_mtim.tv_sec == p->perfmap_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == p->perfmap_mtime.tv_nsec)
+		return;
+	perfmap__free(p->perfmap);
+	p->perfmap = perfmap__read(path);
+	p->perfmap_size = st.st_size;
+	p->perfmap_mtime = st.st_mtim;
+}
+
+static struct dso *open_vdso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
+{
+	char path[PATH_MAX];
+	struct dso *d = NULL;
+	size_t len = m->end - m->start;
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	if (len > VDSO_MAX)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%u/mem", s->proc_root, p->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(len);
+	n = pread(fd, buf, len, (off_t)m->start);
+	close(fd);
+	if (n == (ssize_t)len)
+		d = dso_cache__get_mem(s->dsos, buf, len, "[vdso]");
+	free(buf);
+	return d;
+}
+
+/* Opens the file behind mapping m: map_files works for deleted files and
+ * files in other mount namespaces; the process root is the fallback. */
+static int open_mapped_file(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
+{
+	char path[PATH_MAX * 2];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%u/map_files/%" PRIx64 "-%" PRIx64, s->proc_root, p->pid,
+		 m->start, m->end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	if (m->path[0] == '/') {
+		snprintf(path, sizeof(path), "%s/%u/root%s", s->proc_root, p->pid, m->path);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && (!m->inode || st.st_ino == m->inode))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	/* A deleted executable is still reachable as /proc/PID/exe. */
+	snprintf(path, sizeof(path), "%s/%u/exe", s->proc_root, p->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !fstat(fd, &st) && m->inode && st.st_ino == m->inode)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	return -ENOENT;
+}
+
+static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
+{
+	size_t idx = (size_t)(m - proc_maps__get(p->maps, 0));
+	char root[PATH_MAX];
+	struct dso *d = NULL;
+	int fd;
+
+	if (p->dsos[idx])
+		return p->dsos[idx] == DSO_FAILED ? NULL : p->dsos[idx];
+	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {
+		d = open_vdso(s, p, m);
+	} else if (!(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON))) {
+		fd = open_mapped_file(s, p, m);
+		if (fd >= 0) {
+			snprintf(root, sizeof(root), "%s/%u/root", s->proc_root, p->pid);
+			d = dso_cache__get_fd(s->dsos, fd, m->dev, m->inode, m->path, root);
+			close(fd);
+		}
+	}
+	if (!d)
+		s->stats.file_errors++;
+	p->dsos[idx] = d ? d : DSO_FAILED;
+	return d;
+}
+
+static const char *map_name(const struct proc_map *m)
+{
+	const char *slash;
+
+	if (m->flags & PROC_MAP_ANON)
+		return "[anon]";
+	slash = strrchr(m->path, '/');
+	return slash && slash[1] ? slash + 1 : m->path;
+}
+
+static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, uint64_t addr)
+{
+	struct sym_proc *p = get_proc(s, pid);
+	const struct sym_frame *cached = u64map__get(p->frames, addr);
+	const struct proc_map *m;
+	const struct elf_sym *sym;
+	char name[PATH_MAX + 32];
+	uint64_t off, vaddr;
+	struct dso *d;
+
+	if (cached) {
+		s->stats.cache_hits++;
+		return cached;
+	}
+	m = proc_maps__find(p->maps, addr);
+	if (!m && monotonic_ns() - p->maps_ns >= MAPS_RELOAD_NS) {
+		load_maps(s, p); /* new mappings since (dlopen, JIT) */
+		m = proc_maps__find(p->maps, addr);
+	}
+	if (!m || (m->flags & PROC_MAP_ANON) ||
+	    ((m->flags & PROC_MAP_PSEUDO) && strcmp(m->path, "[vdso]"))) {
+		const struct perfmap_sym *js;
+
+		refresh_perfmap(s, p);
+		js = perfmap__find(p->perfmap, addr);
+		if (js)
+			return new_frame(p->frames, addr, js->name, "[jit]", addr - js->start,
+					 SYM_FRAME_JIT);
+		s->stats.unknown++;
+		if (!m) {
+			snprintf(name, sizeof(name), "[unknown]+0x%" PRIx64, addr);
+			return new_frame(p->frames, addr, name, "[unknown]", addr,
+					 SYM_FRAME_UNKNOWN);
+		}
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64, map_name(m), addr - m->start);
+		return new_frame(p->frames, addr, name, map_name(m), addr - m->start,
+				 SYM_FRAME_UNKNOWN);
+	}
+	off = addr - m->start + m->offset;
+	d = mapping_dso(s, p, m);
+	if (d) {
+		dso__lookup(d, off, &sym, &vaddr);
+		if (sym)
+			return new_frame(p->frames, addr, sym->name, dso__name(d),
+					 vaddr - sym->addr,
+					 dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
+		off = vaddr;
+	}
+	s->stats.unknown++;
+	snprintf(name, sizeof(name), "%s+0x%" PRIx64, map_name(m), off);
+	return new_frame(p->frames, addr, name, map_name(m), off, SYM_FRAME_UNKNOWN);
+}
+
+int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool kernel,
+			const struct sym_frame **ret)
+{
+	const struct sym_frame *f;
+
+	if (!s || !ret)
+		return -EINVAL;
+	s->stats.lookups++;
+	if (kernel) {
+		f = u64map__get(s->kframes, addr);
+		if (f)
+			s->stats.cache_hits++;
+		else
+			f = resolve_kernel(s, addr);
+	} else {
+		f = resolve_user(s, pid, addr);
+	}
+	*ret = f;
+	return 0;
+}
+
+void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
+{
+	struct dso_cache_stats ds;
+
+	dso_cache__stats(s->dsos, &ds);
+	*ret = s->stats;
+	ret->files = ds.files;
+	ret->debug_files = ds.debug_files;
+	ret->procs = u64map__count(s->procs);
+}

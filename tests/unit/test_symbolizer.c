@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests of the symbolizer: this process (its own functions, libc, an
+ * anonymous executable region with a perf map), fixture /proc trees (kernel
+ * symbols, unknown files), and the symchain workloads as child processes:
+ * PIE at a random base, non-PIE, a stripped copy (module+0x...), a binary
+ * deleted after start, and the shared library in the middle of the chain.
+ */
+#include <dlfcn.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "threadtop/elf_symbols.h"
+#include "threadtop/symbolizer.h"
+
+static pid_t live_child; /* killed by the teardown even when a test fails */
+
+__attribute__((noinline)) int sym_test_target_fn(int x);
+__attribute__((noinline)) int sym_test_target_fn(int x)
+{
+	return x * 7 + 3;
+}
+
+static const struct sym_frame *resolve(struct symbolizer *s, uint32_t pid, uint64_t addr,
+				       bool kernel)
+{
+	const struct sym_frame *f = NULL;
+
+	assert_int_equal(symbolizer__resolve(s, pid, addr, kernel, &f), 0);
+	assert_non_null(f);
+	assert_non_null(f->name);
+	assert_non_null(f->module);
+	return f;
+}
+
+/* Whether libc's separate debuginfo (libc6-dbg) is installed. */
+static bool libc_debug_installed(void)
+{
+	struct elf_syms *es = elf_syms__from_path("/lib/x86_64-linux-gnu/libc.so.6");
+	char hex[2 * ELF_BUILD_ID_MAX + 1], path[PATH_MAX];
+
+	if (!es)
+		return false;
+	elf_syms__build_id_hex(es, hex, sizeof(hex));
+	elf_syms__free(es);
+	snprintf(path, sizeof(path), "/usr/lib/debug/.build-id/%.2s/%s.debug", hex, hex + 2);
+	return !access(path, R_OK);
+}
+
+static void test_self(void **state)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	uint32_t pid = (uint32_t)getpid();
+	const struct sym_frame *f, *again;
+	struct symbolizer_stats st;
+	char exe[PATH_MAX], *base;
+	void *libc;
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	assert_true(n > 0);
+	exe[n] = '\0';
+	base = strrchr(exe, '/') + 1;
+	f = resolve(s, pid, (uint64_t)(uintptr_t)sym_test_target_fn + 2, false);
+	assert_string_equal(f->name, "sym_test_target_fn");
+	assert_string_equal(f->module, base);
+	assert_int_equal(f->offset, 2);
+	assert_int_equal(f->flags & (SYM_FRAME_UNKNOWN | SYM_FRAME_KERNEL), 0);
+	again = resolve(s, pid, (uint64_t)(uintptr_t)sym_test_target_fn + 2, false);
+	assert_ptr_equal(f, again); /* once per unique address */
+
+	/* libc: qsort has one name; through debuginfo when libc6-dbg is installed. */
+	libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	assert_non_null(libc);
+	/* dlsym, not &qsort: under ASan that is the interceptor. */
+	f = resolve(s, pid, (uint64_t)(uintptr_t)dlsym(libc, "qsort"), false);
+	dlclose(libc);
+	assert_string_equal(f->name, "qsort");
+	assert_string_equal(f->module, "libc.so.6");
+	assert_int_equal(f->offset, 0);
+	if (libc_debug_installed())
+		assert_true(f->flags & SYM_FRAME_DEBUGINFO);
+
+	/* Nothing mapped there. */
+	f = resolve(s, pid, 0x10, false);
+	assert_true(f->flags & SYM_FRAME_UNKNOWN);
+	assert_string_equal(f->name, "[unknown]+0x10");
+
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.lookups, 4);
+	assert_int_equal(st.cache_hits, 1);
+	assert_true(st.files >= 2);
+	assert_int_equal(st.procs, 1);
+	symbolizer__forget_pid(s, pid);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.procs, 0);
+	symbolizer__free(s);
+}
+
+/* Anonymous executable memory named by a perf-PID.map, as a JIT writes. */
+static void test_jit(void **state)
+{
+	char dir[] = "/tmp/tt-sym-XXXXXX", path[PATH_MAX];
+	struct symbolizer_opts opts = {.tmp_dir = dir};
+	uint32_t pid = (uint32_t)getpid();
+	const struct sym_frame *f;
+	struct symbolizer *s;
+	uint64_t base;
+	void *code;
+	FILE *pm;
+
+	code = mmap(NULL, 8192, PROT_READ | PROT_EXEC, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	assert_true(code != MAP_FAILED);
+	base = (uint64_t)(uintptr_t)code;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/perf-%u.map", dir, pid);
+	pm = fopen(path, "w");
+	assert_non_null(pm);
+	fprintf(pm, "%llx 100 lua_trace_7 file.lua:3\n", (unsigned long long)base + 0x100);
+	fclose(pm);
+
+	s = symbolizer__new(&opts);
+	f = resolve(s, pid, base + 0x180, false);
+	assert_string_equal(f->name, "lua_trace_7 file.lua:3");
+	assert_true(f->flags & SYM_FRAME_JIT);
+	assert_int_equal(f->offset, 0x80);
+	f = resolve(s, pid, base + 0x1010, false);
+	assert_true(f->flags & SYM_FRAME_UNKNOWN);
+	assert_string_equal(f->name, "[anon]+0x1010");
+	symbolizer__free(s);
+	unlink(path);
+	rmdir(dir);
+	munmap(code, 8192);
+}
+
+/* A fixture /proc: kallsyms, and a process whose files do not exist here. */
+static void test_fixture_proc(void **state)
+{
+	struct symbolizer_opts opts = {.proc_root = TT_FIXTURES "/sym/proc", .debug_root = ""};
+	struct symbolizer *s = symbolizer__new(&opts);
+	const struct sym_frame *f;
+	struct symbolizer_stats st;
+
+	f = resolve(s, 0, 0xffffffff81004010ull, true);
+	assert_string_equal(f->name, "schedule");
+	assert_string_equal(f->module, "[kernel]");
+	assert_int_equal(f->offset, 0x10);
+	assert_int_equal(f->flags, SYM_FRAME_KERNEL);
+	f = resolve(s, 0, 0xffffffffc0100404ull, true);
+	assert_string_equal(f->name, "ext4_sync_fs");
+	assert_string_equal(f->module, "[ext4]");
+	f = resolve(s, 0, 0x1234, true);
+	assert_int_equal(f->flags, SYM_FRAME_KERNEL | SYM_FRAME_UNKNOWN);
+	assert_string_equal(f->name, "[kernel]+0x1234");
+
+	/* /usr/bin/app is not in the fixture: module+file offset. */
+	f = resolve(s, 4242, 0x55d0c0002010ull, false);
+	assert_true(f->flags & SYM_FRAME_UNKNOWN);
+	assert_string_equal(f->name, "app+0x2010");
+	f = resolve(s, 4242, 0x7f0000300010ull, false);
+	assert_string_equal(f->name, "gone+0x1010");
+	f = resolve(s, 4242, 0x55d0c1000010ull, false);
+	assert_string_equal(f->name, "[heap]+0x10");
+	f = resolve(s, 4242, 0x7ffd00000010ull, false); /* [vdso]: no mem file here */
+	assert_string_equal(f->name, "[vdso]+0x10");
+	/* A pid with no maps at all still gets names. */
+	f = resolve(s, 777, 0x401000, false);
+	assert_string_equal(f->name, "[unknown]+0x401000");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.kernel_symbols, 8);
+	symbolizer__free(s);
+}
+
+struct child {
+	pid_t pid;
+	uint64_t exe_1, lib_2, lib_3, exe_leaf;
+};
+
+/* Starts a symchain variant in "wait" mode and reads its address line. */
+static void start_child(const char *path, struct child *c)
+{
+	char line[512];
+	int fds[2];
+	FILE *f;
+	int n;
+
+	assert_int_equal(pipe(fds), 0);
+	c->pid = fork();
+	assert_true(c->pid >= 0);
+	live_child = c->pid;
+	if (!c->pid) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execl(path, path, "wait", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	f = fdopen(fds[0], "r");
+	assert_non_null(fgets(line, sizeof(line), f));
+	fclose(f);
+	n = sscanf(line,
+		   "symchain %*d chain_exe_1=%" SCNx64 " chain_lib_2=%" SCNx64
+		   " chain_lib_3=%" SCNx64 " chain_exe_leaf=%" SCNx64,
+		   &c->exe_1, &c->lib_2, &c->lib_3, &c->exe_leaf);
+	assert_int_equal(n, 4);
+}
+
+static void stop_child(struct child *c)
+{
+	kill(c->pid, SIGKILL);
+	waitpid(c->pid, NULL, 0);
+	live_child = 0;
+}
+
+static int kill_child(void **state)
+{
+	if (live_child > 0) {
+		kill(live_child, SIGKILL);
+		waitpid(live_child, NULL, 0);
+	}
+	live_child = 0;
+	return 0;
+}
+
+static void check_variant(const char *name, const char *lib, bool stripped, bool deleted)
+{
+	char path[PATH_MAX], copy[PATH_MAX], cmd[PATH_MAX * 2 + 16];
+	struct symbolizer *s = symbolizer__new(NULL);
+	const struct sym_frame *f;
+	struct child c;
+
+	snprintf(path, sizeof(path), "%s/%s", TT_WORKLOADS, name);
+	if (deleted) {
+		snprintf(copy, sizeof(copy), "/tmp/tt-sym-deleted-%d", (int)getpid());
+		snprintf(cmd, sizeof(cmd), "cp %s %s", path, copy);
+		assert_int_equal(system(cmd), 0);
+		start_child(copy, &c);
+		assert_int_equal(unlink(copy), 0);
+		snprintf(path, sizeof(path), "%s", copy);
+	} else {
+		start_child(path, &c);
+	}
+	f = resolve(s, (uint32_t)c.pid, c.lib_2 + 1, false);
+	assert_string_equal(f->name, "chain_lib_2");
+	assert_string_equal(f->module, lib);
+	f = resolve(s, (uint32_t)c.pid, c.lib_3, false);
+	assert_string_equal(f->name, "chain_lib_3");
+	f = resolve(s, (uint32_t)c.pid, c.exe_1 + 4, false);
+	if (stripped) {
+		char want[64];
+
+		assert_true(f->flags & SYM_FRAME_UNKNOWN);
+		assert_string_equal(f->module, strrchr(path, '/') + 1);
+		snprintf(want, sizeof(want), "%s+0x%llx", f->module, (unsigned long long)f->offset);
+		assert_string_equal(f->name, want);
+	} else {
+		assert_string_equal(f->name, "chain_exe_1");
+		assert_int_equal(f->offset, 4);
+		f = resolve(s, (uint32_t)c.pid, c.exe_leaf, false);
+		assert_string_equal(f->name, "chain_exe_leaf");
+	}
+	stop_child(&c);
+	symbolizer__free(s);
+}
+
+static void test_pie(void **state)
+{
+	check_variant("symchain_nofp", "libttchain_nofp.so", false, false);
+}
+
+static void test_nopie(void **state)
+{
+	check_variant("symchain_nopie", "libttchain_nopie.so", false, false);
+}
+
+static void test_stripped(void **state)
+{
+	check_variant("symchain_stripped", "libttchain_nofp.so", true, false);
+}
+
+static void test_deleted(void **state)
+{
+	check_variant("symchain_nofp", "libttchain_nofp.so", false, true);
+}
+
+/* The vdso of a child: its clock_gettime is named from the in-memory ELF. */
+static void test_vdso(void **state)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	char line[256], *p;
+	uint64_t start = 0;
+	const struct sym_frame *f;
+	FILE *maps = fopen("/proc/self/maps", "r");
+
+	assert_non_null(maps);
+	while (fgets(line, sizeof(line), maps))
+		if ((p = strstr(line, "[vdso]")))
+			start = strtoull(line, NULL, 16);
+	fclose(maps);
+	if (!start) {
+		skip();
+		return;
+	}
+	/* Scan the first page for some named function. */
+	for (uint64_t a = start; a < start + 8192; a += 16) {
+		f = resolve(s, (uint32_t)getpid(), a, false);
+		if (!(f->flags & SYM_FRAME_UNKNOWN)) {
+			assert_string_equal(f->module, "[vdso]");
+			assert_non_null(strstr(f->name, "_vdso_") ? f->name
+								  : strstr(f->name, "time"));
+			symbolizer__free(s);
+			return;
+		}
+	}
+	fail_msg("no vdso symbol found");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_jit),
+		cmocka_unit_test(test_fixture_proc),
+		cmocka_unit_test_teardown(test_pie, kill_child),
+		cmocka_unit_test_teardown(test_nopie, kill_child),
+		cmocka_unit_test_teardown(test_stripped, kill_child),
+		cmocka_unit_test_teardown(test_deleted, kill_child),
+		cmocka_unit_test(test_vdso),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
