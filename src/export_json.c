@@ -14,6 +14,7 @@
 #include "threadtop/batch.h"
 #include "threadtop/json.h"
 #include "threadtop/syscalls.h"
+#include "threadtop/use_report.h"
 #include "threadtop/util.h"
 
 #define REPORT_VERSION 1
@@ -35,6 +36,56 @@ static void state_samples(struct json *j, const char *key, const uint64_t *count
 			json_u64(j, letter, counts[s]);
 	}
 	json_end_object(j);
+}
+
+/* "syscalls": exact figures (--syscalls), {count, total_ns, hist_log2_ns} per syscall. */
+static void write_exact_syscalls(const struct export_ctx *x, struct json *j, uint32_t tid)
+{
+	struct model_syscall_stat *st = NULL;
+	char name[32];
+	int nr;
+
+	if (!(model__traced(x->m) & MODEL_TRACED_SYSCALLS))
+		return;
+	nr = model__thread_syscall_stats(x->m, tid, x->o->window, &st);
+	json_begin_object(j, "syscalls");
+	for (int i = 0; i < nr; i++) {
+		int last = TT_SYSCALL_HIST_BUCKETS - 1;
+
+		json_begin_object(j, syscall_label(st[i].nr, name, sizeof(name)));
+		json_u64(j, "count", st[i].count);
+		json_u64(j, "total_ns", st[i].total_ns);
+		while (last > 0 && !st[i].hist[last])
+			last--;
+		json_begin_array(j, "hist_log2_ns");
+		for (int b = 0; b <= last; b++)
+			json_u64(j, NULL, st[i].hist[b]);
+		json_end_array(j);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	free(st);
+}
+
+/* "bpf_stats": what each BPF program cost in the window (BPF_ENABLE_STATS). */
+static void write_bpf_stats(const struct export_ctx *x, struct json *j)
+{
+	struct model_prog_stat *ps = NULL;
+	int nr;
+
+	if (!(model__traced(x->m) & MODEL_TRACED_PROGS))
+		return;
+	nr = model__prog_stats(x->m, x->o->window, &ps);
+	json_begin_object(j, "bpf_stats");
+	for (int i = 0; i < nr; i++) {
+		json_begin_object(j, ps[i].name);
+		json_u64(j, "run_cnt", ps[i].run_cnt);
+		json_u64(j, "run_time_ns", ps[i].run_time_ns);
+		json_u64(j, "recursion_misses", ps[i].recursion_misses);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	free(ps);
 }
 
 static void write_thread(const struct export_ctx *x, struct json *j, const struct model_row *row)
@@ -59,6 +110,7 @@ static void write_thread(const struct export_ctx *x, struct json *j, const struc
 		json_u64(j, syscall_label(sc[i].nr, name, sizeof(name)), sc[i].samples);
 	json_end_object(j);
 	free(sc);
+	write_exact_syscalls(x, j, row->tid);
 	json_end_object(j);
 }
 
@@ -230,6 +282,8 @@ int export_json(const struct export_ctx *x, FILE *f)
 	json_double(&j, "tick_ms_avg",
 		    st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0, 3);
 	json_end_object(&j);
+	write_bpf_stats(x, &j);
+	use_report__json(&j, model__use(x->m), true);
 	write_frames(x, &j);
 	json_begin_object(&j, "profiles");
 	for (int k = 0; k < PROFILE_KIND_MAX; k++)

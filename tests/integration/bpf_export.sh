@@ -12,7 +12,7 @@ sp=$WL
 start spin_sleep 30
 ss=$WL
 sleep 0.3
-"$TT_BIN" -b -n 2 -d 0.5 --source bpf --offcpu -p "$sp,$ss" --export "$TMPD/a.folded" \
+"$TT_BIN" -b -n 2 -d 0.5 --source bpf --offcpu --syscalls -p "$sp,$ss" --export "$TMPD/a.folded" \
 	--export "$TMPD/a.json" --export "$TMPD/a.svg" --export "$TMPD/a.pb.gz" \
 	>/dev/null 2>"$TMPD/err" || fail "export run: $(cat "$TMPD/err")"
 for f in a.folded a.threads.folded a.offcpu.folded a.svg a.threads.svg a.offcpu.svg; do
@@ -32,6 +32,8 @@ d, pprof = sys.argv[1], sys.argv[2]
 rep = json.load(open(d + "/a.json"))
 profs = rep["profiles"]
 assert set(profs) == {"threads", "oncpu", "offcpu"}, profs.keys()
+# Exact syscall figures (--syscalls) per thread.
+assert any(t.get("syscalls") for t in rep["threads"]), "no exact syscall figures"
 
 def folded_total(name, root=None):
     total = 0

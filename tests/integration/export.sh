@@ -28,6 +28,8 @@ import json, sys
 d = sys.argv[1]
 rep = json.load(open(d + "/a.json"))
 assert rep["schema"] == 1 and rep["kind"] == "report", rep.keys()
+assert rep["report_version"] == 1 and rep["window"] == "session" and rep["source"] == "proc"
+assert isinstance(rep["use"], list) and "level" in rep["verdict"], rep.keys()
 prof = rep["profiles"]["threads"]
 folded = 0
 for line in open(d + "/a.folded"):
