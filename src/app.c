@@ -236,6 +236,11 @@ static int check_pids(const struct options *o)
 	return 0;
 }
 
+static void warn_line(const char *msg)
+{
+	log_msg("%s", msg);
+}
+
 static int start_source(struct app *app)
 {
 	const struct options *o = app->o;
@@ -253,6 +258,8 @@ static int start_source(struct app *app)
 			.offcpu = o->offcpu,
 			/* Timing each run costs more than a tracer's run itself. */
 			.bpf_stats = o->bpf_stats < 0 ? !o->syscalls && !o->offcpu : o->bpf_stats,
+			.labels = o->labels.nr_defs ? &o->labels : NULL,
+			.warn = warn_line,
 		};
 		const char *why;
 
@@ -275,6 +282,8 @@ static int start_source(struct app *app)
 	}
 	if (o->syscalls || o->offcpu)
 		log_msg("--syscalls and --offcpu need the BPF source: not traced");
+	if (o->labels.nr_defs)
+		log_msg("--label needs the BPF source (uprobes): no labels in this run");
 	struct proc_source_opts po = {
 		.proc_root = o->proc_root,
 		.pids = o->nr_pids ? o->pids : NULL,

@@ -62,6 +62,43 @@ static void print_json_syscalls(struct model *m, struct json *j, const struct mo
 	free(st);
 }
 
+/* "labels": {NAME: value} of a label combination (model__labels). */
+static void print_json_labels(struct model *m, struct json *j, uint32_t labels_id)
+{
+	const char *names[TT_LABEL_SLOTS], *values[TT_LABEL_SLOTS];
+
+	model__labels(m, labels_id, names, values);
+	json_begin_object(j, "labels");
+	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
+		if (names[i] && values[i])
+			json_string(j, names[i], values[i]);
+	json_end_object(j);
+}
+
+/* "label_groups": the interval's samples split by label combination. */
+static void print_json_label_groups(struct model *m, struct json *j)
+{
+	struct model_result res;
+	struct model_query q;
+
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_LABELS);
+	if (model__query(m, &q, &res) < 0)
+		return;
+	json_begin_array(j, "label_groups");
+	for (size_t i = 0; i < res.nr; i++) {
+		json_begin_object(j, NULL);
+		print_json_labels(m, j, res.rows[i].labels_id);
+		json_u64(j, "samples", res.rows[i].samples);
+		json_double(j, "avg_active", res.rows[i].avg_active, 3);
+		json_double(j, "avg_threads", res.rows[i].avg_threads, 3);
+		json_u64(j, "threads", res.rows[i].nr_threads);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	model_result__release(&res);
+}
+
 static void print_json_thread(struct model *m, struct json *j, const struct model_row *row)
 {
 	struct model_syscall_count *sc = NULL;
@@ -75,6 +112,8 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	json_string(j, "comm", row->comm);
 	if (row->cmdline)
 		json_string(j, "cmdline", row->cmdline);
+	if (model__label_name(m, 0))
+		print_json_labels(m, j, model__thread_labels(m, row->tid));
 	json_bool(j, "kthread", row->kthread);
 	json_begin_object(j, "samples");
 	for (int s = 0; s < TT_ST_MAX; s++) {
@@ -193,6 +232,8 @@ static int print_json(struct model *m, const struct batch_info *info,
 		print_json_stacks(m, &j, true);
 	if (model__traced(m) & MODEL_TRACED_PROGS)
 		print_json_bpf_stats(m, &j);
+	if (model__label_name(m, 0))
+		print_json_label_groups(m, &j);
 	json_begin_object(&j, "dropped");
 	for (int r = 0; r < TT_DROP_MAX; r++)
 		json_u64(&j, model_drop_name(r), st->drops_interval[r]);

@@ -27,6 +27,12 @@ void cli_usage(FILE *f)
 	      "      --max-size SIZE    stop recording at SIZE bytes (suffix K, M or G)\n"
 	      "      --cpu-hz HZ        on-CPU stack sampling rate per CPU (BPF; default 99, 0 = off)\n"
 	      "      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
+	      "      --label NAME=BINARY:FUNCTION:ARG\n"
+	      "                         a uprobe on FUNCTION sets the thread's label NAME to ARG\n"
+	      "                         (argN, str:argN or a literal; BINARY is a path or pid:PID)\n"
+	      "      --label-clear NAME=BINARY:FUNCTION   a uprobe that clears label NAME\n"
+	      "      --label-scope NAME=BINARY:FUNCTION:ARG  set on entry, clear on return\n"
+	      "      --labels FILE      label definitions, one per line: set|clear|scope NAME=...\n"
 	      "      --offcpu           trace context switches: exact off-CPU time per stack and\n"
 	      "                         run-queue latency (BPF)\n"
 	      "      --bpf-stats on|off|auto\n"
@@ -144,6 +150,10 @@ enum long_only {
 	OPT_SYSCALLS,
 	OPT_OFFCPU,
 	OPT_BPF_STATS,
+	OPT_LABEL = 400,
+	OPT_LABEL_CLEAR,
+	OPT_LABEL_SCOPE,
+	OPT_LABELS,
 };
 
 static const struct option long_opts[] = {
@@ -168,6 +178,10 @@ static const struct option long_opts[] = {
 	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
 	{"offcpu", no_argument, NULL, OPT_OFFCPU},
 	{"bpf-stats", required_argument, NULL, OPT_BPF_STATS},
+	{"label", required_argument, NULL, OPT_LABEL},
+	{"label-clear", required_argument, NULL, OPT_LABEL_CLEAR},
+	{"label-scope", required_argument, NULL, OPT_LABEL_SCOPE},
+	{"labels", required_argument, NULL, OPT_LABELS},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -260,6 +274,26 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 				return bad(err, "--max-size", optarg,
 					   "need a size of at least 4096 bytes, like 500M");
 			break;
+		case OPT_LABEL:
+		case OPT_LABEL_CLEAR:
+		case OPT_LABEL_SCOPE:
+		case OPT_LABELS: {
+			char why[512];
+			int r = c == OPT_LABELS
+					? label_set__load_file(&o.labels, optarg, why, sizeof(why))
+					: label_set__add(&o.labels,
+							 c == OPT_LABEL		? LABEL_SET
+							 : c == OPT_LABEL_CLEAR ? LABEL_CLEAR
+										: LABEL_SCOPE,
+							 optarg, why, sizeof(why));
+
+			if (r < 0) {
+				fprintf(err, "threadtop: %s\n", why);
+				cli_usage(err);
+				return -EINVAL;
+			}
+			break;
+		}
 		case OPT_EXPORT:
 			if (!*optarg)
 				return bad(err, "--export", optarg, "need a file name");

@@ -44,7 +44,22 @@ struct record_desc {
 	enum tail_kind tail;
 };
 
+_Static_assert(sizeof(struct tt_label_value) == 80, "tt_label_value layout");
+_Static_assert(sizeof(struct tt_thread_labels) == 32 + 4 * 80, "tt_thread_labels layout");
+_Static_assert(sizeof(struct tt_label_name) == 40, "tt_label_name layout");
+
+#define LABEL_VALUE \
+	"8"         \
+	"11111111"  \
+	"cccc"
+
 static const struct record_desc descs[TT_EV_TYPE_MAX] = {
+	[TT_EV_THREAD_LABELS] = {"thread_labels", TT_THREAD_LABELS_VERSION,
+				 sizeof(struct tt_thread_labels),
+				 HDR "4444" LABEL_VALUE LABEL_VALUE LABEL_VALUE LABEL_VALUE,
+				 TAIL_NONE},
+	[TT_EV_LABEL_NAME] = {"label_name", TT_LABEL_NAME_VERSION, sizeof(struct tt_label_name),
+			      HDR "44c", TAIL_NONE},
 	[TT_EV_THREAD_SAMPLE] = {"thread_sample", TT_THREAD_SAMPLE_VERSION,
 				 sizeof(struct tt_thread_sample),
 				 HDR "44888"

@@ -67,6 +67,7 @@ void model__free(struct model *m)
 {
 	if (!m)
 		return;
+	model_labels_free(m);
 	free_values(m->threads, thread_free_void);
 	free_values(m->strings, free);
 	free_values(m->stacks, free);
@@ -162,8 +163,8 @@ static struct key_counts *key_get(struct thread *t, const struct sample_key *key
 	for (size_t i = 0; i < t->nr_keys; i++) {
 		kc = &t->keys[i];
 		if (kc->key.state == key->state && kc->key.syscall == key->syscall &&
-		    kc->key.wchan_id == key->wchan_id && kc->key.kstack_id == key->kstack_id &&
-		    kc->key.ustack_id == key->ustack_id)
+		    kc->key.labels_id == key->labels_id && kc->key.wchan_id == key->wchan_id &&
+		    kc->key.kstack_id == key->kstack_id && kc->key.ustack_id == key->ustack_id)
 			return kc;
 	}
 	if (t->nr_keys == t->cap_keys) {
@@ -203,7 +204,10 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 	};
 	uint32_t sec = model_sec(m, s->hdr.time_ns);
 	struct thread *t = model_thread_get(m, s->pid, s->tid, s->start_time_ns);
-	struct key_counts *kc = key_get(t, &key, sec);
+	struct key_counts *kc;
+
+	key.labels_id = t->labels_id;
+	kc = key_get(t, &key, sec);
 
 	memcpy(t->comm, s->comm, TT_COMM_LEN);
 	t->comm[TT_COMM_LEN - 1] = '\0';
@@ -263,6 +267,10 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 		break;
 	case TT_EV_THREAD_INFO:
 		ingest_info(m, (const struct tt_thread_info *)ev);
+		break;
+	case TT_EV_THREAD_LABELS:
+	case TT_EV_LABEL_NAME:
+		model_labels_ingest(m, ev);
 		break;
 	case TT_EV_STRING:
 		ingest_string(m, (const struct tt_string *)ev);

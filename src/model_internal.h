@@ -15,6 +15,7 @@ struct sample_key {
 	uint32_t wchan_id;
 	uint32_t kstack_id;
 	uint32_t ustack_id;
+	uint32_t labels_id; /* the thread's application labels then (model_labels.c), 0 = none */
 	uint8_t state;
 };
 
@@ -44,6 +45,7 @@ struct thread {
 	uint32_t cpu_ring_sec;
 	uint32_t cpu_ring_us[MINUTE_SLOTS];
 	struct sample_key cur; /* the latest sample */
+	uint32_t labels_id;    /* current application labels, 0 = none */
 	struct key_counts *keys;
 	/*
 	 * Minute rings of the keys (samples per second, slot = sec % 60), kept
@@ -57,9 +59,10 @@ struct thread {
 
 struct model {
 	struct model_opts opts;
-	struct u64map *threads; /* tid -> struct thread */
-	struct u64map *strings; /* id -> char * */
-	struct u64map *stacks;	/* id -> struct tt_stack * */
+	struct u64map *threads;	     /* tid -> struct thread */
+	struct u64map *strings;	     /* id -> char * */
+	struct u64map *stacks;	     /* id -> struct tt_stack * */
+	struct model_labels *labels; /* label names and value combinations, or NULL */
 	uint64_t session_start_ns;
 	uint64_t interval_start_ns;
 	uint64_t last_start_ns, last_end_ns; /* the last complete interval */
@@ -97,5 +100,9 @@ bool trace_thread_active(const struct thread *t, enum model_window window);
 /* Sum of a minute ring's slots still inside the last minute before now_sec. */
 uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec);
 uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec);
+
+/* Application labels (model_labels.c). */
+void model_labels_ingest(struct model *m, const struct tt_event_header *ev);
+void model_labels_free(struct model *m);
 
 #endif /* THREADTOP_MODEL_INTERNAL_H */

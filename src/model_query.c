@@ -33,9 +33,10 @@ struct group_key { /* a multiple of 8 bytes, no implicit padding */
 	uint32_t tid;
 	int32_t syscall;
 	uint32_t wchan_id;
+	uint32_t labels_id;
 	char comm[TT_COMM_LEN];
 	uint8_t state;
-	uint8_t pad[7];
+	uint8_t pad[3];
 };
 
 struct builder {
@@ -168,6 +169,8 @@ static void make_key(const struct builder *b, const struct thread *t, const stru
 		k->kleaf_ip = stack_leaf(b->m, sk->kstack_id);
 	if (dims & DIM_BIT(DIM_ULEAF))
 		k->uleaf_ip = stack_leaf(b->m, sk->ustack_id);
+	if (dims & DIM_BIT(DIM_LABELS))
+		k->labels_id = sk->labels_id;
 }
 
 static size_t row_for(struct builder *b, const struct group_key *k, const struct thread *t)
@@ -220,6 +223,7 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	row->cgroup_id = k->cgroup_id;
 	row->kleaf_ip = k->kleaf_ip;
 	row->uleaf_ip = k->uleaf_ip;
+	row->labels_id = k->labels_id;
 	return b->nr++;
 }
 

@@ -21,6 +21,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_drain.h"
+#include "bpf_labels.h"
 #include "maps.h"
 #include "threadtop/source_bpf.h"
 #include "threadtop/strtab.h"
@@ -61,6 +62,7 @@ struct bpf_source {
 	struct offcpu_bpf *offcpu;
 	struct bpf_link **iters;
 	size_t nr_iters;
+	struct bpf_labels *labels;
 	struct bpf_link **perf_links;
 	int *perf_fds;
 	int nr_cpus;
@@ -257,6 +259,9 @@ static int bpf_tick(struct source *src, uint64_t now)
 	bs->threads->bss->tt_nr_samples = 0;
 	bs->generation++;
 	bs->cmdline_pid = 0;
+	/* Labels first: the samples of this pass carry what they say. */
+	if (bs->labels)
+		err = bpf_labels__tick(bs->labels, &src->sink, now);
 	for (size_t i = 0; i < bs->nr_iters; i++) {
 		int e = run_iter(bs->iters[i]);
 
@@ -433,6 +438,7 @@ static void bpf_free(struct source *src)
 	if (!bs)
 		return;
 	ring_buffer__free(bs->rb);
+	bpf_labels__free(bs->labels);
 	for (size_t i = 0; i < bs->nr_iters; i++)
 		bpf_link__destroy(bs->iters[i]);
 	free(bs->iters);
@@ -742,6 +748,14 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 	e = load_all(bs, err, errlen);
 	if (!e)
 		e = attach_iters(bs, err, errlen);
+	if (!e && opts->labels && opts->labels->nr_defs) {
+		char why[256];
+
+		bs->labels = bpf_labels__new(opts->labels, bs->threads->obj, opts->self_pid,
+					     opts->nr_pids > 0, opts->warn, why, sizeof(why));
+		if (!bs->labels && opts->warn)
+			opts->warn(why);
+	}
 	if (!e && bs->oncpu)
 		e = attach_perf(bs, err, errlen);
 	if (!e)

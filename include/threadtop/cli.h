@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "threadtop/labels.h"
+
 enum output_format { FORMAT_TEXT, FORMAT_JSON };
 enum source_kind { SOURCE_AUTO, SOURCE_BPF, SOURCE_PROC };
 
@@ -32,13 +34,14 @@ struct options {
 	/* Snapshots written when the run ends (export.h). */
 	const char *exports[MAX_EXPORTS]; /* --export FILE, repeatable */
 	size_t nr_exports;
-	int export_format; /* --export-format: enum export_format, 0 = from the name */
-	int export_by;	   /* --export-by: enum export_by */
-	bool force;	   /* --force: exports may replace existing files */
-	unsigned cpu_hz;   /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
-	bool syscalls;	   /* --syscalls, exact syscall tracing (BPF) */
-	bool offcpu;	   /* --offcpu, exact off-CPU tracing (BPF) */
-	int bpf_stats;	   /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
+	int export_format;	 /* --export-format: enum export_format, 0 = from the name */
+	int export_by;		 /* --export-by: enum export_by */
+	bool force;		 /* --force: exports may replace existing files */
+	unsigned cpu_hz;	 /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
+	bool syscalls;		 /* --syscalls, exact syscall tracing (BPF) */
+	bool offcpu;		 /* --offcpu, exact off-CPU tracing (BPF) */
+	int bpf_stats;		 /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
+	struct label_set labels; /* --label, --label-clear, --label-scope, --labels */
 };
 
 enum cli_result {

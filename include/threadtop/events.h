@@ -24,17 +24,19 @@
 #define TT_SYSCALL_NONE (-1) /* not in a syscall (user mode) or unknown */
 
 enum tt_event_type {
-	TT_EV_THREAD_SAMPLE = 1, /* one thread seen at one sampling tick */
-	TT_EV_THREAD_INFO = 2,	 /* who a thread is: comm, cmdline, start time */
-	TT_EV_STRING = 3,	 /* string dictionary entry: id -> text */
-	TT_EV_STACK = 4,	 /* stack dictionary entry: id -> frames */
-	TT_EV_TICK = 5,		 /* a sampling pass is complete */
-	TT_EV_DROPS = 6,	 /* events lost since the last TT_EV_DROPS, by reason */
-	TT_EV_USE_METRIC = 7,	 /* one resource's USE figures over one interval */
-	TT_EV_CPU_SAMPLE = 8,	 /* an on-CPU sample (perf_event CPU clock) */
-	TT_EV_SYSCALL_STATS = 9, /* exact syscall counts of one thread (--syscalls) */
-	TT_EV_OFFCPU = 10,	 /* off-CPU or run-queue time of one thread + stack (--offcpu) */
-	TT_EV_PROG_STATS = 11,	 /* run time of one BPF program (BPF_ENABLE_STATS) */
+	TT_EV_THREAD_SAMPLE = 1,  /* one thread seen at one sampling tick */
+	TT_EV_THREAD_INFO = 2,	  /* who a thread is: comm, cmdline, start time */
+	TT_EV_STRING = 3,	  /* string dictionary entry: id -> text */
+	TT_EV_STACK = 4,	  /* stack dictionary entry: id -> frames */
+	TT_EV_TICK = 5,		  /* a sampling pass is complete */
+	TT_EV_DROPS = 6,	  /* events lost since the last TT_EV_DROPS, by reason */
+	TT_EV_USE_METRIC = 7,	  /* one resource's USE figures over one interval */
+	TT_EV_CPU_SAMPLE = 8,	  /* an on-CPU sample (perf_event CPU clock) */
+	TT_EV_SYSCALL_STATS = 9,  /* exact syscall counts of one thread (--syscalls) */
+	TT_EV_OFFCPU = 10,	  /* off-CPU or run-queue time of one thread + stack (--offcpu) */
+	TT_EV_PROG_STATS = 11,	  /* run time of one BPF program (BPF_ENABLE_STATS) */
+	TT_EV_THREAD_LABELS = 16, /* a thread's application labels changed (--label) */
+	TT_EV_LABEL_NAME = 17,	  /* the name of a label slot */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -58,6 +60,8 @@ enum tt_event_type {
 #define TT_SYSCALL_STATS_VERSION 1
 #define TT_OFFCPU_VERSION 1
 #define TT_PROG_STATS_VERSION 1
+#define TT_THREAD_LABELS_VERSION 1
+#define TT_LABEL_NAME_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -302,6 +306,45 @@ struct tt_prog_stats {
 	__u64 run_time_ns;
 	__u64 recursion_misses; /* runs skipped because the program was already running */
 	char name[TT_COMM_LEN]; /* program name (BPF names are at most 15 bytes) */
+};
+
+/* Application labels: slots set and cleared by uprobes (--label). */
+#define TT_LABEL_SLOTS 4
+#define TT_LABEL_VALUE_LEN 64
+
+enum tt_label_kind {
+	TT_LABEL_NONE = 0,
+	TT_LABEL_NUMBER = 1,	 /* num holds the value */
+	TT_LABEL_STRING = 2,	 /* str holds up to 63 bytes, NUL-terminated */
+	TT_LABEL_UNREADABLE = 3, /* a string argument could not be read */
+};
+
+struct tt_label_value {
+	__u64 num;
+	__u8 kind; /* enum tt_label_kind */
+	__u8 reserved[7];
+	char str[TT_LABEL_VALUE_LEN];
+};
+
+/*
+ * A thread's labels, sent by the label iterator before the thread samples of
+ * the same tick whenever they differ from what was last sent; the samples
+ * that follow carry them until the next such record.
+ */
+struct tt_thread_labels {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u32 set_mask; /* bit per slot with a value */
+	__u32 reserved;
+	struct tt_label_value v[TT_LABEL_SLOTS];
+};
+
+struct tt_label_name {
+	struct tt_event_header hdr;
+	__u32 slot;
+	__u32 reserved;
+	char name[TT_COMM_LEN];
 };
 
 #endif /* THREADTOP_EVENTS_H */

@@ -40,8 +40,9 @@ enum model_dim {
 	DIM_SYSCALL,
 	DIM_WCHAN,
 	DIM_CGROUP,
-	DIM_KLEAF, /* leaf frame of the kernel stack (address) */
-	DIM_ULEAF, /* leaf frame of the user stack (address) */
+	DIM_KLEAF,  /* leaf frame of the kernel stack (address) */
+	DIM_ULEAF,  /* leaf frame of the user stack (address) */
+	DIM_LABELS, /* the thread's application labels (--label), all slots together */
 	DIM_MAX,
 };
 
@@ -100,8 +101,9 @@ struct model_row {
 	uint32_t wchan_id;
 	const char *wchan; /* NULL when none */
 	uint64_t cgroup_id;
-	uint64_t kleaf_ip; /* with DIM_KLEAF; 0 when no kernel stack */
-	uint64_t uleaf_ip; /* with DIM_ULEAF; 0 when no user stack */
+	uint64_t kleaf_ip;  /* with DIM_KLEAF; 0 when no kernel stack */
+	uint64_t uleaf_ip;  /* with DIM_ULEAF; 0 when no user stack */
+	uint32_t labels_id; /* with DIM_LABELS: see model__labels; 0 = no labels */
 	bool kthread;
 	uint32_t cmdline_id; /* string id of cmdline (stays valid while the model lives) */
 
@@ -249,5 +251,18 @@ int model__prog_stats(struct model *m, enum model_window window, struct model_pr
 
 /* "vanished", "ringbuf_full", ...: the JSON key of a drop reason. */
 const char *model_drop_name(unsigned reason);
+
+/*
+ * Application labels (--label). A labels id names one combination of label
+ * values. model__labels fills names[] and values[] (TT_LABEL_SLOTS entries,
+ * NULL where a slot is unset or unnamed) and returns how many are set;
+ * strings are owned by the model. model__thread_labels gives a thread's
+ * current combination, 0 when it has none or is unknown.
+ */
+int model__labels(const struct model *m, uint32_t labels_id, const char **names,
+		  const char **values);
+uint32_t model__thread_labels(const struct model *m, uint32_t tid);
+/* The name of label slot i, or NULL when no label has that slot. */
+const char *model__label_name(const struct model *m, unsigned slot);
 
 #endif /* THREADTOP_MODEL_H */

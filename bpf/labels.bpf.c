@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
+/*
+ * Application labels (--label): generic uprobes, parameterised from user
+ * space through the attach cookie (an index into tt_label_conf), set or clear
+ * a per-thread label slot in task storage; a task iterator run just before
+ * the thread sampler sends each thread's labels whenever they changed, so
+ * the samples that follow carry them. The probes are sleepable so that a
+ * string argument is read even from a page not yet faulted in.
+ */
+#include "common.bpf.h"
+
+#define LABEL_CONFS 64
+
+enum { OP_SET = 0, OP_CLEAR = 1 };
+enum { ARG_NONE = 0, ARG_NUMBER = 1, ARG_STRING = 2, ARG_LITERAL = 3 };
+
+struct tt_label_conf {
+	__u32 slot;
+	__u32 op;	/* OP_* on entry; a return probe always clears */
+	__u32 arg_kind; /* ARG_* */
+	__u32 argn;	/* 1 to 6 */
+	char literal[TT_LABEL_VALUE_LEN];
+};
+
+struct thread_labels {
+	__u32 set_mask;
+	__u32 sent_mask; /* set_mask as last sent, with sent_gen */
+	__u32 gen;	 /* bumped on every change */
+	__u32 sent_gen;
+	struct tt_label_value v[TT_LABEL_SLOTS];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LABEL_CONFS);
+	__type(key, __u32);
+	__type(value, struct tt_label_conf);
+} tt_label_conf SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct thread_labels);
+} tt_labels SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tt_thread_labels);
+} tt_label_scratch SEC(".maps");
+
+/* String arguments that could not be read even by the sleepable copy. */
+__u64 tt_label_read_failures = 0;
+
+extern int bpf_copy_from_user_str(void *dst, __u32 dst__sz, const void *unsafe_ptr__ign,
+				  __u64 flags) __weak __ksym;
+
+/*
+ * Argument n (1 to 6) of the probed call. The registers are copied to the
+ * stack first: a switch over ctx fields compiles to ctx + variable offset,
+ * which the verifier rejects.
+ */
+static __always_inline __u64 arg_of(struct pt_regs *ctx, __u32 n)
+{
+	struct pt_regs regs;
+
+	if (bpf_probe_read_kernel(&regs, sizeof(regs), ctx))
+		return 0;
+	switch (n) {
+	case 1:
+		return PT_REGS_PARM1(&regs);
+	case 2:
+		return PT_REGS_PARM2(&regs);
+	case 3:
+		return PT_REGS_PARM3(&regs);
+	case 4:
+		return PT_REGS_PARM4(&regs);
+	case 5:
+		return PT_REGS_PARM5(&regs);
+	default:
+#ifdef PT_REGS_PARM6
+		return PT_REGS_PARM6(&regs);
+#elif defined(__TARGET_ARCH_x86)
+		return regs.r9; /* libbpf 1.1 has no PT_REGS_PARM6 */
+#else
+		return 0;
+#endif
+	}
+}
+
+static __always_inline void read_string(struct tt_label_value *v, __u64 uptr)
+{
+	long n = -1;
+
+	/* Faults the page in where the kernel has the kfunc (6.12+). */
+	if (bpf_copy_from_user_str)
+		n = bpf_copy_from_user_str(v->str, sizeof(v->str), (const void *)uptr, 0);
+	if (n <= 0)
+		n = bpf_probe_read_user_str(v->str, sizeof(v->str), (const void *)uptr);
+	if (n > 0) {
+		v->kind = TT_LABEL_STRING;
+		return;
+	}
+	v->kind = TT_LABEL_UNREADABLE;
+	v->str[0] = '\0';
+	__sync_fetch_and_add(&tt_label_read_failures, 1);
+	count_drop(TT_DROP_READ_ERROR);
+}
+
+static __always_inline int label_probe(struct pt_regs *ctx, bool is_return)
+{
+	__u32 idx = (__u32)bpf_get_attach_cookie(ctx);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tt_label_conf *conf = bpf_map_lookup_elem(&tt_label_conf, &idx);
+	struct thread_labels *tl;
+	struct tt_label_value *v;
+	__u32 slot;
+
+	if (!conf)
+		return 0;
+	slot = conf->slot & (TT_LABEL_SLOTS - 1);
+	tl = bpf_task_storage_get(&tt_labels, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!tl) {
+		count_drop(TT_DROP_MAP_FULL);
+		return 0;
+	}
+	tl->gen++;
+	if (is_return || conf->op == OP_CLEAR) {
+		tl->set_mask &= ~(1u << slot);
+		return 0;
+	}
+	v = &tl->v[slot];
+	v->num = 0;
+	switch (conf->arg_kind) {
+	case ARG_NUMBER:
+		v->num = arg_of(ctx, conf->argn);
+		v->kind = TT_LABEL_NUMBER;
+		break;
+	case ARG_STRING:
+		read_string(v, arg_of(ctx, conf->argn));
+		break;
+	default:
+		__builtin_memcpy(v->str, conf->literal, sizeof(v->str));
+		v->str[sizeof(v->str) - 1] = '\0';
+		v->kind = TT_LABEL_STRING;
+	}
+	tl->set_mask |= 1u << slot;
+	return 0;
+}
+
+SEC("uprobe.s")
+int BPF_KPROBE(tt_label_enter)
+{
+	return label_probe(ctx, false);
+}
+
+SEC("uretprobe.s")
+int BPF_KRETPROBE(tt_label_return)
+{
+	return label_probe(ctx, true);
+}
+
+SEC("iter/task")
+int send_labels(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct tt_thread_labels *rec;
+	struct thread_labels *tl;
+	__u32 zero = 0;
+
+	if (!task || !want_tgid(task->tgid))
+		return 0;
+	tl = bpf_task_storage_get(&tt_labels, task, 0, 0);
+	if (!tl || (tl->gen == tl->sent_gen && tl->set_mask == tl->sent_mask))
+		return 0;
+	rec = bpf_map_lookup_elem(&tt_label_scratch, &zero);
+	if (!rec)
+		return 0;
+	rec->hdr.type = TT_EV_THREAD_LABELS;
+	rec->hdr.version = TT_THREAD_LABELS_VERSION;
+	rec->hdr.size = sizeof(*rec);
+	rec->hdr.time_ns = bpf_ktime_get_ns();
+	rec->pid = task->tgid;
+	rec->tid = task->pid;
+	rec->set_mask = tl->set_mask;
+	rec->reserved = 0;
+	__builtin_memcpy(rec->v, tl->v, sizeof(rec->v));
+	if (!emit(rec, sizeof(*rec))) {
+		tl->sent_gen = tl->gen;
+		tl->sent_mask = tl->set_mask;
+	}
+	return 0;
+}

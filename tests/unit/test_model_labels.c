@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Unit tests for application labels in the model and their records' encoding. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "threadtop/event_codec.h"
+#include "threadtop/model.h"
+#include "threadtop/util.h"
+
+#define T0 (1000 * NSEC_PER_SEC)
+
+static void name(struct model *m, unsigned slot, const char *n)
+{
+	struct tt_label_name rec = {.hdr = {TT_EV_LABEL_NAME, 1, sizeof(rec), T0}, .slot = slot};
+
+	strcpy(rec.name, n);
+	model__ingest(m, &rec.hdr);
+}
+
+static void labels(struct model *m, uint32_t tid, const char *wait, uint64_t phase)
+{
+	struct tt_thread_labels rec = {
+		.hdr = {TT_EV_THREAD_LABELS, 1, sizeof(rec), T0}, .pid = 1, .tid = tid};
+
+	if (wait) {
+		rec.set_mask |= 1;
+		rec.v[0].kind = TT_LABEL_STRING;
+		strcpy(rec.v[0].str, wait);
+	}
+	if (phase) {
+		rec.set_mask |= 2;
+		rec.v[1].kind = TT_LABEL_NUMBER;
+		rec.v[1].num = phase;
+	}
+	model__ingest(m, &rec.hdr);
+}
+
+static void sample(struct model *m, uint32_t tid, int n)
+{
+	struct tt_thread_sample s = {.hdr = {TT_EV_THREAD_SAMPLE, 1, sizeof(s), T0},
+				     .pid = 1,
+				     .tid = tid,
+				     .start_time_ns = 1,
+				     .weight_us = 50000,
+				     .syscall_nr = -1,
+				     .state = TT_ST_S};
+
+	for (int i = 0; i < n; i++)
+		model__ingest(m, &s.hdr);
+}
+
+static void samples_carry_the_labels_of_their_time(void **state)
+{
+	struct model *m = model__new(NULL);
+	const char *names[TT_LABEL_SLOTS], *values[TT_LABEL_SLOTS];
+	struct model_result res;
+	struct model_query q;
+
+	model__advance(m, T0);
+	name(m, 0, "wait");
+	name(m, 1, "phase");
+	assert_string_equal(model__label_name(m, 1), "phase");
+	assert_null(model__label_name(m, 2));
+	labels(m, 7, "IO:DataFileRead", 0);
+	sample(m, 7, 6);
+	labels(m, 7, NULL, 0); /* end_wait */
+	sample(m, 7, 4);
+	labels(m, 8, "Lock", 3);
+	sample(m, 8, 5);
+	model__advance(m, T0 + NSEC_PER_SEC);
+
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_LABELS);
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 3);
+	for (size_t i = 0; i < res.nr; i++) {
+		int n = model__labels(m, res.rows[i].labels_id, names, values);
+
+		if (res.rows[i].samples == 6) {
+			assert_int_equal(n, 1);
+			assert_string_equal(names[0], "wait");
+			assert_string_equal(values[0], "IO:DataFileRead");
+		} else if (res.rows[i].samples == 4) {
+			assert_int_equal(n, 0);
+			assert_int_equal(res.rows[i].labels_id, 0);
+		} else {
+			assert_int_equal(res.rows[i].samples, 5);
+			assert_int_equal(n, 2);
+			assert_string_equal(values[0], "Lock");
+			assert_string_equal(values[1], "3");
+		}
+	}
+	model_result__release(&res);
+	assert_int_equal(model__thread_labels(m, 7), 0);
+	assert_int_not_equal(model__thread_labels(m, 8), 0);
+	model__free(m);
+}
+
+static void records_round_trip(void **state)
+{
+	struct tt_thread_labels rec = {
+		.hdr = {TT_EV_THREAD_LABELS, 1, sizeof(rec), 5}, .pid = 1, .tid = 2, .set_mask = 5};
+	static _Alignas(8) unsigned char wire[TT_EVENT_MAX_SIZE], back[TT_EVENT_MAX_SIZE];
+
+	rec.v[0].kind = TT_LABEL_STRING;
+	strcpy(rec.v[0].str, "\x1b[31mevil");
+	rec.v[2].kind = TT_LABEL_NUMBER;
+	rec.v[2].num = UINT64_MAX;
+	assert_int_equal(tt_event_encode(&rec.hdr, wire, sizeof(wire)), sizeof(rec));
+	assert_int_equal(tt_event_decode(wire, sizeof(rec), (void *)back, sizeof(back), NULL),
+			 sizeof(rec));
+	assert_memory_equal(back, &rec, sizeof(rec));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(samples_carry_the_labels_of_their_time),
+		cmocka_unit_test(records_round_trip),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
