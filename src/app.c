@@ -662,12 +662,13 @@ static int start_replay(struct app *app)
 	rd = replay_source__reader(app->source);
 	v = ttr_reader__info(rd, "source");
 	snprintf(app->recorded_source, sizeof(app->recorded_source), "%s", v ? v : "unknown");
+	/* The file is outside data: take its figures only within the CLI's bounds. */
 	v = ttr_reader__info(rd, "hz");
-	if (v && atoi(v) > 0)
-		app->opts.hz = (unsigned)atoi(v);
+	if (v && strtoul(v, NULL, 10) >= 1 && strtoul(v, NULL, 10) <= 100000)
+		app->opts.hz = (unsigned)strtoul(v, NULL, 10);
 	v = ttr_reader__info(rd, "interval_s");
-	if (v && atof(v) > 0)
-		app->opts.delay_s = atof(v);
+	if (v && strtod(v, NULL) >= 0.001 && strtod(v, NULL) <= 3600)
+		app->opts.delay_s = strtod(v, NULL);
 	app->paced = !app->o->batch;
 	for (size_t i = 0; i < ttr_reader__nr_chunks(rd); i++) {
 		const struct ttr_chunk *c = ttr_reader__chunk(rd, i);
