@@ -5,7 +5,8 @@
  * thread blocks, sched_wakeup when it becomes runnable again; when it is
  * switched back in, the blocked time goes to its stacks and the wait for a
  * CPU (after a wakeup or a preemption) to its run-queue entry. Sums only grow
- * in tt_oc_agg; user space sends the differences every interval.
+ * in tt_oc_agg; user space sends the differences every interval. Stacks are
+ * walked again only when a thread blocks at another call site.
  */
 #include "common.bpf.h"
 
@@ -14,6 +15,7 @@
 struct oc_state {
 	__u64 off_ns;  /* switched out at; 0 = on CPU or never seen leave */
 	__u64 wake_ns; /* runnable since; 0 = still blocked */
+	__u64 site;    /* hash of the blocking call site the stacks belong to, 0 = none */
 	__u32 kstack_id;
 	__u32 ustack_id;
 	__u32 blocked; /* left the CPU blocked (else preempted) */
@@ -70,6 +72,27 @@ static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 us
 	__sync_fetch_and_add(&v->count, 1);
 }
 
+/*
+ * Where a user thread blocks, from its saved user registers: the call site
+ * (ip), its frame (sp, bp), the syscall and its first argument (the fd). A
+ * thread that blocks again at the same site blocks in the same stacks, so
+ * the two stack walks, the bulk of this program's cost, are skipped.
+ */
+static __always_inline __u64 block_site(struct task_struct *task)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u64 h;
+
+	if (!regs)
+		return 0;
+	h = mix64(BPF_CORE_READ(regs, ip) ^ 0x5bd1e995);
+	h = mix64(h ^ BPF_CORE_READ(regs, sp));
+	h = mix64(h ^ BPF_CORE_READ(regs, bp));
+	h = mix64(h ^ BPF_CORE_READ(regs, orig_ax));
+	h = mix64(h ^ BPF_CORE_READ(regs, di));
+	return h ? h : 1;
+}
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
@@ -83,21 +106,26 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (prev->pid && want_tgid(prev->tgid)) {
 		st = bpf_task_storage_get(&tt_oc_state, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (st) {
+			bool kthread = prev->flags & PF_KTHREAD;
+			__u64 site = 0;
+
 			st->off_ns = now;
 			st->blocked = prev_state != TS_RUNNING;
 			st->wake_ns = st->blocked ? 0 : now;
-			st->kstack_id = 0;
-			st->ustack_id = 0;
+			if (st->blocked && !kthread)
+				site = block_site(prev);
 			buf = bpf_map_lookup_elem(&tt_oc_scratch, &zero);
-			if (st->blocked && buf) {
+			if (st->blocked && (!site || site != st->site) && buf) {
 				/* prev is still current: its stacks are the ones it blocks in. */
 				bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips), 0);
 				st->kstack_id = stack_id(buf, bytes, prev->tgid, true);
-				if (!(prev->flags & PF_KTHREAD)) {
+				st->ustack_id = 0;
+				if (!kthread) {
 					bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips),
 							      BPF_F_USER_STACK);
 					st->ustack_id = stack_id(buf, bytes, prev->tgid, false);
 				}
+				st->site = site;
 			}
 		} else {
 			count_drop(TT_DROP_MAP_FULL);
