@@ -26,6 +26,7 @@
 #include "threadtop/source_bpf.h"
 #include "threadtop/source_proc.h"
 #include "threadtop/source_replay.h"
+#include "threadtop/symbolizer.h"
 #include "threadtop/ttr_reader.h"
 #include "threadtop/use_sampler.h"
 #include "threadtop/util.h"
@@ -41,6 +42,7 @@ struct app {
 	bool replay;
 	char recorded_source[32]; /* in a replay: the source that recorded it */
 	struct use_sampler *use;  /* USE metrics, sampled once per interval */
+	struct symbolizer *sym;	  /* names stack frames of a live run (none in a replay) */
 	unsigned use_missing_said;
 	long intervals;
 	unsigned ticks_per_interval;
@@ -116,6 +118,9 @@ static void app_fail(struct app *app, int err)
  * While a replay jumps, intervals before the target close unseen; while it
  * aggregates a range, the marks inside the range do not close the interval.
  */
+/* Intervals a process may go unsymbolized before its symbol state is dropped. */
+#define SYM_IDLE_INTERVALS 60
+
 static void handle_interval(struct app *app, const struct tt_interval *iv)
 {
 	uint64_t t = iv->hdr.time_ns;
@@ -136,6 +141,8 @@ static void handle_interval(struct app *app, const struct tt_interval *iv)
 	if (app->fe->interval)
 		err = app->fe->interval(app->fe->ctx, app, iv->hdr.time_ns);
 	model__end_interval(app->model, iv->hdr.time_ns);
+	if (app->sym)
+		symbolizer__expire(app->sym, SYM_IDLE_INTERVALS);
 	if (err == -EPIPE) {
 		app_fail(app, err); /* the reader went away (threadtop -b | head): a quiet end */
 		return;
@@ -624,6 +631,8 @@ static void drop_privileges(struct app *app)
 		{CAP_SYS_PTRACE, "read syscall, maps and stacks of every process"},
 		{CAP_DAC_READ_SEARCH, "read every user's /proc files and binaries for symbols"},
 		{CAP_SYSLOG, "kernel addresses in /proc/kallsyms"},
+		{CAP_CHECKPOINT_RESTORE,
+		 "open deleted binaries via /proc/PID/map_files for symbols"},
 	};
 	struct capability_need keep[8];
 	unsigned uid, gid;
@@ -739,8 +748,12 @@ int app_run(const struct options *given, const struct frontend *fe)
 		goto out;
 	if (o->write_path && start_recording(&app) < 0)
 		goto out;
-	if (!app.replay)
+	if (!app.replay) {
 		start_use(&app);
+		/* Live addresses are this machine's: name them lazily, at output time. */
+		app.sym = symbolizer__new(NULL);
+		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
+	}
 	err = setup_loop(&app);
 	if (err < 0) {
 		log_msg("cannot set up the event loop: %s", strerror(-err));
@@ -780,6 +793,7 @@ out:
 	source__free(app.source);
 	use_sampler__free(app.use);
 	model__free(app.model);
+	symbolizer__free(app.sym);
 	loop__free(app.loop);
 	log_close();
 	return code;

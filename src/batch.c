@@ -7,6 +7,7 @@
 #include "threadtop/app.h"
 #include "threadtop/batch.h"
 #include "threadtop/escape.h"
+#include "threadtop/frame_namer.h"
 #include "threadtop/json.h"
 #include "threadtop/procfs.h"
 #include "threadtop/syscalls.h"
@@ -143,21 +144,28 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	json_end_object(j);
 }
 
-/* Frames root first: the user stack (root ... leaf), then the kernel's. */
+/*
+ * Frames root first: the user stack (root ... leaf), then the kernel's, as
+ * names (symbolized now, once per unique address; "module+0xoff" when no
+ * symbol covers it, "0xADDR" in a replay). Kernel frames end in "_[k]" as in
+ * folded stacks.
+ */
 static void print_json_frames(struct model *m, struct json *j, const struct model_stack_row *r)
 {
 	const struct tt_stack *user = model__stack(m, r->ustack_id);
 	const struct tt_stack *kernel = model__stack(m, r->kstack_id);
-	char addr[24];
+	struct frame_name fn;
+	char buf[512];
 
 	json_begin_array(j, "frames");
 	for (int i = user ? user->nr - 1 : -1; i >= 0; i--) {
-		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)user->ips[i]);
-		json_string(j, NULL, addr);
+		model__frame_name(m, user->pid ? user->pid : r->pid, user->ips[i], false, &fn);
+		json_string(j, NULL, fn.name);
 	}
 	for (int i = kernel ? kernel->nr - 1 : -1; i >= 0; i--) {
-		snprintf(addr, sizeof(addr), "0x%llx", (unsigned long long)kernel->ips[i]);
-		json_string(j, NULL, addr);
+		model__frame_name(m, 0, kernel->ips[i], true, &fn);
+		snprintf(buf, sizeof(buf), "%s_[k]", fn.name);
+		json_string(j, NULL, buf);
 	}
 	json_end_array(j);
 }

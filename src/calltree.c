@@ -337,3 +337,17 @@ bool calltree__is_last(const struct calltree *t, uint32_t i)
 	}
 	return true;
 }
+
+uint32_t calltree__node_pid(const struct calltree *t, uint32_t i)
+{
+	const struct calltree_node *n;
+	const struct pair *p;
+
+	if (!t || i >= t->nr)
+		return 0;
+	n = &t->nodes[i];
+	if (n->kernel || n->begin >= n->end)
+		return 0;
+	p = &t->pairs[t->perm[n->begin]];
+	return p->us ? p->us->pid : 0;
+}

@@ -46,6 +46,7 @@ int export_app_write(struct app *app)
 
 	opts_of(o, &eo);
 	eo.source = app_source_name(app);
+	eo.namer = model__frame_namer(app_model(app)); /* NULL in a replay: addresses */
 	for (size_t i = 0; i < o->nr_exports; i++) {
 		struct export_result res;
 		int e = export__write(app_model(app), o->exports[i], &eo, &res, err, sizeof(err));

@@ -84,6 +84,7 @@ void model__reset(struct model *m)
 	/* Swap, then free the old state through the fresh shell. */
 	*m = *fresh;
 	*fresh = old;
+	m->namer = old.namer; /* the frame namer is configuration, not state */
 	model__free(fresh);
 }
 

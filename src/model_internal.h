@@ -3,6 +3,7 @@
 #ifndef THREADTOP_MODEL_INTERNAL_H
 #define THREADTOP_MODEL_INTERNAL_H
 
+#include "threadtop/frame_namer.h"
 #include "threadtop/model.h"
 #include "threadtop/u64map.h"
 #include "threadtop/use_model.h"
@@ -77,6 +78,9 @@ struct model {
 	unsigned traced;	 /* MODEL_TRACED_* seen this session */
 	struct prog_stat *progs; /* BPF program run time (model_trace.c) */
 	size_t nr_progs, cap_progs;
+
+	/* Names stack frames (model_frames.c); NULL = addresses. */
+	const struct frame_namer *namer;
 };
 
 /* Seconds since the session start: the minute rings' clock. */

@@ -42,6 +42,7 @@ struct sym_proc {
 	struct timespec perfmap_mtime;
 	off_t perfmap_size;
 	struct u64map *frames; /* addr -> struct frame_ent */
+	uint64_t round;	       /* the symbolizer round it was last used in */
 };
 
 struct symbolizer {
@@ -51,6 +52,8 @@ struct symbolizer {
 	struct ksyms *ksyms;
 	int ksyms_err; /* negative errno once loading failed */
 	struct u64map *kframes;
+	uint64_t round; /* symbolizer__expire calls */
+	struct frame_namer namer;
 	struct symbolizer_stats stats;
 };
 
@@ -173,10 +176,13 @@ static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
 {
 	struct sym_proc *p = u64map__get(s->procs, pid);
 
-	if (p)
+	if (p) {
+		p->round = s->round;
 		return p;
+	}
 	p = xcalloc(1, sizeof(*p));
 	p->pid = pid;
+	p->round = s->round;
 	p->frames = u64map__new();
 	load_maps(s, p);
 	u64map__put(s->procs, pid, p);
@@ -414,4 +420,43 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
 	ret->files = ds.files;
 	ret->debug_files = ds.debug_files;
 	ret->procs = u64map__count(s->procs);
+}
+
+size_t symbolizer__expire(struct symbolizer *s, unsigned idle_rounds)
+{
+	size_t pos = 0, n = 0;
+	uint64_t key;
+	void *val;
+
+	s->round++;
+	while (u64map__next(s->procs, &pos, &key, &val)) {
+		struct sym_proc *p = val;
+
+		if (s->round - p->round > idle_rounds) {
+			u64map__remove_at(s->procs, &pos);
+			proc_free(p);
+			n++;
+		}
+	}
+	return n;
+}
+
+static int namer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	const struct sym_frame *f;
+	int err;
+
+	if (!kernel && !pid)
+		return -ENOENT; /* whose address space? the caller falls back to hex */
+	err = symbolizer__resolve(ctx, pid, addr, kernel, &f);
+	if (err)
+		return err;
+	*ret = (struct frame_name){f->name, f->module, kernel};
+	return 0;
+}
+
+const struct frame_namer *symbolizer__namer(struct symbolizer *s)
+{
+	s->namer = (struct frame_namer){namer_name, s};
+	return &s->namer;
 }

@@ -228,7 +228,9 @@ void stacks_tree_op(struct tui *t, size_t row, int op)
 
 static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, size_t len)
 {
-	rows_frame(t->m, n->ip, n->kernel, buf, len);
+	rows_frame_pid(t->m,
+		       calltree__node_pid(t->tree, (uint32_t)(n - calltree__node(t->tree, 0))),
+		       n->ip, n->kernel, buf, len);
 }
 
 bool stacks_drill(struct tui *t, size_t row, struct crumb *c)

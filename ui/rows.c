@@ -11,6 +11,7 @@
 
 #include "rows.h"
 #include "threadtop/escape.h"
+#include "threadtop/frame_namer.h"
 #include "threadtop/procfs.h"
 #include "threadtop/syscalls.h"
 
@@ -134,8 +135,18 @@ static const char *row_wchan(const struct rows_ctx *c, const struct model_row *r
 
 char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, size_t len)
 {
-	/* Symbol names slot in here once the symbolizer lands. */
-	snprintf(buf, len, "0x%" PRIx64 "%s", ip, kernel ? " [k]" : "");
+	return rows_frame_pid(m, 0, ip, kernel, buf, len);
+}
+
+char *rows_frame_pid(const struct model *m, uint32_t pid, uint64_t ip, bool kernel, char *buf,
+		     size_t len)
+{
+	struct frame_name fn;
+	char name[256];
+
+	model__frame_name(m, pid, ip, kernel, &fn);
+	escape_for_terminal(fn.name, strlen(fn.name), name, sizeof(name));
+	snprintf(buf, len, "%s%s", name, kernel ? " [k]" : "");
 	return buf;
 }
 
@@ -194,7 +205,7 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	case COL_FRAME:
 		ip = row_frame_ip(c, r, &kernel);
 		if (ip)
-			rows_frame(c->m, ip, kernel, buf, len);
+			rows_frame_pid(c->m, r->pid, ip, kernel, buf, len);
 		else
 			esc(row_wchan(c, r), buf, len);
 		break;
@@ -216,7 +227,7 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	case COL_ULEAF:
 		ip = col == COL_KLEAF ? r->kleaf_ip : r->uleaf_ip;
 		if (ip)
-			rows_frame(c->m, ip, col == COL_KLEAF, buf, len);
+			rows_frame_pid(c->m, r->pid, ip, col == COL_KLEAF, buf, len);
 		else
 			snprintf(buf, len, "-");
 		break;

@@ -99,5 +99,10 @@ uint64_t rows_key(const struct model_row *r);
 
 /* Formats an address as a frame: "0xffffffff8123abcd" (names come later). */
 char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, size_t len);
+/* Formats a frame of process pid by name ("do_sys_poll [k]", "main"), through
+ * the model's frame namer; "0x..." when it has none (a replay) or pid is 0
+ * for a user frame. Escaped for the terminal. */
+char *rows_frame_pid(const struct model *m, uint32_t pid, uint64_t ip, bool kernel, char *buf,
+		     size_t len);
 
 #endif /* THREADTOP_UI_ROWS_H */

@@ -54,6 +54,9 @@ void calltree__free(struct calltree *t);
 size_t calltree__count(const struct calltree *t);
 /* Node i (0 = root); owned by the tree. */
 const struct calltree_node *calltree__node(const struct calltree *t, uint32_t i);
+/* The process whose user stack node i is a frame of (the first of its
+ * stacks), to name the frame; 0 for kernel frames and the root. */
+uint32_t calltree__node_pid(const struct calltree *t, uint32_t i);
 /* Node with this path hash, or CALLTREE_NONE. */
 uint32_t calltree__find(const struct calltree *t, uint64_t path);
 

@@ -194,6 +194,22 @@ struct use_model *model__use(struct model *m);
 const char *model__string(const struct model *m, uint32_t id);
 const struct tt_stack *model__stack(const struct model *m, uint32_t id);
 
+/*
+ * Stack frame names (model_frames.c). The model does not symbolize: it hands
+ * frames to the namer set here (the symbolizer on a live run; none in a
+ * replay, whose addresses belong to another machine), lazily, at query time.
+ * namer must outlive the model or be unset (NULL) first.
+ */
+struct frame_namer;
+struct frame_name;
+void model__set_frame_namer(struct model *m, const struct frame_namer *namer);
+/* The namer set, or NULL (then frames are addresses). */
+const struct frame_namer *model__frame_namer(const struct model *m);
+/* Names one frame of process pid (ignored for kernel frames); never fails:
+ * without a namer or a name, "0xADDR". Strings live until the next call. */
+void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
+		       struct frame_name *ret);
+
 /* Window length in seconds as a query on it would use. */
 double model__window_seconds(const struct model *m, enum model_window window);
 

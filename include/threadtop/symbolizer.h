@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "threadtop/frame_namer.h"
+
 struct symbolizer;
 
 struct symbolizer_opts {
@@ -57,6 +59,17 @@ int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool 
 /* Drops what is cached for process pid (it exited, or its pid was reused).
  * Shared file symbols stay. */
 void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid);
+
+/*
+ * Ends one round (the app calls it once per interval): processes no look-up
+ * touched in the last idle_rounds rounds are forgotten, so exited processes
+ * do not pile up and a reused pid gets fresh maps. Returns how many went.
+ */
+size_t symbolizer__expire(struct symbolizer *s, unsigned idle_rounds);
+
+/* A frame namer (frame_namer.h) backed by s, for the model and exporters;
+ * it lives as long as s. */
+const struct frame_namer *symbolizer__namer(struct symbolizer *s);
 
 struct symbolizer_stats {
 	uint64_t lookups;      /* symbolizer__resolve calls */
