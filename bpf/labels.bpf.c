@@ -116,6 +116,7 @@ static __always_inline int label_probe(struct pt_regs *ctx, bool is_return)
 	struct tt_label_conf *conf = bpf_map_lookup_elem(&tt_label_conf, &idx);
 	struct thread_labels *tl;
 	struct tt_label_value *v;
+	__u64 uptr;
 	__u32 slot;
 
 	if (!conf)
@@ -139,7 +140,13 @@ static __always_inline int label_probe(struct pt_regs *ctx, bool is_return)
 		v->kind = TT_LABEL_NUMBER;
 		break;
 	case ARG_STRING:
-		read_string(v, arg_of(ctx, conf->argn));
+		uptr = arg_of(ctx, conf->argn);
+		/* A NULL string means "nothing": the label is cleared. */
+		if (!uptr) {
+			tl->set_mask &= ~(1u << slot);
+			return 0;
+		}
+		read_string(v, uptr);
 		break;
 	default:
 		__builtin_memcpy(v->str, conf->literal, sizeof(v->str));
