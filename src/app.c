@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "threadtop/app.h"
+#include "threadtop/capture.h"
 #include "threadtop/event_codec.h"
 #include "threadtop/export_app.h"
 #include "threadtop/log.h"
@@ -44,6 +45,7 @@ struct app {
 	struct use_sampler *use;  /* USE metrics, sampled once per interval */
 	struct symbolizer *sym;	  /* names stack frames of a live run (none in a replay) */
 	unsigned use_missing_said;
+	struct capture *capture; /* --trace, --cmd */
 	long intervals;
 	unsigned ticks_per_interval;
 	unsigned ticks;
@@ -76,6 +78,11 @@ struct model *app_model(struct app *app)
 struct loop *app_loop(struct app *app)
 {
 	return app->loop;
+}
+
+const struct capture *app_capture(struct app *app)
+{
+	return app->capture;
 }
 
 const struct options *app_options(struct app *app)
@@ -321,6 +328,21 @@ static void start_use(struct app *app)
 			uo.proc_root, strerror(errno));
 }
 
+/* --trace and --cmd: only live, while threadtop still holds its privileges. */
+static int start_capture(struct app *app)
+{
+	char err[512], note[256];
+
+	app->capture = capture__new(app->o, app->loop, err, sizeof(err), note, sizeof(note));
+	if (!app->capture) {
+		log_msg("%s", err);
+		return -1;
+	}
+	if (note[0])
+		log_msg("%s", note);
+	return 0;
+}
+
 /* Samples the USE metrics of the interval; says once what is missing. */
 static void sample_use(struct app *app, uint64_t now)
 {
@@ -345,7 +367,12 @@ static int end_interval(struct app *app, uint64_t now)
 		app->source->ops->flush(app->source, now);
 	if (app->source->ops->fd(app->source) >= 0)
 		app->source->ops->ready(app->source);
+	if (app->capture)
+		capture__interval_end(app->capture);
 	emit_interval(app, now);
+	/* No new commands after the last interval. */
+	if (app->capture && !(app->o->count && app->intervals >= app->o->count))
+		capture__interval_next(app->capture);
 	return app->err;
 }
 
@@ -759,11 +786,18 @@ int app_run(const struct options *given, const struct frontend *fe)
 		log_msg("cannot set up the event loop: %s", strerror(-err));
 		goto out;
 	}
+	/* After setup_loop: SIGTERM is a loop event by now, so the instance is removed. */
+	if (!app.replay && (o->nr_traces || o->nr_cmds) && start_capture(&app) < 0)
+		goto out;
 	if (!app.replay)
 		emit_clock(&app, monotonic_ns());
 	if (fe->start && fe->start(fe->ctx, &app) < 0)
 		goto out;
 	drop_privileges(&app);
+	if (app.capture && (err = capture__start(app.capture)) < 0) {
+		log_msg("--cmd: cannot start a command: %s", strerror(-err));
+		goto out;
+	}
 	err = loop__run(app.loop);
 	if (!err)
 		err = app.err;
@@ -792,6 +826,7 @@ out:
 	}
 	source__free(app.source);
 	use_sampler__free(app.use);
+	capture__free(app.capture);
 	model__free(app.model);
 	symbolizer__free(app.sym);
 	loop__free(app.loop);

@@ -6,6 +6,8 @@
 
 #include "threadtop/app.h"
 #include "threadtop/batch.h"
+#include "threadtop/capture.h"
+#include "threadtop/capture_report.h"
 #include "threadtop/escape.h"
 #include "threadtop/frame_namer.h"
 #include "threadtop/json.h"
@@ -255,6 +257,10 @@ static int print_json(struct model *m, const struct batch_info *info,
 		    3);
 	json_end_object(&j);
 	use_report__json(&j, model__use(m), true);
+	if (info->tracer)
+		trace_report__json(&j, info->tracer, res->window_s, true);
+	if (info->cmds)
+		cmdcap_report__json(&j, info->cmds);
 	json_end_object(&j);
 	fputc('\n', out);
 	return 0;
@@ -324,6 +330,8 @@ static int print_text(struct model *m, const struct batch_info *info,
 		fprintf(out, "%8u %8u %-16s %-16s %7.2f %6.1f %-18s %s\n", row->pid, row->tid, comm,
 			mix, row->avg_active, row->cpu_pct, scname, cmd);
 	}
+	trace_report__text(out, info->tracer, res->window_s);
+	cmdcap_report__text(out, info->cmds);
 	fputc('\n', out);
 	return 0;
 }
@@ -354,8 +362,10 @@ int batch_print_interval(struct model *m, enum output_format format, const struc
 static int batch_interval(void *ctx, struct app *app, uint64_t now_ns)
 {
 	const struct options *o = app_options(app);
-	struct batch_info info = {app_source_name(app), o->hz, app_interval_realtime_ns(app),
-				  app_replaying(app)};
+	const struct capture *cap = app_capture(app);
+	struct batch_info info = {app_source_name(app),		 o->hz,
+				  app_interval_realtime_ns(app), app_replaying(app),
+				  capture__tracer(cap),		 capture__cmds(cap)};
 
 	return batch_print_interval(app_model(app), o->format, &info, stdout);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "threadtop/cli.h"
+#include "threadtop/trace.h"
 #include "threadtop/export.h"
 
 void cli_usage(FILE *f)
@@ -38,6 +39,16 @@ void cli_usage(FILE *f)
 	      "      --bpf-stats on|off|auto\n"
 	      "                         time threadtop's BPF programs (BPF_ENABLE_STATS; costs\n"
 	      "                         every BPF program on the box; auto: on unless tracing)\n"
+	      "      --trace SUBSYSTEM:EVENT\n"
+	      "                         capture a kernel tracepoint's lines (repeatable, up to 16;\n"
+	      "                         root; uses a private tracefs instance)\n"
+	      "      --trace-lines N    lines kept per tracepoint (default 100, 1 to 100000)\n"
+	      "      --cmd 'COMMAND'    run a shell command at every snapshot and keep its output\n"
+	      "                         (repeatable, up to 16)\n"
+	      "      --cmd-timeout SECONDS\n"
+	      "                         kill a command after this long (default 5, 0.1 to 3600)\n"
+	      "      --cmd-max-output SIZE\n"
+	      "                         output kept per run (default 64K, suffix K or M)\n"
 	      "      --log FILE         write threadtop's own messages to FILE\n"
 	      "      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
 	      "                         format by extension: .folded .pb.gz (pprof)\n"
@@ -154,6 +165,11 @@ enum long_only {
 	OPT_LABEL_CLEAR,
 	OPT_LABEL_SCOPE,
 	OPT_LABELS,
+	OPT_TRACE,
+	OPT_TRACE_LINES,
+	OPT_CMD,
+	OPT_CMD_TIMEOUT,
+	OPT_CMD_MAX_OUTPUT,
 };
 
 static const struct option long_opts[] = {
@@ -182,6 +198,11 @@ static const struct option long_opts[] = {
 	{"label-clear", required_argument, NULL, OPT_LABEL_CLEAR},
 	{"label-scope", required_argument, NULL, OPT_LABEL_SCOPE},
 	{"labels", required_argument, NULL, OPT_LABELS},
+	{"trace", required_argument, NULL, OPT_TRACE},
+	{"trace-lines", required_argument, NULL, OPT_TRACE_LINES},
+	{"cmd", required_argument, NULL, OPT_CMD},
+	{"cmd-timeout", required_argument, NULL, OPT_CMD_TIMEOUT},
+	{"cmd-max-output", required_argument, NULL, OPT_CMD_MAX_OUTPUT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -203,6 +224,9 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.source = SOURCE_AUTO,
 		.proc_root = "/proc",
 		.sys_root = "/sys",
+		.trace_lines = 100,
+		.cmd_timeout_s = 5.0,
+		.cmd_max_output = 65536,
 		.cpu_hz = 99,
 		.bpf_stats = -1,
 	};
@@ -345,6 +369,38 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 				o.bpf_stats = -1;
 			else
 				return bad(err, "--bpf-stats", optarg, "need on, off or auto");
+			break;
+		case OPT_TRACE:
+			if (!trace_event_name_ok(optarg))
+				return bad(err, "--trace", optarg,
+					   "need SUBSYSTEM:EVENT, like sched:sched_process_exec");
+			if (o.nr_traces == MAX_TRACES)
+				return bad(err, "--trace", optarg, "at most 16 tracepoints");
+			o.traces[o.nr_traces++] = optarg;
+			break;
+		case OPT_TRACE_LINES:
+			if (parse_long(optarg, 1, 100000, &v) < 0)
+				return bad(err, "--trace-lines", optarg,
+					   "need a count from 1 to 100000");
+			o.trace_lines = (size_t)v;
+			break;
+		case OPT_CMD:
+			if (!*optarg)
+				return bad(err, "--cmd", "''", "need a shell command");
+			if (o.nr_cmds == MAX_CMDS)
+				return bad(err, "--cmd", optarg, "at most 16 commands");
+			o.cmds[o.nr_cmds++] = optarg;
+			break;
+		case OPT_CMD_TIMEOUT:
+			if (parse_double(optarg, 0.1, 3600, &o.cmd_timeout_s) < 0)
+				return bad(err, "--cmd-timeout", optarg,
+					   "need seconds from 0.1 to 3600");
+			break;
+		case OPT_CMD_MAX_OUTPUT:
+			if (parse_size(optarg, &o.cmd_max_output) < 0 ||
+			    o.cmd_max_output > (64u << 20))
+				return bad(err, "--cmd-max-output", optarg,
+					   "need a size from 4096 bytes to 64M, like 64K");
 			break;
 		case 'h':
 			cli_usage(out);

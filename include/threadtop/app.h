@@ -10,6 +10,8 @@
 #include <stdint.h>
 
 #include "threadtop/cli.h"
+
+struct capture;
 #include "threadtop/loop.h"
 #include "threadtop/model.h"
 
@@ -42,6 +44,8 @@ const struct options *app_options(struct app *app);
 const char *app_source_name(struct app *app);
 /* Whether the model is fed from a recording (-r). */
 bool app_replaying(struct app *app);
+/* --trace and --cmd of a live run; NULL when neither was asked for (or replaying). */
+const struct capture *app_capture(struct app *app);
 /* Wall-clock time of the interval being shown (recorded, in a replay). */
 uint64_t app_interval_realtime_ns(struct app *app);
 /* Ends the run after the current handler (a clean exit). */

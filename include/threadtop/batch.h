@@ -11,15 +11,19 @@
 #include <stdio.h>
 
 #include "threadtop/cli.h"
+#include "threadtop/cmdcap.h"
 #include "threadtop/model.h"
+#include "threadtop/trace.h"
 
 #define BATCH_SCHEMA_VERSION 1
 
 struct batch_info {
 	const char *source; /* "bpf", "proc" */
 	unsigned hz;
-	uint64_t realtime_ns; /* wall-clock time of the interval's end */
-	bool replay;	      /* the data comes from a recording (-r) */
+	uint64_t realtime_ns;	     /* wall-clock time of the interval's end */
+	bool replay;		     /* the data comes from a recording (-r) */
+	const struct tracer *tracer; /* --trace lines, or NULL */
+	const struct cmdcap *cmds;   /* --cmd results, or NULL */
 };
 
 /* Prints the model's current interval to out in the given format. */

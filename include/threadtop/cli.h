@@ -14,6 +14,8 @@ enum output_format { FORMAT_TEXT, FORMAT_JSON };
 enum source_kind { SOURCE_AUTO, SOURCE_BPF, SOURCE_PROC };
 
 #define MAX_PIDS 1024
+#define MAX_TRACES 16 /* --trace, as TRACE_MAX_EVENTS */
+#define MAX_CMDS 16   /* --cmd, as CMDCAP_MAX */
 #define MAX_EXPORTS 8
 
 struct options {
@@ -42,6 +44,15 @@ struct options {
 	bool offcpu;		 /* --offcpu, exact off-CPU tracing (BPF) */
 	int bpf_stats;		 /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
 	struct label_set labels; /* --label, --label-clear, --label-scope, --labels */
+
+	/* Diagnostic attachments (capture.h). */
+	const char *traces[MAX_TRACES]; /* --trace SUBSYSTEM:EVENT */
+	size_t nr_traces;
+	size_t trace_lines;	    /* --trace-lines: kept per tracepoint */
+	const char *cmds[MAX_CMDS]; /* --cmd 'SHELL COMMAND' */
+	size_t nr_cmds;
+	double cmd_timeout_s;	 /* --cmd-timeout */
+	uint64_t cmd_max_output; /* --cmd-max-output, bytes */
 };
 
 enum cli_result {

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The diagnostic attachments of a live run: kernel trace capture (trace.h)
+ * and command capture (cmdcap.h), set up from the options and wired into
+ * the event loop. The application calls it at each interval end; front
+ * ends read the tracer and the commands to show and export them.
+ */
+#ifndef THREADTOP_CAPTURE_H
+#define THREADTOP_CAPTURE_H
+
+#include <stddef.h>
+
+#include "threadtop/cli.h"
+#include "threadtop/cmdcap.h"
+#include "threadtop/loop.h"
+#include "threadtop/trace.h"
+
+struct capture;
+
+/*
+ * Sets up --trace and --cmd from o (NULL tracer or commands when none were
+ * asked for). Must run while threadtop still holds its privileges (mounting
+ * tracefs, creating the instance). NULL with errno and a one-line reason in
+ * err on failure; note may hold a line for the user (tracefs was mounted).
+ * Commands first run at capture__start.
+ */
+struct capture *capture__new(const struct options *o, struct loop *loop, char *err, size_t errlen,
+			     char *note, size_t notelen);
+/* Kills running commands, removes the trace instance. Before the loop is freed. */
+void capture__free(struct capture *c);
+
+/* The first snapshot period begins: starts the commands. 0 or -errno. */
+int capture__start(struct capture *c);
+/* Before an interval is shown: reads what trace_pipe holds. */
+void capture__interval_end(struct capture *c);
+/* After it was shown: interval counts restart, commands run again. */
+void capture__interval_next(struct capture *c);
+
+/* NULL when not tracing / no commands. Owned by the capture. */
+const struct tracer *capture__tracer(const struct capture *c);
+const struct cmdcap *capture__cmds(const struct capture *c);
+
+#endif /* THREADTOP_CAPTURE_H */

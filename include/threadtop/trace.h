@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel trace capture (--trace SUBSYSTEM:EVENT): enables tracepoints in a
+ * private tracefs instance (instances/threadtop-PID, so the global trace
+ * buffer and other tools are untouched), reads the instance's trace_pipe
+ * without blocking from the event loop, and keeps the last N formatted
+ * lines of each tracepoint with its counts. The instance is removed by
+ * tracer__free, which every exit path of the application reaches; instances
+ * left by a threadtop that was killed are removed at the next start.
+ */
+#ifndef THREADTOP_TRACE_H
+#define THREADTOP_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TRACE_MAX_EVENTS 16
+#define TRACE_LINE_MAX 1024 /* longer lines are cut */
+
+struct tracer;
+
+struct tracer_opts {
+	const char *const *events; /* "sched:sched_process_exec", ... */
+	size_t nr_events;
+	size_t max_lines;    /* kept per tracepoint (1 to 100000) */
+	const char *tracefs; /* NULL: /sys/kernel/tracing (mounted there when absent) */
+};
+
+/* Whether s is a well-formed SUBSYSTEM:EVENT (letters, digits, '_'), no paths. */
+bool trace_event_name_ok(const char *s);
+
+/*
+ * Sets up the instance and enables every event. On failure returns NULL
+ * with errno set and a one-line reason in err (what, why, what to do). On
+ * success note holds a line to tell the user, or is empty (note: "mounted
+ * tracefs at /sys/kernel/tracing").
+ */
+struct tracer *tracer__new(const struct tracer_opts *opts, char *err, size_t errlen, char *note,
+			   size_t notelen);
+/* A tracer with no kernel side (tests, replays): lines come from tracer__feed. */
+struct tracer *tracer__new_offline(const struct tracer_opts *opts);
+/* Routes len bytes of trace_pipe text (lines may span calls). */
+void tracer__feed(struct tracer *t, const char *data, size_t len);
+/* Disables the events, closes the pipe and removes the instance. Accepts NULL. */
+void tracer__free(struct tracer *t);
+
+/* The trace_pipe fd to poll (non-blocking). */
+int tracer__fd(const struct tracer *t);
+/* Reads everything available now. Returns lines read or a negative errno. */
+int tracer__read(struct tracer *t);
+/* Closes the interval: interval counts restart. */
+void tracer__end_interval(struct tracer *t);
+
+struct trace_stats {
+	const char *event; /* "sched:sched_process_exec" */
+	uint64_t total;	   /* lines since the start */
+	uint64_t interval; /* lines in this interval */
+	size_t kept;	   /* lines in the ring (at most max_lines) */
+};
+
+size_t tracer__count(const struct tracer *t);
+void tracer__stats(const struct tracer *t, size_t i, struct trace_stats *ret);
+/*
+ * The j-th newest kept line of event i (0 = newest), NUL-terminated, owned
+ * by the tracer until the next read; NULL past the end. ret_this_interval
+ * (if given) says whether it arrived in the current interval.
+ */
+const char *tracer__line(const struct tracer *t, size_t i, size_t j, bool *ret_this_interval);
+/* Lines the tracer could not attribute to an event (should stay 0). */
+uint64_t tracer__unmatched(const struct tracer *t);
+/* Events the kernel dropped because we read too slowly ("[LOST N EVENTS]"). */
+uint64_t tracer__lost(const struct tracer *t);
+
+/*
+ * Parsing seam for tests: which of events (SUBSYSTEM:EVENT) an ftrace line
+ * "comm-pid [cpu] flags ts: EVENT: fields" belongs to; -1 when none.
+ */
+int trace_match_line(const char *line, const char *const *events, size_t nr);
+
+#endif /* THREADTOP_TRACE_H */

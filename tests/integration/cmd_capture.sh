@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Command capture, live: a --cmd that hangs is cut off by its timeout (status
+# "timed_out", killed with its children) while the batch output keeps its
+# pace; a quick command's output and exit status are in the JSON and text.
+set -u
+command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
+: "${TT_BIN:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+start=$(date +%s.%N)
+"$TT_BIN" -b -d 1 -n 3 --source proc --format json --cmd 'sleep 4242' \
+	--cmd 'echo captured; exit 7' --cmd-timeout 0.5 >"$tmp/out.json" ||
+	{ echo "FAIL: threadtop failed"; exit 1; }
+secs=$(echo "$(date +%s.%N) - $start" | bc)
+echo "3 intervals of 1 s took ${secs}s"
+echo "$secs < 8" | bc | grep -q 1 || { echo "FAIL: the hanging command slowed the run"; exit 1; }
+jq -c '.commands[] | {cmd, status, exit_code, signal, duration_s, runs, skipped}' "$tmp/out.json"
+jq -e -s '.[0].commands[0] | .status == "timed_out" and .timed_out and .signal == 9 and
+	.duration_s < 2' "$tmp/out.json" >/dev/null || { echo "FAIL: not cut off"; exit 1; }
+jq -e -s '.[0].commands[1] | .status == "exited" and .exit_code == 7 and .output == "captured\n"' \
+	"$tmp/out.json" >/dev/null || { echo "FAIL: quick command"; exit 1; }
+jq -e -s '.[2].commands[1].runs == 3' "$tmp/out.json" >/dev/null ||
+	{ echo "FAIL: not run at every snapshot"; exit 1; }
+pgrep -f 'slee[p] 4242' && { echo "FAIL: the hanging command survived"; exit 1; }
+
+"$TT_BIN" -b -d 1 -n 1 --source proc --cmd 'echo text-mode' >"$tmp/out.txt" ||
+	{ echo "FAIL: text mode"; exit 1; }
+grep -q "^CMD echo text-mode  exited 0" "$tmp/out.txt" && grep -q "^  text-mode$" "$tmp/out.txt" ||
+	{ cat "$tmp/out.txt"; echo "FAIL: text output"; exit 1; }
+echo "ok"

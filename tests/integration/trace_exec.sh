@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Kernel trace capture, live: with --trace sched:sched_process_exec, running
+# /bin/true shows up as its exec line in the batch JSON "traces"; the private
+# tracefs instance is gone after exit (normal end and SIGTERM); a tracepoint
+# that does not exist is a one-line error and exit 1; a malformed name is a
+# usage error (exit 2).
+set -u
+command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
+[ "$(id -u)" = 0 ] || { echo "skip: --trace needs root (tracefs)"; exit 77; }
+grep -qw tracefs /proc/filesystems || { echo "skip: kernel without tracefs"; exit 77; }
+: "${TT_BIN:?}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+inst=/sys/kernel/tracing/instances
+
+(sleep 1.2; for i in 1 2 3; do /bin/true; done) &
+"$TT_BIN" -b -d 1 -n 3 --source proc --format json --trace sched:sched_process_exec \
+	>"$tmp/out.json" 2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL: threadtop failed"; exit 1; }
+wait
+n=$(jq -s '[.[].traces[] | select(.event == "sched:sched_process_exec") | .lines[] |
+	select(test("sched_process_exec: filename=/bin/true "))] | length' "$tmp/out.json")
+echo "exec lines of /bin/true captured: $n"
+[ "$n" -ge 3 ] || { echo "FAIL: expected 3 exec lines of /bin/true"; exit 1; }
+jq -s -e 'all(.[]; .traces[0].total >= .traces[0].interval)' "$tmp/out.json" >/dev/null ||
+	{ echo "FAIL: counts"; exit 1; }
+ls "$inst" | grep -q '^threadtop-' && { echo "FAIL: instance left: $(ls $inst)"; exit 1; }
+
+# SIGTERM mid-run also removes the instance.
+"$TT_BIN" -b -d 1 --source proc --format json --trace sched:sched_process_exec >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do [ -d "$inst/threadtop-$pid" ] && break; sleep 0.1; done
+[ -d "$inst/threadtop-$pid" ] || { echo "FAIL: no instance threadtop-$pid while running"; exit 1; }
+kill -TERM $pid
+wait $pid
+[ -d "$inst/threadtop-$pid" ] && { echo "FAIL: instance left after SIGTERM"; exit 1; }
+
+"$TT_BIN" -b -n 1 --source proc --trace sched:no_such_event >/dev/null 2>"$tmp/err"
+rc=$?
+[ $rc = 1 ] || { echo "FAIL: unknown tracepoint exited $rc"; exit 1; }
+grep -q 'no such tracepoint' "$tmp/err" || { cat "$tmp/err"; echo "FAIL: message"; exit 1; }
+ls "$inst" | grep -q '^threadtop-' && { echo "FAIL: instance left after an error"; exit 1; }
+"$TT_BIN" -b -n 1 --trace ../../x >/dev/null 2>&1
+rc=$?
+[ $rc = 2 ] || { echo "FAIL: malformed name exited $rc"; exit 1; }
+echo "ok"
