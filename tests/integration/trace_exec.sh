@@ -16,7 +16,9 @@ inst=/sys/kernel/tracing/instances
 
 (sleep 1.2; for i in 1 2 3; do /bin/true; done) &
 "$TT_BIN" -b -d 1 -n 3 --source proc --format json --trace sched:sched_process_exec \
-	>"$tmp/out.json" 2>"$tmp/err" || { cat "$tmp/err"; echo "FAIL: threadtop failed"; exit 1; }
+	>"$tmp/out.json" 2>"$tmp/err" &
+pid=$!
+wait $pid || { cat "$tmp/err"; echo "FAIL: threadtop failed"; exit 1; }
 wait
 n=$(jq -s '[.[].traces[] | select(.event == "sched:sched_process_exec") | .lines[] |
 	select(test("sched_process_exec: filename=/bin/true "))] | length' "$tmp/out.json")
@@ -24,7 +26,8 @@ echo "exec lines of /bin/true captured: $n"
 [ "$n" -ge 3 ] || { echo "FAIL: expected 3 exec lines of /bin/true"; exit 1; }
 jq -s -e 'all(.[]; .traces[0].total >= .traces[0].interval)' "$tmp/out.json" >/dev/null ||
 	{ echo "FAIL: counts"; exit 1; }
-ls "$inst" | grep -q '^threadtop-' && { echo "FAIL: instance left: $(ls $inst)"; exit 1; }
+# Only our own instance: other threadtops may be tracing on this machine.
+[ -d "$inst/threadtop-$pid" ] && { echo "FAIL: instance threadtop-$pid left"; exit 1; }
 
 # SIGTERM mid-run also removes the instance.
 "$TT_BIN" -b -d 1 --source proc --format json --trace sched:sched_process_exec >/dev/null 2>&1 &
@@ -35,11 +38,13 @@ kill -TERM $pid
 wait $pid
 [ -d "$inst/threadtop-$pid" ] && { echo "FAIL: instance left after SIGTERM"; exit 1; }
 
-"$TT_BIN" -b -n 1 --source proc --trace sched:no_such_event >/dev/null 2>"$tmp/err"
+"$TT_BIN" -b -n 1 --source proc --trace sched:no_such_event >/dev/null 2>"$tmp/err" &
+pid=$!
+wait $pid
 rc=$?
 [ $rc = 1 ] || { echo "FAIL: unknown tracepoint exited $rc"; exit 1; }
 grep -q 'no such tracepoint' "$tmp/err" || { cat "$tmp/err"; echo "FAIL: message"; exit 1; }
-ls "$inst" | grep -q '^threadtop-' && { echo "FAIL: instance left after an error"; exit 1; }
+[ -d "$inst/threadtop-$pid" ] && { echo "FAIL: instance left after an error"; exit 1; }
 "$TT_BIN" -b -n 1 --trace ../../x >/dev/null 2>&1
 rc=$?
 [ $rc = 2 ] || { echo "FAIL: malformed name exited $rc"; exit 1; }
