@@ -14,12 +14,14 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 inst=/sys/kernel/tracing/instances
 
-(sleep 1.2; for i in 1 2 3; do /bin/true; done) &
 "$TT_BIN" -b -d 1 -n 3 --source proc --format json --trace sched:sched_process_exec \
 	>"$tmp/out.json" 2>"$tmp/err" &
 pid=$!
+# Exec only once the event is on, however slowly a loaded machine starts threadtop.
+on="$inst/threadtop-$pid/events/sched/sched_process_exec/enable"
+for _ in $(seq 200); do [ "$(cat "$on" 2>/dev/null)" = 1 ] && break; sleep 0.05; done
+for i in 1 2 3; do /bin/true; done
 wait $pid || { cat "$tmp/err"; echo "FAIL: threadtop failed"; exit 1; }
-wait
 n=$(jq -s '[.[].traces[] | select(.event == "sched:sched_process_exec") | .lines[] |
 	select(test("sched_process_exec: filename=/bin/true "))] | length' "$tmp/out.json")
 echo "exec lines of /bin/true captured: $n"
