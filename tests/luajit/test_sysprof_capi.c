@@ -8,6 +8,7 @@
  * stack resize and after an error thrown from a coroutine.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -16,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -412,6 +414,49 @@ static void test_signal_outside_vm(void **state)
 	free(m.data);
 }
 
+/* Another thread runs its own VM while this one is profiled, and
+ * process-directed SIGPROFs may land on it (tarantool#11577, #11233): only
+ * the profiled thread is sampled, nothing crashes. */
+static volatile int other_stop;
+
+static void *other_vm_thread(void *arg)
+{
+	lua_State *L2 = new_vm();
+
+	(void)arg;
+	while (!other_stop)
+		run(L2, "local t = {} for i = 1, 2e4 do t[i] = tostring(i) end");
+	lua_close(L2);
+	return NULL;
+}
+
+static void test_other_thread(void **state)
+{
+	lua_State *L = new_vm();
+	struct membuf m = {0};
+	struct luam_Sysprof_Options o = opts(LUAM_SYSPROF_CALLGRAPH, 1, &m);
+	struct luam_Sysprof_Counters c;
+	pthread_t th;
+
+	(void)state;
+	other_stop = 0;
+	assert_int_equal(pthread_create(&th, NULL, other_vm_thread, NULL), 0);
+	assert_int_equal(luaM_sysprof_start(L, &o), PROFILE_SUCCESS);
+	for (int i = 0; i < 20; i++) {
+		kill(getpid(), SIGPROF); /* any thread may take it */
+		run(L, "local s = 0 for i = 1, 2e5 do s = s + i % 7 end");
+	}
+	burn_cpu_ms(50);
+	assert_int_equal(luaM_sysprof_stop(L), PROFILE_SUCCESS);
+	other_stop = 1;
+	assert_int_equal(pthread_join(th, NULL), 0);
+	assert_int_equal(luaM_sysprof_report(&c), PROFILE_SUCCESS);
+	assert_int_equal(sum(&c), c.samples);
+	assert_int_equal(m.data[m.len - 1], 0x80);
+	lua_close(L);
+	free(m.data);
+}
+
 /* Host code that never returns to Lua: the ring of samples waiting for a
  * safe point fills up; stacks are dropped and counted, counters are not. */
 static void test_ring_overflow(void **state)
@@ -487,6 +532,7 @@ int main(void)
 		cmocka_unit_test_setup(test_close_while_running, setup_config),
 		cmocka_unit_test_setup(test_second_vm, setup_config),
 		cmocka_unit_test_setup(test_signal_outside_vm, setup_config),
+		cmocka_unit_test_setup(test_other_thread, setup_config),
 		cmocka_unit_test_setup(test_ring_overflow, setup_config),
 		cmocka_unit_test_setup(test_fallback_letters, setup_config),
 	};
