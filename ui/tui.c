@@ -206,7 +206,7 @@ static void sort_rows(struct tui *t)
  * syscall, into t->sc; and a row for every traced syscall no sample caught.
  * Returns false when there are none (not traced, or a window they lack).
  */
-static bool syscall_stats(struct tui *t, const struct model_query *pane_q)
+static bool syscall_stats(struct tui *t, const struct model_query *pane_q, bool *header_done)
 {
 	struct model_result threads;
 	struct model_query q = *pane_q;
@@ -222,6 +222,12 @@ static bool syscall_stats(struct tui *t, const struct model_query *pane_q)
 	q.filter.syscall = MODEL_ANY_SYSCALL;
 	if (model__query(t->m, &q, &threads) < 0)
 		return false;
+	/* Every thread once, unfiltered: the header's totals come free. */
+	if (!*header_done && !t->v.nr_crumbs && !q.filter.hide_kthreads &&
+	    !q.filter.hide_user_threads) {
+		header_from_rows(t, &threads);
+		*header_done = true;
+	}
 	for (size_t i = 0; i < threads.nr; i++) {
 		struct model_syscall_stat *st = NULL;
 		int n = model__thread_syscall_stats(t->m, threads.rows[i].tid, q.window, &st);
@@ -298,11 +304,9 @@ static void build_table(struct tui *t)
 	}
 	if (unfiltered)
 		header_from_rows(t, &res);
-	else
-		build_header(t);
 	t->rc = (struct rows_ctx){t->m, q.dims, res.total_samples, res.cpu_valid, NULL};
 	t->nr_cols = t->tp->columns(&t->v, t->cols, TUI_MAX_COLS);
-	if (t->v.pane == PANE_SYSCALLS && syscall_stats(t, &q)) {
+	if (t->v.pane == PANE_SYSCALLS && syscall_stats(t, &q, &unfiltered)) {
 		/* Exact figures first; what sampling adds after (fits 80 columns). */
 		static const int exact[] = {COL_SYSCALL, COL_COUNT, COL_TIME,	 COL_P50,
 					    COL_P99,	 COL_HIST,  COL_SAMPLES, COL_THREADS};
@@ -311,6 +315,8 @@ static void build_table(struct tui *t)
 		memcpy(t->cols, exact, sizeof(exact));
 		t->nr_cols = sizeof(exact) / sizeof(exact[0]);
 	}
+	if (!unfiltered) /* the header's totals: a query of their own */
+		build_header(t);
 	t->nr_rows = rows_filter(&t->rc, t->rows, t->nr_rows, t->cols, t->nr_cols, t->v.filter);
 	fix_sort(t);
 	rows_sort(&t->rc, t->rows, t->nr_rows, t->v.pv[t->v.pane].sort_col,
