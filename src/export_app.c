@@ -44,6 +44,8 @@ int export_app_write(struct app *app)
 	char err[512];
 	int first = 0;
 
+	if (!o->nr_exports)
+		return 0;
 	opts_of(o, &eo);
 	eo.source = app_source_name(app);
 	eo.namer = model__frame_namer(app_model(app)); /* NULL in a replay: addresses */

@@ -239,6 +239,16 @@ static void write_profile(const struct export_ctx *x, struct json *j, enum profi
 		}
 		if (s->syscall != TT_SYSCALL_NONE)
 			json_string(j, "syscall", syscall_label(s->syscall, name, sizeof(name)));
+		if (s->labels_id) {
+			const char *names[TT_LABEL_SLOTS] = {0}, *values[TT_LABEL_SLOTS] = {0};
+
+			model__labels(x->m, s->labels_id, names, values);
+			json_begin_object(j, "labels");
+			for (int k = 0; k < TT_LABEL_SLOTS; k++)
+				if (names[k] && values[k])
+					json_string(j, names[k], values[k]);
+			json_end_object(j);
+		}
 		json_begin_array(j, "frames");
 		for (uint32_t k = 0; k < s->nr_frames; k++)
 			json_u64(j, NULL, s->frames[k]);

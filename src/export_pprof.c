@@ -19,7 +19,7 @@
 #include "threadtop/syscalls.h"
 #include "threadtop/util.h"
 
-#define NR_LABELS 6
+#define NR_LABELS (6 + TT_LABEL_SLOTS)
 
 /* The two values each kind of samples adds: type and unit names. */
 static const char *const value_names[PROFILE_KIND_MAX][2][2] = {
@@ -140,7 +140,8 @@ static void label(struct pprof *pp, Tt__Pprof__Label *l, const char *key, const 
 		l->num = num;
 }
 
-static void build_samples(struct pprof *pp, const struct profile *p, size_t nr_values)
+static void build_samples(struct pprof *pp, const struct model *m, const struct profile *p,
+			  size_t nr_values)
 {
 	size_t nr_loc = 0, li = 0;
 
@@ -179,6 +180,14 @@ static void build_samples(struct pprof *pp, const struct profile *p, size_t nr_v
 		if (s->syscall != TT_SYSCALL_NONE)
 			label(pp, &l[nl++], "syscall",
 			      syscall_label(s->syscall, name, sizeof(name)), 0);
+		if (s->labels_id) {
+			const char *names[TT_LABEL_SLOTS] = {0}, *values[TT_LABEL_SLOTS] = {0};
+
+			model__labels(m, s->labels_id, names, values);
+			for (int k = 0; k < TT_LABEL_SLOTS; k++)
+				if (names[k] && values[k])
+					label(pp, &l[nl++], names[k], values[k], 0);
+		}
 		ps->label = xmalloc(nl * sizeof(*ps->label));
 		for (size_t k = 0; k < nl; k++)
 			ps->label[k] = &l[k];
@@ -245,7 +254,7 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 		}
 	}
 	build_frames(&pp, p);
-	build_samples(&pp, p, nr_values);
+	build_samples(&pp, x->m, p, nr_values);
 
 	prof->n_sample_type = nr_values;
 	prof->sample_type = (Tt__Pprof__ValueType **)POINTERS(pp.types, nr_values);

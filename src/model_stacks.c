@@ -77,6 +77,8 @@ static int cmp_rows(const void *a, const void *b)
 		return x->kstack_id < y->kstack_id ? -1 : 1;
 	if (x->ustack_id != y->ustack_id)
 		return x->ustack_id < y->ustack_id ? -1 : 1;
+	if (x->labels_id != y->labels_id)
+		return x->labels_id < y->labels_id ? -1 : 1;
 	return 0;
 }
 
@@ -116,6 +118,7 @@ int model__thread_stacks(struct model *m, enum model_window window,
 				.syscall = kc->key.syscall,
 				.kstack_id = kc->key.kstack_id,
 				.ustack_id = kc->key.ustack_id,
+				.labels_id = kc->key.labels_id,
 				.samples = n,
 			};
 		}

@@ -201,6 +201,7 @@ static void add_thread_samples(struct builder *b)
 			.pcomm = r->pcomm,
 			.state = r->state,
 			.syscall = r->syscall,
+			.labels_id = r->labels_id,
 			.count = r->samples,
 			.ns = r->samples * period_ns,
 		};

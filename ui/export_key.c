@@ -66,9 +66,13 @@ static void run_export(struct tui *t, const char *path)
 	};
 	struct export_result res;
 	char err[256];
+	int e;
 
+	/* The model's namer: the symbolizer on a live run, none in a replay. */
+	eo.namer = model__frame_namer(t->m);
 	view_filter(&t->v, &f);
-	if (export__write(t->m, path, &eo, &res, err, sizeof(err)) < 0) {
+	e = export__write(t->m, path, &eo, &res, err, sizeof(err));
+	if (e < 0) {
 		snprintf(t->v.status, sizeof(t->v.status), "%.120s", err);
 		return;
 	}

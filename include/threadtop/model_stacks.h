@@ -22,7 +22,8 @@ struct model_thread_stack {
 	int32_t syscall;    /* TT_SYSCALL_NONE when not in one */
 	uint32_t kstack_id; /* model__stack ids, 0 = none */
 	uint32_t ustack_id;
-	uint64_t samples; /* in the window */
+	uint32_t labels_id; /* application labels (model__labels), 0 = none */
+	uint64_t samples;   /* in the window */
 };
 
 /*

@@ -3,7 +3,8 @@
 # --export with the BPF source: on-CPU samples become the main profile of the
 # one-profile formats (a.folded, a.svg) with thread samples and off-CPU time
 # (--offcpu) in sibling files; pprof holds every kind as its own sample
-# types; each agrees with the JSON report; the spinning workload is there.
+# types; each agrees with the JSON report; frames are named by the
+# symbolizer, and the workload's hot function is in every format.
 . "$(dirname "$0")/bpf_common.bash"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
@@ -59,6 +60,11 @@ svg = ET.parse(d + "/a.svg").getroot()
 assert "on-CPU" in svg.find(ns + "text").text
 names = {g.get("data-name") for g in svg.iter(ns + "g")}
 assert "hotspinner" in names, names
+# Named frames: the workload's hot function, under its caller.
+hot_fn = "tt_export_hot_fn"
+assert hot_fn in names, sorted(n for n in names if n)[:40]
+assert any(";main;" + hot_fn in l for l in open(d + "/a.folded")), "no main;" + hot_fn
+assert any(f["name"] == hot_fn for f in rep["frames"])
 
 if pprof:
     pp = json.load(open(pprof))
@@ -69,5 +75,8 @@ if pprof:
     assert t["offcpu/nanoseconds"] == profs["offcpu"]["total_ns"]
     assert t["thread_samples/count"] == profs["threads"]["total_count"]
     assert "[kernel]" in pp["mappings"], pp["mappings"]
+    assert hot_fn in pp["functions"]
+    # Leaf first in pprof: the hot function is a leaf of the spinner's samples.
+    assert any(s["stack"] and s["stack"][-1] == hot_fn for s in pp["samples"])
 PY
 echo "PASS"

@@ -314,6 +314,57 @@ static void traced(void **state)
 	model = saved;
 }
 
+/* Application labels travel as pprof labels and in the JSON report's samples. */
+static void labels(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct export_opts o = opts(EXPORT_BY_PROCESS);
+	struct tt_label_name ln = {
+		.hdr = {TT_EV_LABEL_NAME, TT_LABEL_NAME_VERSION, sizeof(ln), FX_T0},
+		.slot = 0,
+		.name = "route",
+	};
+	struct tt_thread_labels tl = {
+		.hdr = {TT_EV_THREAD_LABELS, TT_THREAD_LABELS_VERSION, sizeof(tl), FX_T0},
+		.pid = 100,
+		.tid = 101,
+		.set_mask = 1,
+		.v[0] = {.kind = TT_LABEL_STRING, .str = "/api<&>"},
+	};
+	struct export_result res;
+	Tt__Pprof__Profile *p;
+	char err[256] = "", *text;
+	bool found = false;
+	uint8_t *buf;
+	size_t len;
+
+	model__advance(m, FX_T0);
+	model__ingest(m, &ln.hdr);
+	model__ingest(m, &tl.hdr);
+	for (int i = 0; i < 4; i++)
+		fx_sample(m, FX_T0 + (uint64_t)i * 1000, 100, 101, "worker", TT_ST_R,
+			  TT_SYSCALL_NONE, 0, 0);
+	assert_int_equal(export__write(m, path_of("l.pb.gz"), &o, &res, err, sizeof(err)), 0);
+	export_result__release(&res);
+	assert_int_equal(export__write(m, path_of("l.json"), &o, &res, err, sizeof(err)), 0);
+	export_result__release(&res);
+	buf = gunzip(path_of("l.pb.gz"), &len);
+	p = tt__pprof__profile__unpack(NULL, len, buf);
+	assert_non_null(p);
+	for (size_t k = 0; k < p->sample[0]->n_label; k++)
+		if (!strcmp(pstr(p, p->sample[0]->label[k]->key), "route")) {
+			assert_string_equal(pstr(p, p->sample[0]->label[k]->str), "/api<&>");
+			found = true;
+		}
+	assert_true(found);
+	tt__pprof__profile__free_unpacked(p, NULL);
+	free(buf);
+	text = slurp(path_of("l.json"));
+	assert_non_null(strstr(text, "\"labels\":{\"route\":\"/api<&>\"}"));
+	free(text);
+	model__free(m);
+}
+
 static void bad_names(void **state)
 {
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
@@ -340,6 +391,7 @@ int main(void)
 		cmocka_unit_test(speedscope),
 		cmocka_unit_test(svg),
 		cmocka_unit_test(traced),
+		cmocka_unit_test(labels),
 		cmocka_unit_test(bad_names),
 	};
 
