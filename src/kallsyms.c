@@ -93,7 +93,7 @@ static int parse_line(struct ksyms_builder *b, const char *line, size_t len)
 	while (p < end && *p != ' ' && *p != '\t')
 		p++;
 	name_len = (size_t)(p - name);
-	if (!name_len || name_len >= KSYM_NAME_MAX)
+	if (!name_len || name_len >= KSYM_NAME_MAX || memchr(name, '\0', name_len))
 		return 0;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;

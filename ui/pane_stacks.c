@@ -3,8 +3,8 @@
  * The Stacks pane: the merged call tree of the window's samples, on-CPU
  * (running) or off-CPU (waiting), with inclusive and self columns, expanded
  * along the hottest path until the user expands or collapses a node. Frames
- * show as addresses for now ("[k]" marks kernel frames); rows_frame is where
- * symbol names slot in. With the /proc source there are no stacks, and the
+ * show by name through the model's frame namer ("[k]" marks kernel frames;
+ * addresses in a replay). With the /proc source there are no stacks, and the
  * pane says so.
  */
 #include <inttypes.h>
