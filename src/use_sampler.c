@@ -162,11 +162,12 @@ static void read_disks(struct use_sampler *us, struct snapshot *s)
 		uint64_t errs;
 
 		/* Whole disks only: partitions are not in /sys/block. */
-		snprintf(path, sizeof(path), "block/%s", all[i].name);
-		if (us->sys_fd < 0 || faccessat(us->sys_fd, path, F_OK, 0) < 0)
+		if (snprintf(path, sizeof(path), "block/%s", all[i].name) >= (int)sizeof(path) ||
+		    us->sys_fd < 0 || faccessat(us->sys_fd, path, F_OK, 0) < 0)
 			continue;
-		snprintf(path, sizeof(path), "block/%s/device/ioerr_cnt", all[i].name);
-		if (read_small(us->sys_fd, path, small) < 0 || use_parse_counter(small, &errs) < 0)
+		if (snprintf(path, sizeof(path), "block/%s/device/ioerr_cnt", all[i].name) >=
+			    (int)sizeof(path) ||
+		    read_small(us->sys_fd, path, small) < 0 || use_parse_counter(small, &errs) < 0)
 			errs = UINT64_MAX;
 		s->disks[s->nr_disks] = all[i];
 		s->disk_errs[s->nr_disks++] = errs;
