@@ -21,6 +21,7 @@
 #include "threadtop/capture.h"
 #include "threadtop/event_codec.h"
 #include "threadtop/export_app.h"
+#include "threadtop/frame_names.h"
 #include "threadtop/log.h"
 #include "threadtop/privileges.h"
 #include "threadtop/record.h"
@@ -41,9 +42,10 @@ struct app {
 	struct source *source;
 	struct recorder *rec;
 	bool replay;
-	char recorded_source[32]; /* in a replay: the source that recorded it */
-	struct use_sampler *use;  /* USE metrics, sampled once per interval */
-	struct symbolizer *sym;	  /* names stack frames of a live run (none in a replay) */
+	char recorded_source[32];  /* in a replay: the source that recorded it */
+	struct use_sampler *use;   /* USE metrics, sampled once per interval */
+	struct frame_names *names; /* recorded frame names: written live, read in a replay */
+	struct symbolizer *sym;	   /* names stack frames of a live run (none in a replay) */
 	unsigned use_missing_said;
 	struct capture *capture; /* --trace, --cmd */
 	long intervals;
@@ -199,12 +201,23 @@ static void app_emit(void *ctx, const struct tt_event_header *ev)
 	case TT_EV_CLOCK:
 		model__advance(app->model, ev->time_ns);
 		break;
+	case TT_EV_FRAME_NAME:
+		if (app->replay)
+			frame_names__add(app->names, (const struct tt_frame_name *)ev);
+		break;
 	case TT_EV_INTERVAL:
 		handle_interval(app, (const struct tt_interval *)ev);
 		break;
 	default:
 		model__ingest(app->model, ev);
 		break;
+	}
+	/* Recording live: name a new stack's frames now, while its process exists. */
+	if (ev->type == TT_EV_STACK && app->rec && app->sym && !app->replay) {
+		struct event_sink sink = {app_emit, app};
+
+		frame_names__record_stack(app->names, symbolizer__namer(app->sym),
+					  (const struct tt_stack *)ev, &sink, ev->time_ns);
 	}
 }
 
@@ -695,6 +708,9 @@ static int start_replay(struct app *app)
 		return -errno;
 	}
 	app->replay = true;
+	/* Frames are named as the recording run named them (TT_EV_FRAME_NAME). */
+	app->names = frame_names__new();
+	model__set_frame_namer(app->model, frame_names__namer(app->names));
 	rd = replay_source__reader(app->source);
 	v = ttr_reader__info(rd, "source");
 	snprintf(app->recorded_source, sizeof(app->recorded_source), "%s", v ? v : "unknown");
@@ -739,6 +755,8 @@ static int start_recording(struct app *app)
 				      app->o->pids[i]);
 	ro.pids = app->o->nr_pids ? pids : NULL;
 	app->rec = recorder__new(&ro, err, sizeof(err));
+	if (app->rec && !app->names)
+		app->names = frame_names__new();
 	if (!app->rec) {
 		log_msg("%s", err);
 		return -errno;
@@ -828,6 +846,7 @@ out:
 	use_sampler__free(app.use);
 	capture__free(app.capture);
 	model__free(app.model);
+	frame_names__free(app.names);
 	symbolizer__free(app.sym);
 	loop__free(app.loop);
 	log_close();

@@ -25,6 +25,7 @@ _Static_assert(sizeof(struct tt_tick) == 32, "tt_tick layout");
 _Static_assert(sizeof(struct tt_drops) == 16 + 8 * TT_DROP_MAX, "tt_drops layout");
 _Static_assert(sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * sizeof(__u64) <= TT_EVENT_MAX_SIZE,
 	       "TT_EVENT_MAX_SIZE holds a full stack");
+_Static_assert(sizeof(struct tt_frame_name) == 40, "tt_frame_name layout");
 _Static_assert(sizeof(struct tt_clock) == 16, "tt_clock layout");
 _Static_assert(sizeof(struct tt_interval) == 32, "tt_interval layout");
 _Static_assert(sizeof(struct tt_use_metric) == 112, "tt_use_metric layout");
@@ -34,7 +35,7 @@ _Static_assert(sizeof(struct tt_syscall_stats) == 48 + 4 * TT_SYSCALL_HIST_BUCKE
 _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
 _Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
 
-enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK };
+enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK, TAIL_FRAME };
 
 struct record_desc {
 	const char *name;
@@ -77,6 +78,8 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 	[TT_EV_DROPS] = {"drops", TT_DROPS_VERSION, sizeof(struct tt_drops), HDR "88888",
 			 TAIL_NONE},
 	[TT_EV_CLOCK] = {"clock", TT_CLOCK_VERSION, sizeof(struct tt_clock), HDR, TAIL_NONE},
+	[TT_EV_FRAME_NAME] = {"frame_name", TT_FRAME_NAME_VERSION, sizeof(struct tt_frame_name),
+			      HDR "8422224", TAIL_FRAME},
 	[TT_EV_INTERVAL] = {"interval", TT_INTERVAL_VERSION, sizeof(struct tt_interval), HDR "844",
 			    TAIL_NONE},
 	[TT_EV_USE_METRIC] = {"use_metric", TT_USE_METRIC_VERSION, sizeof(struct tt_use_metric),
@@ -133,6 +136,9 @@ static size_t tail_size(const struct record_desc *d, const void *fixed)
 		return ((const struct tt_string *)fixed)->len;
 	case TAIL_STACK:
 		return (size_t)((const struct tt_stack *)fixed)->nr * sizeof(__u64);
+	case TAIL_FRAME:
+		return (size_t)((const struct tt_frame_name *)fixed)->name_len +
+		       ((const struct tt_frame_name *)fixed)->module_len;
 	default:
 		return 0;
 	}
@@ -144,6 +150,11 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 		return "string longer than 4096 bytes";
 	if (d->tail == TAIL_STACK && ((const struct tt_stack *)fixed)->nr > TT_MAX_STACK_DEPTH)
 		return "stack deeper than 127 frames";
+	if (d->tail == TAIL_FRAME &&
+	    (size_t)((const struct tt_frame_name *)fixed)->name_len +
+			    ((const struct tt_frame_name *)fixed)->module_len >
+		    TT_MAX_STRING_LEN)
+		return "frame name longer than 4096 bytes";
 	return NULL;
 }
 

@@ -56,6 +56,7 @@ struct recorder {
 	size_t nr_index, cap_index;
 
 	struct u64map *strings, *stacks, *infos; /* id or tid -> struct dict_entry */
+	struct u64map *frames, *labels;		 /* frame hash, label slot -> entry */
 	unsigned dict_chunks;			 /* since the last snapshot */
 
 	uint64_t records;
@@ -273,8 +274,11 @@ static int write_snapshot(struct recorder *r)
 	append_dict(&buf, &len, &cap, r->strings);
 	append_dict(&buf, &len, &cap, r->stacks);
 	append_dict(&buf, &len, &cap, r->infos);
+	append_dict(&buf, &len, &cap, r->frames);
+	append_dict(&buf, &len, &cap, r->labels);
 	h.nr_records = (uint32_t)(u64map__count(r->strings) + u64map__count(r->stacks) +
-				  u64map__count(r->infos));
+				  u64map__count(r->infos) + u64map__count(r->frames) +
+				  u64map__count(r->labels));
 	h.first_ns = h.last_ns = r->last_ns;
 	if (len > TTR_MAX_RAW) {
 		free(buf);
@@ -338,6 +342,21 @@ static void track(struct recorder *r, const struct tt_event_header *ev, const un
 		break;
 	case TT_EV_THREAD_INFO:
 		keep_dict(r->infos, ((const struct tt_thread_info *)ev)->tid, data, len,
+			  ev->time_ns);
+		r->flags |= TTR_CF_DICT;
+		break;
+	case TT_EV_FRAME_NAME: {
+		const struct tt_frame_name *f = (const struct tt_frame_name *)ev;
+
+		keep_dict(r->frames,
+			  f->addr * 0x9e3779b97f4a7c15ull ^
+				  ((uint64_t)f->pid << 1 | (f->flags & 1)),
+			  data, len, ev->time_ns);
+		r->flags |= TTR_CF_DICT;
+		break;
+	}
+	case TT_EV_LABEL_NAME:
+		keep_dict(r->labels, ((const struct tt_label_name *)ev)->slot, data, len,
 			  ev->time_ns);
 		r->flags |= TTR_CF_DICT;
 		break;
@@ -476,6 +495,8 @@ struct recorder *recorder__new(const struct recorder_opts *o, char *err, size_t 
 	r->strings = u64map__new();
 	r->stacks = u64map__new();
 	r->infos = u64map__new();
+	r->frames = u64map__new();
+	r->labels = u64map__new();
 	e = r->cctx ? write_header(r, o) : -ENOMEM;
 	if (e < 0) {
 		snprintf(err, errlen, "-w %s: cannot write the recording header: %s", o->path,
@@ -581,6 +602,8 @@ int recorder__close(struct recorder *r)
 	free_dict(r->strings);
 	free_dict(r->stacks);
 	free_dict(r->infos);
+	free_dict(r->frames);
+	free_dict(r->labels);
 	free(r->raw);
 	free(r->stored);
 	free(r->index);

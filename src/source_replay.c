@@ -107,7 +107,8 @@ static int replay_ready(struct source *src)
 
 static bool is_dict(uint16_t type)
 {
-	return type == TT_EV_STRING || type == TT_EV_STACK || type == TT_EV_THREAD_INFO;
+	return type == TT_EV_STRING || type == TT_EV_STACK || type == TT_EV_THREAD_INFO ||
+	       type == TT_EV_FRAME_NAME || type == TT_EV_LABEL_NAME;
 }
 
 /*

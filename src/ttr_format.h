@@ -45,7 +45,7 @@ enum ttr_compression {
 #define TTR_TRAILER 16
 
 /* Chunk flags. */
-#define TTR_CF_DICT (1u << 0) /* holds dictionary records (string, stack, thread_info) */
+#define TTR_CF_DICT (1u << 0) /* holds dictionary records (string, stack, thread_info, ...) */
 
 struct ttr_chunk_header {
 	uint32_t magic;

@@ -41,8 +41,9 @@ enum tt_event_type {
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
 	 */
-	TT_EV_CLOCK = 32,    /* the loop's clock moved to hdr.time_ns */
-	TT_EV_INTERVAL = 33, /* an output interval closed at hdr.time_ns */
+	TT_EV_CLOCK = 32,      /* the loop's clock moved to hdr.time_ns */
+	TT_EV_INTERVAL = 33,   /* an output interval closed at hdr.time_ns */
+	TT_EV_FRAME_NAME = 34, /* a recording's name of one stack frame (symbolized live) */
 	TT_EV_TYPE_MAX,
 };
 
@@ -55,6 +56,7 @@ enum tt_event_type {
 #define TT_DROPS_VERSION 1
 #define TT_CLOCK_VERSION 1
 #define TT_INTERVAL_VERSION 1
+#define TT_FRAME_NAME_VERSION 1
 #define TT_USE_METRIC_VERSION 1
 #define TT_CPU_SAMPLE_VERSION 1
 #define TT_SYSCALL_STATS_VERSION 1
@@ -345,6 +347,26 @@ struct tt_label_name {
 	__u32 slot;
 	__u32 reserved;
 	char name[TT_COMM_LEN];
+};
+
+#define TT_FRAME_KERNEL (1u << 0) /* a kernel address (pid is 0) */
+
+/*
+ * The name the live run gave a frame, so that a replay elsewhere names it the
+ * same: written to recordings when a stack first arrives, while its process
+ * still exists. The tail is name_len bytes of name, then module_len bytes of
+ * module (no NULs); together at most TT_MAX_STRING_LEN.
+ */
+struct tt_frame_name {
+	struct tt_event_header hdr;
+	__u64 addr;
+	__u32 pid;   /* the address space, 0 for kernel frames */
+	__u16 flags; /* TT_FRAME_* */
+	__u16 name_len;
+	__u16 module_len;
+	__u16 reserved;
+	__u32 reserved2;
+	char data[];
 };
 
 #endif /* THREADTOP_EVENTS_H */

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Frame names that travel in recordings. While recording, the live namer
+ * (the symbolizer) names each frame of each new stack once, while its
+ * process exists, and the names go into the file as TT_EV_FRAME_NAME
+ * records; a replay keeps them and answers the model's frame look-ups from
+ * them, so frames are named on another machine as they were live.
+ */
+#ifndef THREADTOP_FRAME_NAMES_H
+#define THREADTOP_FRAME_NAMES_H
+
+#include <stdint.h>
+
+#include "threadtop/events.h"
+#include "threadtop/frame_namer.h"
+#include "threadtop/source.h"
+
+struct frame_names;
+
+struct frame_names *frame_names__new(void);
+void frame_names__free(struct frame_names *fn);
+
+/* Replay side: keeps the name of a (validated) TT_EV_FRAME_NAME record. */
+void frame_names__add(struct frame_names *fn, const struct tt_frame_name *rec);
+/* A namer answering from the names kept (ctx fn): valid while fn lives. */
+const struct frame_namer *frame_names__namer(struct frame_names *fn);
+
+/*
+ * Recording side: names with namer every frame of st not named before and
+ * emits one TT_EV_FRAME_NAME record per frame to sink, timed time_ns.
+ */
+void frame_names__record_stack(struct frame_names *fn, const struct frame_namer *namer,
+			       const struct tt_stack *st, const struct event_sink *sink,
+			       uint64_t time_ns);
+
+#endif /* THREADTOP_FRAME_NAMES_H */
