@@ -2,6 +2,7 @@
 /* --export in a run (see export_app.h): check at the start, write at the end. */
 #include <stdio.h>
 
+#include "threadtop/capture.h"
 #include "threadtop/export.h"
 #include "threadtop/export_app.h"
 #include "threadtop/log.h"
@@ -49,6 +50,8 @@ int export_app_write(struct app *app)
 	opts_of(o, &eo);
 	eo.source = app_source_name(app);
 	eo.namer = model__frame_namer(app_model(app)); /* NULL in a replay: addresses */
+	eo.tracer = capture__tracer(app_capture(app));
+	eo.cmds = capture__cmds(app_capture(app));
 	for (size_t i = 0; i < o->nr_exports; i++) {
 		struct export_result res;
 		int e = export__write(app_model(app), o->exports[i], &eo, &res, err, sizeof(err));

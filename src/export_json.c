@@ -14,6 +14,7 @@
 #include "threadtop/batch.h"
 #include "threadtop/json.h"
 #include "threadtop/syscalls.h"
+#include "threadtop/capture_report.h"
 #include "threadtop/use_report.h"
 #include "threadtop/util.h"
 
@@ -294,6 +295,11 @@ int export_json(const struct export_ctx *x, FILE *f)
 	json_end_object(&j);
 	write_bpf_stats(x, &j);
 	use_report__json(&j, model__use(x->m), true);
+	if (x->o->tracer)
+		trace_report__json(&j, x->o->tracer, model__window_seconds(x->m, WIN_INTERVAL),
+				   false);
+	if (x->o->cmds)
+		cmdcap_report__json(&j, x->o->cmds);
 	write_frames(x, &j);
 	json_begin_object(&j, "profiles");
 	for (int k = 0; k < PROFILE_KIND_MAX; k++)

@@ -39,6 +39,9 @@ int export_format_parse(const char *name, enum export_format *ret);
 /* The format path's extension names; EXPORT_AUTO when none fits. */
 enum export_format export_format_of_path(const char *path);
 
+struct tracer;
+struct cmdcap;
+
 struct export_opts {
 	enum export_format format; /* EXPORT_AUTO: from the path */
 	enum export_by by;
@@ -52,6 +55,9 @@ struct export_opts {
 	unsigned cpu_hz;      /* on-CPU sampling rate: the weight of an on-CPU sample */
 	const char *host;     /* NULL = gethostname() */
 	uint64_t realtime_ns; /* wall-clock time of the snapshot; 0 = now */
+	/* Diagnostic attachments for the JSON report (capture.h); NULL = none. */
+	const struct tracer *tracer; /* --trace: every kept line */
+	const struct cmdcap *cmds;   /* --cmd: the latest run of each */
 };
 
 #define EXPORT_MAX_FILES 3

@@ -29,4 +29,10 @@ pgrep -f 'slee[p] 4242' && { echo "FAIL: the hanging command survived"; exit 1; 
 	{ echo "FAIL: text mode"; exit 1; }
 grep -q "^CMD echo text-mode  exited 0" "$tmp/out.txt" && grep -q "^  text-mode$" "$tmp/out.txt" ||
 	{ cat "$tmp/out.txt"; echo "FAIL: text output"; exit 1; }
+
+# The JSON export carries the commands, the USE metrics and the verdict too.
+"$TT_BIN" -b -d 1 -n 1 --source proc --cmd 'echo exported' --export "$tmp/snap.json" \
+	>/dev/null 2>&1 || { echo "FAIL: export run"; exit 1; }
+jq -e '.commands[0].output == "exported\n" and (.use | length) > 0 and (.verdict.level | length) > 0' \
+	"$tmp/snap.json" >/dev/null || { echo "FAIL: export JSON lacks commands/use/verdict"; exit 1; }
 echo "ok"

@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 inst=/sys/kernel/tracing/instances
 
 "$TT_BIN" -b -d 1 -n 3 --source proc --format json --trace sched:sched_process_exec \
-	>"$tmp/out.json" 2>"$tmp/err" &
+	--export "$tmp/snap.json" >"$tmp/out.json" 2>"$tmp/err" &
 pid=$!
 # Exec only once the event is on, however slowly a loaded machine starts threadtop.
 on="$inst/threadtop-$pid/events/sched/sched_process_exec/enable"
@@ -26,6 +26,8 @@ n=$(jq -s '[.[].traces[] | select(.event == "sched:sched_process_exec") | .lines
 	select(test("sched_process_exec: filename=/bin/true "))] | length' "$tmp/out.json")
 echo "exec lines of /bin/true captured: $n"
 [ "$n" -ge 3 ] || { echo "FAIL: expected 3 exec lines of /bin/true"; exit 1; }
+jq -e '[.traces[0].lines[] | select(test("filename=/bin/true "))] | length >= 3' \
+	"$tmp/snap.json" >/dev/null || { echo "FAIL: the JSON export lacks the trace lines"; exit 1; }
 jq -s -e 'all(.[]; .traces[0].total >= .traces[0].interval)' "$tmp/out.json" >/dev/null ||
 	{ echo "FAIL: counts"; exit 1; }
 # Only our own instance: other threadtops may be tracing on this machine.
