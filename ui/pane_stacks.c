@@ -41,12 +41,12 @@ static void clear_expanded(struct tui *t)
 	t->expanded = u64map__new();
 }
 
-/* The path of the selected frame, 0 when none. */
+/* The path of the selected frame to follow, 0 when none or on the first row (stay on top). */
 static uint64_t selected_path(const struct tui *t)
 {
 	size_t sel = t->v.pv[PANE_STACKS].sel;
 
-	return t->tree && sel < t->nr_flat ? calltree__node(t->tree, t->flat[sel])->path : 0;
+	return t->tree && sel && sel < t->nr_flat ? calltree__node(t->tree, t->flat[sel])->path : 0;
 }
 
 static void flatten_keeping(struct tui *t, uint64_t key)

@@ -177,11 +177,13 @@ static void restore_selection(struct tui *t)
 	}
 }
 
+/* Follows the selected row across refreshes, unless it is the first (the top stays the top). */
 static void remember_selection(struct tui *t)
 {
 	struct pane_view *pv = &t->v.pv[t->v.pane];
 
-	if (t->tp && pv->sel < t->nr_rows)
+	pv->sel_key = 0;
+	if (t->tp && pv->sel && pv->sel < t->nr_rows)
 		pv->sel_key = rows_key(&t->rows[pv->sel]);
 }
 
