@@ -81,6 +81,17 @@ rc=$?
 set -e
 [ $rc -eq 1 ] && echo "$msg" | grep -q "nodir/x.json" || fail "missing directory: $rc $msg"
 
+# Run through sudo: the exported files belong to the user who ran sudo.
+if [ "$(id -u)" -eq 0 ]; then
+	SUDO_UID=65534 SUDO_GID=65534 "$TT_BIN" -b -n 1 -d 0.2 --source proc -p "$wl" \
+		--export "$dir/sudo.json" --export "$dir/sudo.folded" >/dev/null 2>&1 ||
+		fail "export under sudo failed"
+	for f in sudo.json sudo.folded; do
+		[ "$(stat -c %u:%g "$dir/$f")" = 65534:65534 ] ||
+			fail "$f belongs to $(stat -c %u:%g "$dir/$f"), not the sudo user"
+	done
+fi
+
 # A full disk: a message, and no file (nor temporary) left behind.
 mkdir "$dir/full"
 if mount -t tmpfs -o size=12k tmpfs "$dir/full" 2>/dev/null; then
