@@ -89,7 +89,7 @@ static bool thread_gone(uint32_t pid, uint32_t tid)
 
 int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx)
 {
-	unsigned char key[MAX_KEY], next[MAX_KEY], *val = xmalloc(d->val_size);
+	unsigned char key[MAX_KEY] = {0}, next[MAX_KEY], *val = xmalloc(d->val_size);
 	unsigned char *dead = NULL;
 	size_t nr_dead = 0, cap_dead = 0;
 	bool first = true;

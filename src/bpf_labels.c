@@ -83,11 +83,13 @@ static void conf_of(const struct label_def *d, struct label_conf *c)
 static struct bpf_link *attach_one(struct bpf_labels *l, const struct label_def *d, uint32_t idx,
 				   bool retprobe)
 {
-	LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = d->function, .retprobe = retprobe,
-		    .bpf_cookie = idx);
+	DECLARE_LIBBPF_OPTS(bpf_uprobe_opts, o);
 	struct bpf_program *prog =
 		retprobe ? l->skel->progs.tt_label_return : l->skel->progs.tt_label_enter;
 
+	o.func_name = d->function;
+	o.retprobe = retprobe;
+	o.bpf_cookie = idx;
 	return bpf_program__attach_uprobe_opts(prog, d->pid ? d->pid : -1, d->binary, 0, &o);
 }
 
