@@ -82,6 +82,9 @@ struct {
 
 /* Samples sent by the current pass; user space reads and resets it. */
 __u32 tt_nr_samples = 0;
+/* Time of the current pass (CLOCK_MONOTONIC), set by user space: one clock
+ * read per pass instead of one per thread. */
+__u64 tt_pass_ns = 0;
 
 /*
  * Runnable but not on a CPU because the sampler itself took that CPU: the
@@ -237,7 +240,7 @@ int sample_threads(struct bpf_iter__task *ctx)
 	cache = bpf_task_storage_get(&tt_thread_cache, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (cache && cache->valid && cache->switches == switches && cache->sample.state == state &&
 	    state != TT_ST_R) {
-		cache->sample.hdr.time_ns = bpf_ktime_get_ns();
+		cache->sample.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
 		add_sample(batch, &cache->sample);
 		return 0;
 	}
@@ -249,7 +252,7 @@ int sample_threads(struct bpf_iter__task *ctx)
 	s->hdr.type = TT_EV_THREAD_SAMPLE;
 	s->hdr.version = TT_THREAD_SAMPLE_VERSION;
 	s->hdr.size = sizeof(*s);
-	s->hdr.time_ns = bpf_ktime_get_ns();
+	s->hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
 	s->pid = tgid;
 	s->tid = task->pid;
 	s->start_time_ns = task->start_boottime;

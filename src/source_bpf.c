@@ -257,6 +257,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 	int err = 0;
 
 	bs->threads->bss->tt_nr_samples = 0;
+	bs->threads->bss->tt_pass_ns = start;
 	bs->generation++;
 	bs->cmdline_pid = 0;
 	/* Labels first: the samples of this pass carry what they say. */
