@@ -45,7 +45,8 @@ void log_set_stderr(bool on)
 	echo = on;
 }
 
-static void log_line_v(bool to_stderr, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void log_line_v(bool to_stderr, const char *fmt,
+							     va_list ap)
 {
 	char *line = ring[head];
 

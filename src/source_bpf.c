@@ -84,7 +84,8 @@ struct bpf_source {
 static char libbpf_log[LIBBPF_LOG_MAX];
 static size_t libbpf_log_len;
 
-static int capture_libbpf(enum libbpf_print_level level, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static int capture_libbpf(enum libbpf_print_level level,
+								const char *fmt, va_list ap)
 {
 	int n;
 
