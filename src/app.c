@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <linux/capability.h>
 #include <unistd.h>
 
@@ -25,6 +26,7 @@
 #include "threadtop/log.h"
 #include "threadtop/privileges.h"
 #include "threadtop/record.h"
+#include "threadtop/run_cmd.h"
 #include "threadtop/source_bpf.h"
 #include "threadtop/source_proc.h"
 #include "threadtop/source_replay.h"
@@ -605,11 +607,49 @@ static int on_source_fd(void *ctx, int fd, uint32_t events)
 	return 0;
 }
 
+/* threadtop run: the command exited; show the interval it ended in, then stop. */
+static int on_child(struct app *app)
+{
+	int status;
+	pid_t pid = app->opts.run_pid;
+
+	if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
+		return 0;
+	app->opts.run_pid = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		log_msg("run: the command exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		log_msg("run: the command was killed by signal %d", WTERMSIG(status));
+	if (app->ticks)
+		end_interval(app, monotonic_ns());
+	app_quit(app);
+	return 0;
+}
+
+/* threadtop run: the command outlives threadtop only if threadtop was killed. */
+static void stop_child(struct app *app)
+{
+	pid_t pid = app->opts.run_pid;
+
+	if (pid <= 0)
+		return;
+	if (app->opts.run_gate >= 0) { /* never released: it exits without running */
+		close(app->opts.run_gate);
+		app->opts.run_gate = -1;
+	} else {
+		kill(pid, SIGTERM);
+	}
+	waitpid(pid, NULL, 0);
+	app->opts.run_pid = 0;
+}
+
 static int on_signal(void *ctx, int signo)
 {
 	struct app *app = ctx;
 
 	switch (signo) {
+	case SIGCHLD:
+		return on_child(app);
 	case SIGINT:
 	case SIGTERM:
 	case SIGHUP:
@@ -633,6 +673,8 @@ static int setup_loop(struct app *app)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGWINCH);
+	if (app->o->run_pid > 0)
+		sigaddset(&set, SIGCHLD);
 	err = loop__add_signals(app->loop, &set, on_signal, app);
 	if (err < 0)
 		return err;
@@ -809,6 +851,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 		goto out;
 	if (!app.replay)
 		emit_clock(&app, monotonic_ns());
+	run_cmd__release(&app.opts); /* the sources are up: the command may start */
 	if (fe->start && fe->start(fe->ctx, &app) < 0)
 		goto out;
 	drop_privileges(&app);
@@ -834,6 +877,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 	if (export_app_write(&app) < 0)
 		code = 1;
 out:
+	stop_child(&app);
 	if (app.rec) {
 		bool stopped = recorder__stopped(app.rec);
 

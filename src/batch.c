@@ -244,6 +244,7 @@ static int print_json(struct model *m, const struct batch_info *info,
 		print_json_bpf_stats(m, &j);
 	if (model__label_name(m, 0))
 		print_json_label_groups(m, &j);
+	batch_luajit_json(&j, m);
 	json_begin_object(&j, "dropped");
 	for (int r = 0; r < TT_DROP_MAX; r++)
 		json_u64(&j, model_drop_name(r), st->drops_interval[r]);
@@ -332,6 +333,7 @@ static int print_text(struct model *m, const struct batch_info *info,
 	}
 	trace_report__text(out, info->tracer, res->window_s);
 	cmdcap_report__text(out, info->cmds);
+	batch_luajit_text(out, m);
 	fputc('\n', out);
 	return 0;
 }

@@ -13,6 +13,7 @@
 void cli_usage(FILE *f)
 {
 	fputs("Usage: threadtop [OPTIONS]\n"
+	      "       threadtop run [OPTIONS] -- COMMAND [ARGS...]\n"
 	      "Live per-thread profiler: thread states, syscalls, stacks, USE metrics.\n"
 	      "\n"
 	      "  -b, --batch            batch mode: print each interval to stdout (like top -b)\n"
@@ -60,6 +61,9 @@ void cli_usage(FILE *f)
 	      "                         or by thread state (default process)\n"
 	      "      --force            let --export replace existing files\n"
 	      "  -h, --help             this help\n"
+	      "  run ... -- COMMAND     start COMMAND with libthreadtop-sysprof.so preloaded\n"
+	      "                         (LuaJIT VM states and Lua stacks) and profile just it;\n"
+	      "                         threadtop ends when it exits\n"
 	      "  -V, --version          print the version\n",
 	      f);
 }
@@ -230,11 +234,18 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.cpu_hz = 99,
 		.bpf_stats = -1,
 	};
+	bool run = argc > 1 && !strcmp(argv[1], "run");
 	int c;
 
-	optind = 1;
+	if (run) { /* parse "run OPTIONS...": "run" stands where the program name would */
+		argc--;
+		argv++;
+	}
+	optind = 0; /* 0: glibc re-reads the optstring's ordering flag */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":bd:n:p:F:w:r:hV", long_opts, NULL)) != -1) {
+	/* run: options stop at the command ("+"), so its own options stay its own. */
+	while ((c = getopt_long(argc, argv, run ? "+:bd:n:p:F:w:r:hV" : ":bd:n:p:F:w:r:hV",
+				long_opts, NULL)) != -1) {
 		long v;
 
 		switch (c) {
@@ -424,6 +435,20 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 				err, "--export", o.exports[i],
 				"unknown extension: use .folded, .pb.gz, .speedscope.json, .json or "
 				".svg, or give --export-format");
+	if (run) {
+		if (optind >= argc) {
+			fprintf(err, "threadtop run: no command given: threadtop run [OPTIONS] -- "
+				     "COMMAND [ARGS...]\n");
+			return -EINVAL;
+		}
+		if (o.read_path) {
+			fprintf(err, "threadtop run: -r replays a recording; it cannot run a "
+				     "command\n");
+			return -EINVAL;
+		}
+		o.run_argv = argv + optind;
+		optind = argc;
+	}
 	if (optind < argc) {
 		fprintf(err, "threadtop: unexpected argument '%s'\n", argv[optind]);
 		cli_usage(err);

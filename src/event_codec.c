@@ -34,8 +34,13 @@ _Static_assert(sizeof(struct tt_syscall_stats) == 48 + 4 * TT_SYSCALL_HIST_BUCKE
 	       "tt_syscall_stats layout");
 _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
 _Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
+_Static_assert(sizeof(struct tt_luajit_sample) == 40, "tt_luajit_sample layout");
+_Static_assert(sizeof(struct tt_luajit_func) == 40, "tt_luajit_func layout");
+_Static_assert(sizeof(struct tt_luajit_sample) + TT_LJ_MAX_FRAMES * sizeof(__u64) <=
+		       TT_EVENT_MAX_SIZE,
+	       "TT_EVENT_MAX_SIZE holds a full LuaJIT sample");
 
-enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK, TAIL_FRAME };
+enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK, TAIL_FRAME, TAIL_LJ_FRAMES, TAIL_LJ_NAME };
 
 struct record_desc {
 	const char *name;
@@ -105,6 +110,10 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 			  TAIL_NONE},
 	[TT_EV_PROG_STATS] = {"prog_stats", TT_PROG_STATS_VERSION, sizeof(struct tt_prog_stats),
 			      HDR "888c", TAIL_NONE},
+	[TT_EV_LUAJIT_SAMPLE] = {"luajit_sample", TT_LUAJIT_SAMPLE_VERSION,
+				 sizeof(struct tt_luajit_sample), HDR "44444112", TAIL_LJ_FRAMES},
+	[TT_EV_LUAJIT_FUNC] = {"luajit_func", TT_LUAJIT_FUNC_VERSION, sizeof(struct tt_luajit_func),
+			       HDR "84444", TAIL_LJ_NAME},
 };
 
 const char *tt_event_type_name(unsigned type)
@@ -139,6 +148,10 @@ static size_t tail_size(const struct record_desc *d, const void *fixed)
 	case TAIL_FRAME:
 		return (size_t)((const struct tt_frame_name *)fixed)->name_len +
 		       ((const struct tt_frame_name *)fixed)->module_len;
+	case TAIL_LJ_FRAMES:
+		return (size_t)((const struct tt_luajit_sample *)fixed)->nr * sizeof(__u64);
+	case TAIL_LJ_NAME:
+		return ((const struct tt_luajit_func *)fixed)->len;
 	default:
 		return 0;
 	}
@@ -155,6 +168,15 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 			    ((const struct tt_frame_name *)fixed)->module_len >
 		    TT_MAX_STRING_LEN)
 		return "frame name longer than 4096 bytes";
+	if (d->tail == TAIL_LJ_FRAMES &&
+	    ((const struct tt_luajit_sample *)fixed)->nr > TT_LJ_MAX_FRAMES)
+		return "LuaJIT sample deeper than 64 frames";
+	if (d->tail == TAIL_LJ_FRAMES &&
+	    ((const struct tt_luajit_sample *)fixed)->vmstate >= TT_LJ_VMSTATE_MAX)
+		return "unknown LuaJIT VM state";
+	if (d->tail == TAIL_LJ_NAME &&
+	    ((const struct tt_luajit_func *)fixed)->len > TT_MAX_STRING_LEN)
+		return "LuaJIT function name longer than 4096 bytes";
 	return NULL;
 }
 
@@ -213,7 +235,7 @@ static void convert_fixed(const char *layout, const unsigned char *src, unsigned
 static void convert_tail(const struct record_desc *d, const unsigned char *src, unsigned char *dst,
 			 size_t bytes)
 {
-	if (d->tail == TAIL_STACK) {
+	if (d->tail == TAIL_STACK || d->tail == TAIL_LJ_FRAMES) {
 		for (size_t off = 0; off < bytes; off += 8) {
 			uint64_t v;
 

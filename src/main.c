@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* threadtop's entry point: parse options, pick the front end, run. */
 #include <locale.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "threadtop/app.h"
 #include "threadtop/cli.h"
 #include "threadtop/log.h"
+#include "threadtop/run_cmd.h"
 #ifdef TT_HAVE_UI
 #include "tui.h"
 #endif
@@ -20,6 +22,15 @@ int main(int argc, char **argv)
 		return 2;
 	if (r == CLI_EXIT_OK)
 		return 0;
+	if (o.run_argv) {
+#ifdef TT_HAVE_UI
+		bool tui = !o.batch;
+#else
+		bool tui = false;
+#endif
+		if (run_cmd__spawn(&o, tui) < 0)
+			return 1;
+	}
 #ifdef TT_HAVE_UI
 	if (!o.batch) {
 		setlocale(LC_ALL, "");

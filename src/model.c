@@ -34,6 +34,7 @@ struct model *model__new(const struct model_opts *opts)
 	m->strings = u64map__new();
 	m->stacks = u64map__new();
 	m->use = use_model__new();
+	m->lj = lj_model__new();
 	return m;
 }
 
@@ -73,6 +74,7 @@ void model__free(struct model *m)
 	free_values(m->stacks, free);
 	use_model__free(m->use);
 	trace_model_free(m);
+	lj_model__free(m->lj);
 	free(m);
 }
 
@@ -294,6 +296,10 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 	case TT_EV_USE_METRIC:
 		use_model__ingest(m->use, (const struct tt_use_metric *)ev);
 		break;
+	case TT_EV_LUAJIT_SAMPLE:
+	case TT_EV_LUAJIT_FUNC:
+		lj_model__ingest(m->lj, ev);
+		break;
 	default:
 		trace_ingest(m, ev);
 		break;
@@ -337,6 +343,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));
 	m->ticks_interval = 0;
 	m->tick_cost_interval_ns = 0;
+	lj_model__end_interval(m->lj);
 	m->last_start_ns = m->interval_start_ns;
 	m->last_end_ns = now_ns;
 	m->intervals++;
@@ -360,6 +367,11 @@ void model__stats(const struct model *m, struct model_stats *ret)
 	};
 	memcpy(ret->drops_interval, m->drops_interval, sizeof(ret->drops_interval));
 	memcpy(ret->drops_session, m->drops_session, sizeof(ret->drops_session));
+}
+
+struct lj_model *model__luajit(struct model *m)
+{
+	return m->lj;
 }
 
 struct use_model *model__use(struct model *m)

@@ -6,6 +6,7 @@
 #include "threadtop/frame_namer.h"
 #include "threadtop/model.h"
 #include "threadtop/u64map.h"
+#include "threadtop/lj_model.h"
 #include "threadtop/use_model.h"
 
 #define MINUTE_SLOTS 60
@@ -81,6 +82,7 @@ struct model {
 
 	/* Names stack frames (model_frames.c); NULL = addresses. */
 	const struct frame_namer *namer;
+	struct lj_model *lj; /* LuaJIT VM states and functions (lj_model.c) */
 };
 
 /* Seconds since the session start: the minute rings' clock. */

@@ -30,4 +30,9 @@ struct batch_info {
 int batch_print_interval(struct model *m, enum output_format format, const struct batch_info *info,
 			 FILE *out);
 
+struct json;
+/* The "luajit" array of the JSON line, and its text form (batch_luajit.c). */
+void batch_luajit_json(struct json *j, struct model *m);
+void batch_luajit_text(FILE *out, struct model *m);
+
 #endif /* THREADTOP_BATCH_H */

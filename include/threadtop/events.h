@@ -37,6 +37,8 @@ enum tt_event_type {
 	TT_EV_PROG_STATS = 11,	  /* run time of one BPF program (BPF_ENABLE_STATS) */
 	TT_EV_THREAD_LABELS = 16, /* a thread's application labels changed (--label) */
 	TT_EV_LABEL_NAME = 17,	  /* the name of a label slot */
+	TT_EV_LUAJIT_SAMPLE = 12, /* one sysprof sample of a LuaJIT thread */
+	TT_EV_LUAJIT_FUNC = 13,	  /* LuaJIT function dictionary entry: (pid, id) -> name */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -64,6 +66,8 @@ enum tt_event_type {
 #define TT_PROG_STATS_VERSION 1
 #define TT_THREAD_LABELS_VERSION 1
 #define TT_LABEL_NAME_VERSION 1
+#define TT_LUAJIT_SAMPLE_VERSION 1
+#define TT_LUAJIT_FUNC_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -366,6 +370,67 @@ struct tt_frame_name {
 	__u16 module_len;
 	__u16 reserved;
 	__u32 reserved2;
+	char data[];
+};
+
+/*
+ * LuaJIT VM states, in the order of Tarantool's sysprof counters
+ * (struct luam_Sysprof_Counters) and of the sysprof stream.
+ */
+enum tt_lj_vmstate {
+	TT_LJ_INTERP = 0, /* outside the VM, or the VM never entered */
+	TT_LJ_LFUNC,	  /* Lua bytecode (interpreted) */
+	TT_LJ_FFUNC,	  /* fast (builtin) function */
+	TT_LJ_CFUNC,	  /* C function called from Lua */
+	TT_LJ_GC,	  /* garbage collector */
+	TT_LJ_EXIT,	  /* trace exit handler */
+	TT_LJ_RECORD,	  /* JIT compiler: recording */
+	TT_LJ_OPT,	  /* JIT compiler: optimising */
+	TT_LJ_ASM,	  /* JIT compiler: assembling */
+	TT_LJ_TRACE,	  /* JIT-compiled code */
+	TT_LJ_VMSTATE_MAX,
+};
+
+#define TT_LJ_VMSTATE_NAMES                                                                        \
+	{                                                                                          \
+		"INTERP", "LFUNC", "FFUNC", "CFUNC", "GC", "EXIT", "RECORD", "OPT", "ASM", "TRACE" \
+	}
+#define TT_LJ_MAX_FRAMES 64 /* Lua frames kept per sample (leaf side) */
+
+/*
+ * One sample taken by libthreadtop-sysprof.so inside a LuaJIT process, as the
+ * BPF uprobe on its probe point saw it. frames[] are Lua function ids of that
+ * process (TT_EV_LUAJIT_FUNC names them), leaf first; the host (C) stack is a
+ * user TT_EV_STACK of pid.
+ */
+struct tt_luajit_sample {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u32 ustack_id; /* TT_EV_STACK id of the host stack, 0 = none */
+	__u32 weight_us; /* the library's sampling interval (thread CPU time) */
+	__s32 traceno;	 /* trace number of TRACE samples, else 0 */
+	__u8 vmstate;	 /* enum tt_lj_vmstate */
+	__u8 fidelity;	 /* how many of the 10 states this process tells apart */
+	__u16 nr;	 /* frames in the tail, at most TT_LJ_MAX_FRAMES */
+	__u64 frames[];
+};
+
+/* Flags of struct tt_luajit_func. */
+#define TT_LJ_FUNC_C (1u << 0)	   /* a C or builtin function (id is its address) */
+#define TT_LJ_FUNC_TRACE (1u << 1) /* the "TRACE [n] chunk" pseudo-frame */
+
+/*
+ * Names Lua function id of process pid: "name @chunk:line". A later entry for
+ * the same (pid, id) replaces the earlier one (a new sysprof session).
+ */
+struct tt_luajit_func {
+	struct tt_event_header hdr;
+	__u64 id;
+	__u32 pid;
+	__u32 flags; /* TT_LJ_FUNC_* */
+	__u32 len;   /* bytes in data, no NUL, at most TT_MAX_STRING_LEN */
+	__u32 reserved;
 	char data[];
 };
 

@@ -18,6 +18,7 @@
 
 struct model;
 struct use_model;
+struct lj_model;
 
 struct model_opts {
 	uint64_t retain_ns; /* forget threads unseen this long (default 60 s) */
@@ -189,6 +190,8 @@ void model__stats(const struct model *m, struct model_stats *ret);
 
 /* The USE metrics and verdict (use_model.h). Owned by the model. */
 struct use_model *model__use(struct model *m);
+/* The LuaJIT VM states and functions (lj_model.h). Owned by the model. */
+struct lj_model *model__luajit(struct model *m);
 
 /* Dictionary look-ups; NULL when unknown. Owned by the model. */
 const char *model__string(const struct model *m, uint32_t id);

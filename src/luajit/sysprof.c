@@ -432,6 +432,7 @@ static void sp_make_action(struct sigaction *sa, int active)
 
 LUAMISC_API int luaM_sysprof_set_writer(luam_Sysprof_writer writer)
 {
+	sp_live_yield(); /* threadtop's live session gives way to the user's */
 	if (sp.state != SP_IDLE) {
 		sp_set_error("profiler is running");
 		return PROFILE_ERRUSE;
@@ -447,6 +448,7 @@ LUAMISC_API int luaM_sysprof_set_writer(luam_Sysprof_writer writer)
 
 LUAMISC_API int luaM_sysprof_set_on_stop(luam_Sysprof_on_stop on_stop)
 {
+	sp_live_yield(); /* threadtop's live session gives way to the user's */
 	if (sp.state != SP_IDLE) {
 		sp_set_error("profiler is running");
 		return PROFILE_ERRUSE;
@@ -462,6 +464,7 @@ LUAMISC_API int luaM_sysprof_set_on_stop(luam_Sysprof_on_stop on_stop)
 
 LUAMISC_API int luaM_sysprof_set_backtracer(luam_Sysprof_backtracer backtracer)
 {
+	sp_live_yield(); /* threadtop's live session gives way to the user's */
 	if (sp.state != SP_IDLE) {
 		sp_set_error("profiler is running");
 		return PROFILE_ERRUSE;
@@ -571,6 +574,7 @@ LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Optio
 	uint64_t t0 = sp_cpu_ns();
 	int rc, err;
 
+	sp_live_yield();
 	rc = sp_validate(L, opt);
 	if (rc != PROFILE_SUCCESS)
 		return sp_fail_start(opt, rc);
@@ -730,7 +734,7 @@ LUAMISC_API int luaM_sysprof_stop(lua_State *L)
 		sp_set_error("profiler is disabled");
 		return PROFILE_ERRUSE;
 	}
-	if (sp.state == SP_IDLE) {
+	if (sp.state == SP_IDLE || sp_live_running()) {
 		sp_set_error("profiler is not running");
 		return PROFILE_ERRRUN;
 	}

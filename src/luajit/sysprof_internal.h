@@ -49,6 +49,14 @@ struct sp_slot {
 	uintptr_t frames[SP_HOST_MAX];
 };
 
+/* One guest (Lua) frame: FRAME_LFUNC with a function id, or FRAME_CFUNC
+ * with a C function's address. */
+struct sp_gframe {
+	uint8_t type;
+	uint64_t id;
+	int line;
+};
+
 struct sp_range {
 	uintptr_t lo, hi;
 };
@@ -123,6 +131,15 @@ void sp_wb_str(const char *s, size_t len);
 
 /* sysprof_objs.c: C symbols of every loaded object, as symtab entries. */
 int sp_symtab_dump_cfuncs(void);
+
+/* sysprof_probe.c: threadtop's probe point and live session. */
+int sp_probe_attached(void);
+void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, uint64_t trace_fn,
+		     const struct sp_gframe *g, int ng, const uintptr_t *outer, int nouter);
+void sp_probe_func(uint64_t id, const char *src, int line, const char *name, unsigned flags);
+void sp_live_register(lua_State *L);
+void sp_live_yield(void);
+int sp_live_running(void);
 
 /* sysprof.c */
 uint64_t sp_cpu_ns(void);

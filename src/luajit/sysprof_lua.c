@@ -148,6 +148,7 @@ static int l_start(lua_State *L)
 			path = lua_tostring(L, -1);
 		}
 	}
+	sp_live_yield();
 	if (sp.state != SP_IDLE)
 		return push_fail(L, "profiler is running already", EINVAL);
 	if (opt.mode == LUAM_SYSPROF_DEFAULT) {
@@ -238,6 +239,8 @@ LUALIB_API int luaopen_misc(lua_State *L)
 	lua_pushboolean(L, sp_available());
 	lua_setfield(L, -2, "available");
 	lua_setfield(L, -2, "sysprof");
+	if (sp_available())
+		sp_live_register(L);
 	return 1;
 }
 

@@ -166,6 +166,7 @@ static void fn_name(struct sp_fn *f, const char *name)
 	sp_wb_uleb(f->id);
 	sp_wb_str(name, strlen(name));
 	f->named = 1;
+	sp_probe_func(f->id, f->src, f->line, name, 0);
 }
 
 static uint64_t fn_intern(const char *src, int line, const char *name)
@@ -195,6 +196,8 @@ static uint64_t fn_intern(const char *src, int line, const char *name)
 	sp_wb_uleb(line > 0 ? (uint64_t)line : 0);
 	fns[j].named = 0;
 	fn_name(&fns[j], name);
+	if (!fns[j].named)
+		sp_probe_func(fns[j].id, fns[j].src, line, NULL, 0);
 	return fns[j].id;
 }
 
@@ -288,17 +291,12 @@ static void builtin_announce(uintptr_t addr)
 		sp_wb_byte(SYM_CFUNC_EV);
 		sp_wb_uleb(b->addr);
 		sp_wb_str(b->name, strlen(b->name));
+		sp_probe_func(b->addr, NULL, 0, b->name, 1 /* TT_LJ_FUNC_C */);
 		b->emitted = 1;
 	}
 }
 
 /* --- guest stack at the safe point --------------------------------------- */
-
-struct sp_gframe {
-	uint8_t type;
-	uint64_t id;
-	int line;
-};
 
 static struct sp_gframe gstack[SP_GUEST_MAX];
 static int ngstack;
@@ -541,6 +539,8 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 		for (i = 0; i < nouter && total < SP_HOST_MAX * 2; i++, total++)
 			sp_wb_uleb(outer[i]);
 	sp_wb_uleb(0);
+	sp_probe_sample(s, st, tid, gstack, with_guest && have_guest ? ngstack : 0, outer,
+			have_guest ? nouter : 0);
 }
 
 void sp_drain(lua_State *L)

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The LuaJIT part of the model: per LuaJIT thread, samples per VM state
+ * (INTERP ... TRACE) and per Lua function (self and total), built from
+ * TT_EV_LUAJIT_SAMPLE and TT_EV_LUAJIT_FUNC records only, in three windows
+ * (this interval, the last complete one, the session). Owned by the model
+ * (model__luajit); no output formats here.
+ */
+#ifndef THREADTOP_LJ_MODEL_H
+#define THREADTOP_LJ_MODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "threadtop/events.h"
+#include "threadtop/model.h"
+
+#define LJ_MODEL_MAX_FUNCS 4096 /* distinct functions kept per thread; more go to "(other)" */
+
+struct lj_model;
+
+struct lj_model *lj_model__new(void);
+void lj_model__free(struct lj_model *lm);
+
+/* Takes one validated TT_EV_LUAJIT_SAMPLE or TT_EV_LUAJIT_FUNC record. */
+void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev);
+/* The interval closed: interval counters become the last interval's. */
+void lj_model__end_interval(struct lj_model *lm);
+
+/* One LuaJIT thread in a window (WIN_MINUTE reads as WIN_SESSION). */
+struct lj_thread_row {
+	uint32_t pid;
+	uint32_t tid;
+	uint8_t fidelity; /* VM states this process tells apart */
+	uint32_t weight_us;
+	uint64_t counts[TT_LJ_VMSTATE_MAX];
+	uint64_t samples;
+};
+
+/*
+ * Threads with samples in window, most samples first; pid 0 = all. *ret is
+ * allocated (free it). Returns the count or a negative errno.
+ */
+int lj_model__threads(const struct lj_model *lm, enum model_window window, uint32_t pid,
+		      struct lj_thread_row **ret);
+
+struct lj_func_row {
+	const char *name; /* owned by the model: valid until the next ingest */
+	uint64_t self;	  /* samples with it as the innermost Lua function */
+	uint64_t total;	  /* samples with it anywhere on the Lua stack */
+	uint64_t trace;	  /* of self: in JIT-compiled code */
+};
+
+/*
+ * Lua functions of the threads matching pid and tid (0 = any) in window,
+ * by self then total, at most limit (0 = all). *ret is allocated (free it).
+ * Returns the count or a negative errno.
+ */
+int lj_model__functions(const struct lj_model *lm, enum model_window window, uint32_t pid,
+			uint32_t tid, size_t limit, struct lj_func_row **ret);
+
+/* Samples ingested, session (0: no LuaJIT process seen). */
+uint64_t lj_model__samples(const struct lj_model *lm);
+
+/* The VM state's name ("TRACE"), or "?" */
+const char *lj_vmstate_name(unsigned vmstate);
+
+#endif /* THREADTOP_LJ_MODEL_H */

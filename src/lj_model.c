@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The LuaJIT part of the model (see lj_model.h). Function names are kept per
+ * process by the library's id, which a new sysprof session may reuse, so
+ * samples are resolved to names when they arrive and counted by name: a
+ * recording replays to the same figures.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "threadtop/lj_model.h"
+#include "threadtop/u64map.h"
+#include "threadtop/util.h"
+
+enum { W_INTERVAL, W_LAST, W_SESSION, W_MAX };
+
+struct lj_func {
+	char *name;
+	uint64_t self[W_MAX], total[W_MAX], trace[W_MAX];
+	uint64_t seen; /* sample number that last counted its total */
+};
+
+struct lj_thread {
+	uint32_t pid, tid;
+	uint8_t fidelity;
+	uint32_t weight_us;
+	uint64_t counts[W_MAX][TT_LJ_VMSTATE_MAX];
+	uint64_t samples[W_MAX];
+	struct u64map *funcs; /* hash of name -> struct lj_func */
+	size_t nfuncs;
+};
+
+struct lj_proc {
+	struct u64map *names; /* function id -> struct lj_name */
+};
+
+struct lj_name {
+	char *text;
+	uint32_t flags;
+};
+
+struct lj_model {
+	struct u64map *threads; /* tid -> struct lj_thread */
+	struct u64map *procs;	/* pid -> struct lj_proc */
+	uint64_t nsamples;
+};
+
+static const char *const vmstate_names[] = TT_LJ_VMSTATE_NAMES;
+
+const char *lj_vmstate_name(unsigned vmstate)
+{
+	return vmstate < TT_LJ_VMSTATE_MAX ? vmstate_names[vmstate] : "?";
+}
+
+struct lj_model *lj_model__new(void)
+{
+	struct lj_model *lm = xcalloc(1, sizeof(*lm));
+
+	lm->threads = u64map__new();
+	lm->procs = u64map__new();
+	return lm;
+}
+
+static void thread_free(struct lj_thread *t)
+{
+	struct lj_func *f;
+	size_t pos = 0;
+	uint64_t key;
+
+	while (u64map__next(t->funcs, &pos, &key, (void **)&f)) {
+		free(f->name);
+		free(f);
+	}
+	u64map__free(t->funcs);
+	free(t);
+}
+
+static void proc_free(struct lj_proc *p)
+{
+	struct lj_name *n;
+	size_t pos = 0;
+	uint64_t key;
+
+	while (u64map__next(p->names, &pos, &key, (void **)&n)) {
+		free(n->text);
+		free(n);
+	}
+	u64map__free(p->names);
+	free(p);
+}
+
+void lj_model__free(struct lj_model *lm)
+{
+	struct lj_thread *t;
+	struct lj_proc *p;
+	size_t pos = 0;
+	uint64_t key;
+
+	if (!lm)
+		return;
+	while (u64map__next(lm->threads, &pos, &key, (void **)&t))
+		thread_free(t);
+	pos = 0;
+	while (u64map__next(lm->procs, &pos, &key, (void **)&p))
+		proc_free(p);
+	u64map__free(lm->threads);
+	u64map__free(lm->procs);
+	free(lm);
+}
+
+static uint64_t name_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	for (; *s; s++)
+		h = (h ^ (uint8_t)*s) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+static struct lj_proc *proc_get(struct lj_model *lm, uint32_t pid)
+{
+	struct lj_proc *p = u64map__get(lm->procs, pid);
+
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		p->names = u64map__new();
+		u64map__put(lm->procs, pid, p);
+	}
+	return p;
+}
+
+static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
+{
+	struct lj_proc *p = proc_get(lm, f->pid);
+	struct lj_name *n = xcalloc(1, sizeof(*n)), *old;
+
+	n->text = xstrndup(f->data, f->len);
+	n->flags = f->flags;
+	old = u64map__put(p->names, f->id, n);
+	if (old) {
+		free(old->text);
+		free(old);
+	}
+}
+
+static struct lj_func *func_get(struct lj_thread *t, const char *name)
+{
+	uint64_t h = name_hash(name);
+	struct lj_func *f = u64map__get(t->funcs, h);
+
+	if (f)
+		return f;
+	if (t->nfuncs >= LJ_MODEL_MAX_FUNCS) {
+		name = "(other)";
+		h = name_hash(name);
+		f = u64map__get(t->funcs, h);
+		if (f)
+			return f;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->name = xstrdup(name);
+	u64map__put(t->funcs, h, f);
+	t->nfuncs++;
+	return f;
+}
+
+static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
+{
+	struct lj_thread *t = u64map__get(lm->threads, s->tid);
+	struct lj_proc *p = proc_get(lm, s->pid);
+	bool self_done = false;
+	char unknown[40];
+
+	if (t && t->pid != s->pid) { /* the tid was reused by another process */
+		u64map__remove(lm->threads, s->tid);
+		thread_free(t);
+		t = NULL;
+	}
+	if (!t) {
+		t = xcalloc(1, sizeof(*t));
+		t->pid = s->pid;
+		t->tid = s->tid;
+		t->funcs = u64map__new();
+		u64map__put(lm->threads, s->tid, t);
+	}
+	lm->nsamples++;
+	t->fidelity = s->fidelity;
+	t->weight_us = s->weight_us;
+	for (int w = 0; w < W_MAX; w++) {
+		t->counts[w][s->vmstate]++;
+		t->samples[w]++;
+	}
+	for (unsigned i = 0; i < s->nr; i++) {
+		struct lj_name *n = u64map__get(p->names, s->frames[i]);
+		const char *name = n ? n->text : unknown;
+		struct lj_func *f;
+
+		if (n && (n->flags & TT_LJ_FUNC_TRACE))
+			continue; /* the trace pseudo-frame: the function under it is hot */
+		if (!n)
+			snprintf(unknown, sizeof(unknown), "lua:0x%llx",
+				 (unsigned long long)s->frames[i]);
+		f = func_get(t, name);
+		for (int w = 0; w < W_MAX; w++) {
+			if (!self_done) {
+				f->self[w]++;
+				if (s->vmstate == TT_LJ_TRACE)
+					f->trace[w]++;
+			}
+			if (f->seen != lm->nsamples)
+				f->total[w]++;
+		}
+		f->seen = lm->nsamples;
+		self_done = true;
+	}
+}
+
+void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev)
+{
+	if (ev->type == TT_EV_LUAJIT_SAMPLE)
+		ingest_sample(lm, (const struct tt_luajit_sample *)ev);
+	else if (ev->type == TT_EV_LUAJIT_FUNC)
+		ingest_func(lm, (const struct tt_luajit_func *)ev);
+}
+
+void lj_model__end_interval(struct lj_model *lm)
+{
+	struct lj_thread *t;
+	struct lj_func *f;
+	size_t pos = 0, fpos;
+	uint64_t key;
+
+	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
+		memcpy(t->counts[W_LAST], t->counts[W_INTERVAL], sizeof(t->counts[W_LAST]));
+		memset(t->counts[W_INTERVAL], 0, sizeof(t->counts[W_INTERVAL]));
+		t->samples[W_LAST] = t->samples[W_INTERVAL];
+		t->samples[W_INTERVAL] = 0;
+		fpos = 0;
+		while (u64map__next(t->funcs, &fpos, &key, (void **)&f)) {
+			f->self[W_LAST] = f->self[W_INTERVAL];
+			f->total[W_LAST] = f->total[W_INTERVAL];
+			f->trace[W_LAST] = f->trace[W_INTERVAL];
+			f->self[W_INTERVAL] = f->total[W_INTERVAL] = f->trace[W_INTERVAL] = 0;
+		}
+	}
+}
+
+static int win_index(enum model_window window)
+{
+	switch (window) {
+	case WIN_INTERVAL:
+		return W_INTERVAL;
+	case WIN_LAST:
+		return W_LAST;
+	default:
+		return W_SESSION;
+	}
+}
+
+static int thread_cmp(const void *a, const void *b)
+{
+	const struct lj_thread_row *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+int lj_model__threads(const struct lj_model *lm, enum model_window window, uint32_t pid,
+		      struct lj_thread_row **ret)
+{
+	int w = win_index(window);
+	struct lj_thread_row *rows;
+	struct lj_thread *t;
+	size_t pos = 0, n = 0;
+	uint64_t key;
+
+	rows = xcalloc(u64map__count(lm->threads) + 1, sizeof(*rows));
+	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
+		if (!t->samples[w] || (pid && t->pid != pid))
+			continue;
+		rows[n] = (struct lj_thread_row){.pid = t->pid,
+						 .tid = t->tid,
+						 .fidelity = t->fidelity,
+						 .weight_us = t->weight_us};
+		memcpy(rows[n].counts, t->counts[w], sizeof(rows[n].counts));
+		rows[n].samples = t->samples[w];
+		n++;
+	}
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), thread_cmp);
+	*ret = rows;
+	return (int)n;
+}
+
+static int func_cmp(const void *a, const void *b)
+{
+	const struct lj_func_row *x = a, *y = b;
+
+	if (x->self != y->self)
+		return x->self < y->self ? 1 : -1;
+	if (x->total != y->total)
+		return x->total < y->total ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
+int lj_model__functions(const struct lj_model *lm, enum model_window window, uint32_t pid,
+			uint32_t tid, size_t limit, struct lj_func_row **ret)
+{
+	int w = win_index(window);
+	struct u64map *merged = u64map__new();
+	struct lj_func_row *rows, *r;
+	struct lj_thread *t;
+	struct lj_func *f;
+	size_t pos = 0, fpos, n = 0, cap = 0;
+	uint64_t key, idx;
+
+	rows = NULL;
+	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
+		if ((pid && t->pid != pid) || (tid && t->tid != tid))
+			continue;
+		fpos = 0;
+		while (u64map__next(t->funcs, &fpos, &key, (void **)&f)) {
+			if (!f->total[w])
+				continue;
+			idx = (uint64_t)(uintptr_t)u64map__get(merged, key);
+			if (!idx) {
+				if (n == cap) {
+					cap = cap ? cap * 2 : 64;
+					rows = xrealloc(rows, cap * sizeof(*rows));
+				}
+				rows[n] = (struct lj_func_row){.name = f->name};
+				idx = ++n;
+				u64map__put(merged, key, (void *)(uintptr_t)idx);
+			}
+			r = &rows[idx - 1];
+			r->self += f->self[w];
+			r->total += f->total[w];
+			r->trace += f->trace[w];
+		}
+	}
+	u64map__free(merged);
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), func_cmp);
+	if (limit && n > limit)
+		n = limit;
+	*ret = rows;
+	return (int)n;
+}
+
+uint64_t lj_model__samples(const struct lj_model *lm)
+{
+	return lm->nsamples;
+}

@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Tests of the LuaJIT part of the model on synthetic records: VM-state
+ * counters per thread and window, self/total per Lua function (the TRACE
+ * pseudo-frame skipped, recursion counted once in total), names replaced by a
+ * new session, unknown ids, reused tids; the records' encoding; the batch
+ * JSON "luajit" section; and "threadtop run" option parsing.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include <cmocka.h>
+
+#include "threadtop/batch.h"
+#include "threadtop/cli.h"
+#include "threadtop/event_codec.h"
+#include "threadtop/json.h"
+#include "threadtop/lj_model.h"
+#include "threadtop/model.h"
+
+static void func(struct model *m, uint32_t pid, uint64_t id, const char *name, uint32_t flags)
+{
+	union {
+		struct tt_luajit_func f;
+		char buf[sizeof(struct tt_luajit_func) + 256];
+	} u;
+	size_t len = strlen(name);
+
+	memset(&u, 0, sizeof(u));
+	u.f.hdr = (struct tt_event_header){TT_EV_LUAJIT_FUNC, TT_LUAJIT_FUNC_VERSION,
+					   (uint32_t)(sizeof(u.f) + len), 1};
+	u.f.id = id;
+	u.f.pid = pid;
+	u.f.flags = flags;
+	u.f.len = (uint32_t)len;
+	memcpy(u.f.data, name, len);
+	assert_int_equal(tt_event_validate(&u.f.hdr, u.f.hdr.size), 0);
+	model__ingest(m, &u.f.hdr);
+}
+
+static void sample(struct model *m, uint32_t pid, uint32_t tid, unsigned vmstate,
+		   const uint64_t *frames, unsigned nr)
+{
+	union {
+		struct tt_luajit_sample s;
+		char buf[sizeof(struct tt_luajit_sample) + TT_LJ_MAX_FRAMES * 8];
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	u.s.hdr = (struct tt_event_header){TT_EV_LUAJIT_SAMPLE, TT_LUAJIT_SAMPLE_VERSION,
+					   (uint32_t)(sizeof(u.s) + nr * 8), 2};
+	u.s.pid = pid;
+	u.s.tid = tid;
+	u.s.vmstate = (uint8_t)vmstate;
+	u.s.fidelity = 8;
+	u.s.weight_us = 10000;
+	u.s.nr = (uint16_t)nr;
+	memcpy(u.s.frames, frames, nr * 8);
+	assert_int_equal(tt_event_validate(&u.s.hdr, u.s.hdr.size), 0);
+	model__ingest(m, &u.s.hdr);
+}
+
+static struct model *fixture(void)
+{
+	struct model *m = model__new(NULL);
+	const uint64_t inner[] = {20, 17, 16}, trace[] = {30, 17, 17, 16}, gc[] = {0};
+
+	func(m, 100, 16, "main chunk @app.lua:0", 0);
+	func(m, 100, 17, "fib @app.lua:3", 0);
+	func(m, 100, 20, "string.format", TT_LJ_FUNC_C);
+	func(m, 100, 30, "TRACE [4] @app.lua:3", TT_LJ_FUNC_TRACE);
+	sample(m, 100, 101, TT_LJ_CFUNC, inner, 3);
+	sample(m, 100, 101, TT_LJ_TRACE, trace, 4);
+	sample(m, 100, 101, TT_LJ_TRACE, trace, 4);
+	sample(m, 100, 101, TT_LJ_GC, gc, 0);
+	return m;
+}
+
+static void counters_and_functions(void **state)
+{
+	struct model *m = fixture();
+	struct lj_thread_row *rows = NULL;
+	struct lj_func_row *fr = NULL;
+	int n;
+
+	n = lj_model__threads(model__luajit(m), WIN_INTERVAL, 0, &rows);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].tid, 101);
+	assert_int_equal(rows[0].samples, 4);
+	assert_int_equal(rows[0].counts[TT_LJ_TRACE], 2);
+	assert_int_equal(rows[0].counts[TT_LJ_CFUNC], 1);
+	assert_int_equal(rows[0].counts[TT_LJ_GC], 1);
+	assert_int_equal(rows[0].fidelity, 8);
+	free(rows);
+
+	n = lj_model__functions(model__luajit(m), WIN_INTERVAL, 100, 0, 0, &fr);
+	assert_int_equal(n, 3);
+	assert_string_equal(fr[0].name, "fib @app.lua:3"); /* self 2 (under the trace) */
+	assert_int_equal(fr[0].self, 2);
+	assert_int_equal(fr[0].total, 3); /* recursion counted once per sample */
+	assert_int_equal(fr[0].trace, 2);
+	assert_string_equal(fr[1].name, "string.format");
+	assert_int_equal(fr[1].self, 1);
+	assert_string_equal(fr[2].name, "main chunk @app.lua:0");
+	assert_int_equal(fr[2].self, 0);
+	assert_int_equal(fr[2].total, 3);
+	free(fr);
+
+	/* The interval closes: the interval window empties, the session keeps all. */
+	model__end_interval(m, 10);
+	assert_int_equal(lj_model__threads(model__luajit(m), WIN_INTERVAL, 0, &rows), 0);
+	free(rows);
+	assert_int_equal(lj_model__threads(model__luajit(m), WIN_LAST, 0, &rows), 1);
+	free(rows);
+	assert_int_equal(lj_model__threads(model__luajit(m), WIN_SESSION, 100, &rows), 1);
+	free(rows);
+	assert_int_equal(lj_model__threads(model__luajit(m), WIN_SESSION, 999, &rows), 0);
+	free(rows);
+	model__free(m);
+}
+
+static void renamed_and_unknown(void **state)
+{
+	struct model *m = fixture();
+	const uint64_t fr1[] = {17}, fr2[] = {99};
+	struct lj_func_row *fr = NULL;
+	int n;
+
+	model__end_interval(m, 10);
+	func(m, 100, 17, "other @b.lua:9", 0); /* a new session reuses id 17 */
+	sample(m, 100, 101, TT_LJ_LFUNC, fr1, 1);
+	sample(m, 100, 101, TT_LJ_LFUNC, fr2, 1);
+	n = lj_model__functions(model__luajit(m), WIN_INTERVAL, 0, 101, 0, &fr);
+	assert_int_equal(n, 2);
+	assert_true((!strcmp(fr[0].name, "other @b.lua:9") && !strcmp(fr[1].name, "lua:0x63")) ||
+		    (!strcmp(fr[1].name, "other @b.lua:9") && !strcmp(fr[0].name, "lua:0x63")));
+	free(fr);
+	model__free(m);
+}
+
+static void reused_tid(void **state)
+{
+	struct model *m = fixture();
+	const uint64_t fr1[] = {5};
+	struct lj_thread_row *rows = NULL;
+
+	sample(m, 200, 101, TT_LJ_INTERP, fr1, 1);
+	assert_int_equal(lj_model__threads(model__luajit(m), WIN_SESSION, 0, &rows), 1);
+	assert_int_equal(rows[0].pid, 200);
+	assert_int_equal(rows[0].samples, 1);
+	free(rows);
+	model__free(m);
+}
+
+static void codec_round_trip(void **state)
+{
+	union {
+		struct tt_luajit_sample s;
+		char buf[sizeof(struct tt_luajit_sample) + 3 * 8];
+	} in, out;
+	unsigned char enc[256];
+	const char *why = NULL;
+
+	memset(&in, 0, sizeof(in));
+	in.s.hdr = (struct tt_event_header){TT_EV_LUAJIT_SAMPLE, 1, sizeof(in), 7};
+	in.s.pid = 1;
+	in.s.tid = 2;
+	in.s.ustack_id = 3;
+	in.s.traceno = -1;
+	in.s.vmstate = TT_LJ_TRACE;
+	in.s.nr = 3;
+	in.s.frames[0] = 0x1122334455667788ull;
+	in.s.frames[2] = 9;
+	assert_int_equal(tt_event_encode(&in.s.hdr, enc, sizeof(enc)), sizeof(in));
+	assert_int_equal(tt_event_decode(enc, sizeof(in), &out.s.hdr, sizeof(out), &why),
+			 sizeof(in));
+	assert_memory_equal(&in, &out, sizeof(in));
+	assert_string_equal(tt_event_type_name(TT_EV_LUAJIT_SAMPLE), "luajit_sample");
+
+	in.s.vmstate = TT_LJ_VMSTATE_MAX; /* out of range */
+	assert_int_equal(tt_event_validate(&in.s.hdr, in.s.hdr.size), -EINVAL);
+	in.s.vmstate = 0;
+	in.s.nr = 4; /* size no longer matches */
+	assert_int_equal(tt_event_validate(&in.s.hdr, in.s.hdr.size), -EINVAL);
+}
+
+static void batch_json(void **state)
+{
+	struct model *m = fixture();
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct json j;
+
+	json_init(&j, f);
+	json_begin_object(&j, NULL);
+	batch_luajit_json(&j, m);
+	json_end_object(&j);
+	fclose(f);
+	assert_non_null(strstr(buf, "\"luajit\":[{\"pid\":100,\"tid\":101"));
+	assert_non_null(strstr(buf, "\"TRACE\":2"));
+	assert_non_null(strstr(buf, "\"samples\":4"));
+	assert_non_null(strstr(buf, "\"top_functions\":[{\"name\":\"fib @app.lua:3\",\"self\":2"));
+	free(buf);
+	model__free(m);
+}
+
+static void run_options(void **state)
+{
+	char *argv[] = {"threadtop", "run", "-b", "-n", "2", "--", "luajit", "-e", "x=1", NULL};
+	char *bad[] = {"threadtop", "run", "-b", NULL};
+	struct options o;
+	FILE *null = fopen("/dev/null", "w");
+
+	assert_int_equal(cli_parse(9, argv, &o, null, null), CLI_RUN);
+	assert_true(o.batch);
+	assert_int_equal(o.count, 2);
+	assert_non_null(o.run_argv);
+	assert_string_equal(o.run_argv[0], "luajit");
+	assert_string_equal(o.run_argv[1], "-e"); /* the command's options stay its own */
+	assert_int_equal(cli_parse(3, bad, &o, null, null), -EINVAL);
+	char *plain[] = {"threadtop", "-b", NULL};
+	assert_int_equal(cli_parse(2, plain, &o, null, null), CLI_RUN);
+	assert_null(o.run_argv);
+	fclose(null);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counters_and_functions),
+		cmocka_unit_test(renamed_and_unknown),
+		cmocka_unit_test(reused_tid),
+		cmocka_unit_test(codec_round_trip),
+		cmocka_unit_test(batch_json),
+		cmocka_unit_test(run_options),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
