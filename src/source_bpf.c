@@ -8,6 +8,7 @@
  * records.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 
 #include "bpf_drain.h"
 #include "bpf_labels.h"
+#include "bpf_luajit.h"
 #include "maps.h"
 #include "threadtop/source_bpf.h"
 #include "threadtop/strtab.h"
@@ -63,6 +65,7 @@ struct bpf_source {
 	struct bpf_link **iters;
 	size_t nr_iters;
 	struct bpf_labels *labels;
+	struct bpf_luajit *luajit; /* LuaJIT samples (bpf_luajit.c), NULL = none */
 	struct bpf_link **perf_links;
 	int *perf_fds;
 	int nr_cpus;
@@ -441,6 +444,7 @@ static void bpf_free(struct source *src)
 		return;
 	ring_buffer__free(bs->rb);
 	bpf_labels__free(bs->labels);
+	bpf_luajit__free(bs->luajit);
 	for (size_t i = 0; i < bs->nr_iters; i++)
 		bpf_link__destroy(bs->iters[i]);
 	free(bs->iters);
@@ -756,6 +760,14 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 		bs->labels = bpf_labels__new(opts->labels, bs->threads->obj, opts->self_pid,
 					     opts->nr_pids > 0, opts->warn, why, sizeof(why));
 		if (!bs->labels && opts->warn)
+			opts->warn(why);
+	}
+	if (!e) { /* LuaJIT samples are a bonus: say why they are missing, go on */
+		char why[PATH_MAX + 160];
+
+		bs->luajit = bpf_luajit__new(bs->threads->obj, opts->self_pid, opts->nr_pids > 0,
+					     why, sizeof(why));
+		if (!bs->luajit && opts->warn)
 			opts->warn(why);
 	}
 	if (!e && bs->oncpu)
