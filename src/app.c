@@ -826,7 +826,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 	if ((!o->read_path && check_pids(o) < 0) || export_app_check(o) < 0)
 		goto out;
 	app.loop = loop__new();
-	app.model = model__new(NULL);
+	app.model = model__new(&(struct model_opts){.retain_ns = (uint64_t)(o->retain_s * 1e9)});
 	if (!app.loop) {
 		log_msg("cannot create the event loop: %s", strerror(errno));
 		goto out;

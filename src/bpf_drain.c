@@ -29,9 +29,16 @@ struct bpf_drain {
 };
 
 struct entry {
-	uint32_t generation;  /* the drain that last saw it in the map */
-	unsigned char data[]; /* key, then value */
+	uint32_t generation; /* the drain that last saw it in the map */
+	/* key, then value at val_off: aligned, the callback reads u64 fields */
+	_Alignas(8) unsigned char data[];
 };
+
+/* Where an entry's value starts: after the key, 8-byte aligned. */
+static size_t val_off(const struct bpf_drain *d)
+{
+	return (d->key_size + 7) & ~(size_t)7;
+}
 
 static uint64_t hash_bytes(const void *p, size_t len)
 {
@@ -89,7 +96,8 @@ static bool thread_gone(uint32_t pid, uint32_t tid)
 
 int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx)
 {
-	unsigned char key[MAX_KEY] = {0}, next[MAX_KEY], *val = xmalloc(d->val_size);
+	_Alignas(8) unsigned char key[MAX_KEY] = {0}, next[MAX_KEY];
+	unsigned char *val = xmalloc(d->val_size);
 	unsigned char *dead = NULL;
 	size_t nr_dead = 0, cap_dead = 0;
 	bool first = true;
@@ -113,14 +121,14 @@ int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx)
 		e = u64map__get(d->prev, h);
 		if (e && memcmp(e->data, key, d->key_size))
 			e = NULL; /* a collision: this key starts from zero */
-		prev = e ? e->data + d->key_size : d->zero;
+		prev = e ? e->data + val_off(d) : d->zero;
 		changed = fn(ctx, key, val, prev, &pid, &tid);
 		if (!e) {
-			e = xmalloc(sizeof(*e) + d->key_size + d->val_size);
+			e = xmalloc(sizeof(*e) + val_off(d) + d->val_size);
 			free(u64map__put(d->prev, h, e));
 		}
 		memcpy(e->data, key, d->key_size);
-		memcpy(e->data + d->key_size, val, d->val_size);
+		memcpy(e->data + val_off(d), val, d->val_size);
 		e->generation = d->generation;
 		/* A dead thread's value is final now that it has been handed over. */
 		if (!changed && pid && thread_gone(pid, tid)) {

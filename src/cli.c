@@ -34,6 +34,7 @@ void cli_usage(FILE *f)
 	      "                         (argN, str:argN or a literal; BINARY is a path or pid:PID)\n"
 	      "      --label-clear NAME=BINARY:FUNCTION   a uprobe that clears label NAME\n"
 	      "      --label-scope NAME=BINARY:FUNCTION:ARG  set on entry, clear on return\n"
+	      "      --retain SECONDS   keep exited threads in the view this long (default 60)\n"
 	      "      --labels FILE      label definitions, one per line: set|clear|scope NAME=...\n"
 	      "      --offcpu           trace context switches: exact off-CPU time per stack and\n"
 	      "                         run-queue latency (BPF)\n"
@@ -169,6 +170,7 @@ enum long_only {
 	OPT_LABEL_CLEAR,
 	OPT_LABEL_SCOPE,
 	OPT_LABELS,
+	OPT_RETAIN,
 	OPT_TRACE,
 	OPT_TRACE_LINES,
 	OPT_CMD,
@@ -202,6 +204,7 @@ static const struct option long_opts[] = {
 	{"label-clear", required_argument, NULL, OPT_LABEL_CLEAR},
 	{"label-scope", required_argument, NULL, OPT_LABEL_SCOPE},
 	{"labels", required_argument, NULL, OPT_LABELS},
+	{"retain", required_argument, NULL, OPT_RETAIN},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"trace-lines", required_argument, NULL, OPT_TRACE_LINES},
 	{"cmd", required_argument, NULL, OPT_CMD},
@@ -308,6 +311,10 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			if (parse_size(optarg, &o.max_size) < 0)
 				return bad(err, "--max-size", optarg,
 					   "need a size of at least 4096 bytes, like 500M");
+			break;
+		case OPT_RETAIN:
+			if (parse_double(optarg, 1, 86400, &o.retain_s) < 0)
+				return bad(err, "--retain", optarg, "need seconds from 1 to 86400");
 			break;
 		case OPT_LABEL:
 		case OPT_LABEL_CLEAR:

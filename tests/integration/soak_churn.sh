@@ -10,7 +10,9 @@ secs=${TT_SOAK_SECONDS:-20}
 
 "$TT_WORKLOADS/churn" $((secs + 5)) &
 wl=$!
-"$TT_BIN" -b --format json -d 1 --source proc >/dev/null &
+# Exited threads leave the model after --retain seconds: 2 here, so the
+# steady state comes within the run.
+"$TT_BIN" -b --format json -d 1 --retain 2 --source proc >/dev/null &
 tt=$!
 trap 'kill $wl $tt 2>/dev/null || true' EXIT
 
@@ -25,12 +27,12 @@ sample() { # fds rss_kb
 	done
 	echo "$min $(awk '/^VmRSS/ { print $2 }' /proc/$tt/status)"
 }
-sleep 4
+sleep 6
 read -r fd0 rss0 < <(sample)
-sleep $((secs - 4))
+sleep $((secs - 6))
 kill -0 $tt 2>/dev/null || fail "threadtop died under churn"
 read -r fd1 rss1 < <(sample)
-echo "fds $fd0 -> $fd1, rss ${rss0} kB -> ${rss1} kB over $((secs - 4)) s of churn"
+echo "fds $fd0 -> $fd1, rss ${rss0} kB -> ${rss1} kB over $((secs - 6)) s of churn"
 [ "$fd1" -eq "$fd0" ] || fail "fd leak: $fd0 -> $fd1"
 if [ -z "${ASAN_OPTIONS:-}" ]; then
 	[ "$rss1" -le $((rss0 * 3 / 2 + 2048)) ] || fail "memory grew: $rss0 -> $rss1 kB"
