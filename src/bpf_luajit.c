@@ -125,9 +125,10 @@ struct bpf_luajit *bpf_luajit__new(struct bpf_object *first, int self_pid, bool 
 	e = -ENOENT;
 	for (int i = 0; i < n; i++) {
 		long ref = elf_symbol_file_offset(paths[i], TT_LJ_PROBE_SEMAPHORE_NAME);
-		LIBBPF_OPTS(bpf_uprobe_opts, o, .func_name = TT_LJ_PROBE_FUNC_NAME);
+		DECLARE_LIBBPF_OPTS(bpf_uprobe_opts, o);
 		struct bpf_link *l;
 
+		o.func_name = TT_LJ_PROBE_FUNC_NAME;
 		if (ref < 0) {
 			e = (int)ref;
 			snprintf(err, errlen, "LuaJIT: %s has no %s: %s (an older library?)",
