@@ -22,13 +22,13 @@ static volatile int stop;
 static volatile const char *current_event;
 static volatile unsigned long sink;
 
-__attribute__((noinline, used)) void begin_wait(const char *event)
+__attribute__((noipa, used)) void begin_wait(const char *event)
 {
 	current_event = event;
 	__asm__ volatile("" ::: "memory");
 }
 
-__attribute__((noinline, used)) void end_wait(void)
+__attribute__((noipa, used)) void end_wait(void)
 {
 	current_event = NULL;
 	__asm__ volatile("" ::: "memory");
@@ -53,7 +53,7 @@ static void burn(long ms)
 	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < ms);
 }
 
-__attribute__((noinline, used)) int do_phase(int n)
+__attribute__((noipa, used)) int do_phase(int n)
 {
 	nap(100);
 	return n;
