@@ -114,31 +114,6 @@ static struct bpf_source *to_bpf(struct source *src)
 
 /* --- thread info ---------------------------------------------------------- */
 
-static uint32_t intern(struct bpf_source *bs, const char *s, size_t len, uint64_t now)
-{
-	union {
-		struct tt_string rec;
-		char buf[sizeof(struct tt_string) + TT_MAX_STRING_LEN];
-	} u;
-	bool is_new;
-	uint32_t id;
-
-	if (!len)
-		return 0;
-	if (len > TT_MAX_STRING_LEN)
-		len = TT_MAX_STRING_LEN;
-	id = strtab__intern(bs->strings, s, len, &is_new);
-	if (is_new) {
-		u.rec.hdr = (struct tt_event_header){TT_EV_STRING, TT_STRING_VERSION,
-						     (__u32)(sizeof(u.rec) + len), now};
-		u.rec.id = id;
-		u.rec.len = (__u32)len;
-		memcpy(u.rec.data, s, len);
-		sink_emit(&bs->base.sink, &u.rec.hdr);
-	}
-	return id;
-}
-
 /* The command line of pid as a string id (NULs as spaces), 0 when unreadable. */
 static uint32_t cmdline_id(struct bpf_source *bs, uint32_t pid, uint64_t now)
 {
@@ -155,7 +130,8 @@ static uint32_t cmdline_id(struct bpf_source *bs, uint32_t pid, uint64_t now)
 		if (buf[i] == '\0')
 			buf[i] = ' ';
 	bs->cmdline_pid = (int)pid;
-	bs->cmdline_id = n > 0 ? intern(bs, buf, (size_t)n, now) : 0;
+	bs->cmdline_id =
+		n > 0 ? source_intern(bs->strings, &bs->base.sink, buf, (size_t)n, now) : 0;
 	return bs->cmdline_id;
 }
 

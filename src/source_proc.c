@@ -49,32 +49,6 @@ static struct proc_source *to_proc(struct source *src)
 	return (struct proc_source *)src;
 }
 
-/* Interns s and emits the dictionary record the first time it is seen. */
-static uint32_t intern(struct proc_source *ps, const char *s, size_t len, uint64_t now)
-{
-	union {
-		struct tt_string rec;
-		char buf[sizeof(struct tt_string) + TT_MAX_STRING_LEN];
-	} u;
-	bool is_new;
-	uint32_t id;
-
-	if (len == 0)
-		return 0;
-	id = strtab__intern(ps->strings, s, len, &is_new);
-	if (is_new) {
-		if (len > TT_MAX_STRING_LEN)
-			len = TT_MAX_STRING_LEN;
-		u.rec.hdr = (struct tt_event_header){TT_EV_STRING, TT_STRING_VERSION,
-						     (__u32)(sizeof(u.rec) + len), now};
-		u.rec.id = id;
-		u.rec.len = (__u32)len;
-		memcpy(u.rec.data, s, len);
-		sink_emit(&ps->base.sink, &u.rec.hdr);
-	}
-	return id;
-}
-
 static uint32_t cmdline_id(struct proc_source *ps, int pid, uint64_t now)
 {
 	char path[32], raw[CMDLINE_MAX], line[CMDLINE_MAX];
@@ -87,8 +61,9 @@ static uint32_t cmdline_id(struct proc_source *ps, int pid, uint64_t now)
 	ps->cmdline_pid = pid;
 	ps->cmdline_id = 0;
 	if (n > 0)
-		ps->cmdline_id = intern(
-			ps, line, procfs_join_cmdline(raw, (size_t)n, line, sizeof(line)), now);
+		ps->cmdline_id =
+			source_intern(ps->strings, &ps->base.sink, line,
+				      procfs_join_cmdline(raw, (size_t)n, line, sizeof(line)), now);
 	return ps->cmdline_id;
 }
 
@@ -183,7 +158,8 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 		snprintf(path, sizeof(path), "%d/wchan", tid);
 		n = read_file_at(task_fd, path, buf, sizeof(buf));
 		if (n > 0 && strcmp(buf, "0") != 0)
-			s.wchan_id = intern(ps, buf, strcspn(buf, "\n"), now);
+			s.wchan_id = source_intern(ps->strings, &ps->base.sink, buf,
+						   strcspn(buf, "\n"), now);
 	}
 	sink_emit(&ps->base.sink, &s.hdr);
 	ps->nr_samples++;

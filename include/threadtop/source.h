@@ -9,6 +9,7 @@
 #ifndef THREADTOP_SOURCE_H
 #define THREADTOP_SOURCE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "threadtop/events.h"
@@ -23,6 +24,15 @@ static inline void sink_emit(const struct event_sink *sink, const struct tt_even
 {
 	sink->emit(sink->ctx, ev);
 }
+
+struct strtab;
+
+/*
+ * Interns s (len bytes) in tab and, the first time, sends it as a
+ * TT_EV_STRING record through sink. Returns its id, 0 for an empty string.
+ */
+uint32_t source_intern(struct strtab *tab, const struct event_sink *sink, const char *s, size_t len,
+		       uint64_t now_ns);
 
 struct source;
 
