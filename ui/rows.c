@@ -49,13 +49,6 @@ uint64_t sc_percentile(const struct sc_stat *s, double pct)
 	return 2ull << (TT_SYSCALL_HIST_BUCKETS - 1);
 }
 
-static const struct sc_stat *sc_of(const struct rows_ctx *c, const struct model_row *r)
-{
-	if (!c->sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
-		return NULL;
-	return &c->sc[r->syscall];
-}
-
 /* "850ns", "12us", "3.4ms", "1.2s". */
 static void fmt_ns(uint64_t ns, char *buf, size_t len)
 {
@@ -67,6 +60,46 @@ static void fmt_ns(uint64_t ns, char *buf, size_t len)
 		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
 	else
 		snprintf(buf, len, "%.1fs", (double)ns / 1e9);
+}
+
+static const struct sc_stat *sc_of(const struct rows_ctx *c, const struct model_row *r)
+{
+	if (!c->sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
+		return NULL;
+	return &c->sc[r->syscall];
+}
+
+static bool is_sc_col(int col)
+{
+	return col == COL_COUNT || col == COL_TIME || col == COL_P50 || col == COL_P99 ||
+	       col == COL_HIST;
+}
+
+/* What a syscall column shows and sorts by (COL_HIST: the total; it shows the mean). */
+static uint64_t sc_value(const struct sc_stat *s, int col)
+{
+	if (col == COL_COUNT)
+		return s->count;
+	if (col == COL_TIME || col == COL_HIST)
+		return s->total_ns;
+	return sc_percentile(s, col == COL_P50 ? 50 : 99);
+}
+
+static void sc_cell(const struct sc_stat *s, int col, char *buf, size_t len)
+{
+	uint64_t v;
+
+	if (!s || !s->count) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	v = sc_value(s, col);
+	if (col == COL_COUNT)
+		snprintf(buf, len, "%" PRIu64, v);
+	else if (col == COL_TIME)
+		snprintf(buf, len, "%.1f", (double)v / 1e6);
+	else
+		fmt_ns(col == COL_HIST ? v / s->count : v, buf, len); /* HIST: the mean */
 }
 
 static const char *dict(const struct rows_ctx *c, uint32_t id)
@@ -108,24 +141,22 @@ static const char *syscall_text(int nr, char *buf, size_t len)
 	return syscall_label(nr, buf, len);
 }
 
+static uint64_t stack_leaf(const struct rows_ctx *c, uint32_t stack_id)
+{
+	const struct tt_stack *st = c->m ? model__stack(c->m, stack_id) : NULL;
+
+	return st && st->nr ? st->ips[0] : 0;
+}
+
 /* The top frame of a row: (ip, kernel) of the leaf, else the wait channel. */
 static uint64_t row_frame_ip(const struct rows_ctx *c, const struct model_row *r, bool *kernel)
 {
-	const struct tt_stack *st;
+	uint64_t kleaf = is_thread_row(c) ? stack_leaf(c, r->cur_kstack_id) : r->kleaf_ip;
 
-	*kernel = true;
-	if (is_thread_row(c)) {
-		st = c->m ? model__stack(c->m, r->cur_kstack_id) : NULL;
-		if (st && st->nr)
-			return st->ips[0];
-		st = c->m ? model__stack(c->m, r->cur_ustack_id) : NULL;
-		*kernel = false;
-		return st && st->nr ? st->ips[0] : 0;
-	}
-	if (r->kleaf_ip)
-		return r->kleaf_ip;
-	*kernel = false;
-	return r->uleaf_ip;
+	*kernel = kleaf != 0;
+	if (kleaf)
+		return kleaf;
+	return is_thread_row(c) ? stack_leaf(c, r->cur_ustack_id) : r->uleaf_ip;
 }
 
 static const char *row_wchan(const struct rows_ctx *c, const struct model_row *r)
@@ -165,6 +196,10 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	uint64_t ip;
 
 	buf[0] = '\0';
+	if (is_sc_col(col)) {
+		sc_cell(sc_of(c, r), col, buf, len);
+		return buf;
+	}
 	switch (col) {
 	case COL_PID:
 		if (r->pid)
@@ -234,27 +269,6 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	case COL_CGROUP:
 		snprintf(buf, len, "%" PRIu64, r->cgroup_id);
 		break;
-	case COL_COUNT:
-	case COL_TIME:
-	case COL_P50:
-	case COL_P99:
-	case COL_HIST: {
-		const struct sc_stat *sc = sc_of(c, r);
-
-		if (!sc || !sc->count) {
-			snprintf(buf, len, "-");
-			break;
-		}
-		if (col == COL_COUNT)
-			snprintf(buf, len, "%" PRIu64, sc->count);
-		else if (col == COL_TIME)
-			snprintf(buf, len, "%.1f", (double)sc->total_ns / 1e6);
-		else if (col == COL_HIST)
-			fmt_ns(sc->total_ns / sc->count, buf, len); /* the mean */
-		else
-			fmt_ns(sc_percentile(sc, col == COL_P50 ? 50 : 99), buf, len);
-		break;
-	}
 	case COL_CMD:
 		s = dict(c, r->cmdline_id);
 		if (s && *s) {
@@ -295,6 +309,11 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 	bool ka, kb;
 	int r = 0;
 
+	if (is_sc_col(col)) {
+		const struct sc_stat *x = sc_of(c, a), *y = sc_of(c, b);
+
+		return x && y ? CMP(sc_value(y, col), sc_value(x, col)) : 0;
+	}
 	switch (col) {
 	case COL_PID:
 		r = CMP(a->pid, b->pid);
@@ -353,24 +372,6 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 	case COL_CMD:
 		r = cmp_text(dict(c, a->cmdline_id), dict(c, b->cmdline_id));
 		break;
-	case COL_COUNT:
-	case COL_TIME:
-	case COL_P50:
-	case COL_P99:
-	case COL_HIST: {
-		const struct sc_stat *x = sc_of(c, a), *y = sc_of(c, b);
-		uint64_t va = 0, vb = 0;
-
-		if (x && y && col == COL_COUNT)
-			va = x->count, vb = y->count;
-		else if (x && y && (col == COL_TIME || col == COL_HIST))
-			va = x->total_ns, vb = y->total_ns;
-		else if (x && y)
-			va = sc_percentile(x, col == COL_P50 ? 50 : 99),
-			vb = sc_percentile(y, col == COL_P50 ? 50 : 99);
-		r = CMP(vb, va);
-		break;
-	}
 	default:
 		break;
 	}
@@ -437,6 +438,12 @@ size_t rows_filter(const struct rows_ctx *c, struct model_row *rows, size_t nr, 
 	return out;
 }
 
+/* One FNV-1a step, over a whole value rather than a byte. */
+static uint64_t key_step(uint64_t h, uint64_t v)
+{
+	return (h ^ v) * 0x100000001b3ull;
+}
+
 uint64_t rows_key(const struct model_row *r)
 {
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -444,14 +451,10 @@ uint64_t rows_key(const struct model_row *r)
 			    r->state,	 r->wchan_id, r->cgroup_id,
 			    r->kleaf_ip, r->uleaf_ip};
 
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		h ^= parts[i];
-		h *= 0x100000001b3ull;
-	}
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		h = key_step(h, parts[i]);
 	if (r->comm)
-		for (const char *p = r->comm; *p; p++) {
-			h ^= (unsigned char)*p;
-			h *= 0x100000001b3ull;
-		}
+		for (const char *p = r->comm; *p; p++)
+			h = key_step(h, (unsigned char)*p);
 	return h;
 }

@@ -181,6 +181,63 @@ static void last_interval_and_latest_sample(void **state)
 	model__free(m);
 }
 
+/* The syscall columns (--syscalls): text, and order (more first, no stat ties). */
+static void syscall_columns(void **state)
+{
+	static struct sc_stat sc[UI_SC_MAX];
+	struct rows_ctx c = {.dims = DIM_BIT(DIM_SYSCALL), .sc = sc};
+	struct model_row a = row(1, 0, "a", 0, 1), b = row(1, 0, "b", 0, 1),
+			 n = row(1, 0, "n", 0, 1);
+	static const int cols[] = {COL_COUNT, COL_TIME, COL_P50, COL_P99, COL_HIST};
+	static const char *const want[] = {"4", "4.0", "1us", "2.1ms", "1.0ms"};
+	char buf[64];
+
+	memset(sc, 0, sizeof(sc));
+	sc[3] = (struct sc_stat){.count = 4, .total_ns = 4000000};
+	sc[3].hist[9] = 3;  /* <= 1024 ns */
+	sc[3].hist[20] = 1; /* <= 2 ms */
+	sc[4].hist[1] = 1;  /* no calls counted: shown as none */
+	a.syscall = 3;
+	b.syscall = 4;
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++) {
+		assert_string_equal(rows_cell(&c, &a, cols[i], buf, sizeof(buf)), want[i]);
+		assert_string_equal(rows_cell(&c, &b, cols[i], buf, sizeof(buf)), "-");
+		assert_string_equal(rows_cell(&c, &n, cols[i], buf, sizeof(buf)), "-");
+		assert_true(rows_compare(&c, &a, &b, cols[i]) < 0);
+		assert_true(rows_compare(&c, &b, &a, cols[i]) > 0);
+		assert_int_equal(rows_compare(&c, &a, &n, cols[i]), 0);
+	}
+	c.sc = NULL; /* no --syscalls */
+	assert_string_equal(rows_cell(&c, &a, COL_COUNT, buf, sizeof(buf)), "-");
+	assert_int_equal(rows_compare(&c, &a, &b, COL_COUNT), 0);
+}
+
+/* TOP FRAME: the kernel leaf, else the user leaf, else the wait channel. */
+static void top_frame(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct rows_ctx c = {.m = m};
+	struct model_row k = row(1, 0, "k", 0, 1), u = row(1, 0, "u", 0, 1),
+			 none = row(1, 0, "none", 0, 1);
+	char buf[128];
+
+	k.kleaf_ip = 0x10;
+	k.uleaf_ip = 0x99;
+	u.uleaf_ip = 0x5;
+	assert_non_null(strstr(rows_cell(&c, &k, COL_FRAME, buf, sizeof(buf)), " [k]"));
+	assert_null(strstr(rows_cell(&c, &u, COL_FRAME, buf, sizeof(buf)), " [k]"));
+	assert_string_not_equal(buf, "-");
+	assert_string_equal(rows_cell(&c, &none, COL_FRAME, buf, sizeof(buf)), "-");
+	assert_true(rows_compare(&c, &k, &u, COL_FRAME) > 0); /* by address */
+	assert_true(rows_compare(&c, &k, &none, COL_FRAME) < 0);
+	assert_true(rows_compare(&c, &none, &u, COL_FRAME) > 0);
+	/* A thread row without stacks in the model has no frame. */
+	c.dims = DIM_BIT(DIM_TID);
+	k.cur_kstack_id = k.cur_ustack_id = 7;
+	assert_string_equal(rows_cell(&c, &k, COL_FRAME, buf, sizeof(buf)), "-");
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -189,6 +246,8 @@ int main(void)
 		cmocka_unit_test(text_filter),
 		cmocka_unit_test(row_identity),
 		cmocka_unit_test(last_interval_and_latest_sample),
+		cmocka_unit_test(syscall_columns),
+		cmocka_unit_test(top_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
