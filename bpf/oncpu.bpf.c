@@ -3,9 +3,49 @@
  * The on-CPU sampler: a perf_event CPU-clock program on every online CPU
  * (--cpu-hz). Each sample says who was on the CPU, with its kernel and user
  * stacks as dedup'd ids. The idle task, threadtop and processes outside -p
- * are skipped.
+ * are skipped. With --unwind dwarf (every sample) or auto (samples whose
+ * frame-pointer walk is at most AUTO_MAX_FP_FRAMES deep, and every sample of
+ * a process user space marked in tt_dwarf_tgids) the sample is followed by a
+ * TT_EV_STACK_COPY: the user registers and up to tt_stack_bytes of user
+ * stack, which user space unwinds with the binaries' DWARF CFI.
  */
 #include "common.bpf.h"
+
+#define AUTO_MAX_FP_FRAMES 2
+#define PAGE 4096
+
+const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
+const volatile __u32 tt_stack_bytes = 8192; /* at most TT_STACK_COPY_MAX */
+
+/*
+ * One sample with its stack copy, contiguous so that one ring-buffer record
+ * carries both. data has a page of slack so that the verifier sees every
+ * page-sized read stay inside it.
+ */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+struct copy_buf {
+	struct tt_cpu_sample sample;
+	struct tt_stack_copy copy;
+	__u8 data[TT_STACK_COPY_MAX + 8 + PAGE];
+};
+#pragma clang diagnostic pop
+
+/* Indexed by CPU (a per-CPU array value cannot be this large). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* set to the number of CPUs by the loader */
+	__type(key, __u32);
+	__type(value, struct copy_buf);
+} tt_copy_bufs SEC(".maps");
+
+/* --unwind auto: processes whose frame-pointer stacks proved wrong (set by user space). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} tt_dwarf_tgids SEC(".maps");
 
 struct scratch {
 	struct tt_cpu_sample sample;
@@ -18,6 +58,76 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scratch);
 } tt_cpu_scratch SEC(".maps");
+
+static __always_inline bool want_copy(__u32 tgid, long fp_bytes)
+{
+	if (tt_unwind_mode == TT_UNWIND_DWARF)
+		return true;
+	if (tt_unwind_mode != TT_UNWIND_AUTO)
+		return false;
+	return fp_bytes <= AUTO_MAX_FP_FRAMES * 8 || bpf_map_lookup_elem(&tt_dwarf_tgids, &tgid);
+}
+
+/*
+ * Sends s followed by the user registers and stack of task. The stack is read
+ * page by page from sp up, so that a stack whose top is nearer than
+ * tt_stack_bytes still gives what it has. Returns false when nothing was
+ * sent (the caller then sends s alone).
+ */
+static __always_inline bool copy_and_emit(struct task_struct *task, struct tt_cpu_sample *s,
+					  long fp_bytes)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 sp, got = 0, want = tt_stack_bytes, chunk, off, size;
+	struct copy_buf *b;
+
+	b = bpf_map_lookup_elem(&tt_copy_bufs, &cpu);
+	if (!b || !regs)
+		return false;
+	if (want > TT_STACK_COPY_MAX)
+		want = TT_STACK_COPY_MAX;
+	sp = BPF_CORE_READ(regs, sp);
+	b->copy.regs[TT_UREG_IP] = BPF_CORE_READ(regs, ip);
+	b->copy.regs[TT_UREG_SP] = sp;
+	b->copy.regs[TT_UREG_BP] = BPF_CORE_READ(regs, bp);
+	b->copy.regs[TT_UREG_BX] = BPF_CORE_READ(regs, bx);
+	b->copy.regs[TT_UREG_R12] = BPF_CORE_READ(regs, r12);
+	b->copy.regs[TT_UREG_R13] = BPF_CORE_READ(regs, r13);
+	b->copy.regs[TT_UREG_R14] = BPF_CORE_READ(regs, r14);
+	b->copy.regs[TT_UREG_R15] = BPF_CORE_READ(regs, r15);
+	for (int i = 0; i < TT_STACK_COPY_MAX / PAGE + 2; i++) {
+		if (got >= want)
+			break;
+		chunk = PAGE - ((sp + got) & (PAGE - 1));
+		if (chunk > want - got)
+			chunk = want - got;
+		off = got & 0xffff;
+		if (chunk > PAGE || off > TT_STACK_COPY_MAX)
+			break;
+		if (bpf_probe_read_user(b->data + off, chunk, (const void *)(sp + got)))
+			break;
+		got += chunk;
+	}
+	got &= 0xffff;
+	if (got > TT_STACK_COPY_MAX)
+		got = TT_STACK_COPY_MAX;
+	b->sample = *s;
+	b->sample.flags |= TT_CPU_STACK_COPY;
+	b->copy.hdr.type = TT_EV_STACK_COPY;
+	b->copy.hdr.version = TT_STACK_COPY_VERSION;
+	b->copy.hdr.size = sizeof(b->copy) + got;
+	b->copy.hdr.time_ns = s->hdr.time_ns;
+	b->copy.pid = s->pid;
+	b->copy.tid = s->tid;
+	b->copy.len = got;
+	b->copy.fp_frames = fp_bytes > 0 ? (__u32)((__u64)fp_bytes >> 3) : 0;
+	size = sizeof(b->sample) + sizeof(b->copy) + got;
+	if (size > sizeof(*b))
+		return false;
+	emit(b, size);
+	return true;
+}
 
 SEC("perf_event")
 int sample_cpu(struct bpf_perf_event_data *ctx)
@@ -55,6 +165,8 @@ int sample_cpu(struct bpf_perf_event_data *ctx)
 		bytes = bpf_get_stack(ctx, sc->stack.ips, sizeof(sc->stack.ips), BPF_F_USER_STACK);
 		s->ustack_id = stack_id(&sc->stack, bytes, tgid, false);
 	}
+	if (!kthread && want_copy(tgid, bytes) && copy_and_emit(task, s, bytes))
+		return 0;
 	emit(s, sizeof(*s));
 	return 0;
 }

@@ -64,6 +64,8 @@ int app_start_source(struct app *app)
 			.hz = o->hz,
 			.self_pid = getpid(),
 			.cpu_hz = o->cpu_hz,
+			.unwind = o->unwind,
+			.stack_bytes = o->stack_bytes,
 			.syscalls = o->syscalls,
 			.offcpu = o->offcpu,
 			/* Timing each run costs more than a tracer's run itself. */

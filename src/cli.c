@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "threadtop/cli.h"
+#include "threadtop/events.h"
 #include "threadtop/trace.h"
 #include "threadtop/export.h"
 
@@ -28,6 +29,10 @@ void cli_usage(FILE *f)
 	      "  -r, --read FILE        replay a recording instead of sampling this host\n"
 	      "      --max-size SIZE    stop recording at SIZE bytes (suffix K, M or G)\n"
 	      "      --cpu-hz HZ        on-CPU stack sampling rate per CPU (BPF; default 99, 0 = off)\n"
+	      "      --unwind MODE      user stacks: auto (DWARF where frame pointers fail; default),\n"
+	      "                         fp (frame pointers only) or dwarf (every sample, BPF)\n"
+	      "      --stack-bytes N    user stack copied per sample for DWARF unwinding\n"
+	      "                         (default 8192, 64 to 65528)\n"
 	      "      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
 	      "      --label NAME=BINARY:FUNCTION:ARG\n"
 	      "                         a uprobe on FUNCTION sets the thread's label NAME to ARG\n"
@@ -163,6 +168,8 @@ enum long_only {
 	OPT_EXPORT_BY,
 	OPT_FORCE,
 	OPT_CPU_HZ,
+	OPT_UNWIND,
+	OPT_STACK_BYTES,
 	OPT_SYSCALLS,
 	OPT_OFFCPU,
 	OPT_BPF_STATS,
@@ -197,6 +204,8 @@ static const struct option long_opts[] = {
 	{"export-by", required_argument, NULL, OPT_EXPORT_BY},
 	{"force", no_argument, NULL, OPT_FORCE},
 	{"cpu-hz", required_argument, NULL, OPT_CPU_HZ},
+	{"unwind", required_argument, NULL, OPT_UNWIND},
+	{"stack-bytes", required_argument, NULL, OPT_STACK_BYTES},
 	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
 	{"offcpu", no_argument, NULL, OPT_OFFCPU},
 	{"bpf-stats", required_argument, NULL, OPT_BPF_STATS},
@@ -235,6 +244,8 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.cmd_timeout_s = 5.0,
 		.cmd_max_output = 65536,
 		.cpu_hz = 99,
+		.unwind = TT_UNWIND_AUTO,
+		.stack_bytes = 8192,
 		.bpf_stats = -1,
 	};
 	bool run = argc > 1 && !strcmp(argv[1], "run");
@@ -371,6 +382,22 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 				return bad(err, "--cpu-hz", optarg,
 					   "need a rate from 0 (off) to 10000 Hz");
 			o.cpu_hz = (unsigned)v;
+			break;
+		case OPT_UNWIND:
+			if (!strcmp(optarg, "auto"))
+				o.unwind = TT_UNWIND_AUTO;
+			else if (!strcmp(optarg, "fp"))
+				o.unwind = TT_UNWIND_FP;
+			else if (!strcmp(optarg, "dwarf"))
+				o.unwind = TT_UNWIND_DWARF;
+			else
+				return bad(err, "--unwind", optarg, "need auto, fp or dwarf");
+			break;
+		case OPT_STACK_BYTES:
+			if (parse_long(optarg, 64, TT_STACK_COPY_MAX, &v) < 0)
+				return bad(err, "--stack-bytes", optarg,
+					   "need a size from 64 to 65528 bytes");
+			o.stack_bytes = (unsigned)v & ~7u;
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;

@@ -36,11 +36,20 @@ _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
 _Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
 _Static_assert(sizeof(struct tt_luajit_sample) == 40, "tt_luajit_sample layout");
 _Static_assert(sizeof(struct tt_luajit_func) == 40, "tt_luajit_func layout");
+_Static_assert(sizeof(struct tt_stack_copy) == 96, "tt_stack_copy layout");
 _Static_assert(sizeof(struct tt_luajit_sample) + TT_LJ_MAX_FRAMES * sizeof(__u64) <=
 		       TT_EVENT_MAX_SIZE,
 	       "TT_EVENT_MAX_SIZE holds a full LuaJIT sample");
 
-enum tail_kind { TAIL_NONE, TAIL_STRING, TAIL_STACK, TAIL_FRAME, TAIL_LJ_FRAMES, TAIL_LJ_NAME };
+enum tail_kind {
+	TAIL_NONE,
+	TAIL_STRING,
+	TAIL_STACK,
+	TAIL_FRAME,
+	TAIL_LJ_FRAMES,
+	TAIL_LJ_NAME,
+	TAIL_STACK_BYTES
+};
 
 struct record_desc {
 	const char *name;
@@ -114,6 +123,12 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				 sizeof(struct tt_luajit_sample), HDR "44444112", TAIL_LJ_FRAMES},
 	[TT_EV_LUAJIT_FUNC] = {"luajit_func", TT_LUAJIT_FUNC_VERSION, sizeof(struct tt_luajit_func),
 			       HDR "84444", TAIL_LJ_NAME},
+	/* Live only; a copy larger than TT_EVENT_MAX_SIZE validates but never decodes. */
+	[TT_EV_STACK_COPY] = {"stack_copy", TT_STACK_COPY_VERSION, sizeof(struct tt_stack_copy),
+			      HDR "44"
+				  "88888888"
+				  "44",
+			      TAIL_STACK_BYTES},
 };
 
 const char *tt_event_type_name(unsigned type)
@@ -152,6 +167,8 @@ static size_t tail_size(const struct record_desc *d, const void *fixed)
 		return (size_t)((const struct tt_luajit_sample *)fixed)->nr * sizeof(__u64);
 	case TAIL_LJ_NAME:
 		return ((const struct tt_luajit_func *)fixed)->len;
+	case TAIL_STACK_BYTES:
+		return ((const struct tt_stack_copy *)fixed)->len;
 	default:
 		return 0;
 	}
@@ -177,6 +194,9 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 	if (d->tail == TAIL_LJ_NAME &&
 	    ((const struct tt_luajit_func *)fixed)->len > TT_MAX_STRING_LEN)
 		return "LuaJIT function name longer than 4096 bytes";
+	if (d->tail == TAIL_STACK_BYTES &&
+	    ((const struct tt_stack_copy *)fixed)->len > TT_STACK_COPY_MAX)
+		return "stack copy longer than 65528 bytes";
 	return NULL;
 }
 

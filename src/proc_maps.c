@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <inttypes.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -269,4 +271,33 @@ const struct proc_map *proc_maps__get(const struct proc_maps *maps, size_t i)
 size_t proc_maps__bad_lines(const struct proc_maps *maps)
 {
 	return maps ? maps->bad : 0;
+}
+
+int proc_map__open(const char *proc_root, uint32_t pid, const struct proc_map *m)
+{
+	char path[PATH_MAX * 2];
+	struct stat st;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%u/map_files/%" PRIx64 "-%" PRIx64, proc_root, pid,
+		 m->start, m->end);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	if (m->path[0] == '/') {
+		snprintf(path, sizeof(path), "%s/%u/root%s", proc_root, pid, m->path);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd >= 0 && !fstat(fd, &st) && (!m->inode || st.st_ino == m->inode))
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
+	/* A deleted executable is still reachable as /proc/PID/exe. */
+	snprintf(path, sizeof(path), "%s/%u/exe", proc_root, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0 && !fstat(fd, &st) && m->inode && st.st_ino == m->inode)
+		return fd;
+	if (fd >= 0)
+		close(fd);
+	return -ENOENT;
 }

@@ -25,9 +25,11 @@
 #include "bpf_labels.h"
 #include "bpf_luajit.h"
 #include "maps.h"
+#include "threadtop/event_codec.h"
 #include "threadtop/source_bpf.h"
 #include "threadtop/strtab.h"
 #include "threadtop/u64map.h"
+#include "threadtop/unwind_dwarf.h"
 #include "threadtop/util.h"
 
 #include "offcpu.skel.h"
@@ -41,6 +43,8 @@
 #define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
 #define MAX_PROGS 8
 #define LIBBPF_LOG_MAX (256 * 1024)
+#define USTACKS_MAX 65536 /* unwound stacks remembered for dedup */
+#define UNWIND_IDLE_ROUNDS 60
 
 struct prog_snap {
 	int fd;
@@ -82,6 +86,18 @@ struct bpf_source {
 	uint32_t generation;
 	int cmdline_pid;
 	uint32_t cmdline_id;
+	/* DWARF unwinding of stack copies (--unwind dwarf|auto). */
+	struct unwinder *unwinder;
+	struct u64map *ustacks; /* hash of (pid, frames) -> struct ustack */
+	uint32_t next_ustack_id;
+	int dwarf_tgids_fd; /* auto: processes to copy stacks of on every sample */
+};
+
+/* A stack unwound in user space and already sent under id. */
+struct ustack {
+	uint32_t id, pid;
+	size_t nr;
+	uint64_t ips[];
 };
 
 static char libbpf_log[LIBBPF_LOG_MAX];
@@ -177,6 +193,96 @@ static void sweep_seen(struct bpf_source *bs)
 	}
 }
 
+/* --- DWARF unwinding ------------------------------------------------------ */
+
+static uint64_t ustack_hash(uint32_t pid, const uint64_t *ips, size_t nr)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ pid ^ (uint64_t)nr << 32;
+
+	for (size_t i = 0; i < nr; i++) {
+		h = (h ^ ips[i]) * 0x100000001b3ull;
+		h ^= h >> 29;
+	}
+	return h;
+}
+
+static void forget_ustacks(struct bpf_source *bs)
+{
+	size_t pos = 0;
+	uint64_t key;
+	void *val;
+
+	while (u64map__next(bs->ustacks, &pos, &key, &val))
+		free(val);
+	u64map__free(bs->ustacks);
+	bs->ustacks = u64map__new();
+}
+
+/* The id of this user stack, sent as a TT_EV_STACK the first time it is seen. */
+static uint32_t intern_ustack(struct bpf_source *bs, uint32_t pid, const uint64_t *ips, size_t nr,
+			      uint64_t time_ns)
+{
+	uint64_t h = ustack_hash(pid, ips, nr);
+	struct ustack *us = u64map__get(bs->ustacks, h);
+	_Alignas(8) unsigned char buf[sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * 8];
+	struct tt_stack *st = (struct tt_stack *)buf;
+
+	if (us && us->pid == pid && us->nr == nr && !memcmp(us->ips, ips, nr * 8))
+		return us->id;
+	/* Ids already sent stay valid in the model: a full set just starts again. */
+	if (u64map__count(bs->ustacks) >= USTACKS_MAX)
+		forget_ustacks(bs);
+	us = xmalloc(sizeof(*us) + nr * 8);
+	us->id = bs->next_ustack_id++;
+	if (bs->next_ustack_id < TT_USER_STACK_ID_BASE)
+		bs->next_ustack_id = TT_USER_STACK_ID_BASE;
+	us->pid = pid;
+	us->nr = nr;
+	memcpy(us->ips, ips, nr * 8);
+	free(u64map__put(bs->ustacks, h, us));
+	memset(st, 0, sizeof(*st));
+	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION,
+					   (uint32_t)(sizeof(*st) + nr * 8), time_ns};
+	st->id = us->id;
+	st->pid = pid;
+	st->nr = (uint16_t)nr;
+	memcpy(st->ips, ips, nr * 8);
+	sink_emit(&bs->base.sink, &st->hdr);
+	return us->id;
+}
+
+/*
+ * A sample followed by its stack copy: unwinds the copy and sends the sample
+ * with the unwound stack, unless the frame-pointer stack it already has is
+ * deeper (dwarf mode) or at least as deep (auto mode). In auto mode a
+ * process whose DWARF stacks beat its frame-pointer ones gets a copy on every
+ * sample from then on.
+ */
+static void unwind_sample(struct bpf_source *bs, const struct tt_cpu_sample *in,
+			  const struct tt_stack_copy *copy)
+{
+	struct tt_cpu_sample s = *in;
+	uint64_t ips[TT_MAX_STACK_DEPTH], regs[TT_UREG_NR];
+	size_t nr = 0;
+
+	memcpy(regs, copy->regs, sizeof(regs));
+	s.flags &= (__u16)~TT_CPU_STACK_COPY;
+	if (bs->unwinder && copy->pid == s.pid && copy->tid == s.tid)
+		unwinder__unwind(bs->unwinder, s.pid, regs, copy->data, copy->len, ips,
+				 TT_MAX_STACK_DEPTH, &nr);
+	if (nr && (nr > copy->fp_frames ||
+		   (nr == copy->fp_frames && bs->opts.unwind == TT_UNWIND_DWARF))) {
+		s.ustack_id = intern_ustack(bs, s.pid, ips, nr, s.hdr.time_ns);
+		if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 && nr > 2 &&
+		    copy->fp_frames <= 2) {
+			__u8 one = 1;
+
+			bpf_map_update_elem(bs->dwarf_tgids_fd, &s.pid, &one, BPF_NOEXIST);
+		}
+	}
+	sink_emit(&bs->base.sink, &s.hdr);
+}
+
 /* --- ring buffer ---------------------------------------------------------- */
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -192,6 +298,28 @@ static int on_record(void *ctx, void *data, size_t size)
 		}
 		if (ev->type == TT_EV_THREAD_SAMPLE && ev->size == sizeof(struct tt_thread_sample))
 			note_thread(bs, (const struct tt_thread_sample *)ev);
+		if (ev->type == TT_EV_CPU_SAMPLE && ev->size == sizeof(struct tt_cpu_sample) &&
+		    (((const struct tt_cpu_sample *)ev)->flags & TT_CPU_STACK_COPY)) {
+			const struct tt_event_header *next =
+				(const void *)((const char *)ev + ev->size);
+			size_t rest = size - ev->size;
+
+			/* A copy that does not check out leaves the sample as it is. */
+			if (rest < sizeof(*next) || next->type != TT_EV_STACK_COPY ||
+			    tt_event_validate(next, rest) < 0) {
+				bs->user_drops[TT_DROP_READ_ERROR]++;
+				return 0;
+			}
+			unwind_sample(bs, (const struct tt_cpu_sample *)ev,
+				      (const struct tt_stack_copy *)next);
+			size -= ev->size + next->size;
+			ev = (const struct tt_event_header *)((const char *)next + next->size);
+			continue;
+		}
+		if (ev->type == TT_EV_STACK_COPY) { /* never without its sample */
+			bs->user_drops[TT_DROP_READ_ERROR]++;
+			return 0;
+		}
 		sink_emit(&bs->base.sink, ev);
 		size -= ev->size;
 		ev = (const struct tt_event_header *)((const char *)ev + ev->size);
@@ -404,10 +532,37 @@ static int bpf_flush(struct source *src, uint64_t now)
 	flush_prog_stats(bs, now);
 	flush_drops(bs, now);
 	maybe_reset_stack_ids(bs);
+	if (bs->unwinder)
+		unwinder__expire(bs->unwinder, UNWIND_IDLE_ROUNDS);
 	return 0;
 }
 
 /* --- set-up and tear-down ------------------------------------------------- */
+
+/* One line on how DWARF unwinding went, for the log. */
+static void report_unwinding(struct bpf_source *bs)
+{
+	struct unwinder_stats st;
+	char line[512];
+	int n;
+
+	if (!bs->unwinder || !bs->opts.warn)
+		return;
+	unwinder__stats(bs->unwinder, &st);
+	if (!st.samples)
+		return;
+	n = snprintf(line, sizeof(line),
+		     "DWARF unwinding: %llu samples, %.1f frames and %llu ns per sample, "
+		     "%llu files; outcomes:",
+		     (unsigned long long)st.samples, (double)st.frames / (double)st.samples,
+		     (unsigned long long)(st.ns / st.samples), (unsigned long long)st.files);
+	for (int r = 0; r < UNWIND_RESULT_MAX && n > 0 && (size_t)n < sizeof(line); r++)
+		if (st.result[r])
+			n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %llu",
+				      unwind_result_name((enum unwind_result)r),
+				      (unsigned long long)st.result[r]);
+	bs->opts.warn(line);
+}
 
 static void bpf_free(struct source *src)
 {
@@ -418,6 +573,11 @@ static void bpf_free(struct source *src)
 
 	if (!bs)
 		return;
+	report_unwinding(bs);
+	unwinder__free(bs->unwinder);
+	if (bs->ustacks)
+		forget_ustacks(bs);
+	u64map__free(bs->ustacks);
 	ring_buffer__free(bs->rb);
 	bpf_labels__free(bs->labels);
 	bpf_luajit__free(bs->luajit);
@@ -541,11 +701,16 @@ static int load_all(struct bpf_source *bs, char *err, size_t errlen)
 		if (!bs->oncpu)
 			return load_failed("oncpu", errno, err, errlen);
 		CONFIGURE(bs->oncpu, bs, cpu_weight);
+		bs->oncpu->rodata->tt_unwind_mode = bs->opts.unwind;
+		bs->oncpu->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+		bpf_map__set_max_entries(bs->oncpu->maps.tt_copy_bufs,
+					 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
 		if ((e = REUSE_SHARED(bs->oncpu, bs->threads)) < 0)
 			return load_failed("oncpu", -e, err, errlen);
 		if (oncpu_bpf__load(bs->oncpu))
 			return load_failed("oncpu", errno, err, errlen);
 		note_progs(bs, bs->oncpu->obj);
+		bs->dwarf_tgids_fd = bpf_map__fd(bs->oncpu->maps.tt_dwarf_tgids);
 	}
 	if (bs->opts.syscalls) {
 		bs->syscalls = syscalls_bpf__open();
@@ -719,6 +884,19 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 		bs->opts.pids = bs->pids;
 	}
 	bs->stats_fd = -1;
+	bs->dwarf_tgids_fd = -1;
+	if (bs->opts.unwind > TT_UNWIND_AUTO)
+		bs->opts.unwind = TT_UNWIND_AUTO;
+	if (!bs->opts.stack_bytes || bs->opts.stack_bytes > TT_STACK_COPY_MAX)
+		bs->opts.stack_bytes = 8192;
+	if (bs->opts.cpu_hz && bs->opts.unwind != TT_UNWIND_FP) {
+		bs->unwinder = unwinder__new(NULL);
+		bs->ustacks = u64map__new();
+		bs->next_ustack_id = TT_USER_STACK_ID_BASE;
+		if (!bs->unwinder && opts->warn)
+			opts->warn("DWARF unwinding: libunwind cannot create an address space; "
+				   "frame-pointer stacks only");
+	}
 	bs->strings = strtab__new();
 	bs->seen = u64map__new();
 	bs->nr_cpus = libbpf_num_possible_cpus();

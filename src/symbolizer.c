@@ -271,37 +271,6 @@ static struct dso *open_vdso(struct symbolizer *s, struct sym_proc *p, const str
 	return d;
 }
 
-/* Opens the file behind mapping m: map_files works for deleted files and
- * files in other mount namespaces; the process root is the fallback. */
-static int open_mapped_file(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
-{
-	char path[PATH_MAX * 2];
-	struct stat st;
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%u/map_files/%" PRIx64 "-%" PRIx64, s->proc_root, p->pid,
-		 m->start, m->end);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
-	if (m->path[0] == '/') {
-		snprintf(path, sizeof(path), "%s/%u/root%s", s->proc_root, p->pid, m->path);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd >= 0 && !fstat(fd, &st) && (!m->inode || st.st_ino == m->inode))
-			return fd;
-		if (fd >= 0)
-			close(fd);
-	}
-	/* A deleted executable is still reachable as /proc/PID/exe. */
-	snprintf(path, sizeof(path), "%s/%u/exe", s->proc_root, p->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0 && !fstat(fd, &st) && m->inode && st.st_ino == m->inode)
-		return fd;
-	if (fd >= 0)
-		close(fd);
-	return -ENOENT;
-}
-
 static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
 {
 	size_t idx = (size_t)(m - proc_maps__get(p->maps, 0));
@@ -314,7 +283,7 @@ static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const s
 	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {
 		d = open_vdso(s, p, m);
 	} else if (!(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON))) {
-		fd = open_mapped_file(s, p, m);
+		fd = proc_map__open(s->proc_root, p->pid, m);
 		if (fd >= 0) {
 			snprintf(root, sizeof(root), "%s/%u/root", s->proc_root, p->pid);
 			d = dso_cache__get_fd(s->dsos, fd, m->dev, m->inode, m->path, root);

@@ -40,6 +40,8 @@ struct options {
 	int export_by;		 /* --export-by: enum export_by */
 	bool force;		 /* --force: exports may replace existing files */
 	unsigned cpu_hz;	 /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
+	unsigned unwind;	 /* --unwind: enum tt_unwind_mode */
+	unsigned stack_bytes;	 /* --stack-bytes: user stack copied per sample (DWARF) */
 	bool syscalls;		 /* --syscalls, exact syscall tracing (BPF) */
 	bool offcpu;		 /* --offcpu, exact off-CPU tracing (BPF) */
 	int bpf_stats;		 /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */

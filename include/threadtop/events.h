@@ -39,6 +39,7 @@ enum tt_event_type {
 	TT_EV_LABEL_NAME = 17,	  /* the name of a label slot */
 	TT_EV_LUAJIT_SAMPLE = 12, /* one sysprof sample of a LuaJIT thread */
 	TT_EV_LUAJIT_FUNC = 13,	  /* LuaJIT function dictionary entry: (pid, id) -> name */
+	TT_EV_STACK_COPY = 18,	  /* user registers + stack bytes to unwind (live only) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -68,6 +69,7 @@ enum tt_event_type {
 #define TT_LABEL_NAME_VERSION 1
 #define TT_LUAJIT_SAMPLE_VERSION 1
 #define TT_LUAJIT_FUNC_VERSION 1
+#define TT_STACK_COPY_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -249,7 +251,8 @@ struct tt_use_metric {
 };
 
 /* Flags of struct tt_cpu_sample. */
-#define TT_CPU_KTHREAD (1u << 0) /* a kernel thread */
+#define TT_CPU_KTHREAD (1u << 0)    /* a kernel thread */
+#define TT_CPU_STACK_COPY (1u << 1) /* a TT_EV_STACK_COPY follows in the same buffer */
 
 /* One perf_event CPU-clock sample: who was on the CPU and where. */
 struct tt_cpu_sample {
@@ -351,6 +354,51 @@ struct tt_label_name {
 	__u32 slot;
 	__u32 reserved;
 	char name[TT_COMM_LEN];
+};
+
+/*
+ * Stack ids from 0x80000000 up are handed out by user space (stacks unwound
+ * from a TT_EV_STACK_COPY); the kernel counts from 1 and never gets there.
+ */
+#define TT_USER_STACK_ID_BASE 0x80000000u
+
+/* The user registers a DWARF unwinder starts from (x86-64 callee-saved + ip, sp). */
+enum tt_ureg {
+	TT_UREG_IP = 0,
+	TT_UREG_SP,
+	TT_UREG_BP,
+	TT_UREG_BX,
+	TT_UREG_R12,
+	TT_UREG_R13,
+	TT_UREG_R14,
+	TT_UREG_R15,
+	TT_UREG_NR,
+};
+
+/* How user stacks are walked (--unwind). */
+enum tt_unwind_mode {
+	TT_UNWIND_FP = 0,    /* frame pointers, in the kernel */
+	TT_UNWIND_DWARF = 1, /* a stack copy on every sample, DWARF CFI in user space */
+	TT_UNWIND_AUTO = 2,  /* DWARF where the frame-pointer walk fails */
+};
+
+#define TT_STACK_COPY_MAX 65528u /* --stack-bytes limit, as perf's */
+
+/*
+ * The user registers of a sampled thread and a copy of its user stack from
+ * regs[TT_UREG_SP] up, for unwinding in user space (--unwind dwarf|auto). It
+ * follows the tt_cpu_sample it belongs to (flag TT_CPU_STACK_COPY) in the
+ * same ring-buffer record. The BPF source unwinds it into a TT_EV_STACK and
+ * consumes it, so it never reaches the model or a recording.
+ */
+struct tt_stack_copy {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u64 regs[TT_UREG_NR]; /* enum tt_ureg */
+	__u32 len;		/* stack bytes in data, at most TT_STACK_COPY_MAX */
+	__u32 fp_frames;	/* frames the frame-pointer walk of the same sample gave */
+	__u8 data[];
 };
 
 #define TT_FRAME_KERNEL (1u << 0) /* a kernel address (pid is 0) */

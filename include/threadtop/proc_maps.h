@@ -50,6 +50,14 @@ const struct proc_map *proc_maps__find(const struct proc_maps *maps, uint64_t ad
 size_t proc_maps__count(const struct proc_maps *maps);
 /* Entry i (0 <= i < count), by start address. */
 const struct proc_map *proc_maps__get(const struct proc_maps *maps, size_t i);
+/*
+ * Opens the file behind mapping m of process pid read-only: via
+ * <proc_root>/PID/map_files (deleted files, other mount namespaces), else
+ * <proc_root>/PID/root + path when the inode matches, else /proc/PID/exe when
+ * it is that file. Returns an O_CLOEXEC fd the caller closes, or -ENOENT.
+ */
+int proc_map__open(const char *proc_root, uint32_t pid, const struct proc_map *m);
+
 /* Lines that could not be parsed. */
 size_t proc_maps__bad_lines(const struct proc_maps *maps);
 

@@ -18,12 +18,14 @@
 struct bpf_source_opts {
 	const int *pids; /* only these processes; NULL = all */
 	size_t nr_pids;
-	unsigned hz;	 /* task-iterator sampling rate */
-	int self_pid;	 /* left out in the kernel */
-	unsigned cpu_hz; /* on-CPU sampling rate per CPU; 0 = no on-CPU sampler */
-	bool syscalls;	 /* --syscalls: exact per-thread syscall counts and latency */
-	bool offcpu;	 /* --offcpu: exact off-CPU time per stack, run-queue latency */
-	bool bpf_stats;	 /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
+	unsigned hz;	      /* task-iterator sampling rate */
+	int self_pid;	      /* left out in the kernel */
+	unsigned cpu_hz;      /* on-CPU sampling rate per CPU; 0 = no on-CPU sampler */
+	unsigned unwind;      /* enum tt_unwind_mode of the on-CPU user stacks */
+	unsigned stack_bytes; /* user stack copied per sample for DWARF unwinding */
+	bool syscalls;	      /* --syscalls: exact per-thread syscall counts and latency */
+	bool offcpu;	      /* --offcpu: exact off-CPU time per stack, run-queue latency */
+	bool bpf_stats;	      /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
 	const struct label_set *labels; /* --label definitions, or NULL */
 	void (*warn)(const char *msg);	/* told what could not be set up (the run goes on) */
 };

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * DWARF unwinding of copied stacks with libunwind's remote API (see
+ * unwind_dwarf.h). libunwind asks our accessors for registers (the copied
+ * ones), memory (the stack copy, else the mapped file behind the address)
+ * and the unwind info of an ip (the file's .eh_frame_hdr table, searched by
+ * libunwind's own dwarf_search_unwind_table over that memory).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libunwind.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "threadtop/proc_maps.h"
+#include "threadtop/u64map.h"
+#include "threadtop/unwind_dwarf.h"
+#include "threadtop/unwind_files.h"
+#include "threadtop/util.h"
+
+/* Exported by libunwind for remote unwinders, not declared by its headers. */
+extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip,
+					      unw_dyn_info_t *di, unw_proc_info_t *pi,
+					      int need_unwind_info, void *arg);
+
+#define MAPS_RELOAD_NS (1 * NSEC_PER_SEC)
+#define VDSO_MAX (1u << 20)
+#define NO_FILE ((struct unwind_file *)1)
+#define STACK_SPAN (8u << 20) /* reads this far above sp are "beyond the copy" */
+
+struct uw_proc {
+	struct proc_maps *maps;
+	struct unwind_file **files; /* per maps entry: NULL = not tried, NO_FILE */
+	uint64_t maps_ns;
+	uint64_t round;
+};
+
+struct unwinder {
+	char *proc_root;
+	unw_addr_space_t as;
+	struct unwind_files *files;
+	struct u64map *procs; /* pid -> struct uw_proc */
+	uint64_t round;
+	struct unwinder_stats stats;
+};
+
+/* One unwind: what the accessors read from. */
+struct uw_ctx {
+	struct unwinder *u;
+	uint32_t pid;
+	struct uw_proc *proc;
+	const uint64_t *regs;
+	const uint8_t *stack;
+	size_t len;
+	bool beyond_copy; /* a read fell past the copied stack */
+	bool no_info;	  /* an ip had no unwind table */
+};
+
+static const char *const result_names[UNWIND_RESULT_MAX] = {
+	"ok", "short_copy", "no_process", "no_info", "stack_end", "bad_frame", "depth",
+};
+
+const char *unwind_result_name(enum unwind_result r)
+{
+	return r < UNWIND_RESULT_MAX ? result_names[r] : "unknown";
+}
+
+/* ---- processes and files ----------------------------------------------- */
+
+static void proc_free(struct uw_proc *p)
+{
+	if (!p)
+		return;
+	proc_maps__free(p->maps);
+	free(p->files);
+	free(p);
+}
+
+static void load_maps(struct unwinder *u, struct uw_proc *p, uint32_t pid)
+{
+	proc_maps__free(p->maps);
+	free(p->files);
+	p->files = NULL;
+	p->maps = proc_maps__read(u->proc_root, pid);
+	p->maps_ns = monotonic_ns();
+	u->stats.maps_reads++;
+	if (p->maps)
+		p->files = xcalloc(proc_maps__count(p->maps) + 1, sizeof(*p->files));
+}
+
+static struct uw_proc *get_proc(struct unwinder *u, uint32_t pid)
+{
+	struct uw_proc *p = u64map__get(u->procs, pid);
+
+	if (!p) {
+		p = xcalloc(1, sizeof(*p));
+		load_maps(u, p, pid);
+		u64map__put(u->procs, pid, p);
+	}
+	p->round = u->round;
+	return p;
+}
+
+static const struct proc_map *find_map(struct uw_ctx *c, uint64_t addr)
+{
+	const struct proc_map *m = c->proc->maps ? proc_maps__find(c->proc->maps, addr) : NULL;
+
+	if (!m && monotonic_ns() - c->proc->maps_ns >= MAPS_RELOAD_NS) {
+		load_maps(c->u, c->proc, c->pid); /* dlopen'd since */
+		m = c->proc->maps ? proc_maps__find(c->proc->maps, addr) : NULL;
+	}
+	return m;
+}
+
+static struct unwind_file *open_vdso(struct uw_ctx *c, const struct proc_map *m)
+{
+	struct unwind_file *f = NULL;
+	size_t len = m->end - m->start;
+	char path[PATH_MAX];
+	ssize_t n;
+	char *buf;
+	int fd;
+
+	if (len > VDSO_MAX)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/%u/mem", c->u->proc_root, c->pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(len);
+	n = pread(fd, buf, len, (off_t)m->start);
+	close(fd);
+	if (n == (ssize_t)len)
+		f = unwind_files__get_mem(c->u->files, buf, len, "[vdso]");
+	free(buf);
+	return f;
+}
+
+/* The file behind mapping m, mapped once; NULL for anonymous memory. */
+static struct unwind_file *map_file(struct uw_ctx *c, const struct proc_map *m)
+{
+	size_t idx = (size_t)(m - proc_maps__get(c->proc->maps, 0));
+	struct unwind_file *f = NULL;
+	int fd;
+
+	if (c->proc->files[idx])
+		return c->proc->files[idx] == NO_FILE ? NULL : c->proc->files[idx];
+	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {
+		f = open_vdso(c, m);
+	} else if (!(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON))) {
+		fd = proc_map__open(c->u->proc_root, c->pid, m);
+		if (fd >= 0) {
+			f = unwind_files__get_fd(c->u->files, fd, m->dev, m->inode);
+			close(fd);
+		}
+	}
+	c->proc->files[idx] = f ? f : NO_FILE;
+	return f;
+}
+
+/* ---- libunwind accessors ------------------------------------------------ */
+
+static int find_proc_info(unw_addr_space_t as, unw_word_t ip, unw_proc_info_t *pi,
+			  int need_unwind_info, void *arg)
+{
+	struct uw_ctx *c = arg;
+	const struct proc_map *m = find_map(c, ip);
+	struct unwind_file *f = m ? map_file(c, m) : NULL;
+	struct unwind_table t;
+	unw_dyn_info_t di;
+	uint64_t vaddr;
+
+	if (!f || unwind_file__table(f, &t) ||
+	    unwind_file__offset_to_vaddr(f, ip - m->start + m->offset, &vaddr)) {
+		c->no_info = true;
+		return -UNW_ENOINFO;
+	}
+	/* The load bias turns the file's virtual addresses into the process's. */
+	uint64_t bias = ip - vaddr;
+
+	memset(&di, 0, sizeof(di));
+	di.format = UNW_INFO_FORMAT_REMOTE_TABLE;
+	di.start_ip = m->start;
+	di.end_ip = m->end;
+	di.u.rti.segbase = bias + t.hdr_vaddr;
+	di.u.rti.table_data = bias + t.table_vaddr;
+	di.u.rti.table_len = t.fde_count * 8 / sizeof(unw_word_t);
+	int ret = UNW_OBJ(dwarf_search_unwind_table)(as, ip, &di, pi, need_unwind_info, arg);
+
+	if (ret < 0)
+		c->no_info = true;
+	return ret;
+}
+
+static void put_unwind_info(unw_addr_space_t as, unw_proc_info_t *pi, void *arg)
+{
+	/* libunwind frees what dwarf_search_unwind_table allocated. */
+}
+
+static int get_dyn_info_list_addr(unw_addr_space_t as, unw_word_t *dilap, void *arg)
+{
+	return -UNW_ENOINFO;
+}
+
+static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, int write, void *arg)
+{
+	struct uw_ctx *c = arg;
+	uint64_t sp = c->regs[TT_UREG_SP];
+	const struct proc_map *m;
+	struct unwind_file *f;
+
+	if (write)
+		return -UNW_EINVAL;
+	if (addr >= sp && addr - sp <= c->len && c->len - (addr - sp) >= sizeof(*valp)) {
+		memcpy(valp, c->stack + (addr - sp), sizeof(*valp));
+		return 0;
+	}
+	if (addr >= sp && addr - sp < STACK_SPAN) {
+		c->beyond_copy = true;
+		return -UNW_EINVAL;
+	}
+	m = find_map(c, addr);
+	f = m ? map_file(c, m) : NULL;
+	if (!f || unwind_file__read(f, addr - m->start + m->offset, valp, sizeof(*valp)))
+		return -UNW_EINVAL;
+	return 0;
+}
+
+static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *valp, int write, void *arg)
+{
+	const struct uw_ctx *c = arg;
+	int r;
+
+	if (write)
+		return -UNW_EREADONLYREG;
+	switch (reg) {
+	case UNW_X86_64_RIP:
+		r = TT_UREG_IP;
+		break;
+	case UNW_X86_64_RSP:
+		r = TT_UREG_SP;
+		break;
+	case UNW_X86_64_RBP:
+		r = TT_UREG_BP;
+		break;
+	case UNW_X86_64_RBX:
+		r = TT_UREG_BX;
+		break;
+	case UNW_X86_64_R12:
+		r = TT_UREG_R12;
+		break;
+	case UNW_X86_64_R13:
+		r = TT_UREG_R13;
+		break;
+	case UNW_X86_64_R14:
+		r = TT_UREG_R14;
+		break;
+	case UNW_X86_64_R15:
+		r = TT_UREG_R15;
+		break;
+	default:
+		return -UNW_EBADREG;
+	}
+	*valp = c->regs[r];
+	return 0;
+}
+
+static int access_fpreg(unw_addr_space_t as, unw_regnum_t reg, unw_fpreg_t *val, int write,
+			void *arg)
+{
+	return -UNW_EINVAL;
+}
+
+static int resume(unw_addr_space_t as, unw_cursor_t *cu, void *arg)
+{
+	return -UNW_EINVAL;
+}
+
+static int get_proc_name(unw_addr_space_t as, unw_word_t addr, char *bufp, size_t buf_len,
+			 unw_word_t *offp, void *arg)
+{
+	return -UNW_EINVAL;
+}
+
+static unw_accessors_t accessors = {
+	.find_proc_info = find_proc_info,
+	.put_unwind_info = put_unwind_info,
+	.get_dyn_info_list_addr = get_dyn_info_list_addr,
+	.access_mem = access_mem,
+	.access_reg = access_reg,
+	.access_fpreg = access_fpreg,
+	.resume = resume,
+	.get_proc_name = get_proc_name,
+};
+
+/* ---- the unwinder ------------------------------------------------------- */
+
+struct unwinder *unwinder__new(const char *proc_root)
+{
+	struct unwinder *u = xcalloc(1, sizeof(*u));
+
+	u->as = unw_create_addr_space(&accessors, 0);
+	if (!u->as) {
+		free(u);
+		errno = ENOMEM;
+		return NULL;
+	}
+	/* One address space serves every process: nothing may be cached across them. */
+	unw_set_caching_policy(u->as, UNW_CACHE_NONE);
+	u->proc_root = xstrdup(proc_root ? proc_root : "/proc");
+	u->files = unwind_files__new();
+	u->procs = u64map__new();
+	return u;
+}
+
+void unwinder__free(struct unwinder *u)
+{
+	size_t pos = 0;
+	uint64_t key;
+	void *val;
+
+	if (!u)
+		return;
+	while (u64map__next(u->procs, &pos, &key, &val))
+		proc_free(val);
+	u64map__free(u->procs);
+	unwind_files__free(u->files);
+	unw_destroy_addr_space(u->as);
+	free(u->proc_root);
+	free(u);
+}
+
+static enum unwind_result walk(struct uw_ctx *c, uint64_t *ips, size_t max, size_t *nr)
+{
+	unw_word_t ip, sp, prev_sp = c->regs[TT_UREG_SP];
+	unw_cursor_t cursor;
+	int ret;
+
+	if (unw_init_remote(&cursor, c->u->as, c) < 0)
+		return UNWIND_BAD_FRAME;
+	while (*nr < max) {
+		ret = unw_step(&cursor);
+		if (ret == 0)
+			return UNWIND_OK;
+		if (ret < 0) {
+			if (c->beyond_copy)
+				return UNWIND_STACK_END;
+			return c->no_info ? UNWIND_NO_INFO : UNWIND_BAD_FRAME;
+		}
+		if (unw_get_reg(&cursor, UNW_REG_IP, &ip) < 0 ||
+		    unw_get_reg(&cursor, UNW_REG_SP, &sp) < 0)
+			return UNWIND_BAD_FRAME;
+		if (!ip)
+			return UNWIND_OK; /* the outermost frame's return address */
+		/* Callers live higher on the stack: anything else is a loop. */
+		if (sp <= prev_sp)
+			return UNWIND_BAD_FRAME;
+		prev_sp = sp;
+		ips[(*nr)++] = ip;
+	}
+	return UNWIND_DEPTH;
+}
+
+enum unwind_result unwinder__unwind(struct unwinder *u, uint32_t pid,
+				    const uint64_t regs[TT_UREG_NR], const void *stack, size_t len,
+				    uint64_t *ips, size_t max, size_t *ret_nr)
+{
+	struct uw_ctx c = {u, pid, NULL, regs, stack, len, false, false};
+	uint64_t start = monotonic_ns();
+	enum unwind_result r;
+	size_t nr = 0;
+
+	*ret_nr = 0;
+	if (!max)
+		return UNWIND_DEPTH;
+	u->stats.samples++;
+	if (regs[TT_UREG_IP])
+		ips[nr++] = regs[TT_UREG_IP];
+	if (!regs[TT_UREG_IP] || !regs[TT_UREG_SP] || len < sizeof(uint64_t)) {
+		r = UNWIND_SHORT_COPY;
+		goto out;
+	}
+	c.proc = get_proc(u, pid);
+	if (!c.proc->maps) {
+		r = UNWIND_NO_PROCESS;
+		goto out;
+	}
+	r = walk(&c, ips, max, &nr);
+out:
+	*ret_nr = nr;
+	u->stats.frames += nr;
+	u->stats.result[r]++;
+	u->stats.ns += monotonic_ns() - start;
+	return r;
+}
+
+size_t unwinder__expire(struct unwinder *u, unsigned idle_rounds)
+{
+	size_t pos = 0, n = 0;
+	uint64_t key;
+	void *val;
+
+	u->round++;
+	while (u64map__next(u->procs, &pos, &key, &val)) {
+		struct uw_proc *p = val;
+
+		if (u->round - p->round > idle_rounds) {
+			u64map__remove_at(u->procs, &pos);
+			proc_free(p);
+			n++;
+		}
+	}
+	return n;
+}
+
+void unwinder__stats(const struct unwinder *u, struct unwinder_stats *ret)
+{
+	*ret = u->stats;
+	ret->files = unwind_files__count(u->files);
+}
