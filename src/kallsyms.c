@@ -10,12 +10,14 @@
 #include <string.h>
 
 #include "threadtop/kallsyms.h"
+#include "threadtop/line_reader.h"
 #include "threadtop/util.h"
 
 #define KSYMS_MAX (8u << 20)	    /* symbols; a distro kernel has ~200k */
 #define KSYM_NAME_MAX 512	    /* KSYM_NAME_LEN of the kernel */
 #define KSYM_MAX_SPAN (1u << 20)    /* an address further past its symbol is unknown */
 #define KSYMS_FILE_MAX (256u << 20) /* bytes of kallsyms we are willing to read */
+#define KSYMS_LINE_MAX 1200	    /* address, type, name, module: longer is not kallsyms */
 
 struct ksym_entry {
 	uint64_t addr;
@@ -174,69 +176,53 @@ static void builder_init(struct ksyms_builder *b)
 	b->last_module = pool_add(b, "vmlinux", 7);
 }
 
-struct ksyms *ksyms__parse(const char *buf, size_t len)
+/* Too many symbols, or more text than KSYMS_FILE_MAX, fail with E2BIG. */
+static struct ksyms *parse_lines(struct line_reader *lr)
 {
 	struct ksyms_builder b;
-	size_t pos = 0;
+	const char *line;
+	size_t len;
+	int err = 0;
 
 	builder_init(&b);
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-		int err = parse_line(&b, buf + pos, l);
-
-		if (err) {
-			free(b.ents);
-			free(b.pool);
-			errno = -err;
-			return NULL;
-		}
-		pos += l + 1;
+	while (!err && line_reader__next(lr, &line, &len) > 0)
+		err = parse_line(&b, line, len);
+	if (!err && line_reader__truncated(lr))
+		err = -E2BIG;
+	if (err) {
+		free(b.ents);
+		free(b.pool);
+		errno = -err;
+		return NULL;
 	}
 	return builder_finish(&b);
 }
 
+struct ksyms *ksyms__parse(const char *buf, size_t len)
+{
+	struct line_reader lr;
+
+	line_reader__init_mem(&lr, buf, len, KSYMS_LINE_MAX);
+	return parse_lines(&lr);
+}
+
 struct ksyms *ksyms__load(const char *proc_root)
 {
-	char path[4096], line[1200];
-	struct ksyms_builder b;
-	size_t total = 0;
-	FILE *f;
+	struct line_reader lr;
+	struct ksyms *ks = NULL;
+	char path[4096];
+	int err;
 
 	snprintf(path, sizeof(path), "%s/kallsyms", proc_root ? proc_root : "/proc");
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	builder_init(&b);
-	while (fgets(line, sizeof(line), f)) {
-		size_t l = strlen(line);
-		int err = 0;
-
-		total += l;
-		if (total > KSYMS_FILE_MAX)
-			err = -E2BIG;
-		if (l && line[l - 1] == '\n') {
-			l--;
-		} else if (!feof(f)) {
-			/* An overlong line: skip the rest of it. */
-			int c;
-
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-			continue;
-		}
-		if (!err)
-			err = parse_line(&b, line, l);
-		if (err) {
-			fclose(f);
-			free(b.ents);
-			free(b.pool);
-			errno = -err;
-			return NULL;
-		}
-	}
-	fclose(f);
-	return builder_finish(&b);
+	err = line_reader__open(&lr, path, KSYMS_LINE_MAX, KSYMS_FILE_MAX);
+	if (!err)
+		ks = parse_lines(&lr);
+	else
+		errno = -err;
+	err = errno;
+	line_reader__close(&lr);
+	errno = err;
+	return ks;
 }
 
 void ksyms__free(struct ksyms *ks)

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "threadtop/labels.h"
+#include "threadtop/line_reader.h"
 #include "threadtop/util.h"
 
 #define LABELS_FILE_MAX (1u << 20)
@@ -175,12 +176,13 @@ int label_set__slot(const struct label_set *set, const char *name)
 int label_set__parse_file(struct label_set *set, const char *name, const char *text, size_t len,
 			  char *err, size_t errlen)
 {
-	size_t off = 0;
+	struct line_reader lr;
+	const char *src;
 	int lineno = 0;
+	size_t n;
 
-	while (off < len) {
-		const char *nl = memchr(text + off, '\n', len - off);
-		size_t n = nl ? (size_t)(nl - (text + off)) : len - off;
+	line_reader__init_mem(&lr, text, len, LINE_READER_NO_LIMIT);
+	while (line_reader__next(&lr, &src, &n) > 0) {
 		char line[1024], why[512];
 		char *p = line, *end;
 		enum label_kind kind;
@@ -192,9 +194,8 @@ int label_set__parse_file(struct label_set *set, const char *name, const char *t
 				 sizeof(line) - 1);
 			return -EINVAL;
 		}
-		memcpy(line, text + off, n);
+		memcpy(line, src, n);
 		line[n] = '\0';
-		off += n + 1;
 		if (memchr(line, '\0', n)) {
 			snprintf(err, errlen, "%s:%d: NUL byte in the line", name, lineno);
 			return -EINVAL;

@@ -10,10 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threadtop/line_reader.h"
 #include "threadtop/perfmap.h"
 #include "threadtop/util.h"
 
-#define PERFMAP_LINE_MAX 4096
+#define PERFMAP_LINE_MAX 4095 /* bytes, without the newline */
 #define PERFMAP_FILE_MAX (256u << 20)
 
 struct pm_entry {
@@ -119,49 +120,38 @@ static struct perfmap *finish(struct pm_builder *b)
 	return pm;
 }
 
-struct perfmap *perfmap__parse(const char *buf, size_t len)
+/* A read error ends the file early: what was read is used. */
+static struct perfmap *parse_lines(struct line_reader *lr)
 {
 	struct pm_builder b = {0};
-	size_t pos = 0;
+	const char *line;
+	size_t len;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-
-		if (l < PERFMAP_LINE_MAX)
-			parse_line(&b, buf + pos, l);
-		pos += l + 1;
-	}
+	while (line_reader__next(lr, &line, &len) > 0)
+		parse_line(&b, line, len);
 	return finish(&b);
+}
+
+struct perfmap *perfmap__parse(const char *buf, size_t len)
+{
+	struct line_reader lr;
+
+	line_reader__init_mem(&lr, buf, len, PERFMAP_LINE_MAX);
+	return parse_lines(&lr);
 }
 
 struct perfmap *perfmap__read(const char *path)
 {
-	struct pm_builder b = {0};
-	char line[PERFMAP_LINE_MAX];
-	size_t total = 0;
-	FILE *f;
+	struct line_reader lr;
+	struct perfmap *pm = NULL;
+	int err = line_reader__open(&lr, path, PERFMAP_LINE_MAX, PERFMAP_FILE_MAX);
 
-	f = fopen(path, "re");
-	if (!f)
-		return NULL;
-	while (total < PERFMAP_FILE_MAX && fgets(line, sizeof(line), f)) {
-		size_t l = strlen(line);
-
-		total += l;
-		if (l && line[l - 1] == '\n') {
-			l--;
-		} else if (!feof(f)) {
-			int c;
-
-			while ((c = fgetc(f)) != EOF && c != '\n')
-				;
-			continue;
-		}
-		parse_line(&b, line, l);
-	}
-	fclose(f);
-	return finish(&b);
+	if (!err)
+		pm = parse_lines(&lr);
+	line_reader__close(&lr);
+	if (err)
+		errno = -err;
+	return pm;
 }
 
 void perfmap__free(struct perfmap *pm)

@@ -4,7 +4,6 @@
  * that does not fit the format is skipped and counted, never trusted.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,12 +11,13 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <unistd.h>
 
+#include "threadtop/line_reader.h"
 #include "threadtop/proc_maps.h"
 #include "threadtop/util.h"
 
-#define MAPS_FILE_MAX (64u << 20) /* bytes of a maps file we are willing to read */
+#define MAPS_FILE_MAX (64u << 20)      /* bytes of a maps file we are willing to read */
+#define MAPS_LINE_MAX (PATH_MAX + 256) /* the fields, then a path under PATH_MAX */
 
 struct proc_maps {
 	struct proc_map *ents;
@@ -154,21 +154,26 @@ static int cmp_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : (x->start > y->start);
 }
 
-struct proc_maps *proc_maps__parse(const char *buf, size_t len)
+/* NULL with errno set when reading failed. */
+static struct proc_maps *parse_lines(struct line_reader *lr)
 {
 	struct maps_builder b = {0};
 	struct proc_maps *maps;
-	size_t pos = 0;
+	const char *line;
 	bool sorted = true;
+	size_t len;
+	int n;
 
-	while (pos < len) {
-		const char *nl = memchr(buf + pos, '\n', len - pos);
-		size_t l = nl ? (size_t)(nl - (buf + pos)) : len - pos;
-
-		if (l && !parse_line(&b, buf + pos, l))
+	while ((n = line_reader__next(lr, &line, &len)) > 0)
+		if (len && !parse_line(&b, line, len))
 			b.bad++;
-		pos += l + 1;
+	if (n < 0) {
+		free(b.ents);
+		free(b.pool);
+		errno = -n;
+		return NULL;
 	}
+	b.bad += line_reader__skipped(lr);
 	maps = xcalloc(1, sizeof(*maps));
 	maps->ents = b.ents;
 	maps->nr = b.nr;
@@ -184,46 +189,31 @@ struct proc_maps *proc_maps__parse(const char *buf, size_t len)
 	return maps;
 }
 
+struct proc_maps *proc_maps__parse(const char *buf, size_t len)
+{
+	struct line_reader lr;
+
+	line_reader__init_mem(&lr, buf, len, MAPS_LINE_MAX);
+	return parse_lines(&lr);
+}
+
+/* A file longer than MAPS_FILE_MAX is read up to there: what we have is what we use. */
 struct proc_maps *proc_maps__read(const char *proc_root, uint32_t pid)
 {
-	size_t len = 0, cap = 64 * 1024;
-	struct proc_maps *maps;
+	struct proc_maps *maps = NULL;
+	struct line_reader lr;
 	char path[PATH_MAX];
-	char *buf;
-	int fd;
+	int err;
 
 	snprintf(path, sizeof(path), "%s/%u/maps", proc_root ? proc_root : "/proc", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(cap);
-	for (;;) {
-		ssize_t n;
-
-		if (len == cap) {
-			if (cap >= MAPS_FILE_MAX)
-				break; /* bounded: what we have is what we use */
-			cap *= 2;
-			buf = xrealloc(buf, cap);
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int err = errno;
-
-			close(fd);
-			free(buf);
-			errno = err;
-			return NULL;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	maps = proc_maps__parse(buf, len);
-	free(buf);
+	err = line_reader__open(&lr, path, MAPS_LINE_MAX, MAPS_FILE_MAX);
+	if (!err)
+		maps = parse_lines(&lr);
+	else
+		errno = -err;
+	err = errno;
+	line_reader__close(&lr);
+	errno = err;
 	return maps;
 }
 
