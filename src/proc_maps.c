@@ -4,6 +4,7 @@
  * that does not fit the format is skipped and counted, never trusted.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 #include <inttypes.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "threadtop/line_reader.h"
 #include "threadtop/proc_maps.h"
