@@ -32,6 +32,7 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 #define STACK_SPAN (8u << 20) /* reads this far above sp are "beyond the copy" */
 
 struct uw_proc {
+	unw_addr_space_t as; /* per process, so libunwind may cache its CFI by ip */
 	struct proc_maps *maps;
 	struct unwind_file **files; /* per maps entry: NULL = not tried, NO_FILE */
 	uint64_t maps_ns;
@@ -40,7 +41,6 @@ struct uw_proc {
 
 struct unwinder {
 	char *proc_root;
-	unw_addr_space_t as;
 	struct unwind_files *files;
 	struct u64map *procs; /* pid -> struct uw_proc */
 	uint64_t round;
@@ -57,6 +57,9 @@ struct uw_ctx {
 	size_t len;
 	bool beyond_copy; /* a read fell past the copied stack */
 	bool no_info;	  /* an ip had no unwind table */
+	/* The mapping the last file read hit: most reads fall in the same one. */
+	const struct proc_map *last_map;
+	struct unwind_file *last_file;
 };
 
 static const char *const result_names[UNWIND_RESULT_MAX] = {
@@ -68,12 +71,16 @@ const char *unwind_result_name(enum unwind_result r)
 	return r < UNWIND_RESULT_MAX ? result_names[r] : "unknown";
 }
 
+static unw_accessors_t accessors;
+
 /* ---- processes and files ----------------------------------------------- */
 
 static void proc_free(struct uw_proc *p)
 {
 	if (!p)
 		return;
+	if (p->as)
+		unw_destroy_addr_space(p->as);
 	proc_maps__free(p->maps);
 	free(p->files);
 	free(p);
@@ -84,6 +91,8 @@ static void load_maps(struct unwinder *u, struct uw_proc *p, uint32_t pid)
 	proc_maps__free(p->maps);
 	free(p->files);
 	p->files = NULL;
+	if (p->as) /* code may have moved: forget what libunwind cached */
+		unw_flush_cache(p->as, 0, 0);
 	p->maps = proc_maps__read(u->proc_root, pid);
 	p->maps_ns = monotonic_ns();
 	u->stats.maps_reads++;
@@ -97,6 +106,9 @@ static struct uw_proc *get_proc(struct unwinder *u, uint32_t pid)
 
 	if (!p) {
 		p = xcalloc(1, sizeof(*p));
+		p->as = unw_create_addr_space(&accessors, 0);
+		if (p->as)
+			unw_set_caching_policy(p->as, UNW_CACHE_GLOBAL);
 		load_maps(u, p, pid);
 		u64map__put(u->procs, pid, p);
 	}
@@ -109,6 +121,7 @@ static const struct proc_map *find_map(struct uw_ctx *c, uint64_t addr)
 	const struct proc_map *m = c->proc->maps ? proc_maps__find(c->proc->maps, addr) : NULL;
 
 	if (!m && monotonic_ns() - c->proc->maps_ns >= MAPS_RELOAD_NS) {
+		c->last_map = NULL;
 		load_maps(c->u, c->proc, c->pid); /* dlopen'd since */
 		m = c->proc->maps ? proc_maps__find(c->proc->maps, addr) : NULL;
 	}
@@ -222,8 +235,15 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 		c->beyond_copy = true;
 		return -UNW_EINVAL;
 	}
-	m = find_map(c, addr);
-	f = m ? map_file(c, m) : NULL;
+	m = c->last_map;
+	if (m && addr >= m->start && addr < m->end) {
+		f = c->last_file;
+	} else {
+		m = find_map(c, addr);
+		f = m ? map_file(c, m) : NULL;
+		c->last_map = f ? m : NULL;
+		c->last_file = f;
+	}
 	if (!f || unwind_file__read(f, addr - m->start + m->offset, valp, sizeof(*valp)))
 		return -UNW_EINVAL;
 	return 0;
@@ -302,14 +322,6 @@ struct unwinder *unwinder__new(const char *proc_root)
 {
 	struct unwinder *u = xcalloc(1, sizeof(*u));
 
-	u->as = unw_create_addr_space(&accessors, 0);
-	if (!u->as) {
-		free(u);
-		errno = ENOMEM;
-		return NULL;
-	}
-	/* One address space serves every process: nothing may be cached across them. */
-	unw_set_caching_policy(u->as, UNW_CACHE_NONE);
 	u->proc_root = xstrdup(proc_root ? proc_root : "/proc");
 	u->files = unwind_files__new();
 	u->procs = u64map__new();
@@ -328,7 +340,6 @@ void unwinder__free(struct unwinder *u)
 		proc_free(val);
 	u64map__free(u->procs);
 	unwind_files__free(u->files);
-	unw_destroy_addr_space(u->as);
 	free(u->proc_root);
 	free(u);
 }
@@ -339,7 +350,7 @@ static enum unwind_result walk(struct uw_ctx *c, uint64_t *ips, size_t max, size
 	unw_cursor_t cursor;
 	int ret;
 
-	if (unw_init_remote(&cursor, c->u->as, c) < 0)
+	if (!c->proc->as || unw_init_remote(&cursor, c->proc->as, c) < 0)
 		return UNWIND_BAD_FRAME;
 	while (*nr < max) {
 		ret = unw_step(&cursor);
@@ -368,7 +379,7 @@ enum unwind_result unwinder__unwind(struct unwinder *u, uint32_t pid,
 				    const uint64_t regs[TT_UREG_NR], const void *stack, size_t len,
 				    uint64_t *ips, size_t max, size_t *ret_nr)
 {
-	struct uw_ctx c = {u, pid, NULL, regs, stack, len, false, false};
+	struct uw_ctx c = {.u = u, .pid = pid, .regs = regs, .stack = stack, .len = len};
 	uint64_t start = monotonic_ns();
 	enum unwind_result r;
 	size_t nr = 0;

@@ -35,7 +35,7 @@ const char *unwind_result_name(enum unwind_result r);
 
 struct unwinder;
 
-/* proc_root NULL = "/proc". NULL with errno set when libunwind fails. */
+/* proc_root NULL = "/proc". */
 struct unwinder *unwinder__new(const char *proc_root);
 void unwinder__free(struct unwinder *u);
 

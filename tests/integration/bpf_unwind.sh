@@ -1,0 +1,61 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# DWARF unwinding of on-CPU user stacks (--unwind): the symchain workload
+# built without frame pointers shows its whole noinline chain main ->
+# chain_exe_1 -> chain_lib_2 -> chain_lib_3 -> chain_exe_leaf, in order, with
+# --unwind dwarf and with the default auto, but not with --unwind fp (so it is
+# the DWARF unwinder that finds it); the frame-pointer build shows it in fp
+# mode. A stack copy too small to unwind (--stack-bytes 64) is counted as
+# "stack_end", the run goes on.
+. "$(dirname "$0")/bpf_common.bash"
+
+top_frames() { # file pid: the frames of pid's busiest on-CPU stack, one per line
+	jq -r --argjson p "$2" \
+		'[.oncpu[] | select(.pid == $p)] | sort_by(-.samples) | .[0].frames // [] | .[]' \
+		<(tail -n 1 "$1")
+}
+
+chain_of() { # file pid
+	top_frames "$1" "$2" | grep -E '^(main|chain_exe_1|chain_lib_2|chain_lib_3|chain_exe_leaf)$' |
+		tr '\n' ' '
+}
+
+CHAIN="main chain_exe_1 chain_lib_2 chain_lib_3 chain_exe_leaf "
+
+run() { # name args...: a 1.5 s batch run over both workloads
+	"$TT_BIN" -b --format json -n 1 -d 1.5 --source bpf -p "$nofp,$fp" "${@:2}" \
+		>"$TMPD/$1.json" 2>"$TMPD/$1.err" || fail "$1: threadtop failed: $(cat "$TMPD/$1.err")"
+}
+
+start symchain_nofp 30
+nofp=$WL
+start symchain_fp 30
+fp=$WL
+sleep 0.3
+
+run dwarf --unwind dwarf
+got=$(chain_of "$TMPD/dwarf.json" "$nofp")
+[ "$got" = "$CHAIN" ] ||
+	fail "dwarf, no frame pointers: [$got] in $(top_frames "$TMPD/dwarf.json" "$nofp" | tr '\n' ' ')"
+got=$(chain_of "$TMPD/dwarf.json" "$fp")
+[ "$got" = "$CHAIN" ] || fail "dwarf, frame pointers: [$got]"
+grep -qE 'DWARF unwinding: [0-9]+ samples.* ok [0-9]+' "$TMPD/dwarf.err" ||
+	fail "no unwinding summary: $(cat "$TMPD/dwarf.err")"
+
+run fp --unwind fp
+got=$(chain_of "$TMPD/fp.json" "$fp")
+[ "$got" = "$CHAIN" ] || fail "fp, frame pointers: [$got]"
+got=$(chain_of "$TMPD/fp.json" "$nofp")
+[ "$got" != "$CHAIN" ] || fail "fp mode found the chain without frame pointers: DWARF ran?"
+! grep -q 'DWARF unwinding' "$TMPD/fp.err" || fail "fp mode unwound: $(cat "$TMPD/fp.err")"
+
+run auto
+got=$(chain_of "$TMPD/auto.json" "$nofp")
+[ "$got" = "$CHAIN" ] || fail "auto, no frame pointers: [$got]"
+
+run short --unwind dwarf --stack-bytes 64
+grep -qE 'DWARF unwinding: .* stack_end [0-9]+' "$TMPD/short.err" ||
+	fail "--stack-bytes 64: no stack_end count: $(cat "$TMPD/short.err")"
+[ "$(top_frames "$TMPD/short.json" "$nofp" | tail -n 1)" = chain_exe_leaf ] ||
+	fail "--stack-bytes 64: the leaf is lost: $(top_frames "$TMPD/short.json" "$nofp" | tr '\n' ' ')"
+echo PASS
