@@ -5,10 +5,19 @@
 # every CPU, threadtop -b --cpu-hz 99 and perf record -F 99 -g side by side.
 # Prints the share of samples whose leaf function and callers (user frames,
 # up to DEPTH) agree (distribution overlap: sum of min shares per stack) and
-# threadtop's own CPU time. Root only. Usage: sym_vs_perf.sh [SECONDS] [DEPTH]
+# threadtop's own CPU time. With MODE dwarf the workload is symchain_nofp
+# (-fomit-frame-pointer -O2), threadtop runs --unwind dwarf and perf
+# --call-graph dwarf, and the DWARF unwind cost per sample is printed too.
+# Root only. Usage: sym_vs_perf.sh [SECONDS] [DEPTH] [fp|dwarf]
 set -euo pipefail
 secs=${1:-8}
 depth=${2:-6}
+mode=${3:-fp}
+case "$mode" in
+fp) wl=symchain_fp perf_cg=(-g) tt_unwind=(--unwind fp) ;;
+dwarf) wl=symchain_nofp perf_cg=(--call-graph dwarf) tt_unwind=(--unwind dwarf) ;;
+*) echo "MODE is fp or dwarf" >&2; exit 2 ;;
+esac
 B=${TT_BUILD:-build/release}
 W=$B/tests/workloads
 command -v perf >/dev/null || { echo "perf is not installed"; exit 77; }
@@ -16,15 +25,15 @@ tmp=$(mktemp -d)
 trap 'kill $pids 2>/dev/null || true; rm -rf "$tmp"' EXIT
 pids=""
 for _ in $(seq "$(nproc)"); do
-	"$W/symchain_fp" $((secs + 4)) >/dev/null &
+	"$W/$wl" $((secs + 30)) >/dev/null &
 	pids="$pids $!"
 done
 sleep 0.5
 plist=$(echo $pids | tr ' ' ',')
-perf record -q -F 99 -g -p "$plist" -o "$tmp/perf.data" -- sleep "$secs" 2>/dev/null &
+perf record -q -F 99 "${perf_cg[@]}" -p "$plist" -o "$tmp/perf.data" -- sleep "$secs" 2>/dev/null &
 perfpid=$!
 /usr/bin/time -f "%U %S" -o "$tmp/time" "$B/threadtop" -b --format json -d "$secs" -n 1 \
-	--cpu-hz 99 -p "$plist" >"$tmp/tt.json"
+	--cpu-hz 99 "${tt_unwind[@]}" -p "$plist" >"$tmp/tt.json" 2>"$tmp/tt.err"
 wait $perfpid
 perf script -i "$tmp/perf.data" -F ip,sym,dso 2>/dev/null >"$tmp/perf.txt"
 python3 - "$tmp/tt.json" "$tmp/perf.txt" "$depth" "$secs" "$tmp/time" <<'PY'
@@ -62,3 +71,4 @@ print(f"agreement (leaf + {depth-1} callers): {100*overlap:.1f}%")
 u, s = map(float, open(time_path).read().split()[-2:])
 print(f"threadtop CPU: {u+s:.2f} s over {secs:.0f} s = {100*(u+s)/secs:.2f}% of one core")
 PY
+sed -n 's/^threadtop: \(DWARF unwinding: .*\)/\1/p' "$tmp/tt.err"

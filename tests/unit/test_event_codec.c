@@ -161,13 +161,47 @@ static void malformed(void **state)
 	assert_string_equal(tt_event_type_name(77), "unknown");
 }
 
+/* The live-only stack copy: validated by its length, large copies never decode. */
+static void stack_copy(void **state)
+{
+	static union {
+		struct tt_stack_copy sc;
+		unsigned char bytes[sizeof(struct tt_stack_copy) + 8192];
+	} u;
+	static _Alignas(8) unsigned char big[sizeof(u)];
+	const char *why = NULL;
+
+	u.sc.hdr = (struct tt_event_header){TT_EV_STACK_COPY, TT_STACK_COPY_VERSION,
+					    sizeof(u.sc) + 64, 5};
+	u.sc.pid = 1;
+	u.sc.tid = 2;
+	u.sc.regs[TT_UREG_IP] = 0x401000;
+	u.sc.regs[TT_UREG_SP] = 0x7ffd0000;
+	u.sc.len = 64;
+	memset(u.sc.data, 0xab, 64);
+	assert_int_equal(tt_event_validate(&u.sc.hdr, u.sc.hdr.size), 0);
+	roundtrip(&u.sc.hdr);
+	u.sc.len = 65;
+	assert_int_equal(tt_event_validate(&u.sc.hdr, sizeof(u)), -EINVAL);
+	u.sc.len = TT_STACK_COPY_MAX + 8;
+	u.sc.hdr.size = (uint32_t)(sizeof(u.sc) + u.sc.len);
+	assert_int_equal(tt_event_validate(&u.sc.hdr, UINT32_MAX), -EINVAL);
+	u.sc.len = 8192;
+	u.sc.hdr.size = (uint32_t)(sizeof(u.sc) + 8192);
+	assert_int_equal(tt_event_validate(&u.sc.hdr, u.sc.hdr.size), 0);
+	assert_int_equal(tt_event_encode(&u.sc.hdr, big, sizeof(big)), u.sc.hdr.size);
+	assert_int_equal(tt_event_decode(big, u.sc.hdr.size, (struct tt_event_header *)back,
+					 sizeof(back), &why),
+			 -EINVAL);
+	assert_string_equal(tt_event_type_name(TT_EV_STACK_COPY), "stack_copy");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(thread_sample),
-		cmocka_unit_test(other_fixed_types),
-		cmocka_unit_test(variable_types),
-		cmocka_unit_test(malformed),
+		cmocka_unit_test(thread_sample),  cmocka_unit_test(other_fixed_types),
+		cmocka_unit_test(variable_types), cmocka_unit_test(malformed),
+		cmocka_unit_test(stack_copy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
