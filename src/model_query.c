@@ -64,69 +64,11 @@ static uint64_t hash_key(const struct group_key *k)
 	return h ^ (h >> 31);
 }
 
-static bool filter_thread(const struct model_filter *f, const struct thread *t)
-{
-	if (f->pid && t->pid != f->pid)
-		return false;
-	if (f->tid && t->tid != f->tid)
-		return false;
-	if (f->hide_kthreads && t->kthread)
-		return false;
-	if (f->hide_user_threads && !t->kthread && t->pid != t->tid)
-		return false;
-	if (f->comm_substr && !strstr(t->comm, f->comm_substr))
-		return false;
-	if (f->cgroup_id && t->cgroup_id != f->cgroup_id)
-		return false;
-	return true;
-}
-
-static bool stack_has(const struct model *m, uint32_t id, uint64_t ip)
-{
-	const struct tt_stack *st = model__stack(m, id);
-
-	for (unsigned i = 0; st && i < st->nr; i++)
-		if (st->ips[i] == ip)
-			return true;
-	return false;
-}
-
 static uint64_t stack_leaf(const struct model *m, uint32_t id)
 {
 	const struct tt_stack *st = model__stack(m, id);
 
 	return st && st->nr ? st->ips[0] : 0;
-}
-
-static bool filter_key(const struct model *m, const struct model_filter *f,
-		       const struct sample_key *k)
-{
-	if (f->stack_ip && !stack_has(m, k->kstack_id, f->stack_ip) &&
-	    !stack_has(m, k->ustack_id, f->stack_ip))
-		return false;
-	if (f->state_mask && !(f->state_mask & (1u << k->state)))
-		return false;
-	if (f->syscall != MODEL_ANY_SYSCALL && k->syscall != f->syscall)
-		return false;
-	if (f->wchan_id && k->wchan_id != f->wchan_id)
-		return false;
-	return true;
-}
-
-static uint64_t key_samples(const struct builder *b, const struct thread *t, size_t i)
-{
-	const struct key_counts *kc = &t->keys[i];
-
-	switch (b->q->window) {
-	case WIN_INTERVAL:
-		return kc->interval;
-	case WIN_MINUTE:
-		return ring_sum_u16(t->key_rings[i], kc->ring_sec, b->now_sec);
-	case WIN_LAST:
-		return kc->last;
-	default:
-		return kc->session;
-	}
 }
 
 static uint64_t thread_cpu_ns(const struct builder *b, const struct thread *t)
@@ -246,9 +188,9 @@ static void add_thread(struct builder *b, const struct thread *t)
 		const struct key_counts *kc = &t->keys[i];
 		uint64_t n;
 
-		if (!filter_key(b->m, f, &kc->key))
+		if (!model_filter_key(b->m, f, &kc->key))
 			continue;
-		n = key_samples(b, t, i);
+		n = model_key_samples(t, i, b->q->window, b->now_sec);
 		if (!n)
 			continue;
 		if (!per_thread || r == SIZE_MAX) {
@@ -357,7 +299,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	b.last_tid = xmalloc(b.cap * sizeof(*b.last_tid));
 	b.now_sec = model_sec(m, m->now_ns);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
-		if (filter_thread(&q->filter, t))
+		if (model_filter_thread(&q->filter, t))
 			add_thread(&b, t);
 
 	memset(ret, 0, sizeof(*ret));
@@ -408,8 +350,7 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 			   struct model_syscall_count **ret)
 {
 	struct thread *t = u64map__get(m->threads, tid);
-	struct model_query q = {.window = window};
-	struct builder b = {.m = m, .q = &q, .now_sec = model_sec(m, m->now_ns)};
+	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct model_syscall_count *out = NULL;
 	size_t nr = 0, cap = 0;
 
@@ -418,7 +359,7 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 		return -ENOENT;
 	for (size_t i = 0; i < t->nr_keys; i++) {
 		const struct key_counts *kc = &t->keys[i];
-		uint64_t n = key_samples(&b, t, i);
+		uint64_t n = model_key_samples(t, i, window, now_sec);
 		size_t j;
 
 		if (!n || kc->key.syscall < 0)
@@ -440,7 +381,7 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 int model__stack_samples(struct model *m, const struct model_query *q,
 			 struct model_stack_count **ret, uint64_t *ret_total)
 {
-	struct builder b = {.m = m, .q = q, .now_sec = model_sec(m, m->now_ns)};
+	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct model_stack_count *out = NULL;
 	struct u64map *index;
 	size_t nr = 0, cap = 0, pos = 0;
@@ -453,16 +394,16 @@ int model__stack_samples(struct model *m, const struct model_query *q,
 		return -EINVAL;
 	index = u64map__new();
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
-		if (!filter_thread(&q->filter, t))
+		if (!model_filter_thread(&q->filter, t))
 			continue;
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
 			uint64_t n, key;
 			size_t idx;
 
-			if (!filter_key(m, &q->filter, &kc->key))
+			if (!model_filter_key(m, &q->filter, &kc->key))
 				continue;
-			n = key_samples(&b, t, i);
+			n = model_key_samples(t, i, q->window, now_sec);
 			if (!n)
 				continue;
 			total += n;

@@ -12,53 +12,6 @@
 #include "threadtop/model_stacks.h"
 #include "threadtop/util.h"
 
-static bool keep_thread(const struct model_filter *f, const struct thread *t)
-{
-	if (!f)
-		return true;
-	if (f->pid && t->pid != f->pid)
-		return false;
-	if (f->tid && t->tid != f->tid)
-		return false;
-	if (f->hide_kthreads && t->kthread)
-		return false;
-	if (f->hide_user_threads && !t->kthread && t->pid != t->tid)
-		return false;
-	if (f->comm_substr && !strstr(t->comm, f->comm_substr))
-		return false;
-	return true;
-}
-
-static bool keep_key(const struct model_filter *f, const struct sample_key *k)
-{
-	if (!f)
-		return true;
-	if (f->state_mask && !(f->state_mask & (1u << k->state)))
-		return false;
-	if (f->syscall != MODEL_ANY_SYSCALL && k->syscall != f->syscall)
-		return false;
-	if (f->wchan_id && k->wchan_id != f->wchan_id)
-		return false;
-	return true;
-}
-
-static uint64_t samples_in(const struct thread *t, size_t i, enum model_window window,
-			   uint32_t now_sec)
-{
-	const struct key_counts *kc = &t->keys[i];
-
-	switch (window) {
-	case WIN_INTERVAL:
-		return kc->interval;
-	case WIN_MINUTE:
-		return ring_sum_u16(t->key_rings[i], kc->ring_sec, now_sec);
-	case WIN_LAST:
-		return kc->last;
-	default:
-		return kc->session;
-	}
-}
-
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct model_thread_stack *x = a, *y = b;
@@ -97,15 +50,15 @@ int model__thread_stacks(struct model *m, enum model_window window,
 		const struct thread *main_thread;
 		const char *pcomm;
 
-		if (!keep_thread(filter, t))
+		if (!model_filter_thread(filter, t))
 			continue;
 		main_thread = t->pid == t->tid ? t : u64map__get(m->threads, t->pid);
 		pcomm = main_thread && main_thread->pid == t->pid ? main_thread->comm : t->comm;
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
-			uint64_t n = samples_in(t, i, window, now_sec);
+			uint64_t n = model_key_samples(t, i, window, now_sec);
 
-			if (!n || !keep_key(filter, &kc->key))
+			if (!n || !model_filter_key(m, filter, &kc->key))
 				continue;
 			xgrow((void **)&rows, &cap, nr + 1, sizeof(*rows));
 			rows[nr++] = (struct model_thread_stack){

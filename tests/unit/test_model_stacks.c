@@ -57,6 +57,17 @@ static void windows_and_filter(void **state)
 	f = (struct model_filter){.syscall = MODEL_ANY_SYSCALL, .tid = 101};
 	assert_int_equal(model__thread_stacks(m, WIN_SESSION, &f, &rows), 1);
 	free(rows);
+	/* The filter of the thread views, whole: a frame, a cgroup. */
+	f = (struct model_filter){.syscall = MODEL_ANY_SYSCALL, .stack_ip = FX_HOT_ADDR};
+	assert_int_equal(model__thread_stacks(m, WIN_SESSION, &f, &rows), 1);
+	assert_int_equal(rows[0].ustack_id, FX_USTACK_HOT);
+	free(rows);
+	f.stack_ip = 0x402000ull; /* in both user stacks */
+	assert_int_equal(model__thread_stacks(m, WIN_SESSION, &f, &rows), 2);
+	free(rows);
+	f = (struct model_filter){.syscall = MODEL_ANY_SYSCALL, .cgroup_id = 77};
+	assert_int_equal(model__thread_stacks(m, WIN_SESSION, &f, &rows), 0);
+	free(rows);
 	assert_int_equal(model__thread_stacks(m, WIN_MAX, NULL, &rows), -EINVAL);
 	model__free(m);
 }

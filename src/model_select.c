@@ -1,0 +1,73 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Which samples a query or an export sees (see model_internal.h): the one
+ * model_filter test over threads and sample keys, and a key's samples in a
+ * window. The thread views (model_query.c) and the stack rows exports are
+ * built from (model_stacks.c) both go through here, so they count the same.
+ */
+#include <string.h>
+
+#include "model_internal.h"
+
+bool model_filter_thread(const struct model_filter *f, const struct thread *t)
+{
+	if (!f)
+		return true;
+	if (f->pid && t->pid != f->pid)
+		return false;
+	if (f->tid && t->tid != f->tid)
+		return false;
+	if (f->hide_kthreads && t->kthread)
+		return false;
+	if (f->hide_user_threads && !t->kthread && t->pid != t->tid)
+		return false;
+	if (f->comm_substr && !strstr(t->comm, f->comm_substr))
+		return false;
+	if (f->cgroup_id && t->cgroup_id != f->cgroup_id)
+		return false;
+	return true;
+}
+
+static bool stack_has(const struct model *m, uint32_t id, uint64_t ip)
+{
+	const struct tt_stack *st = model__stack(m, id);
+
+	for (unsigned i = 0; st && i < st->nr; i++)
+		if (st->ips[i] == ip)
+			return true;
+	return false;
+}
+
+bool model_filter_key(const struct model *m, const struct model_filter *f,
+		      const struct sample_key *k)
+{
+	if (!f)
+		return true;
+	if (f->stack_ip && !stack_has(m, k->kstack_id, f->stack_ip) &&
+	    !stack_has(m, k->ustack_id, f->stack_ip))
+		return false;
+	if (f->state_mask && !(f->state_mask & (1u << k->state)))
+		return false;
+	if (f->syscall != MODEL_ANY_SYSCALL && k->syscall != f->syscall)
+		return false;
+	if (f->wchan_id && k->wchan_id != f->wchan_id)
+		return false;
+	return true;
+}
+
+uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window window,
+			   uint32_t now_sec)
+{
+	const struct key_counts *kc = &t->keys[i];
+
+	switch (window) {
+	case WIN_INTERVAL:
+		return kc->interval;
+	case WIN_MINUTE:
+		return ring_sum_u16(t->key_rings[i], kc->ring_sec, now_sec);
+	case WIN_LAST:
+		return kc->last;
+	default:
+		return kc->session;
+	}
+}
