@@ -1,13 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Model benchmark (prints figures; not a timed test): ingest rate of
- * synthetic thread samples, and the time of one per-thread query and one
- * group-by query over 10,000 threads. Usage: bench_model [THREADS] [SECONDS]
+ * synthetic thread samples, the time of one per-thread query and one
+ * group-by query over 10,000 threads, and the process's memory at the end.
+ * Usage: bench_model [THREADS] [SECONDS] [STACKS] [HZ]
+ * STACKS > 0 adds that many unique stacks (half kernel, half user) that the
+ * samples use in turn; HZ (default 20, may be below 1) is the simulated
+ * sampling rate: an hour with 100,000 stacks at 0.1 Hz gives the memory a
+ * long session holds without the hour of CPU time a 20 Hz run would take.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "synth.h"
 #include "threadtop/model.h"
 #include "threadtop/util.h"
 
@@ -22,6 +29,31 @@ static void fill(struct tt_thread_sample *s, uint32_t tid, uint64_t t)
 	s->state = (uint8_t)(tid % 5 == 0 ? TT_ST_R : TT_ST_S);
 	s->wchan_id = tid % 13;
 	snprintf(s->comm, sizeof(s->comm), "worker-%u", tid % 50);
+}
+
+/* This process's CPU time: on a shared machine, steadier than wall time. */
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+/* A line of /proc/self/status (VmRSS, VmHWM) in MB. */
+static double status_mb(const char *key)
+{
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	double kb = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, strlen(key)))
+			kb = atof(line + strlen(key) + 1);
+	fclose(f);
+	return kb / 1024;
 }
 
 static double time_query(struct model *m, struct model_query *q, int reps, size_t *rows)
@@ -42,35 +74,54 @@ int main(int argc, char **argv)
 {
 	uint32_t threads = argc > 1 ? (uint32_t)atoi(argv[1]) : 10000;
 	int seconds = argc > 2 ? atoi(argv[2]) : 20;
+	uint32_t stacks = argc > 3 ? (uint32_t)atoi(argv[3]) : 0;
+	double hz = argc > 4 ? atof(argv[4]) : 20;
 	struct tt_thread_sample s = {
 		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), 0},
-		.weight_us = 50000,
 	};
 	struct model *m = model__new(NULL);
-	uint64_t base = 1000 * NSEC_PER_SEC, events = 0, t0, ns;
+	uint64_t base = 1000 * NSEC_PER_SEC, events = 0, t0, ns, step, last_end = base;
+	long ticks;
 	struct model_query q;
 	size_t rows = 0;
 	double ms;
 
+	if (hz <= 0 || hz > 1000)
+		hz = 20;
+	step = (uint64_t)((double)NSEC_PER_SEC / hz);
+	ticks = (long)((double)seconds * hz);
+	s.weight_us = (uint32_t)(step / 1000);
 	model__advance(m, base);
-	t0 = monotonic_ns();
-	/* 20 Hz for `seconds` of simulated time, every thread every tick. */
-	for (int tick = 0; tick < seconds * 20; tick++) {
-		uint64_t t = base + (uint64_t)tick * NSEC_PER_SEC / 20;
+	for (uint32_t i = 1; i <= stacks; i++)
+		synth_stack(m, i, i % 2 == 1, base);
+	t0 = cpu_ns();
+	/* Every thread every tick, `seconds` of simulated time. */
+	for (long tick = 0; tick < ticks; tick++) {
+		uint64_t t = base + (uint64_t)tick * step;
 
 		for (uint32_t i = 0; i < threads; i++) {
 			fill(&s, i, t);
+			if (stacks) { /* thread i cycles through 5 stack pairs */
+				uint32_t a = i * 5 + (uint32_t)(tick % 5);
+
+				s.kstack_id = 1 + (2 * a) % stacks;
+				s.ustack_id = 1 + (2 * a + 1) % stacks;
+			}
 			model__ingest(m, &s.hdr);
 			events++;
 		}
-		if (tick % 20 == 19)
+		if (t + step - last_end >= NSEC_PER_SEC) {
 			model__end_interval(m, t);
+			last_end = t;
+		}
 	}
-	ns = monotonic_ns() - t0;
+	ns = cpu_ns() - t0;
 	model__advance(m, base + (uint64_t)seconds * NSEC_PER_SEC);
-	printf("model ingest: %llu events in %.3f s = %.2f M events/s (%u threads, %d s at 20 Hz)\n",
+	printf("model ingest: %llu events in %.3f s CPU = %.2f M events/s (%u threads, %d s at %g Hz)\n",
 	       (unsigned long long)events, (double)ns / 1e9, (double)events / ((double)ns / 1e3),
-	       threads, seconds);
+	       threads, seconds, hz);
+	printf("model memory: %u threads, %u stacks, %d s simulated: RSS %.1f MB, peak %.1f MB\n",
+	       threads, stacks, seconds, status_mb("VmRSS:"), status_mb("VmHWM:"));
 
 	model_query_init(&q);
 	q.window = WIN_MINUTE;

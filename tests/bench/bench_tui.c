@@ -19,63 +19,12 @@
 
 #include "keys.h"
 #include "screen.h"
+#include "synth.h"
 #include "threadtop/model.h"
 #include "threadtop/util.h"
 #include "tui.h"
 
 #define HZ 20
-
-static uint64_t rnd_state = 0x2545f4914f6cdd1dull;
-
-static uint64_t rnd(void)
-{
-	rnd_state ^= rnd_state << 13;
-	rnd_state ^= rnd_state >> 7;
-	rnd_state ^= rnd_state << 17;
-	return rnd_state;
-}
-
-/* A string dictionary entry. */
-static void add_string(struct model *m, uint32_t id, const char *text, uint64_t t)
-{
-	size_t len = strlen(text);
-	struct tt_string *s = xcalloc(1, sizeof(*s) + len);
-
-	s->hdr = (struct tt_event_header){TT_EV_STRING, TT_STRING_VERSION,
-					  (uint32_t)(sizeof(*s) + len), t};
-	s->id = id;
-	s->len = (uint32_t)len;
-	memcpy(s->data, text, len);
-	model__ingest(m, &s->hdr);
-	free(s);
-}
-
-/*
- * Stacks that share prefixes as real ones do: a few roots, a tree of call
- * sites below them, leaf first. Kernel stacks get kernel addresses.
- */
-static void add_stack(struct model *m, uint32_t id, bool kernel, uint64_t t)
-{
-	unsigned nr = 8 + (unsigned)(rnd() % 17);
-	size_t size = sizeof(struct tt_stack) + nr * sizeof(uint64_t);
-	struct tt_stack *st = xcalloc(1, size);
-	uint64_t base = kernel ? 0xffffffff81000000ull : 0x555555554000ull;
-	uint64_t branch = id;
-
-	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, (uint32_t)size, t};
-	st->id = id;
-	st->nr = (uint16_t)nr;
-	st->flags = kernel ? TT_STACK_KERNEL : 0;
-	/* Outermost frames vary least: frame at depth d picks among 4^d sites. */
-	for (unsigned d = 0; d < nr; d++) {
-		unsigned fan = d < 6 ? 1u << (2 * d) : 4096;
-
-		st->ips[nr - 1 - d] = base + (d << 16) + (branch % fan) * 16;
-		branch = branch * 2654435761u + d;
-	}
-	model__ingest(m, &st->hdr);
-	free(st);
-}
 
 static struct model *synth(uint32_t threads, uint32_t stacks, uint32_t per)
 {
@@ -92,10 +41,10 @@ static struct model *synth(uint32_t threads, uint32_t stacks, uint32_t per)
 	model__advance(m, base);
 	for (uint32_t i = 1; i <= 64; i++) {
 		snprintf(text, sizeof(text), "wait_function_%u", i);
-		add_string(m, i, text, base);
+		synth_string(m, i, text, base);
 	}
 	for (uint32_t i = 1; i <= stacks; i++)
-		add_stack(m, i, i % 2 == 1, base);
+		synth_stack(m, i, i % 2 == 1, base);
 	for (int tick = 0; tick < HZ; tick++) {
 		uint64_t t = base + (uint64_t)tick * NSEC_PER_SEC / HZ;
 
@@ -133,7 +82,7 @@ static struct model *synth(uint32_t threads, uint32_t stacks, uint32_t per)
 			sc.count = 0;
 			sc.total_ns = 0;
 			for (int b = 9 + j * 3; b < 16 + j * 4; b++) {
-				sc.hist[b] = 1 + (uint32_t)(rnd() % 50);
+				sc.hist[b] = 1 + (uint32_t)(synth_rnd() % 50);
 				sc.count += sc.hist[b];
 				sc.total_ns += sc.hist[b] * (3ull << b) / 2;
 			}

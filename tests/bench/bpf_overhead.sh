@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# What watching costs: slowdown of a getppid storm and of a pipe ping-pong
-# storm under threadtop (default sampling, --syscalls, --offcpu) and under the
-# peers (bpftrace counting, latency and off-CPU scripts, perf record -F 99 -a
-# -g, perf trace -s, strace -c -f), as the median of PAIRS alternating
-# (without tool, with tool) pairs; then threadtop's own CPU with 1,000 idle
-# threads at default settings. Not run by CI. As root:
+# What watching costs, storms only (the full suite is tests/bench/run_all.sh):
+# slowdown of a getppid storm and of a pipe ping-pong storm under threadtop
+# (default sampling, --syscalls, --offcpu) and under the peers (bpftrace
+# counting, latency and off-CPU scripts, perf record -F 99 -a -g, perf trace
+# -s, strace -c -f), as the median of PAIRS alternating (without tool, with
+# tool) pairs; then threadtop's own CPU with 1,000 idle threads at default
+# settings. Not run by CI. As root:
 #
 #   tests/bench/bpf_overhead.sh [BUILD_DIR]      (default build/release)
 #
@@ -17,22 +18,23 @@ set -uo pipefail
 
 BUILD=${1:-build/release}
 TT=$BUILD/threadtop
-WL=$BUILD/tests/workloads
 PAIRS=${PAIRS:-5}
-N_GP=${GETPPID_N:-2000000}
-N_PP=${PINGPONG_N:-100000}
 SLOW_DIV=${SLOW_DIV:-200}
 PEERS=${PEERS:-1}
+. "$(dirname "$0")/lib_bench.bash"
+BENCH_WL=$BUILD/tests/workloads
+BENCH_N_GETPPID=${GETPPID_N:-2000000}
+BENCH_N_PINGPONG=${PINGPONG_N:-100000}
 
 [ "$(id -u)" -eq 0 ] || { echo "run as root"; exit 1; }
-[ -x "$TT" ] && [ -x "$WL/getppid_loop" ] && [ -x "$WL/pingpong" ] ||
+[ -x "$TT" ] && [ -x "$BENCH_WL/getppid_loop" ] && [ -x "$BENCH_WL/pingpong" ] ||
 	{ echo "build first: cmake --preset release && cmake --build build/release"; exit 1; }
-TMP=$(mktemp -d)
+BENCH_TMP=$(mktemp -d)
 mounted=
 cleanup() {
-	[ -n "${tool:-}" ] && kill -INT "$tool" 2>/dev/null
+	bench_tool_stop
 	[ -n "$mounted" ] && umount /sys/kernel/tracing
-	rm -rf "$TMP"
+	rm -rf "$BENCH_TMP"
 }
 trap cleanup EXIT
 if [ "$PEERS" = 1 ] && ! [ -d /sys/kernel/tracing/events ]; then
@@ -41,99 +43,62 @@ if [ "$PEERS" = 1 ] && ! [ -d /sys/kernel/tracing/events ]; then
 fi
 ulimit -l unlimited 2>/dev/null
 
-# storm NAME N: runs the storm, prints the seconds it took (the workload's own clock).
-storm() {
-	case $1 in
-	getppid) "$WL/getppid_loop" "$2" - ;;
-	pingpong) "$WL/pingpong" "$2" 0 ;;
-	esac
-}
-
-# Background tools: started, given time to attach, stopped after the storm.
-start_tool() {
-	setsid bash -c "$1" >"$TMP/tool.out" 2>&1 &
-	tool=$!
-	local i
-	for i in $(seq 100); do
-		sleep 0.1
-		# bpftrace says when it is attached; the others get a fixed 1.5 s.
-		case $1 in
-		bpftrace*) grep -q "^Attaching" "$TMP/tool.out" && break ;;
-		*) [ "$i" -ge 15 ] && break ;;
-		esac
-	done
-	sleep 0.3
-}
-stop_tool() {
-	kill -INT -- "-$tool" 2>/dev/null
-	wait "$tool" 2>/dev/null
-	tool=
-}
-
-median() {
-	tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
-
-# measure LABEL STORM N MODE CMD: MODE bg (tool runs beside the storm) or wrap
-# (CMD prefixes the storm command).
+# measure LABEL STORM MODE CMD: MODE bg (tool runs beside the storm) or wrap
+# (CMD prefixes the storm command, on a storm SLOW_DIV times smaller).
 measure() {
-	local label=$1 name=$2 n=$3 mode=$4 cmd=$5 ratios="" base with
+	local label=$1 name=$2 mode=$3 cmd=$4 ratios="" base with
+	local BENCH_N_GETPPID=$BENCH_N_GETPPID BENCH_N_PINGPONG=$BENCH_N_PINGPONG
+	if [ "$mode" = wrap ]; then
+		BENCH_N_GETPPID=$((BENCH_N_GETPPID / SLOW_DIV))
+		BENCH_N_PINGPONG=$((BENCH_N_PINGPONG / SLOW_DIV))
+	fi
 	for _ in $(seq "$PAIRS"); do
-		base=$(storm "$name" "$n")
+		base=$(bench_wl "$name")
 		if [ "$mode" = bg ]; then
-			start_tool "$cmd"
-			with=$(storm "$name" "$n")
-			stop_tool
+			bench_tool_start "$cmd"
+			with=$(bench_wl "$name")
+			bench_tool_stop
 		else
-			case $name in
-			getppid) with=$($cmd "$WL/getppid_loop" "$n" - 2>/dev/null | tail -n 1) ;;
-			pingpong) with=$($cmd "$WL/pingpong" "$n" 0 2>/dev/null | tail -n 1) ;;
-			esac
+			# shellcheck disable=SC2086 # the command's words
+			with=$(bench_wl "$name" $cmd)
 		fi
-		ratios="$ratios $(awk -v a="$with" -v b="$base" 'BEGIN { printf "%.3f", a / b }')"
+		ratios="$ratios $(bench_ratio "$with" "$base")"
 	done
-	printf "%-9s %-34s %8sx   (pairs:%s; storm %s calls, base %.3f s)\n" "$name" "$label" \
-		"$(echo "$ratios" | median)" "$ratios" "$n" "$base"
+	printf "%-9s %-34s %8sx   (pairs:%s; base %.3f s)\n" "$name" "$label" \
+		"$(echo "$ratios" | bench_median)" "$ratios" "$base"
 }
 
 TTB="$TT -b --format json -d 1 --source bpf"
-BT_COUNT='bpftrace -e "tracepoint:raw_syscalls:sys_enter { @[args->id] = count(); }"'
-BT_LAT='bpftrace -e "tracepoint:raw_syscalls:sys_enter { @s[tid] = nsecs; } tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @[args->id] = hist(nsecs - @s[tid]); delete(@s[tid]); }"'
-BT_OFF='bpftrace -e "tracepoint:sched:sched_switch { @t[args->prev_pid] = nsecs; @k[args->prev_pid] = kstack; \$s = @t[args->next_pid]; if (\$s) { @off[@k[args->next_pid], args->next_comm] = sum(nsecs - \$s); delete(@t[args->next_pid]); delete(@k[args->next_pid]); } }"'
-
 echo "threadtop $("$TT" -V | awk '{print $2}') on $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "median of $PAIRS alternating pairs; ratio = storm time with the tool / without"
 echo
 for name in getppid pingpong; do
-	n=$N_GP
-	[ "$name" = pingpong ] && n=$N_PP
-	measure "threadtop (default: 20 Hz + 99 Hz)" $name "$n" bg "$TTB >/dev/null"
-	measure "threadtop --syscalls" $name "$n" bg "$TTB --syscalls >/dev/null"
-	measure "threadtop --offcpu" $name "$n" bg "$TTB --offcpu >/dev/null"
+	measure "threadtop (default: 20 Hz + 99 Hz)" $name bg "$TTB >/dev/null"
+	measure "threadtop --syscalls" $name bg "$TTB --syscalls >/dev/null"
+	measure "threadtop --offcpu" $name bg "$TTB --offcpu >/dev/null"
 	[ "$PEERS" = 1 ] || continue
-	measure "bpftrace syscall counts" $name "$n" bg "$BT_COUNT"
+	measure "bpftrace syscall counts" $name bg "$BENCH_BT_COUNT"
+	measure "perf record -F 99 -a -g" $name bg "perf record -F 99 -a -g -o $BENCH_TMP/perf.data"
 	if [ "$name" = getppid ]; then
-		measure "bpftrace syscall latency hist" $name "$n" bg "$BT_LAT"
-		measure "perf record -F 99 -a -g" $name "$n" bg "perf record -F 99 -a -g -o $TMP/perf.data"
-		measure "perf trace -s" $name $((n / SLOW_DIV)) wrap "perf trace -s -o /dev/null --"
-		measure "strace -c -f" $name $((n / SLOW_DIV)) wrap "strace -c -f -o /dev/null"
+		measure "bpftrace syscall latency hist" $name bg "$BENCH_BT_LAT"
+		measure "perf trace -s" $name wrap "perf trace -s -o /dev/null --"
+		measure "strace -c -f" $name wrap "strace -c -f -o /dev/null"
 	else
-		measure "bpftrace off-CPU stacks" $name "$n" bg "$BT_OFF"
-		measure "perf record -F 99 -a -g" $name "$n" bg "perf record -F 99 -a -g -o $TMP/perf.data"
+		measure "bpftrace off-CPU stacks" $name bg "$BENCH_BT_OFF"
 	fi
 done
 
 # threadtop's own cost on a box with 1,000 idle threads, default settings.
 echo
-"$WL/idle_threads" 1000 40 &
+"$BENCH_WL/idle_threads" 1000 40 &
 idle=$!
 sleep 1
 TIMEFORMAT="%R %U %S"
-{ time $TTB -n 10 >"$TMP/idle.json"; } 2>"$TMP/idle.time"
+{ time $TTB -n 10 >"$BENCH_TMP/idle.json"; } 2>"$BENCH_TMP/idle.time"
 kill "$idle" 2>/dev/null
-read -r real user sys <"$TMP/idle.time"
-bpf_ns=$(jq -s '[.[].bpf_stats | to_entries[].value.run_time_ns] | add' "$TMP/idle.json")
-threads=$(jq -s '[.[].nr_threads] | max' "$TMP/idle.json")
+read -r real user sys <"$BENCH_TMP/idle.time"
+bpf_ns=$(jq -s '[.[].bpf_stats | to_entries[].value.run_time_ns] | add' "$BENCH_TMP/idle.json")
+threads=$(jq -s '[.[].nr_threads] | max' "$BENCH_TMP/idle.json")
 awk -v r="$real" -v u="$user" -v s="$sys" -v b="$bpf_ns" -v t="$threads" 'BEGIN {
 	printf "idle box (%d threads shown), threadtop default for %.1f s: %.2f%% of one CPU (user %.2f s, sys %.2f s, BPF programs %.2f%% of one CPU, part of sys)\n",
 		t, r, (u + s) / r * 100, u, s, b / 1e9 / r * 100 }'

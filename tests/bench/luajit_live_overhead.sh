@@ -7,18 +7,21 @@
 # both once, in alternating order; the figure is the process CPU time (user +
 # sys), min and median over the rounds, and their ratio. Not a timed test.
 #
-# usage: tests/bench/luajit_live_overhead.sh [-n ROUNDS] [-l LIB]
+# usage: tests/bench/luajit_live_overhead.sh [-n ROUNDS] [-s SCALE] [-l LIB]
+#   SCALE multiplies the workload's size (default 1)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 rounds=9
+scale=1
 lib=""
-while getopts "n:l:h" o; do
+while getopts "n:s:l:h" o; do
 	case $o in
 	n) rounds=$OPTARG ;;
+	s) scale=$OPTARG ;;
 	l) lib=$OPTARG ;;
 	*)
-		sed -n '3,11p' "$0"
+		sed -n '3,12p' "$0"
 		exit 2
 		;;
 	esac
@@ -32,6 +35,7 @@ fi
 [ -f "$lib" ] || { echo "no libthreadtop-sysprof.so (build first, or -l LIB)"; exit 2; }
 command -v luajit >/dev/null || { echo "luajit is not installed"; exit 2; }
 wl=$here/sysprof_workload.lua
+export BENCH_SCALE=$scale
 
 cpu() { # prints the CPU seconds (user + sys) of one run of "$@"
 	local f

@@ -1,0 +1,161 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Helpers shared by the benchmark scripts (sourced, not run): medians and
+# ratios, workloads that print their cost, tools started beside a workload,
+# a process's own CPU and peak memory, growth fits, and the result table
+# (rows appended to $BENCH_ROWS as tab-separated fields, printed as text or
+# Markdown). Needs BENCH_WL (the workloads directory) and BENCH_TMP (a
+# scratch directory) set by the caller.
+
+# bench_median: the median of the numbers on stdin (space or line separated).
+bench_median() {
+	tr ' ' '\n' | grep . | sort -g |
+		awk '{ a[NR] = $1 } END { if (NR) print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# bench_ratio A B: A / B to three decimals ("" when either is missing).
+bench_ratio() {
+	[ -n "$1" ] && [ -n "$2" ] || return 0
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.3f", a / b }'
+}
+
+# bench_wl NAME [PREFIX...]: runs workload NAME (optionally under a wrapping
+# tool such as strace) and prints its cost: seconds for the fixed-work
+# storms, seconds per unit of work for the timed ones (so that, for every
+# workload, cost with a tool / cost without = slowdown). Sizes come from
+# BENCH_N_GETPPID, BENCH_N_PINGPONG and BENCH_SECS (timed workloads).
+bench_wl() {
+	local name=$1
+	shift
+	case $name in
+	getppid) "$@" "$BENCH_WL/getppid_loop" "${BENCH_N_GETPPID:-2000000}" - 2>/dev/null | tail -n 1 ;;
+	pingpong) "$@" "$BENCH_WL/pingpong" "${BENCH_N_PINGPONG:-100000}" 0 2>/dev/null | tail -n 1 ;;
+	symchain_*)
+		"$@" "$BENCH_WL/$name" "${BENCH_SECS:-1}" 2>/dev/null |
+			awk -F'[ =]' '/^symchain rounds=/ && $3 > 0 { printf "%.9f\n", $5 / $3 }'
+		;;
+	churn)
+		"$@" "$BENCH_WL/churn" "${BENCH_SECS:-1}" 2>/dev/null |
+			awk -F'[ =]' '/^churn forks=/ && $3 + $5 > 0 { printf "%.9f\n", $7 / ($3 + $5) }'
+		;;
+	*) echo "bench_wl: unknown workload $name" >&2 ;;
+	esac
+}
+
+# bpftrace equivalents of threadtop's modes: profile-style on-CPU stack
+# sampling (default mode), syscount-style counting and latency histograms
+# (--syscalls), offcputime-style off-CPU stacks (--offcpu).
+BENCH_BT_PROFILE='bpftrace -e "profile:hz:99 { @[kstack, ustack, comm] = count(); }"'
+BENCH_BT_COUNT='bpftrace -e "tracepoint:raw_syscalls:sys_enter { @[args->id] = count(); }"'
+BENCH_BT_LAT='bpftrace -e "tracepoint:raw_syscalls:sys_enter { @s[tid] = nsecs; } tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @[args->id] = hist(nsecs - @s[tid]); delete(@s[tid]); }"'
+BENCH_BT_OFF='bpftrace -e "tracepoint:sched:sched_switch { @t[args->prev_pid] = nsecs; @k[args->prev_pid] = kstack; @u[args->prev_pid] = ustack; \$s = @t[args->next_pid]; if (\$s) { @off[@k[args->next_pid], @u[args->next_pid], args->next_comm] = sum(nsecs - \$s); delete(@t[args->next_pid]); } }"'
+
+# bench_tool_start CMD: starts CMD (a shell command line) in its own session
+# beside the workloads and waits until it is attached: bpftrace says so;
+# threadtop and perf get BENCH_SETTLE seconds (default 1.5). CMD runs under
+# exec, so BENCH_TOOL is the tool's own pid.
+bench_tool_start() {
+	setsid bash -c "exec $1" >"$BENCH_TMP/tool.out" 2>&1 &
+	BENCH_TOOL=$!
+	local i settle
+	settle=$(awk -v s="${BENCH_SETTLE:-1.5}" 'BEGIN { print int(s * 10) }')
+	for i in $(seq 300); do
+		sleep 0.1
+		case $1 in
+		bpftrace*) grep -q "^Attaching" "$BENCH_TMP/tool.out" && break ;;
+		*) [ "$i" -ge "$settle" ] && break ;;
+		esac
+		kill -0 "$BENCH_TOOL" 2>/dev/null || break
+	done
+	sleep 0.3
+}
+
+# bench_tool_stop: SIGINT to the tool's session, then wait for it.
+bench_tool_stop() {
+	[ -n "${BENCH_TOOL:-}" ] || return 0
+	kill -INT -- "-$BENCH_TOOL" 2>/dev/null
+	wait "$BENCH_TOOL" 2>/dev/null
+	BENCH_TOOL=
+}
+
+# bench_proc_cpu PID: CPU seconds (utime + stime) the process has used.
+bench_proc_cpu() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.3f\n", ($12 + $13) / hz }' \
+		"/proc/$1/stat" 2>/dev/null
+}
+
+# bench_proc_hwm PID: peak resident memory (VmHWM) in MB.
+bench_proc_hwm() {
+	awk '/^VmHWM:/ { printf "%.1f\n", $2 / 1024 }' "/proc/$1/status" 2>/dev/null
+}
+
+# bench_fit "X1 X2 ..." "Y1 Y2 ...": the exponent b of y ~ x^b (least
+# squares in log-log) and what it means: "b=0.98 (linear)".
+bench_fit() {
+	awk -v xs="$1" -v ys="$2" 'BEGIN {
+		n = split(xs, x, " "); split(ys, y, " ")
+		for (i = 1; i <= n; i++) {
+			if (x[i] <= 0 || y[i] <= 0) continue
+			lx = log(x[i]); ly = log(y[i]); m++
+			sx += lx; sy += ly; sxx += lx * lx; sxy += lx * ly
+		}
+		if (m < 2 || m * sxx == sx * sx) { print "n/a"; exit }
+		b = (m * sxy - sx * sy) / (m * sxx - sx * sx)
+		kind = b < 0.25 ? "about constant" : b < 0.75 ? "sublinear" : b < 1.15 ? "linear" : b < 1.5 ? "n log n or slightly superlinear" : "superlinear"
+		printf "b=%.2f (%s)\n", b, kind
+	}'
+}
+
+# bench_linfit "X1 X2 ..." "Y1 Y2 ...": intercept and slope of the least-squares
+# line y = a + c x, printed as "a c".
+bench_linfit() {
+	awk -v xs="$1" -v ys="$2" 'BEGIN {
+		n = split(xs, x, " "); split(ys, y, " ")
+		for (i = 1; i <= n; i++) { sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i] }
+		d = n * sxx - sx * sx
+		if (n < 2 || d == 0) { print "0 0"; exit }
+		c = (n * sxy - sx * sy) / d
+		printf "%.6g %.6g\n", (sy - c * sx) / n, c
+	}'
+}
+
+# bench_verdict VALUE OP LIMIT: PASS or MISS (OP is le or ge), "-" without a
+# value or a limit.
+bench_verdict() {
+	[ -n "$1" ] && [ -n "$3" ] || { echo "-"; return; }
+	awk -v v="$1" -v op="$2" -v l="$3" 'BEGIN {
+		ok = (op == "le") ? v <= l : v >= l
+		print ok ? "PASS" : "MISS" }'
+}
+
+# bench_row WORKLOAD FIGURE THREADTOP PEERS TARGET RESULT: one table row.
+bench_row() {
+	local f out=""
+	for f in "$@"; do
+		out="$out${out:+	}${f:--}"
+	done
+	echo "$out" >>"$BENCH_ROWS"
+}
+
+# The table's columns, tab-separated (bench_table_* take another as $2).
+BENCH_COLUMNS='workload	figure	threadtop	peers (same run)	target	result'
+
+# bench_table_text FILE [COLUMNS]: the rows as an aligned text table.
+bench_table_text() {
+	{
+		echo "${2:-$BENCH_COLUMNS}"
+		cat "$1"
+	} | awk -F'\t' '
+		{ for (i = 1; i <= NF; i++) { c[NR, i] = $i; if (length($i) > w[i]) w[i] = length($i) } n = NR; nf = NF }
+		END { for (r = 1; r <= n; r++) { line = ""
+			for (i = 1; i <= nf; i++) line = line sprintf(i < nf ? "%-" w[i] "s  " : "%s", c[r, i])
+			print line } }'
+}
+
+# bench_table_md FILE [COLUMNS]: the rows as a Markdown table.
+bench_table_md() {
+	{
+		echo "${2:-$BENCH_COLUMNS}"
+		echo "${2:-$BENCH_COLUMNS}" | sed 's/[^\t]*/---/g'
+		cat "$1"
+	} | awk -F'\t' '{ gsub(/\|/, "\\|"); line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }'
+}
