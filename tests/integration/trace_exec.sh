@@ -14,8 +14,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 inst=/sys/kernel/tracing/instances
 
+# The event is system-wide: on a busy machine (parallel builds and tests) other
+# execs would push ours out of the default 100 lines kept before the export at
+# exit. Keep more lines than any machine execs in the run.
 "$TT_BIN" -b -d 1 -n 3 --source proc --format json --trace sched:sched_process_exec \
-	--export "$tmp/snap.json" >"$tmp/out.json" 2>"$tmp/err" &
+	--trace-lines 50000 --export "$tmp/snap.json" >"$tmp/out.json" 2>"$tmp/err" &
 pid=$!
 # Exec only once the event is on, however slowly a loaded machine starts threadtop.
 on="$inst/threadtop-$pid/events/sched/sched_process_exec/enable"
