@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "threadtop/demangle.h"
 #include "threadtop/dso_cache.h"
 #include "threadtop/kallsyms.h"
 #include "threadtop/perfmap.h"
@@ -349,8 +350,9 @@ static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, 
 	if (d) {
 		dso__lookup(d, off, &sym, &vaddr);
 		if (sym)
-			return new_frame(p->frames, addr, sym->name, dso__name(d),
-					 vaddr - sym->addr,
+			return new_frame(p->frames, addr,
+					 demangle(sym->name, name, sizeof(name)) ?: sym->name,
+					 dso__name(d), vaddr - sym->addr,
 					 dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
 		off = vaddr;
 	}

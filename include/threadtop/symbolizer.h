@@ -8,7 +8,7 @@
  * are read once per (device, inode, build-id) and shared by every process
  * that maps it; separate debuginfo is found by build-id or .gnu_debuglink;
  * the vdso is read from the process; anonymous executable memory is looked
- * up in the JIT's perf-PID.map. An address nothing names still gets a name:
+ * up in the JIT's perf-PID.map; C++ names are demangled. An address nothing names still gets a name:
  * "module+0xoffset" (the ELF address in that file), or "[unknown]+0xADDR".
  *
  * Nothing here runs on the sampling path: callers resolve at query/output
