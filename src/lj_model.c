@@ -18,6 +18,7 @@ enum { W_INTERVAL, W_LAST, W_SESSION, W_MAX };
 
 struct lj_func {
 	char *name;
+	uint32_t name_idx; /* index into lj_model.names: its frame tag */
 	uint64_t self[W_MAX], total[W_MAX], trace[W_MAX];
 	uint64_t seen; /* sample number that last counted its total */
 };
@@ -45,6 +46,10 @@ struct lj_model {
 	struct u64map *threads; /* tid -> struct lj_thread */
 	struct u64map *procs;	/* pid -> struct lj_proc */
 	uint64_t nsamples;
+	/* Every function name once, for frame tags: hash (probed) -> index + 1. */
+	struct u64map *name_index;
+	char **names;
+	size_t nr_names, cap_names;
 };
 
 static const char *const vmstate_names[] = TT_LJ_VMSTATE_NAMES;
@@ -60,6 +65,7 @@ struct lj_model *lj_model__new(void)
 
 	lm->threads = u64map__new();
 	lm->procs = u64map__new();
+	lm->name_index = u64map__new();
 	return lm;
 }
 
@@ -107,6 +113,10 @@ void lj_model__free(struct lj_model *lm)
 		proc_free(p);
 	u64map__free(lm->threads);
 	u64map__free(lm->procs);
+	for (size_t i = 0; i < lm->nr_names; i++)
+		free(lm->names[i]);
+	free(lm->names);
+	u64map__free(lm->name_index);
 	free(lm);
 }
 
@@ -117,6 +127,27 @@ static uint64_t name_hash(const char *s)
 	for (; *s; s++)
 		h = (h ^ (uint8_t)*s) * 1099511628211ull;
 	return h ? h : 1;
+}
+
+/* The index of name in the model's name table, added when new. */
+static uint32_t name_intern(struct lj_model *lm, const char *name)
+{
+	uint64_t h = name_hash(name);
+	size_t idx;
+
+	for (;; h++) {
+		idx = (size_t)(uintptr_t)u64map__get(lm->name_index, h);
+		if (!idx)
+			break;
+		if (!strcmp(lm->names[idx - 1], name))
+			return (uint32_t)(idx - 1);
+	}
+	if (lm->nr_names >= LJ_FRAME_IDX_MASK)
+		return LJ_FRAME_IDX_MASK; /* out of tags: named "(other)" */
+	xgrow((void **)&lm->names, &lm->cap_names, lm->nr_names + 1, sizeof(*lm->names));
+	lm->names[lm->nr_names] = xstrdup(name);
+	u64map__put(lm->name_index, h, (void *)(uintptr_t)(lm->nr_names + 1));
+	return (uint32_t)lm->nr_names++;
 }
 
 static struct lj_proc *proc_get(struct lj_model *lm, uint32_t pid)
@@ -145,7 +176,7 @@ static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
 	}
 }
 
-static struct lj_func *func_get(struct lj_thread *t, const char *name)
+static struct lj_func *func_get(struct lj_model *lm, struct lj_thread *t, const char *name)
 {
 	uint64_t h = name_hash(name);
 	struct lj_func *f = u64map__get(t->funcs, h);
@@ -161,6 +192,7 @@ static struct lj_func *func_get(struct lj_thread *t, const char *name)
 	}
 	f = xcalloc(1, sizeof(*f));
 	f->name = xstrdup(name);
+	f->name_idx = name_intern(lm, name);
 	u64map__put(t->funcs, h, f);
 	t->nfuncs++;
 	return f;
@@ -202,7 +234,7 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		if (!n)
 			snprintf(unknown, sizeof(unknown), "lua:0x%llx",
 				 (unsigned long long)s->frames[i]);
-		f = func_get(t, name);
+		f = func_get(lm, t, name);
 		for (int w = 0; w < W_MAX; w++) {
 			if (!self_done) {
 				f->self[w]++;
@@ -331,7 +363,8 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 					cap = cap ? cap * 2 : 64;
 					rows = xrealloc(rows, cap * sizeof(*rows));
 				}
-				rows[n] = (struct lj_func_row){.name = f->name};
+				rows[n] = (struct lj_func_row){.name = f->name,
+							       .ip = lj_frame_ip(f->name_idx)};
 				idx = ++n;
 				u64map__put(merged, key, (void *)(uintptr_t)idx);
 			}
@@ -353,4 +386,30 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 uint64_t lj_model__samples(const struct lj_model *lm)
 {
 	return lm->nsamples;
+}
+
+const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip)
+{
+	uint64_t idx = ip & LJ_FRAME_IDX_MASK;
+
+	if (!lm || !lj_frame_is_lua(ip))
+		return NULL;
+	return idx < lm->nr_names ? lm->names[idx] : "(other)";
+}
+
+uint64_t lj_model__frame_of(struct lj_model *lm, const char *name)
+{
+	return lj_frame_ip(name_intern(lm, name));
+}
+
+bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
+{
+	const char *name = lj_model__frame_name(lm, ip);
+	const struct lj_thread *t = u64map__get(lm->threads, tid);
+	const struct lj_func *f;
+
+	if (!t || !name)
+		return false;
+	f = u64map__get(t->funcs, name_hash(name));
+	return f && f->total[W_SESSION];
 }

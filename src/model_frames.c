@@ -20,5 +20,11 @@ const struct frame_namer *model__frame_namer(const struct model *m)
 void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
 		       struct frame_name *ret)
 {
+	const char *lua = m && !kernel ? lj_model__frame_name(m->lj, addr) : NULL;
+
+	if (lua) { /* a Lua function of a LuaJIT stack (lj_model.h) */
+		*ret = (struct frame_name){.name = lua, .module = LJ_FRAME_MODULE};
+		return;
+	}
 	frame_namer__name(m ? m->namer : NULL, pid, addr, kernel, ret);
 }

@@ -111,7 +111,8 @@ uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec)
  * Selection (model_select.c). Whether thread t, and one of its sample keys,
  * pass filter f (NULL passes all); the samples of t's key i in window.
  */
-bool model_filter_thread(const struct model_filter *f, const struct thread *t);
+bool model_filter_thread(const struct model *m, const struct model_filter *f,
+			 const struct thread *t);
 bool model_filter_key(const struct model *m, const struct model_filter *f,
 		      const struct sample_key *k);
 uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window window,

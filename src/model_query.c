@@ -299,7 +299,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	b.last_tid = xmalloc(b.cap * sizeof(*b.last_tid));
 	b.now_sec = model_sec(m, m->now_ns);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
-		if (model_filter_thread(&q->filter, t))
+		if (model_filter_thread(m, &q->filter, t))
 			add_thread(&b, t);
 
 	memset(ret, 0, sizeof(*ret));
@@ -394,7 +394,7 @@ int model__stack_samples(struct model *m, const struct model_query *q,
 		return -EINVAL;
 	index = u64map__new();
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
-		if (!model_filter_thread(&q->filter, t))
+		if (!model_filter_thread(m, &q->filter, t))
 			continue;
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];

@@ -9,7 +9,8 @@
 
 #include "model_internal.h"
 
-bool model_filter_thread(const struct model_filter *f, const struct thread *t)
+bool model_filter_thread(const struct model *m, const struct model_filter *f,
+			 const struct thread *t)
 {
 	if (!f)
 		return true;
@@ -24,6 +25,9 @@ bool model_filter_thread(const struct model_filter *f, const struct thread *t)
 	if (f->comm_substr && !strstr(t->comm, f->comm_substr))
 		return false;
 	if (f->cgroup_id && t->cgroup_id != f->cgroup_id)
+		return false;
+	/* A Lua function (lj_model.h): the threads that ran it, whatever their samples' stacks. */
+	if (lj_frame_is_lua(f->stack_ip) && !lj_model__thread_ran(m->lj, t->tid, f->stack_ip))
 		return false;
 	return true;
 }
@@ -43,8 +47,8 @@ bool model_filter_key(const struct model *m, const struct model_filter *f,
 {
 	if (!f)
 		return true;
-	if (f->stack_ip && !stack_has(m, k->kstack_id, f->stack_ip) &&
-	    !stack_has(m, k->ustack_id, f->stack_ip))
+	if (f->stack_ip && !lj_frame_is_lua(f->stack_ip) &&
+	    !stack_has(m, k->kstack_id, f->stack_ip) && !stack_has(m, k->ustack_id, f->stack_ip))
 		return false;
 	if (f->state_mask && !(f->state_mask & (1u << k->state)))
 		return false;

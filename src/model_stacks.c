@@ -50,7 +50,7 @@ int model__thread_stacks(struct model *m, enum model_window window,
 		const struct thread *main_thread;
 		const char *pcomm;
 
-		if (!model_filter_thread(filter, t))
+		if (!model_filter_thread(m, filter, t))
 			continue;
 		main_thread = t->pid == t->tid ? t : u64map__get(m->threads, t->pid);
 		pcomm = main_thread && main_thread->pid == t->pid ? main_thread->comm : t->comm;

@@ -13,7 +13,7 @@
 
 const struct key_help keys_help[] = {
 	{"Tab / Shift-Tab", "next / previous pane"},
-	{"1 2 3 4 5", "Threads, Group, Syscalls, Stacks, Log pane"},
+	{"1 2 3 4 5 6", "Threads, Group, Syscalls, Stacks, Log, LuaJIT pane"},
 	{"Up Dn PgUp PgDn Home End", "move the selection"},
 	{"Enter", "drill down: narrow every pane to the selected row"},
 	{"Esc / Backspace", "back up one drill-down level, or clear the filter"},
@@ -27,6 +27,8 @@ const struct key_help keys_help[] = {
 	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
 	{"e / E", "Stacks: expand the subtree / expand or collapse all"},
 	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) stacks"},
+	{"Enter on a Lua function",
+	 "LuaJIT: narrow every pane to the threads and stacks that ran it"},
 	{"w or F7", "time window: last interval, last minute, session"},
 	{"H", "hide / show threads other than each process's main one"},
 	{"K", "hide / show kernel threads"},
@@ -184,7 +186,7 @@ static int drill(struct view *v, const struct view_env *env)
 	static const enum ui_pane next[PANE_MAX] = {
 		[PANE_THREADS] = PANE_GROUP,	[PANE_GROUP] = PANE_THREADS,
 		[PANE_SYSCALLS] = PANE_THREADS, [PANE_STACKS] = PANE_STACKS,
-		[PANE_LOG] = PANE_LOG,
+		[PANE_LOG] = PANE_LOG,		[PANE_LUAJIT] = PANE_LUAJIT,
 	};
 	struct crumb c;
 
@@ -227,6 +229,7 @@ static int key_normal(struct view *v, const struct view_env *env, int key)
 	case '3':
 	case '4':
 	case '5':
+	case '6':
 		return switch_pane(v, (enum ui_pane)(key - '1'));
 	case UK_F5:
 		return switch_pane(v, PANE_STACKS);

@@ -42,6 +42,8 @@ size_t tui_nr_rows(const struct tui *t)
 		return t->nr_flat;
 	case PANE_LOG:
 		return log_count();
+	case PANE_LUAJIT:
+		return luajit_nr_rows(t);
 	default:
 		return t->nr_rows;
 	}
@@ -81,6 +83,7 @@ void tui__free(struct tui *t)
 	free(t->sc);
 	free(t->flat);
 	calltree__free(t->tree);
+	lj_pane__free(t->lj);
 	timeline__free(t->tl);
 	export_prompt__free(t->xp);
 	u64map__free(t->expanded);
@@ -338,6 +341,8 @@ static void build(struct tui *t)
 	build_header(t);
 	if (t->v.pane == PANE_STACKS)
 		stacks_build(t);
+	else if (t->v.pane == PANE_LUAJIT)
+		luajit_build(t);
 }
 
 static void draw(struct tui *t)
@@ -377,6 +382,9 @@ static void draw(struct tui *t)
 	case PANE_LOG:
 		log_pane_draw(t, header_rows(t), page + 1, cols);
 		break;
+	case PANE_LUAJIT:
+		luajit_draw(t, header_rows(t), page + 1, cols);
+		break;
 	default:
 		table_draw(t, header_rows(t), page + 1, cols);
 		break;
@@ -401,6 +409,8 @@ static bool env_drill(void *ctx, size_t i, struct crumb *c)
 
 	if (t->v.pane == PANE_STACKS)
 		return stacks_drill(t, i, c);
+	if (t->v.pane == PANE_LUAJIT)
+		return luajit_drill(t, i, c);
 	if (!t->tp || i >= t->nr_rows)
 		return false;
 	return t->tp->drill(&t->v, &t->rc, &t->rows[i], c);
@@ -414,6 +424,8 @@ static bool env_match(void *ctx, size_t i, const char *text)
 		return stacks_match(t, i, text);
 	if (t->v.pane == PANE_LOG)
 		return log_pane_match(i, text);
+	if (t->v.pane == PANE_LUAJIT)
+		return luajit_match(t, i, text);
 	if (!t->tp || i >= t->nr_rows)
 		return false;
 	return rows_match(&t->rc, &t->rows[i], t->cols, t->nr_cols, text);

@@ -77,6 +77,8 @@ struct tui {
 	uint64_t window_samples; /* all samples the stack query accepted */
 	bool stacks_traced; /* from the BPF tracers (model__oncpu/offcpu), not thread samples */
 
+	struct lj_pane *lj; /* the LuaJIT pane's lines (pane_luajit.c) */
+
 	struct header_info hi;
 	struct tui_layout lay;
 	bool clear_next;
@@ -97,6 +99,13 @@ void stacks_flatten(struct tui *t);
 void stacks_tree_op(struct tui *t, size_t row, int op);
 bool stacks_drill(struct tui *t, size_t row, struct crumb *c);
 bool stacks_match(struct tui *t, size_t row, const char *text);
+struct lj_pane;
+void luajit_build(struct tui *t);
+void luajit_draw(struct tui *t, int y, int h, int cols);
+size_t luajit_nr_rows(const struct tui *t);
+bool luajit_drill(struct tui *t, size_t row, struct crumb *c);
+bool luajit_match(struct tui *t, size_t row, const char *text);
+void lj_pane__free(struct lj_pane *p);
 void log_pane_draw(struct tui *t, int y, int h, int cols);
 bool log_pane_match(size_t row, const char *text);
 void help_draw(struct tui *t, int rows, int cols);

@@ -11,7 +11,7 @@
 
 static const char *const pane_names[PANE_MAX] = {
 	[PANE_THREADS] = "Threads", [PANE_GROUP] = "Group", [PANE_SYSCALLS] = "Syscalls",
-	[PANE_STACKS] = "Stacks",   [PANE_LOG] = "Log",
+	[PANE_STACKS] = "Stacks",   [PANE_LOG] = "Log",	    [PANE_LUAJIT] = "LuaJIT",
 };
 
 void view_init(struct view *v)
@@ -25,6 +25,7 @@ void view_init(struct view *v)
 	v->pv[PANE_SYSCALLS].sort_col = COL_SAMPLES;
 	v->pv[PANE_STACKS].sort_col = COL_SAMPLES;
 	v->pv[PANE_LOG].sort_col = COL_SAMPLES;
+	v->pv[PANE_LUAJIT].sort_col = COL_SAMPLES;
 }
 
 const char *view_pane_name(enum ui_pane p)

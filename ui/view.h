@@ -21,6 +21,7 @@ enum ui_pane {
 	PANE_SYSCALLS,
 	PANE_STACKS,
 	PANE_LOG,
+	PANE_LUAJIT,
 	PANE_MAX,
 };
 

@@ -9,6 +9,7 @@
 #ifndef THREADTOP_LJ_MODEL_H
 #define THREADTOP_LJ_MODEL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +47,7 @@ int lj_model__threads(const struct lj_model *lm, enum model_window window, uint3
 
 struct lj_func_row {
 	const char *name; /* owned by the model: valid until the next ingest */
+	uint64_t ip;	  /* its frame tag (lj_frame_ip): stack frame and drill-down key */
 	uint64_t self;	  /* samples with it as the innermost Lua function */
 	uint64_t total;	  /* samples with it anywhere on the Lua stack */
 	uint64_t trace;	  /* of self: in JIT-compiled code */
@@ -58,6 +60,35 @@ struct lj_func_row {
  */
 int lj_model__functions(const struct lj_model *lm, enum model_window window, uint32_t pid,
 			uint32_t tid, size_t limit, struct lj_func_row **ret);
+
+/*
+ * Lua frames in stacks. A Lua function has no address, so stacks, the call
+ * tree, filters and exporters carry it as a tag: a non-canonical x86-64
+ * address (no user or kernel code can be there) holding the index of its
+ * name in the model's name table. Names are per model, not per process.
+ */
+#define LJ_FRAME_TAG 0x4c75610000000000ull /* "Lua" in the top bytes */
+#define LJ_FRAME_TAG_MASK 0xffffff0000000000ull
+#define LJ_FRAME_IDX_MASK 0x00000000ffffffffull
+#define LJ_FRAME_MODULE "[lua]" /* the module of Lua frames */
+
+static inline bool lj_frame_is_lua(uint64_t ip)
+{
+	return (ip & LJ_FRAME_TAG_MASK) == LJ_FRAME_TAG;
+}
+
+static inline uint64_t lj_frame_ip(uint32_t name_idx)
+{
+	return LJ_FRAME_TAG | name_idx;
+}
+
+/* The name of Lua frame tag ip ("fib @app.lua:3"), or NULL when ip is no
+ * Lua frame. Owned by the model, valid while it lives. */
+const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip);
+/* The tag of the function called name (added to the name table when new). */
+uint64_t lj_model__frame_of(struct lj_model *lm, const char *name);
+/* Whether thread tid ran the Lua function of tag ip this session. */
+bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip);
 
 /* Samples ingested, session (0: no LuaJIT process seen). */
 uint64_t lj_model__samples(const struct lj_model *lm);

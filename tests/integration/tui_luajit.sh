@@ -1,0 +1,67 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The LuaJIT pane in tmux on "threadtop run -- luajit SCRIPT" (BPF, root): a
+# JIT-friendly loop shows TRACE and LFUNC bars, the fidelity and its Lua
+# function name; Enter on the function narrows every pane (breadcrumb, the
+# Threads pane keeps the LuaJIT thread); Esc backs up; q quits.
+. "$(dirname "$0")/bpf_common.bash"
+
+command -v tmux >/dev/null || skip "tmux is not installed"
+command -v luajit >/dev/null || skip "luajit is not installed"
+LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
+[ -f "$LIB" ] || skip "$LIB not built"
+# An ASan-built library cannot be preloaded into Debian's uninstrumented luajit.
+ldd "$LIB" 2>/dev/null | grep -q libasan && skip "the library is built with ASan (preset asan)"
+
+S=tt_tuilj_$$
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen ---"
+	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
+	exit 1
+}
+trap 'tmux -L "$S" kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+screen() { tmux -L "$S" capture-pane -t "$S" -p; }
+wait_for() {
+	local deadline=$((SECONDS + ${2:-20}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.2
+	done
+	fail "timed out waiting for: $1"
+}
+keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
+
+# A JIT-compiled loop and an interpreted function (jit.off), for a minute at most.
+cat >"$TMPD/w.lua" <<'LUA'
+local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
+local function interp_fib(n) if n < 2 then return n end return interp_fib(n - 1) + interp_fib(n - 2) end
+jit.off(interp_fib)
+local t = os.clock()
+while os.clock() - t < 60 do hot_loop(1e6) interp_fib(20) end
+LUA
+
+tmux -L "$S" new-session -d -s "$S" -x 110 -y 40 \
+	"TERM=xterm-256color $TT_BIN run -d 0.5 -- luajit $TMPD/w.lua; sleep 30"
+wait_for '1 Threads'
+keys 6
+wait_for 'LUAJIT VM STATES'
+# Bars: a TRACE share with a bar (block characters or #), and the LFUNC line.
+wait_for 'TRACE +[0-9.]+% +(█|#)'
+wait_for 'LFUNC +[0-9.]+%'
+wait_for 'fidelity 8/10'
+wait_for '[0-9.]+% +[0-9.]+% +[0-9.]+% +hot_loop @.*w\.lua:1'
+
+# Drill down from the function: search it, Enter.
+keys / h o t _ l o o p Enter
+sleep 0.3
+keys Enter
+wait_for 'all > lua hot_loop @'
+keys 1
+wait_for 'luajit'
+keys Escape
+wait_for '^all *$|^all  '
+keys q
+sleep 1
+tmux -L "$S" has-session -t "$S" 2>/dev/null || true
+echo "ok"
