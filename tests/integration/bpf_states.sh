@@ -6,7 +6,7 @@
 # -p shows only the processes asked for.
 . "$(dirname "$0")/bpf_common.bash"
 
-start spin_sleep 30
+start spin_sleep 30 1000 # the sleeper wakes once a second (below)
 ss=$WL
 start vfork_parent 30
 vf=$WL
@@ -38,17 +38,28 @@ cpu=$(echo "$spin" | jq '.cpu_pct | floor')
 [ $((r + q)) -ge 16 ] || fail "spinner R $r, Q $q of 20: $spin"
 [ "$cpu" -lt 60 ] || [ "$r" -ge 4 ] || fail "spinner at $cpu% CPU but R $r of 20: $spin"
 # On-CPU samples follow its CPU time: 99 Hz x CPU share, within a wide margin.
+# No fixed floor: on a loaded machine the spinner may get 2% of a CPU (2
+# samples due); on an idle one it gets ~100% and 39 or more are due.
 expect=$(echo "$spin" | jq '.cpu_pct * 0.99 * 0.4 | floor')
 oncpu=$(echo "$last" | jq '[.oncpu[] | select(.comm == "spinner") | .samples] | add // 0')
-[ "$oncpu" -ge 3 ] && [ "$oncpu" -ge "$expect" ] ||
+[ "$oncpu" -ge "$expect" ] ||
 	fail "spinner has $oncpu on-CPU samples, expected $expect or more: $spin"
-echo "$last" | jq -e '[.oncpu[] | select(.comm == "spinner") | .frames | length] | max > 0' \
-	>/dev/null || fail "spinner on-CPU samples have no frames"
+[ "$oncpu" -eq 0 ] && [ "$cpu" -ge 5 ] && fail "spinner at $cpu% CPU has no on-CPU samples: $spin"
+[ "$oncpu" -eq 0 ] ||
+	echo "$last" | jq -e '[.oncpu[] | select(.comm == "spinner") | .frames | length] | max > 0' \
+		>/dev/null || fail "spinner on-CPU samples have no frames"
 
+# Each time the sleeper wakes it may wait for a CPU (Q, still inside
+# clock_nanosleep) as long as the machine's run queues make it: that is load,
+# not a wrong state. Waking once a second, it is asleep nearly all the time,
+# and sleeping must show as S, never as running.
 sleeper=$(echo "$last" | jq -c '[.threads[] | select(.comm == "sleeper")][0]')
 s=$(echo "$sleeper" | jq '.samples.S // 0')
+q=$(echo "$sleeper" | jq '.samples.Q // 0')
+r=$(echo "$sleeper" | jq '.samples.R // 0')
 n=$(echo "$sleeper" | jq '.samples_by_syscall.clock_nanosleep // 0')
-[ "$s" -ge 18 ] || fail "sleeper S $s < 18 of 20: $sleeper"
+[ $((s + q)) -ge 18 ] || fail "sleeper S $s + Q $q < 18 of 20: $sleeper"
+[ "$s" -ge 14 ] && [ "$r" -le 2 ] || fail "sleeper S $s < 14 or R $r > 2 of 20: $sleeper"
 [ "$n" -ge 18 ] || fail "sleeper in clock_nanosleep $n < 18: $sleeper"
 
 parent=$(echo "$last" | jq -c "[.threads[] | select(.tid == $vf)][0]")

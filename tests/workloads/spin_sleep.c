@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Workload with known behaviour: a thread named "spinner" burns CPU in
- * burn_cpu(), a thread named "sleeper" sleeps in clock_nanosleep. Runs for
- * argv[1] seconds (default 30) or until killed.
+ * burn_cpu(), a thread named "sleeper" sleeps in clock_nanosleep, argv[2]
+ * ms at a time (default 200). Runs for argv[1] seconds (default 30) or until
+ * killed. Each wake-up may wait in a loaded machine's run queue: state tests
+ * ask for fewer wake-ups, off-CPU tests for more.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -31,7 +33,8 @@ static void *spinner(void *arg)
 
 static void *sleeper(void *arg)
 {
-	struct timespec ts = {0, 200 * 1000 * 1000};
+	long ms = *(const long *)arg;
+	struct timespec ts = {ms / 1000, ms % 1000 * 1000000};
 
 	prctl(PR_SET_NAME, "sleeper");
 	while (!stop)
@@ -42,10 +45,14 @@ static void *sleeper(void *arg)
 int main(int argc, char **argv)
 {
 	int secs = argc > 1 ? atoi(argv[1]) : 30;
+	long sleep_ms = argc > 2 ? atol(argv[2]) : 200;
 	pthread_t a, b;
 
+	if (sleep_ms < 1)
+		sleep_ms = 200;
+
 	pthread_create(&a, NULL, spinner, NULL);
-	pthread_create(&b, NULL, sleeper, NULL);
+	pthread_create(&b, NULL, sleeper, &sleep_ms);
 	sleep((unsigned)secs);
 	stop = 1;
 	pthread_join(a, NULL);
