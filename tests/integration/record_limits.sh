@@ -11,23 +11,34 @@ wl=$!
 trap 'kill $wl 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 sleep 0.2
-# The workload's 5 threads make about 1 KB of recording per second, whatever the machine runs.
+# The caps are sized from a measured 2 s of recording: the workload's threads
+# make ~1 KB a second, but the USE records are machine-wide (one per CPU,
+# disk, interface), so a fixed 4 KiB held two chunks here and none on a
+# machine with many CPUs. Twice the sample holds the header and about four
+# seconds: the 10-second runs below fill it, and it holds a whole chunk.
+"$TT_BIN" -b --format json --source proc -d 0.2 -n 10 -p $wl -w "$tmp/probe.ttr" >/dev/null \
+	2>"$tmp/probe.err" || fail "exit $? recording a sample: $(cat "$tmp/probe.err")"
+cap=$((2 * $(stat -c %s "$tmp/probe.ttr")))
+cap_kib=$(((cap + 1023) / 1024))
+cap=$((cap_kib * 1024))
+echo "caps: $cap_kib KiB (2 s of recording: $(stat -c %s "$tmp/probe.ttr") bytes)"
 
-# --max-size: 4 KiB holds the header and a few chunks.
-"$TT_BIN" -b --format json --source proc -d 0.2 -n 50 -p $wl -w "$tmp/cap.ttr" --max-size 4K \
+# --max-size: stops the recording, not threadtop.
+"$TT_BIN" -b --format json --source proc -d 0.2 -n 50 -p $wl -w "$tmp/cap.ttr" --max-size ${cap_kib}K \
 	>"$tmp/cap.json" 2>"$tmp/cap.err" || fail "exit $? with --max-size: $(cat "$tmp/cap.err")"
 [ "$(wc -l <"$tmp/cap.json")" -eq 50 ] || fail "the live output stopped with the recording"
 grep -q "reached --max-size" "$tmp/cap.err" || fail "no --max-size message: $(cat "$tmp/cap.err")"
 [ "$(grep -c . "$tmp/cap.err")" -eq 1 ] || fail "more than one message: $(cat "$tmp/cap.err")"
-[ "$(stat -c %s "$tmp/cap.ttr")" -le 4096 ] || fail "the file passed --max-size"
+[ "$(stat -c %s "$tmp/cap.ttr")" -le $cap ] || fail "the file passed --max-size"
 "$TT_BIN" -r "$tmp/cap.ttr" -b --format json >"$tmp/cap.replay" 2>"$tmp/cap.rerr" ||
 	fail "the capped file does not replay: $(cat "$tmp/cap.rerr")"
+[ "$(wc -l <"$tmp/cap.replay")" -ge 1 ] || fail "nothing replayed from the capped file"
 
-# A full disk: writes fail with EFBIG past 4 KiB (SIGXFSZ ignored, as a full
-# disk sends none). Output goes through cat, outside the limit.
+# A full disk: writes fail with EFBIG past the cap (SIGXFSZ ignored, as a
+# full disk sends none). Output goes through cat, outside the limit.
 (
 	trap '' XFSZ
-	ulimit -f 4
+	ulimit -f $cap_kib
 	exec "$TT_BIN" -b --format json --source proc -d 0.2 -n 50 -p $wl -w "$tmp/full.ttr" \
 		2>"$tmp/full.err"
 ) | cat >"$tmp/full.json" || fail "exit $? on a full disk: $(cat "$tmp/full.err")"
