@@ -105,16 +105,18 @@ bench_fit() {
 	}'
 }
 
-# bench_linfit "X1 X2 ..." "Y1 Y2 ...": intercept and slope of the least-squares
-# line y = a + c x, printed as "a c".
+# bench_linfit "X1 X2 ..." "Y1 Y2 ...": the least-squares line y = a + c x
+# and how well it fits, printed as "a c r2".
 bench_linfit() {
 	awk -v xs="$1" -v ys="$2" 'BEGIN {
 		n = split(xs, x, " "); split(ys, y, " ")
 		for (i = 1; i <= n; i++) { sx += x[i]; sy += y[i]; sxx += x[i] * x[i]; sxy += x[i] * y[i] }
 		d = n * sxx - sx * sx
-		if (n < 2 || d == 0) { print "0 0"; exit }
+		if (n < 2 || d == 0) { print "0 0 0"; exit }
 		c = (n * sxy - sx * sy) / d
-		printf "%.6g %.6g\n", (sy - c * sx) / n, c
+		a = (sy - c * sx) / n
+		for (i = 1; i <= n; i++) { e = y[i] - a - c * x[i]; ss += e * e; t = y[i] - sy / n; st += t * t }
+		printf "%.6g %.6g %.3f\n", a, c, (st > 0) ? 1 - ss / st : 1
 	}'
 }
 
