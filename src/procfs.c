@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Parsers for /proc/PID/task/TID/{stat,syscall,cmdline} text (see procfs.h). */
+/* Parsers for /proc/PID/task/TID/{stat,syscall,cmdline} and status text (see procfs.h). */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -176,4 +176,33 @@ enum tt_state procfs_state(char letter)
 char tt_state_letter(unsigned state)
 {
 	return state < TT_ST_MAX ? TT_STATE_LETTERS[state] : '?';
+}
+
+uint32_t procfs_parse_nspid(const char *status, uint32_t fallback)
+{
+	const char *line = !strncmp(status, "NSpid:", 6) ? status : strstr(status, "\nNSpid:");
+	const char *p, *last = NULL;
+	unsigned long v;
+	char *end;
+
+	if (!line)
+		return fallback;
+	p = strchr(line, ':') + 1;
+	/* The last number of the line: the innermost namespace. */
+	while (*p && *p != '\n') {
+		if (*p >= '0' && *p <= '9') {
+			last = p;
+			while (*p >= '0' && *p <= '9')
+				p++;
+		} else {
+			p++;
+		}
+	}
+	if (!last)
+		return fallback;
+	errno = 0;
+	v = strtoul(last, &end, 10);
+	if (errno || v == 0 || v > UINT32_MAX)
+		return fallback;
+	return (uint32_t)v;
 }

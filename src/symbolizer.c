@@ -17,6 +17,7 @@
 #include "threadtop/dso_cache.h"
 #include "threadtop/kallsyms.h"
 #include "threadtop/perfmap.h"
+#include "threadtop/procfs.h"
 #include "threadtop/proc_maps.h"
 #include "threadtop/symbolizer.h"
 #include "threadtop/u64map.h"
@@ -193,7 +194,7 @@ static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
 /* The pid of the process inside its own pid namespace (perf maps use it). */
 static uint32_t ns_pid(struct symbolizer *s, uint32_t pid)
 {
-	char path[PATH_MAX], buf[4096], *line;
+	char path[PATH_MAX], buf[4096];
 	uint32_t nspid = pid;
 	int dirfd;
 
@@ -201,18 +202,8 @@ static uint32_t ns_pid(struct symbolizer *s, uint32_t pid)
 	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return pid;
-	if (read_file_at(dirfd, "status", buf, sizeof(buf)) > 0 &&
-	    (line = strstr(buf, "\nNSpid:"))) {
-		char *end = strchr(line + 1, '\n'), *last = NULL, *tok;
-
-		if (end)
-			*end = '\0';
-		for (tok = line + 7; (tok = strpbrk(tok, "0123456789"));
-		     tok += strspn(tok, "0123456789"))
-			last = tok;
-		if (last)
-			nspid = (uint32_t)strtoul(last, NULL, 10);
-	}
+	if (read_file_at(dirfd, "status", buf, sizeof(buf)) > 0)
+		nspid = procfs_parse_nspid(buf, pid);
 	close(dirfd);
 	return nspid;
 }

@@ -453,3 +453,15 @@ int use_parse_counter(const char *buf, uint64_t *ret)
 	*ret = v;
 	return 0;
 }
+
+double use_parse_link_speed(const char *buf)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || v <= 0)
+		return 0;
+	return (double)v;
+}

@@ -579,13 +579,11 @@ static int emit_disks(struct use_sampler *us, const struct snapshot *a, const st
 static double link_speed(struct use_sampler *us, const char *ifname)
 {
 	char path[USE_NAME_LEN + 32], small[64];
-	long v;
 
 	snprintf(path, sizeof(path), "class/net/%s/speed", ifname);
 	if (us->sys_fd < 0 || read_file_at(us->sys_fd, path, small, sizeof(small)) <= 0)
 		return 0;
-	v = strtol(small, NULL, 10);
-	return v > 0 ? (double)v : 0;
+	return use_parse_link_speed(small);
 }
 
 static int emit_nets(struct use_sampler *us, const struct snapshot *a, const struct snapshot *b,

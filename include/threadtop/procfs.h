@@ -53,6 +53,10 @@ int procfs_parse_syscall(const char *buf, struct proc_syscall *ret);
  */
 size_t procfs_join_cmdline(const char *buf, size_t len, char *out, size_t cap);
 
+/* The innermost pid of /proc/PID/status's "NSpid:" line (the pid inside the
+ * process's own namespace); fallback when there is no such line. */
+uint32_t procfs_parse_nspid(const char *status, uint32_t fallback);
+
 /* Maps a /proc state letter to enum tt_state (unknown letters to UNKNOWN). */
 enum tt_state procfs_state(char letter);
 

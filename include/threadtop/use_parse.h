@@ -112,4 +112,7 @@ int use_parse_cg_cpu_max(const char *buf, double *ret_cpus);
 /* A hex or decimal counter file such as device/ioerr_cnt ("0x1f"). */
 int use_parse_counter(const char *buf, uint64_t *ret);
 
+/* SYS/class/net/IF/speed in Mb/s; 0 when unknown (virtual NICs say -1). */
+double use_parse_link_speed(const char *buf);
+
 #endif /* THREADTOP_USE_PARSE_H */

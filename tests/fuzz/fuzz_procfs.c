@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Fuzzes the /proc text parsers (stat, syscall, cmdline): the first byte
+ * Fuzzes the /proc text parsers (stat, syscall, cmdline, status NSpid): the first byte
  * picks the parser, the rest is the file's text as another process shaped it.
  */
 #include <stdint.h>
@@ -23,13 +23,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = malloc(size);
 	memcpy(text, data + 1, size - 1);
 	text[size - 1] = '\0';
-	switch (data[0] % 3) {
+	switch (data[0] % 4) {
 	case 0:
 		if (procfs_parse_stat(text, &st) == 0 && strlen(st.comm) >= TT_COMM_LEN)
 			abort();
 		break;
 	case 1:
 		if (procfs_parse_syscall(text, &sc) == 0 && sc.nr > 4095)
+			abort();
+		break;
+	case 3:
+		if (procfs_parse_nspid(text, 7) == 0)
 			abort();
 		break;
 	default:

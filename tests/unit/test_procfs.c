@@ -127,6 +127,17 @@ static void states(void **state)
 	assert_int_equal(tt_state_letter(200), '?');
 }
 
+static void nspid(void **state)
+{
+	(void)state;
+	assert_int_equal(procfs_parse_nspid("Name:\tapp\nNSpid:\t4242\t17\nPid:\t4242\n", 1), 17);
+	assert_int_equal(procfs_parse_nspid("NSpid:\t99\n", 1), 99);
+	assert_int_equal(procfs_parse_nspid("Name:\tapp\n", 5), 5);
+	assert_int_equal(procfs_parse_nspid("NSpid:\t\nPid:\t3\n", 5), 5); /* empty line */
+	assert_int_equal(procfs_parse_nspid("NSpid:\t99999999999999999999\n", 5), 5);
+	assert_int_equal(procfs_parse_nspid("NSpid:\t0\n", 5), 5);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +149,7 @@ int main(void)
 		cmocka_unit_test(syscall_malformed),
 		cmocka_unit_test(cmdline_join),
 		cmocka_unit_test(states),
+		cmocka_unit_test(nspid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

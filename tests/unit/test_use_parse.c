@@ -218,6 +218,14 @@ static void test_counter(void **state)
 	assert_int_equal(use_parse_counter("n/a\n", &v), -EINVAL);
 }
 
+static void test_link_speed(void **state)
+{
+	assert_true(use_parse_link_speed("10000\n") == 10000);
+	assert_true(use_parse_link_speed("-1\n") == 0); /* virtual NIC */
+	assert_true(use_parse_link_speed("") == 0);
+	assert_true(use_parse_link_speed("99999999999999999999999\n") == 0); /* overflow */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,7 +234,7 @@ int main(void)
 		cmocka_unit_test(test_vmstat),	      cmocka_unit_test(test_diskstats),
 		cmocka_unit_test(test_net_dev),	      cmocka_unit_test(test_snmp),
 		cmocka_unit_test(test_psi),	      cmocka_unit_test(test_cgroup),
-		cmocka_unit_test(test_counter),
+		cmocka_unit_test(test_counter),	      cmocka_unit_test(test_link_speed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
