@@ -44,6 +44,8 @@ static void put_frame(const char *name, unsigned flags, void *arg)
 	append(b, out, strlen(out));
 	if (flags & PROFILE_FRAME_KERNEL)
 		append(b, "_[k]", 4);
+	else if (flags & PROFILE_FRAME_LUA)
+		append(b, "_[lua]", 6);
 }
 
 static int cmp_lines(const void *a, const void *b)

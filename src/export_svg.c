@@ -155,6 +155,8 @@ static void colour(const struct node *n, char *buf, size_t len)
 		snprintf(buf, len, "rgb(%u,%u,%u)", 150 + a % 40, 160 + a % 40, 200 + b % 40);
 	else if (n->flags & PROFILE_FRAME_KERNEL)
 		snprintf(buf, len, "rgb(%u,%u,%u)", 220 + a % 30, 120 + b % 60, 40u);
+	else if (n->flags & PROFILE_FRAME_LUA) /* green, as flamegraph.pl's "java" palette */
+		snprintf(buf, len, "rgb(%u,%u,%u)", 50 + a % 60, 180 + b % 60, 60 + a % 50);
 	else
 		snprintf(buf, len, "rgb(%u,%u,%u)", 225 + a % 30, 60 + b % 150, 50 + a % 40);
 }

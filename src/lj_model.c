@@ -23,6 +23,15 @@ struct lj_func {
 	uint64_t seen; /* sample number that last counted its total */
 };
 
+/* One distinct (host stack, Lua frames) pair of a thread, for stitched stacks. */
+struct lj_stack {
+	uint32_t ustack_id;
+	uint32_t stitched_id; /* the model's stack id once stitched (model_luajit.c), else 0 */
+	uint64_t count[W_MAX];
+	uint16_t nr;
+	uint64_t frames[]; /* name index | LJ_STACK_CFUNC, leaf first */
+};
+
 struct lj_thread {
 	uint32_t pid, tid;
 	uint8_t fidelity;
@@ -31,6 +40,8 @@ struct lj_thread {
 	uint64_t samples[W_MAX];
 	struct u64map *funcs; /* hash of name -> struct lj_func */
 	size_t nfuncs;
+	struct u64map *stacks; /* hash of the pair (probed) -> struct lj_stack */
+	size_t nstacks;
 };
 
 struct lj_proc {
@@ -80,6 +91,10 @@ static void thread_free(struct lj_thread *t)
 		free(f);
 	}
 	u64map__free(t->funcs);
+	pos = 0;
+	while (u64map__next(t->stacks, &pos, &key, (void **)&f))
+		free(f);
+	u64map__free(t->stacks);
 	free(t);
 }
 
@@ -198,11 +213,50 @@ static struct lj_func *func_get(struct lj_model *lm, struct lj_thread *t, const 
 	return f;
 }
 
+static uint64_t stack_hash(uint32_t ustack_id, const uint64_t *frames, unsigned nr)
+{
+	uint64_t h = 1469598103934665603ull ^ ustack_id;
+
+	for (unsigned i = 0; i < nr; i++)
+		h = (h ^ frames[i]) * 1099511628211ull;
+	return h ? h : 1;
+}
+
+/* Counts the thread's (host stack, Lua frames) pair; beyond the cap, only the counters count. */
+static void count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t *frames,
+			unsigned nr)
+{
+	uint64_t h = stack_hash(ustack_id, frames, nr);
+	struct lj_stack *st;
+
+	for (;; h = h + 1 ? h + 1 : 1) {
+		st = u64map__get(t->stacks, h);
+		if (!st)
+			break;
+		if (st->ustack_id == ustack_id && st->nr == nr &&
+		    !memcmp(st->frames, frames, nr * sizeof(*frames)))
+			goto count;
+	}
+	if (t->nstacks >= LJ_MODEL_MAX_STACKS)
+		return;
+	st = xcalloc(1, sizeof(*st) + nr * sizeof(*frames));
+	st->ustack_id = ustack_id;
+	st->nr = (uint16_t)nr;
+	memcpy(st->frames, frames, nr * sizeof(*frames));
+	u64map__put(t->stacks, h, st);
+	t->nstacks++;
+count:
+	for (int w = 0; w < W_MAX; w++)
+		st->count[w]++;
+}
+
 static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 {
 	struct lj_thread *t = u64map__get(lm->threads, s->tid);
 	struct lj_proc *p = proc_get(lm, s->pid);
+	uint64_t frames[TT_LJ_MAX_FRAMES];
 	bool self_done = false;
+	unsigned nframes = 0;
 	char unknown[40];
 
 	if (t && t->pid != s->pid) { /* the tid was reused by another process */
@@ -215,6 +269,7 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		t->pid = s->pid;
 		t->tid = s->tid;
 		t->funcs = u64map__new();
+		t->stacks = u64map__new();
 		u64map__put(lm->threads, s->tid, t);
 	}
 	lm->nsamples++;
@@ -224,16 +279,19 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		t->counts[w][s->vmstate]++;
 		t->samples[w]++;
 	}
-	for (unsigned i = 0; i < s->nr; i++) {
+	for (unsigned i = 0; i < s->nr && i < TT_LJ_MAX_FRAMES; i++) {
 		struct lj_name *n = u64map__get(p->names, s->frames[i]);
 		const char *name = n ? n->text : unknown;
 		struct lj_func *f;
 
-		if (n && (n->flags & TT_LJ_FUNC_TRACE))
-			continue; /* the trace pseudo-frame: the function under it is hot */
 		if (!n)
 			snprintf(unknown, sizeof(unknown), "lua:0x%llx",
 				 (unsigned long long)s->frames[i]);
+		/* An id the library never named is a C function it could not name (pmain). */
+		frames[nframes++] = name_intern(lm, name) |
+				    (!n || (n->flags & TT_LJ_FUNC_C) ? LJ_STACK_CFUNC : 0);
+		if (n && (n->flags & TT_LJ_FUNC_TRACE))
+			continue; /* the trace pseudo-frame: the function under it is hot */
 		f = func_get(lm, t, name);
 		for (int w = 0; w < W_MAX; w++) {
 			if (!self_done) {
@@ -247,6 +305,7 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		f->seen = lm->nsamples;
 		self_done = true;
 	}
+	count_stack(t, s->ustack_id, frames, nframes);
 }
 
 void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev)
@@ -259,6 +318,7 @@ void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev)
 
 void lj_model__end_interval(struct lj_model *lm)
 {
+	struct lj_stack *st;
 	struct lj_thread *t;
 	struct lj_func *f;
 	size_t pos = 0, fpos;
@@ -269,6 +329,11 @@ void lj_model__end_interval(struct lj_model *lm)
 		memset(t->counts[W_INTERVAL], 0, sizeof(t->counts[W_INTERVAL]));
 		t->samples[W_LAST] = t->samples[W_INTERVAL];
 		t->samples[W_INTERVAL] = 0;
+		fpos = 0;
+		while (u64map__next(t->stacks, &fpos, &key, (void **)&st)) {
+			st->count[W_LAST] = st->count[W_INTERVAL];
+			st->count[W_INTERVAL] = 0;
+		}
 		fpos = 0;
 		while (u64map__next(t->funcs, &fpos, &key, (void **)&f)) {
 			f->self[W_LAST] = f->self[W_INTERVAL];
@@ -412,4 +477,37 @@ bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
 		return false;
 	f = u64map__get(t->funcs, name_hash(name));
 	return f && f->total[W_SESSION];
+}
+
+int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_stack_row **ret)
+{
+	int w = win_index(window);
+	struct lj_stack_row *rows = NULL;
+	size_t pos = 0, spos, n = 0, cap = 0;
+	struct lj_thread *t;
+	struct lj_stack *st;
+	uint64_t key;
+
+	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
+		if (!t->samples[w])
+			continue;
+		spos = 0;
+		while (u64map__next(t->stacks, &spos, &key, (void **)&st)) {
+			if (!st->count[w])
+				continue;
+			xgrow((void **)&rows, &cap, n + 1, sizeof(*rows));
+			rows[n++] = (struct lj_stack_row){
+				.pid = t->pid,
+				.tid = t->tid,
+				.weight_us = t->weight_us,
+				.ustack_id = st->ustack_id,
+				.frames = st->frames,
+				.nr = st->nr,
+				.samples = st->count[w],
+				.stitched_id = &st->stitched_id,
+			};
+		}
+	}
+	*ret = rows;
+	return (int)n;
 }

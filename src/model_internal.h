@@ -82,7 +82,8 @@ struct model {
 
 	/* Names stack frames (model_frames.c); NULL = addresses. */
 	const struct frame_namer *namer;
-	struct lj_model *lj; /* LuaJIT VM states and functions (lj_model.c) */
+	struct lj_model *lj;   /* LuaJIT VM states and functions (lj_model.c) */
+	uint32_t nr_lj_stacks; /* stitched LuaJIT stacks made (model_luajit.c) */
 };
 
 /* Seconds since the session start: the minute rings' clock. */

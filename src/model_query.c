@@ -381,6 +381,13 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 int model__stack_samples(struct model *m, const struct model_query *q,
 			 struct model_stack_count **ret, uint64_t *ret_total)
 {
+	return model__stack_samples_except(m, q, NULL, ret, ret_total);
+}
+
+int model__stack_samples_except(struct model *m, const struct model_query *q,
+				const struct u64map *skip_tids, struct model_stack_count **ret,
+				uint64_t *ret_total)
+{
 	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct model_stack_count *out = NULL;
 	struct u64map *index;
@@ -394,7 +401,8 @@ int model__stack_samples(struct model *m, const struct model_query *q,
 		return -EINVAL;
 	index = u64map__new();
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
-		if (!model_filter_thread(m, &q->filter, t))
+		if (!model_filter_thread(m, &q->filter, t) ||
+		    (skip_tids && u64map__get(skip_tids, tid)))
 			continue;
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "threadtop/lj_model.h"
 #include "threadtop/model_stacks.h"
 #include "threadtop/profile.h"
 #include "threadtop/syscalls.h"
@@ -36,6 +37,7 @@ struct builder {
 	struct u64map *stack_frames; /* stack id -> struct stack_frames */
 	struct u64map *strings;	     /* hash of a string -> owned copy, probed */
 	struct u64map *pcomms;	     /* pid -> process name (interned) */
+	struct u64map *lj_tids;	     /* LuaJIT threads of the window -> their sample period (us) */
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
@@ -125,11 +127,17 @@ static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 
 	sf->idx = xmalloc(st->nr * sizeof(*sf->idx));
 	for (int i = st->nr - 1; i >= 0; i--) {
+		bool lua = !kernel && lj_frame_is_lua(st->ips[i]);
 		struct frame_name fn;
 
-		frame_namer__name(b->o->namer, st->pid, st->ips[i], kernel, &fn);
-		sf->idx[sf->nr++] = intern_frame(b, fn.name, fn.module, st->ips[i],
-						 kernel ? PROFILE_FRAME_KERNEL : 0);
+		if (lua) /* named by the LuaJIT model, whatever the namer */
+			model__frame_name(b->m, st->pid, st->ips[i], false, &fn);
+		else
+			frame_namer__name(b->o->namer, st->pid, st->ips[i], kernel, &fn);
+		sf->idx[sf->nr++] = intern_frame(b, fn.name, fn.module, lua ? 0 : st->ips[i],
+						 kernel ? PROFILE_FRAME_KERNEL
+						 : lua	? PROFILE_FRAME_LUA
+							: 0);
 	}
 	return sf;
 }
@@ -238,11 +246,58 @@ static bool keep_traced(const struct model_filter *f, const struct model_stack_r
 	return true;
 }
 
+/* The sample of one traced or LuaJIT stack row, if the filter keeps it. */
+static void add_row(struct builder *b, enum profile_kind kind, const struct model_stack_row *r,
+		    uint64_t ns)
+{
+	bool oncpu = kind == PROFILE_ONCPU;
+	unsigned states = oncpu ? 1u << TT_ST_R : (1u << TT_ST_S) | (1u << TT_ST_D);
+	const char *pcomm = process_name(b, r->pid);
+	struct profile_sample s = {
+		.kind = kind,
+		.pid = r->pid,
+		.tid = r->tid,
+		.comm = r->comm,
+		.pcomm = pcomm ? pcomm : r->comm,
+		.state = oncpu ? TT_ST_R : TT_ST_UNKNOWN,
+		.syscall = TT_SYSCALL_NONE,
+		.count = r->count,
+		.ns = ns,
+	};
+
+	if (keep_traced(b->o->filter, r, states))
+		add_sample(b, &s, r->kstack_id, r->ustack_id);
+}
+
+/*
+ * LuaJIT threads' sysprof samples (every interval of the thread's CPU time)
+ * as on-CPU samples with Lua frames; their tids go into b->lj_tids so that
+ * the CPU-clock sampler's stacks of those threads are left out.
+ */
+static void add_luajit(struct builder *b)
+{
+	struct model_stack_row *rows = NULL;
+	struct lj_thread_row *threads = NULL;
+	int nt = lj_model__threads(model__luajit(b->m), b->o->window, 0, &threads);
+	int nr = model__luajit_stacks(b->m, b->o->window, &rows);
+
+	for (int i = 0; i < nt; i++)
+		u64map__put(b->lj_tids, threads[i].tid, (void *)(uintptr_t)threads[i].weight_us);
+	if (nr > 0)
+		b->p->kinds |= 1u << PROFILE_ONCPU;
+	for (int i = 0; i < nr; i++) {
+		uint64_t weight_us = (uint64_t)(uintptr_t)u64map__get(b->lj_tids, rows[i].tid);
+
+		add_row(b, PROFILE_ONCPU, &rows[i], rows[i].value * weight_us * NSEC_PER_USEC);
+	}
+	free(threads);
+	free(rows);
+}
+
 /* On-CPU samples and off-CPU time, when the source traced them (BPF). */
 static void add_traced(struct builder *b, enum profile_kind kind)
 {
 	bool oncpu = kind == PROFILE_ONCPU;
-	unsigned states = oncpu ? 1u << TT_ST_R : (1u << TT_ST_S) | (1u << TT_ST_D);
 	struct model_stack_row *rows = NULL;
 	int nr;
 
@@ -253,21 +308,10 @@ static void add_traced(struct builder *b, enum profile_kind kind)
 		   : model__offcpu(b->m, b->o->window, &rows);
 	for (int i = 0; i < nr; i++) {
 		const struct model_stack_row *r = &rows[i];
-		const char *pcomm = process_name(b, r->pid);
-		struct profile_sample s = {
-			.kind = kind,
-			.pid = r->pid,
-			.tid = r->tid,
-			.comm = r->comm,
-			.pcomm = pcomm ? pcomm : r->comm,
-			.state = oncpu ? TT_ST_R : TT_ST_UNKNOWN,
-			.syscall = TT_SYSCALL_NONE,
-			.count = r->count,
-			.ns = oncpu ? r->value * b->p->cpu_period_ns : r->value,
-		};
 
-		if (keep_traced(b->o->filter, r, states))
-			add_sample(b, &s, r->kstack_id, r->ustack_id);
+		if (oncpu && u64map__get(b->lj_tids, r->tid))
+			continue; /* a LuaJIT thread: its stacks with Lua frames are there */
+		add_row(b, kind, r, oncpu ? r->value * b->p->cpu_period_ns : r->value);
 	}
 	free(rows);
 }
@@ -298,6 +342,7 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 		.stack_frames = u64map__new(),
 		.strings = u64map__new(),
 		.pcomms = u64map__new(),
+		.lj_tids = u64map__new(),
 	};
 	struct model_stats st;
 	struct stack_frames *sf;
@@ -310,6 +355,7 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	p->cpu_period_ns = NSEC_PER_SEC / (o->cpu_hz ? o->cpu_hz : 99);
 	p->kinds = 1u << PROFILE_THREADS;
 	add_thread_samples(&b);
+	add_luajit(&b);
 	add_traced(&b, PROFILE_ONCPU);
 	add_traced(&b, PROFILE_OFFCPU);
 	if (p->nr_samples)
@@ -322,6 +368,7 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	u64map__free(b.stack_frames);
 	u64map__free(b.frame_index);
 	u64map__free(b.pcomms);
+	u64map__free(b.lj_tids);
 	/* The interned strings belong to the frames and samples now. */
 	p->strings_ = xcalloc(u64map__count(b.strings) + 1, sizeof(*p->strings_));
 	pos = 0;

@@ -4,7 +4,8 @@
  * (running) or off-CPU (waiting), with inclusive and self columns, expanded
  * along the hottest path until the user expands or collapses a node. Frames
  * show by name through the model's frame namer ("[k]" marks kernel frames;
- * addresses in a replay). With the /proc source there are no stacks, and the
+ * addresses in a replay). On-CPU, LuaJIT threads show their sysprof
+ * samples, Lua frames ("[lua]", another colour) stitched into the C stack. With the /proc source there are no stacks, and the
  * pane says so.
  */
 #include <inttypes.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 
 #include "screen.h"
+#include "threadtop/lj_model.h"
 #include "threadtop/util.h"
 #include "tui_internal.h"
 
@@ -91,78 +93,125 @@ static bool keep_row(const struct tui *t, const struct model_filter *f,
 	return found;
 }
 
+/* Stack pairs being merged: the tree's input. */
+struct pairs {
+	struct model_stack_count *out;
+	size_t nr, cap;
+	struct u64map *index; /* (kstack, ustack) -> index + 1 */
+	uint64_t total;
+};
+
+static void add_pair(struct pairs *p, uint32_t kstack_id, uint32_t ustack_id, uint64_t value)
+{
+	uint64_t key = (uint64_t)kstack_id << 32 | ustack_id;
+	size_t idx = (size_t)(uintptr_t)u64map__get(p->index, key);
+
+	if (!idx) {
+		xgrow((void **)&p->out, &p->cap, p->nr + 1, sizeof(*p->out));
+		p->out[p->nr] = (struct model_stack_count){kstack_id, ustack_id, 0};
+		idx = ++p->nr;
+		u64map__put(p->index, key, (void *)(uintptr_t)idx);
+	}
+	p->out[idx - 1].samples += value;
+}
+
+/* Rows the filter keeps, but not those of the threads in skip (NULL = none). */
+static void add_rows(struct tui *t, const struct model_filter *f,
+		     const struct model_stack_row *rows, int n, const struct u64map *skip,
+		     struct pairs *p)
+{
+	for (int i = 0; i < n; i++) {
+		if ((skip && u64map__get(skip, rows[i].tid)) || !keep_row(t, f, &rows[i]))
+			continue;
+		p->total += rows[i].value;
+		add_pair(p, rows[i].kstack_id, rows[i].ustack_id, rows[i].value);
+	}
+}
+
 /*
  * Stack pairs from the BPF tracers when they ran: the perf_event sampler
- * (on-CPU) or sched_switch (off-CPU, in ns). Returns the count, or -1 when
- * there is no such data (the thread samples' stacks are used instead).
+ * (on-CPU) or sched_switch (off-CPU, in ns), leaving out the threads in
+ * skip. Returns false when there is no such data (the thread samples'
+ * stacks are used instead).
  */
-static int traced_pairs(struct tui *t, const struct model_query *q, struct model_stack_count **ret,
-			uint64_t *ret_total)
+static bool traced_pairs(struct tui *t, const struct model_query *q, const struct u64map *skip,
+			 struct pairs *p)
 {
 	unsigned tr = model__traced(t->m);
 	struct model_stack_row *rows = NULL;
-	struct model_stack_count *out = NULL;
-	struct u64map *index;
-	size_t nr = 0, cap = 0;
 	int n;
 
 	if (!(t->v.offcpu ? tr & MODEL_TRACED_OFFCPU : tr & MODEL_TRACED_ONCPU))
-		return -1;
+		return false;
 	n = t->v.offcpu ? model__offcpu(t->m, q->window, &rows)
 			: model__oncpu(t->m, q->window, &rows);
 	if (n < 0)
-		return -1;
-	index = u64map__new();
-	*ret_total = 0;
-	for (int i = 0; i < n; i++) {
-		uint64_t key = (uint64_t)rows[i].kstack_id << 32 | rows[i].ustack_id;
-		size_t idx;
-
-		if (!keep_row(t, &q->filter, &rows[i]))
-			continue;
-		*ret_total += rows[i].value;
-		idx = (size_t)(uintptr_t)u64map__get(index, key);
-		if (!idx) {
-			xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
-			out[nr] =
-				(struct model_stack_count){rows[i].kstack_id, rows[i].ustack_id, 0};
-			idx = ++nr;
-			u64map__put(index, key, (void *)(uintptr_t)idx);
-		}
-		out[idx - 1].samples += rows[i].value;
-	}
-	u64map__free(index);
+		return false;
+	add_rows(t, &q->filter, rows, n, skip, p);
 	free(rows);
-	*ret = out;
-	return (int)nr;
+	return true;
+}
+
+/*
+ * On-CPU: LuaJIT threads' sysprof samples, with their Lua frames stitched
+ * into the C stack, take the place of their other stacks (skip gets their
+ * tids). Returns the rows' count (0 off-CPU or without LuaJIT).
+ */
+static int luajit_rows(struct tui *t, const struct model_query *q, struct model_stack_row **ret,
+		       struct u64map *skip)
+{
+	int n;
+
+	*ret = NULL;
+	if (t->v.offcpu)
+		return 0;
+	n = model__luajit_stacks(t->m, q->window, ret);
+	for (int i = 0; i < n; i++)
+		u64map__put(skip, (*ret)[i].tid, (void *)1);
+	return n > 0 ? n : 0;
 }
 
 void stacks_build(struct tui *t)
 {
-	struct model_stack_count *pairs = NULL;
-	uint64_t total = 0, key = selected_path(t); /* before the old tree goes */
+	struct pairs p = {.index = u64map__new()};
+	struct u64map *skip = u64map__new();
+	struct model_stack_row *lj = NULL;
+	uint64_t key = selected_path(t); /* before the old tree goes */
 	struct model_query q;
-	int nr;
+	int nr = 0, nlj;
 
 	view_query(&t->v, PANE_STACKS, &q);
 	q.window = t->hi.window;
-	nr = traced_pairs(t, &q, &pairs, &total);
-	t->stacks_traced = nr >= 0;
-	if (nr < 0)
-		nr = model__stack_samples(t->m, &q, &pairs, &total);
+	nlj = luajit_rows(t, &q, &lj, skip);
+	t->stacks_luajit = nlj > 0;
+	t->stacks_traced = traced_pairs(t, &q, nlj ? skip : NULL, &p);
+	if (!t->stacks_traced) {
+		struct model_stack_count *pairs = NULL;
+		uint64_t total = 0;
+
+		nr = model__stack_samples_except(t->m, &q, nlj ? skip : NULL, &pairs, &total);
+		for (int i = 0; i < nr; i++)
+			add_pair(&p, pairs[i].kstack_id, pairs[i].ustack_id, pairs[i].samples);
+		p.total += total;
+		free(pairs);
+	}
+	add_rows(t, &q.filter, lj, nlj, NULL, &p);
+	free(lj);
+	u64map__free(skip);
+	u64map__free(p.index);
 	calltree__free(t->tree);
 	t->tree = NULL;
-	t->window_samples = total;
+	t->window_samples = p.total;
 	t->stack_samples = 0;
 	if (nr >= 0) {
-		t->tree = calltree__new(t->m, pairs, (size_t)nr);
+		t->tree = calltree__new(t->m, p.out, p.nr);
 		t->stack_samples = calltree__node(t->tree, CALLTREE_ROOT)->total;
 		if (!t->v.tree_touched) {
 			clear_expanded(t);
 			expand_hot_path(t);
 		}
 	}
-	free(pairs);
+	free(p.out);
 	flatten_keeping(t, key);
 }
 
@@ -306,9 +355,10 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 	screen_text(y, 15, 8, ns ? " TIME ms" : " SAMPLES", ROLE_COLHEAD, false);
 	snprintf(buf, sizeof(buf), "%s CALL TREE, %s (o: %s; + - e E expand)",
 		 t->v.offcpu ? "OFF-CPU" : "ON-CPU",
-		 !t->stacks_traced ? "stacks of the thread samples"
-		 : t->v.offcpu	   ? "blocked time from sched_switch"
-				   : "perf_event CPU samples",
+		 t->stacks_luajit    ? "with LuaJIT samples, Lua frames [lua]"
+		 : !t->stacks_traced ? "stacks of the thread samples"
+		 : t->v.offcpu	     ? "blocked time from sched_switch"
+				     : "perf_event CPU samples",
 		 t->v.offcpu ? "on-CPU" : "off-CPU");
 	screen_text(y, 24, cols - 24, buf, ROLE_COLHEAD, false);
 	if (!strcmp(t->source, "proc") && !t->stacks_traced && !t->nr_flat) {
@@ -351,9 +401,10 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 		x += draw_indent(t, y + 1 + k, x, cols - x, t->flat[i], role);
 		frame_text(t, n, buf, sizeof(buf));
 		screen_text(y + 1 + k, x, cols - x, buf,
-			    sel		? ROLE_SELECTED
-			    : n->kernel ? ROLE_KERNEL
-					: ROLE_NORMAL,
+			    sel			     ? ROLE_SELECTED
+			    : n->kernel		     ? ROLE_KERNEL
+			    : lj_frame_is_lua(n->ip) ? ROLE_LABEL
+						     : ROLE_NORMAL,
 			    false);
 	}
 }

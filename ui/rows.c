@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rows.h"
+#include "threadtop/lj_model.h"
 #include "threadtop/escape.h"
 #include "threadtop/frame_namer.h"
 #include "threadtop/procfs.h"
@@ -177,7 +178,7 @@ char *rows_frame_pid(const struct model *m, uint32_t pid, uint64_t ip, bool kern
 
 	model__frame_name(m, pid, ip, kernel, &fn);
 	escape_for_terminal(fn.name, strlen(fn.name), name, sizeof(name));
-	snprintf(buf, len, "%s%s", name, kernel ? " [k]" : "");
+	snprintf(buf, len, "%s%s", name, kernel ? " [k]" : lj_frame_is_lua(ip) ? " [lua]" : "");
 	return buf;
 }
 

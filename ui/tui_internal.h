@@ -76,6 +76,7 @@ struct tui {
 	uint64_t stack_samples;	 /* samples of the window with any stack */
 	uint64_t window_samples; /* all samples the stack query accepted */
 	bool stacks_traced; /* from the BPF tracers (model__oncpu/offcpu), not thread samples */
+	bool stacks_luajit; /* LuaJIT threads' stacks with Lua frames among them */
 
 	struct lj_pane *lj; /* the LuaJIT pane's lines (pane_luajit.c) */
 

@@ -16,7 +16,8 @@
 #include "threadtop/events.h"
 #include "threadtop/model.h"
 
-#define LJ_MODEL_MAX_FUNCS 4096 /* distinct functions kept per thread; more go to "(other)" */
+#define LJ_MODEL_MAX_FUNCS 4096	 /* distinct functions kept per thread; more go to "(other)" */
+#define LJ_MODEL_MAX_STACKS 8192 /* distinct stacks kept per thread; more count only as states */
 
 struct lj_model;
 
@@ -89,6 +90,26 @@ const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip);
 uint64_t lj_model__frame_of(struct lj_model *lm, const char *name);
 /* Whether thread tid ran the Lua function of tag ip this session. */
 bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip);
+
+#define LJ_STACK_CFUNC (1ull << 32) /* in lj_stack_row.frames: a C function called from Lua */
+
+/* One distinct (host stack, Lua frames) pair of a LuaJIT thread in a window. */
+struct lj_stack_row {
+	uint32_t pid, tid;
+	uint32_t weight_us;
+	uint32_t ustack_id;	/* the host stack (model__stack), 0 = none */
+	const uint64_t *frames; /* name index | LJ_STACK_CFUNC, leaf first (lj_frame_ip) */
+	uint16_t nr;
+	uint64_t samples;
+	uint32_t *stitched_id; /* the model's cache of the stitched stack's id, 0 = none yet */
+};
+
+/*
+ * Stack pairs of every LuaJIT thread in window (WIN_MINUTE reads as
+ * WIN_SESSION). *ret is allocated (free it); its pointers live until the
+ * next ingest. Returns the count or a negative errno.
+ */
+int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_stack_row **ret);
 
 /* Samples ingested, session (0: no LuaJIT process seen). */
 uint64_t lj_model__samples(const struct lj_model *lm);

@@ -157,6 +157,11 @@ struct model_stack_count {
  */
 int model__stack_samples(struct model *m, const struct model_query *q,
 			 struct model_stack_count **ret, uint64_t *ret_total);
+/* The same, leaving out the threads whose tid is a key of skip_tids (NULL = none). */
+struct u64map;
+int model__stack_samples_except(struct model *m, const struct model_query *q,
+				const struct u64map *skip_tids, struct model_stack_count **ret,
+				uint64_t *ret_total);
 
 struct model *model__new(const struct model_opts *opts);
 void model__free(struct model *m);
@@ -242,6 +247,16 @@ struct model_stack_row {
 };
 /* On-CPU samples per thread and stacks, most first. Returns the count or -errno. */
 int model__oncpu(struct model *m, enum model_window window, struct model_stack_row **ret);
+/*
+ * LuaJIT samples as on-CPU stacks: one row per LuaJIT thread and distinct
+ * (host stack, Lua frames) pair of window, value and count in samples, its
+ * ustack_id a stack stitched from both (lj_stitch.h: Lua frames replace the
+ * interpreter's frames; Lua functions are frame tags, lj_model.h), made at
+ * the first query and kept in the stack dictionary with ids from
+ * MODEL_LJ_STACK_BASE. Returns the count or -errno.
+ */
+#define MODEL_LJ_STACK_BASE 0x80000000u
+int model__luajit_stacks(struct model *m, enum model_window window, struct model_stack_row **ret);
 /* Off-CPU (blocked) time per thread and stacks, most first. Count or -errno. */
 int model__offcpu(struct model *m, enum model_window window, struct model_stack_row **ret);
 

@@ -7,6 +7,9 @@
  * Kinds of samples: "threads" (the thread sampler: every thread at every
  * tick, whatever its state, with the kernel stack of sleepers), "oncpu"
  * (the CPU-clock sampler) and "offcpu" (exact blocked time, --offcpu).
+ * LuaJIT threads' on-CPU samples are their sysprof samples, with Lua frames
+ * stitched into the C stack (model__luajit_stacks), instead of the CPU-clock
+ * sampler's.
  */
 #ifndef THREADTOP_PROFILE_H
 #define THREADTOP_PROFILE_H
@@ -30,6 +33,7 @@ const char *profile_kind_name(enum profile_kind kind);
 
 #define PROFILE_FRAME_KERNEL (1u << 0) /* a kernel function */
 #define PROFILE_FRAME_SYNTH (1u << 1)  /* made up by threadtop: "[running]", "[unknown]" */
+#define PROFILE_FRAME_LUA (1u << 2)    /* a Lua function of a LuaJIT stack (module "[lua]") */
 
 struct profile_frame {
 	const char *name;   /* raw bytes as named; exporters escape */

@@ -3,7 +3,8 @@
 # The LuaJIT pane in tmux on "threadtop run -- luajit SCRIPT" (BPF, root): a
 # JIT-friendly loop shows TRACE and LFUNC bars, the fidelity and its Lua
 # function name; Enter on the function narrows every pane (breadcrumb, the
-# Threads pane keeps the LuaJIT thread); Esc backs up; q quits.
+# Threads pane keeps the LuaJIT thread; the Stacks pane shows the function
+# marked [lua] above the VM entry lua_pcall); Esc backs up; q quits.
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v tmux >/dev/null || skip "tmux is not installed"
@@ -59,6 +60,9 @@ keys Enter
 wait_for 'all > lua hot_loop @'
 keys 1
 wait_for 'luajit'
+keys 4
+wait_for 'hot_loop @.*\[lua\]'
+wait_for 'lua_pcall'
 keys Escape
 wait_for '^all *$|^all  '
 keys q

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Lua frames in exports: a LuaJIT program preloaded with the library, while
+# threadtop runs with --export, gives
+# folded stacks whose LuaJIT lines hold the Lua function marked "_[lua]"
+# above the C frames of the VM entry (stitched: the interpreter's frames are
+# gone), a pprof file with the function in the "[lua]" mapping (decoded with
+# npm pprof-format when it is installed), speedscope frames with file
+# "[lua]" and an SVG flame graph naming it.
+. "$(dirname "$0")/bpf_common.bash"
+
+command -v luajit >/dev/null || skip "luajit is not installed"
+LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
+[ -f "$LIB" ] || skip "$LIB not built"
+# An ASan-built library cannot be preloaded into Debian's uninstrumented luajit.
+ldd "$LIB" 2>/dev/null | grep -q libasan && skip "the library is built with ASan (preset asan)"
+
+cat >"$TMPD/jit.lua" <<'LUA'
+local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
+-- Interpreted (jit.off): the library's hook that starts its live session
+-- when threadtop attaches to a running process fires in interpreted code only.
+local function interp(n) local s = 0 for i = 1, n do s = s + i end return s end
+jit.off(interp)
+local t = os.clock()
+while os.clock() - t < 20 do hot_loop(1e6) interp(1e4) end
+LUA
+
+# The program runs through the export: C frames are named while it lives.
+LD_PRELOAD=$LIB luajit "$TMPD/jit.lua" &
+lj=$!
+WL_PIDS+=("$lj")
+sleep 0.3
+timeout 60 "$TT_BIN" -b -n 3 -d 1 -p "$lj" --export "$TMPD/a.folded" --export "$TMPD/a.pb.gz" \
+	--export "$TMPD/a.speedscope.json" --export "$TMPD/a.svg" \
+	>/dev/null 2>"$TMPD/err" || fail "threadtop --export failed: $(tail -n 3 "$TMPD/err")"
+
+# Folded: the Lua frame, marked, on top of the host frames down to main.
+grep -Eq '(^|;)hot_loop @[^;]*jit\.lua:1_\[lua\]' "$TMPD/a.folded" ||
+	fail "no hot_loop_[lua] frame in a.folded: $(grep -m3 luajit "$TMPD/a.folded")"
+grep -Eq '(^|;)main;.*lua_[a-z]*call;([^;]*_\[lua\];)*hot_loop @' "$TMPD/a.folded" ||
+	fail "hot_loop not stitched above a VM entry: $(grep -m3 hot_loop "$TMPD/a.folded")"
+# The stripped interpreter's own frames are replaced by the Lua frames.
+if grep -E 'hot_loop @' "$TMPD/a.folded" | grep -Eq '_\[lua\];luajit[^;]*\+0x'; then
+	fail "interpreter frames left under Lua frames: $(grep -m3 hot_loop "$TMPD/a.folded")"
+fi
+
+jq -e '[.shared.frames[] | select((.name | startswith("hot_loop @")) and .file == "[lua]")]
+	| length > 0' "$TMPD/a.speedscope.json" >/dev/null ||
+	fail "speedscope has no [lua] hot_loop frame"
+grep -q 'hot_loop @' "$TMPD/a.svg" || fail "the SVG does not name hot_loop"
+
+if command -v node >/dev/null && [ -d "$TT_BUILD/npm/node_modules/pprof-format" ]; then
+	NODE_PATH="$TT_BUILD/npm/node_modules" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
+		"$TMPD/a.pb.gz" >"$TMPD/pprof.json" || fail "pprof-format cannot decode a.pb.gz"
+	jq -e '(.mappings | index("[lua]")) != null and
+		([.samples[].stack[] | select(startswith("hot_loop @"))] | length > 0)' \
+		"$TMPD/pprof.json" >/dev/null || fail "pprof: no hot_loop in the [lua] mapping"
+else
+	echo "note: pprof-format (npm) not installed: pprof checked for the name only"
+	gzip -dc "$TMPD/a.pb.gz" | grep -aq 'hot_loop @' || fail "a.pb.gz does not name hot_loop"
+	gzip -dc "$TMPD/a.pb.gz" | grep -aqF '[lua]' || fail "a.pb.gz has no [lua] mapping"
+fi
+echo "ok"
