@@ -233,14 +233,45 @@ static void build_funcs(struct tui *t, struct lj_pane *p, const struct model_fil
 		add_line(p, LJL_FUNC, 0, 0, i);
 }
 
+/* What a line is, kept across rebuilds: a function's tag, or kind, state, pid and tid. */
+static uint64_t line_key(const struct lj_pane *p, const struct lj_line *l)
+{
+	const struct lj_block *b;
+
+	if (l->kind == LJL_FUNC)
+		return p->funcs[l->func].ip;
+	if (l->kind == LJL_FUNCS)
+		return 1;
+	b = &p->blocks[l->block];
+	return (uint64_t)l->kind << 60 | (uint64_t)(l->state & 0xf) << 56 |
+	       (uint64_t)(b->row.pid & 0xffffff) << 28 | (b->row.tid & 0xfffffff);
+}
+
+/* Keeps the selected line selected when the lines move (a refresh reorders functions). */
+static void follow_selection(struct tui *t, uint64_t key)
+{
+	const struct lj_pane *p = t->lj;
+	struct pane_view *pv = &t->v.pv[PANE_LUAJIT];
+
+	for (size_t i = 0; key && i < p->nr_lines; i++)
+		if (line_key(p, &p->lines[i]) == key) {
+			pv->sel = i;
+			return;
+		}
+}
+
 void luajit_build(struct tui *t)
 {
 	struct lj_model *lm = model__luajit(t->m);
+	const struct pane_view *pv = &t->v.pv[PANE_LUAJIT];
 	struct lj_thread_row *rows = NULL;
 	struct model_filter f;
 	struct lj_pane *p;
+	uint64_t key = 0;
 	int n;
 
+	if (t->lj && pv->sel && pv->sel < t->lj->nr_lines)
+		key = line_key(t->lj, &t->lj->lines[pv->sel]);
 	lj_pane__free(t->lj);
 	p = t->lj = xcalloc(1, sizeof(*p));
 	p->session_samples = lj_model__samples(lm);
@@ -250,6 +281,7 @@ void luajit_build(struct tui *t)
 		build_blocks(t, p, &f, rows, (size_t)n);
 	free(rows);
 	build_funcs(t, p, &f);
+	follow_selection(t, key);
 }
 
 size_t luajit_nr_rows(const struct tui *t)

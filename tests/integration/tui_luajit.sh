@@ -4,7 +4,8 @@
 # JIT-friendly loop shows TRACE and LFUNC bars, the fidelity and its Lua
 # function name; Enter on the function narrows every pane (breadcrumb, the
 # Threads pane keeps the LuaJIT thread; the Stacks pane shows the function
-# marked [lua] above the VM entry lua_pcall); Esc backs up; q quits.
+# marked [lua] above the VM entry lua_pcall); Esc backs up; q quits; the
+# session's recording replays with the same LuaJIT pane and Lua frames.
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v tmux >/dev/null || skip "tmux is not installed"
@@ -43,7 +44,7 @@ while os.clock() - t < 60 do hot_loop(1e6) interp_fib(20) end
 LUA
 
 tmux -L "$S" new-session -d -s "$S" -x 110 -y 40 \
-	"TERM=xterm-256color $TT_BIN run -d 0.5 -- luajit $TMPD/w.lua; sleep 30"
+	"TERM=xterm-256color $TT_BIN run -d 0.5 -w $TMPD/s.ttr -- luajit $TMPD/w.lua; sleep 30"
 wait_for '1 Threads'
 keys 6
 wait_for 'LUAJIT VM STATES'
@@ -66,6 +67,21 @@ wait_for 'lua_pcall'
 keys Escape
 wait_for '^all *$|^all  '
 keys q
-sleep 1
-tmux -L "$S" has-session -t "$S" 2>/dev/null || true
+deadline=$((SECONDS + 10))
+while ! "$TT_BIN" -r "$TMPD/s.ttr" -b --format json >"$TMPD/replay.json" 2>/dev/null; do
+	((SECONDS < deadline)) || fail "the recording $TMPD/s.ttr does not replay"
+	sleep 0.5
+done
+
+# The recording replays in the TUI with the LuaJIT pane and Lua frames.
+tmux -L "$S" kill-session -t "$S"
+tmux -L "$S" new-session -d -s "$S" -x 110 -y 40 \
+	"TERM=xterm-256color $TT_BIN -r $TMPD/s.ttr; sleep 30"
+wait_for '1 Threads'
+keys 6
+wait_for 'TRACE +[0-9.]+% +(█|#)'
+wait_for 'hot_loop @.*w\.lua:1'
+keys 4
+wait_for 'hot_loop @.*\[lua\]'
+keys q
 echo "ok"
