@@ -178,7 +178,7 @@ static void sample_process(struct proc_source *ps, int pid, uint64_t now)
 		count_read_error(ps, -errno);
 		return;
 	}
-	dir = fdopendir(dup(task_fd));
+	dir = opendir_dup(task_fd);
 	if (!dir) {
 		close(task_fd);
 		return;
@@ -242,7 +242,7 @@ static int proc_tick(struct source *src, uint64_t now)
 		for (size_t i = 0; i < ps->opts.nr_pids; i++)
 			sample_process(ps, ps->pids[i], now);
 	} else {
-		dir = fdopendir(dup(ps->root_fd));
+		dir = opendir_dup(ps->root_fd);
 		if (!dir)
 			return -errno;
 		rewinddir(dir);

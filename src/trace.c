@@ -122,17 +122,11 @@ static int write_at(int dirfd, const char *path, const char *s)
 /* Removes instances a killed threadtop left behind (its pid is gone). */
 static void remove_stale_instances(int instances_fd)
 {
-	int fd = dup(instances_fd);
+	DIR *dir = opendir_dup(instances_fd);
 	struct dirent *de;
-	DIR *dir;
 
-	if (fd < 0)
+	if (!dir)
 		return;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return;
-	}
 	while ((de = readdir(dir))) {
 		char *end;
 		long pid;

@@ -209,15 +209,9 @@ static void walk_cgroups(struct use_sampler *us, struct snapshot *s, int dirfd, 
 	}
 	if (depth >= CGROUP_DEPTH)
 		return;
-	int fd = dup(dirfd);
-
-	if (fd < 0)
+	dir = opendir_dup(dirfd);
+	if (!dir)
 		return;
-	dir = fdopendir(fd);
-	if (!dir) {
-		close(fd);
-		return;
-	}
 	while ((de = readdir(dir)) && s->nr_cgroups < MAX_CGROUPS) {
 		char child[CG_PATH_MAX];
 		int cfd;

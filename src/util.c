@@ -127,3 +127,20 @@ ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t cap)
 	buf[used] = '\0';
 	return err ? err : (ssize_t)used;
 }
+
+DIR *opendir_dup(int dirfd)
+{
+	int fd = fcntl(dirfd, F_DUPFD_CLOEXEC, 0);
+	DIR *dir;
+
+	if (fd < 0)
+		return NULL;
+	dir = fdopendir(fd);
+	if (!dir) {
+		int err = errno;
+
+		close(fd);
+		errno = err;
+	}
+	return dir;
+}

@@ -6,6 +6,7 @@
 #ifndef THREADTOP_UTIL_H
 #define THREADTOP_UTIL_H
 
+#include <dirent.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -37,5 +38,12 @@ char *format_rfc3339(uint64_t realtime, char *buf, size_t len);
  * -ESRCH when the task vanished, -EACCES, ...). Bounded: never more than cap.
  */
 ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t cap);
+
+/*
+ * A stream over the directory dirfd is open on, through a close-on-exec
+ * duplicate: dirfd stays the caller's. The duplicate shares dirfd's offset,
+ * so rewinddir() before reading it again. NULL with errno set.
+ */
+DIR *opendir_dup(int dirfd);
 
 #endif /* THREADTOP_UTIL_H */
