@@ -144,6 +144,21 @@ static bool pid_wanted(const struct app *app, const struct tt_event_header *ev)
 }
 
 /* Every record passes here: a malformed one is counted, never ingested. */
+/*
+ * Exports are written when the run ends, when a process (the command of
+ * "threadtop run") may be gone with its maps: a new user stack's frames are
+ * named now, while it exists; the symbolizer keeps the names per address.
+ */
+static void name_stack_now(struct app *app, const struct tt_stack *st)
+{
+	const struct sym_frame *f;
+
+	if (st->flags & TT_STACK_KERNEL)
+		return;
+	for (unsigned i = 0; i < st->nr; i++)
+		symbolizer__resolve(app->sym, st->pid, st->ips[i], false, &f);
+}
+
 void app_emit(void *ctx, const struct tt_event_header *ev)
 {
 	struct app *app = ctx;
@@ -179,6 +194,8 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 
 		frame_names__record_stack(app->names, symbolizer__namer(app->sym),
 					  (const struct tt_stack *)ev, &sink, ev->time_ns);
+	} else if (ev->type == TT_EV_STACK && app->o->nr_exports && app->sym && !app->replay) {
+		name_stack_now(app, (const struct tt_stack *)ev);
 	}
 }
 

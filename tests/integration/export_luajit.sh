@@ -6,7 +6,8 @@
 # above the C frames of the VM entry (stitched: the interpreter's frames are
 # gone), a pprof file with the function in the "[lua]" mapping (decoded with
 # npm pprof-format when it is installed), speedscope frames with file
-# "[lua]" and an SVG flame graph naming it.
+# "[lua]" and an SVG flame graph naming it; "threadtop run --export" names
+# and stitches the command's frames though it has exited by then.
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v luajit >/dev/null || skip "luajit is not installed"
@@ -22,7 +23,7 @@ local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return 
 local function interp(n) local s = 0 for i = 1, n do s = s + i end return s end
 jit.off(interp)
 local t = os.clock()
-while os.clock() - t < 20 do hot_loop(1e6) interp(1e4) end
+while os.clock() - t < tonumber(arg[1] or 20) do hot_loop(1e6) interp(1e4) end
 LUA
 
 # The program runs through the export: C frames are named while it lives.
@@ -60,4 +61,10 @@ else
 	gzip -dc "$TMPD/a.pb.gz" | grep -aq 'hot_loop @' || fail "a.pb.gz does not name hot_loop"
 	gzip -dc "$TMPD/a.pb.gz" | grep -aqF '[lua]' || fail "a.pb.gz has no [lua] mapping"
 fi
+# "threadtop run --export": the command has exited when the files are
+# written, yet its C frames are named (named while it ran) and stitched.
+timeout 60 "$TT_BIN" run -b -d 1 --export "$TMPD/run.folded" -- luajit "$TMPD/jit.lua" 2 \
+	>/dev/null 2>"$TMPD/err" || fail "threadtop run --export failed: $(tail -n 3 "$TMPD/err")"
+grep -Eq '(^|;)main;.*lua_[a-z]*call;([^;]*;)*hot_loop @[^;]*_\[lua\]' "$TMPD/run.folded" ||
+	fail "run --export: no stitched hot_loop: $(grep -m3 luajit "$TMPD/run.folded")"
 echo "ok"
