@@ -43,11 +43,13 @@ bench_wl() {
 
 # bpftrace equivalents of threadtop's modes: profile-style on-CPU stack
 # sampling (default mode), syscount-style counting and latency histograms
-# (--syscalls), offcputime-style off-CPU stacks (--offcpu).
-BENCH_BT_PROFILE='bpftrace -e "profile:hz:99 { @[kstack, ustack, comm] = count(); }"'
+# (--syscalls), offcputime-style off-CPU stacks (--offcpu). Stack maps are
+# cleared at exit: printing them symbolizes every user stack, which can take
+# minutes on a busy box and is no part of the cost measured here.
+BENCH_BT_PROFILE='bpftrace -e "profile:hz:99 { @[kstack, ustack, comm] = count(); } END { clear(@); }"'
 BENCH_BT_COUNT='bpftrace -e "tracepoint:raw_syscalls:sys_enter { @[args->id] = count(); }"'
 BENCH_BT_LAT='bpftrace -e "tracepoint:raw_syscalls:sys_enter { @s[tid] = nsecs; } tracepoint:raw_syscalls:sys_exit /@s[tid]/ { @[args->id] = hist(nsecs - @s[tid]); delete(@s[tid]); }"'
-BENCH_BT_OFF='bpftrace -e "tracepoint:sched:sched_switch { @t[args->prev_pid] = nsecs; @k[args->prev_pid] = kstack; @u[args->prev_pid] = ustack; \$s = @t[args->next_pid]; if (\$s) { @off[@k[args->next_pid], @u[args->next_pid], args->next_comm] = sum(nsecs - \$s); delete(@t[args->next_pid]); } }"'
+BENCH_BT_OFF='bpftrace -e "tracepoint:sched:sched_switch { @t[args->prev_pid] = nsecs; @k[args->prev_pid] = kstack; @u[args->prev_pid] = ustack; \$s = @t[args->next_pid]; if (\$s) { @off[@k[args->next_pid], @u[args->next_pid], args->next_comm] = sum(nsecs - \$s); delete(@t[args->next_pid]); } } END { clear(@t); clear(@k); clear(@u); clear(@off); }"'
 
 # bench_tool_start CMD: starts CMD (a shell command line) in its own session
 # beside the workloads and waits until it is attached: bpftrace says so;
@@ -69,10 +71,17 @@ bench_tool_start() {
 	sleep 0.3
 }
 
-# bench_tool_stop: SIGINT to the tool's session, then wait for it.
+# bench_tool_stop: SIGINT to the tool's session, then wait for it, at most
+# 20 s (a tool still writing its report after that is killed).
 bench_tool_stop() {
 	[ -n "${BENCH_TOOL:-}" ] || return 0
 	kill -INT -- "-$BENCH_TOOL" 2>/dev/null
+	local i
+	for i in $(seq 200); do
+		kill -0 "$BENCH_TOOL" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL -- "-$BENCH_TOOL" 2>/dev/null
 	wait "$BENCH_TOOL" 2>/dev/null
 	BENCH_TOOL=
 }
@@ -81,6 +90,19 @@ bench_tool_stop() {
 bench_proc_cpu() {
 	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); printf "%.3f\n", ($12 + $13) / hz }' \
 		"/proc/$1/stat" 2>/dev/null
+}
+
+# bench_wait_threads PID N [SECONDS]: waits (default at most 120 s) until
+# process PID has N threads; on a loaded box creating 10,000 takes a while.
+bench_wait_threads() {
+	local deadline=$((SECONDS + ${3:-120})) n
+	while ((SECONDS < deadline)); do
+		n=$(awk '/^Threads:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
+		[ -n "$n" ] || return 1
+		[ "$n" -ge "$2" ] && return 0
+		sleep 0.2
+	done
+	return 1
 }
 
 # bench_proc_hwm PID: peak resident memory (VmHWM) in MB.

@@ -8,7 +8,7 @@
 # this machine kind is shared and noisy, absolute times are noise. Root only.
 #
 # usage: sudo tests/bench/run_all.sh [--quick|--smoke] [--out FILE] [BUILD_DIR]
-#   (default)  full run, about 15 minutes on 2 loaded CPUs
+#   (default)  full run, about 12 minutes on 2 loaded CPUs
 #   --quick    one rep, short workloads, for development (~5 minutes)
 #   --smoke    the smallest run that still fills every row; peers skipped
 #              (tests/integration/bench_smoke.sh; its figures mean nothing)
@@ -44,7 +44,7 @@ TT=$build/threadtop
 
 # Sizes per mode: storms of about a second, timed workloads of BENCH_SECS.
 case $mode in
-full) REPS=${BENCH_REPS:-3} N_GP=2000000 N_PP=100000 SECS=0.6 DUR=8 SLOW_DIV=100 PEERS=1 ;;
+full) REPS=${BENCH_REPS:-3} N_GP=1000000 N_PP=50000 SECS=0.4 DUR=6 SLOW_DIV=100 PEERS=1 ;;
 quick) REPS=${BENCH_REPS:-1} N_GP=500000 N_PP=30000 SECS=0.3 DUR=3 SLOW_DIV=50 PEERS=1 ;;
 smoke) REPS=1 N_GP=50000 N_PP=3000 SECS=0.1 DUR=1 SLOW_DIV=10 PEERS=0 ;;
 esac
@@ -183,16 +183,18 @@ row_slow "churn (fork/exit + thread storm)" "slowdown, --offcpu" tt_off "" \
 	"bpftrace offcputime=bt_off.churn"
 
 # --- 2. threadtop's own CPU and peak memory ----------------------------------
-# own_cost WORKLOAD_CMD [THREADTOP_ARGS...]: starts the workload, then
-# threadtop (default settings), and prints "CPU% HWM_MB" over DUR seconds of
-# steady state (start-up excluded from the CPU, included in the peak).
+# own_cost THREADS WORKLOAD_CMD [THREADTOP_ARGS...]: starts the workload,
+# waits until it has THREADS threads, starts threadtop (default settings),
+# and prints "CPU% HWM_MB" over DUR seconds of steady state (start-up
+# excluded from the CPU, included in the peak).
 own_cost() {
-	local wcmd=$1 wl c0 c1 t0 t1 hwm
-	shift
+	local nthr=$1 wcmd=$2 wl c0 c1 t0 t1 hwm
+	shift 2
 	$wcmd >/dev/null 2>&1 &
 	wl=$!
 	bg_pids="$bg_pids $wl"
-	sleep 1.5
+	sleep 0.5
+	bench_wait_threads "$wl" "$nthr" || log "  $wcmd: fewer than $nthr threads"
 	bench_tool_start "$TTB $* >/dev/null"
 	c0=$(bench_proc_cpu "$BENCH_TOOL")
 	t0=$(date +%s.%N)
@@ -209,7 +211,7 @@ own_cost() {
 log "own cost: idle threads, churn"
 declare -A IDLE_CPU IDLE_MB
 for n in $([ $mode = smoke ] || echo 100) 1000 10000; do
-	read -r IDLE_CPU[$n] IDLE_MB[$n] <<<"$(own_cost "$BENCH_WL/idle_threads $n $((DUR + 30))")"
+	read -r IDLE_CPU[$n] IDLE_MB[$n] <<<"$(own_cost $((n + 1)) "$BENCH_WL/idle_threads $n $((DUR + 120))")"
 	log "  $n idle threads: ${IDLE_CPU[$n]}% CPU, ${IDLE_MB[$n]} MB"
 done
 for n in 1000 10000; do
@@ -219,7 +221,7 @@ for n in 1000 10000; do
 		"${IDLE_CPU[$n]:-n/a}" "" "${t:+<= $t}" "$(bench_verdict "${IDLE_CPU[$n]:-}" le "$t")"
 	bench_row "idle_threads $n" "threadtop peak RSS, MB (VmHWM)" "${IDLE_MB[$n]:-n/a}" "" "" "-"
 done
-read -r c m <<<"$(own_cost "$BENCH_WL/churn $((DUR + 30))")"
+read -r c m <<<"$(own_cost 1 "$BENCH_WL/churn $((DUR + 30))")"
 bench_row "churn (fork/exit + thread storm)" "threadtop CPU % of one core / peak RSS MB" "${c:-n/a} / ${m:-n/a}" "" "" "-"
 
 # --- 3. Ring buffer: thread samples/s sustained with zero drops -------------------
@@ -227,7 +229,7 @@ log "ring buffer"
 "$BENCH_WL/idle_threads" 10000 600 >/dev/null 2>&1 &
 idle=$!
 bg_pids="$bg_pids $idle"
-sleep 2
+bench_wait_threads "$idle" 10001 || log "  idle_threads: fewer than 10,000 threads"
 case $mode in
 full) rb_hz="20 50 100 200" ;;
 quick) rb_hz="20 100" ;;
@@ -305,7 +307,7 @@ done
 
 log "  recording"
 case $mode in # long recording seconds, live intervals, synthetic threads
-full) rec="3600 10 200" ;;
+full) rec="3600 5 200" ;;
 quick) rec="600 3 200" ;;
 smoke) rec="60 1 20" ;;
 esac
@@ -382,7 +384,7 @@ scale_row "unique stacks (bench_model, $stk_thr threads)" "$stk_sizes" "-" "$stk
 eq_cpus=""
 eq_cost=""
 for hz in 99 396 $([ $mode = smoke ] || echo 1584); do
-	read -r c _ <<<"$(own_cost "$BENCH_WL/spinners $(nproc) $((DUR + 30))" --cpu-hz "$hz")"
+	read -r c _ <<<"$(own_cost "$(nproc)" "$BENCH_WL/spinners $(nproc) $((DUR + 30))" --cpu-hz "$hz")"
 	eq_cpus="$eq_cpus $((hz * $(nproc) / 99))"
 	eq_cost="$eq_cost ${c:-0}"
 	log "  --cpu-hz $hz with $(nproc) CPUs busy: ${c:-?}% CPU"
@@ -415,7 +417,7 @@ bench_row "threadtop TUI in tmux (BPF source)" "time to first frame (start to th
 log "LuaJIT"
 lib=$build/lib/libthreadtop-sysprof.so
 if command -v luajit >/dev/null; then
-	bash "$here/sysprof_overhead.sh" -p -l "$lib" $([ $mode = full ] && echo "-n 9" || echo "-n 1 -s 0.2") \
+	bash "$here/sysprof_overhead.sh" -p -l "$lib" $([ $mode = full ] && echo "-n 7" || echo "-n 1 -s 0.2") \
 		>"$BENCH_TMP/sp.txt" 2>&1
 	jp=$(awk '$1 == "jit.p" { sub(/%/, "", $6); print $6 }' "$BENCH_TMP/sp.txt")
 	for c in D C; do
@@ -425,7 +427,7 @@ if command -v luajit >/dev/null; then
 		bench_row "sysprof_workload.lua (luajit)" "slowdown %, sysprof mode $c at 10 ms" "${v:-n/a}" \
 			"luajit -jp ${jp:-n/a}" "<= 3 and <= jit.p" "$ok"
 	done
-	bash "$here/luajit_live_overhead.sh" -l "$lib" $([ $mode = full ] && echo "-n 9" || echo "-n 1 -s 0.2") \
+	bash "$here/luajit_live_overhead.sh" -l "$lib" $([ $mode = full ] && echo "-n 7" || echo "-n 1 -s 0.2") \
 		>"$BENCH_TMP/ll.txt" 2>&1
 	v=$(awk '/^ratio/ { print $NF }' "$BENCH_TMP/ll.txt")
 	bench_row "sysprof_workload.lua (luajit)" "libthreadtop-sysprof preloaded, no threadtop: slowdown (median)" \
