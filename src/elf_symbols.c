@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -435,19 +436,12 @@ void elf_syms__free(struct elf_syms *es)
 const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr)
 {
 	const struct elf_sym *s;
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!es || !es->nr)
 		return NULL;
-	hi = es->nr;
-	while (lo < hi) { /* first symbol above vaddr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (es->syms[mid].addr <= vaddr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = upper_bound_u64(es->syms, es->nr, sizeof(*es->syms), offsetof(struct elf_sym, addr),
+			     vaddr);
 	if (!lo)
 		return NULL;
 	s = &es->syms[lo - 1];

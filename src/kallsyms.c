@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,27 +64,10 @@ static int parse_line(struct ksyms_builder *b, const char *line, size_t len)
 {
 	const char *p = line, *end = line + len, *name, *mod = NULL;
 	size_t name_len, mod_len = 0;
-	uint64_t addr = 0;
-	int digits = 0;
+	uint64_t addr;
 	char type;
 
-	while (p < end && digits < 16) {
-		char c = *p;
-		int v;
-
-		if (c >= '0' && c <= '9')
-			v = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			v = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			v = c - 'A' + 10;
-		else
-			break;
-		addr = addr << 4 | (uint64_t)v;
-		digits++;
-		p++;
-	}
-	if (!digits || p + 3 > end || *p != ' ' || p[2] != ' ')
+	if (!scan_hex_u64(&p, end, &addr) || p + 3 > end || *p != ' ' || p[2] != ' ')
 		return 0;
 	type = p[1];
 	p += 3;
@@ -236,19 +220,14 @@ void ksyms__free(struct ksyms *ks)
 
 const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!ks || !ks->nr || addr < ks->syms[0].addr)
 		return NULL;
-	hi = ks->nr;
-	while (hi - lo > 1) { /* invariant: syms[lo].addr <= addr < syms[hi].addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (ks->syms[mid].addr <= addr)
-			lo = mid;
-		else
-			hi = mid;
-	}
+	/* The last symbol at or below addr (there is one: syms[0]). */
+	lo = upper_bound_u64(ks->syms, ks->nr, sizeof(*ks->syms), offsetof(struct ksym, addr),
+			     addr) -
+	     1;
 	if (addr - ks->syms[lo].addr > KSYM_MAX_SPAN)
 		return NULL;
 	return &ks->syms[lo];

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,32 +37,12 @@ struct pm_builder {
 	size_t pool_len, pool_cap;
 };
 
+/* Hex with an optional "0x", as JITs write it. */
 static bool parse_hex(const char **p, const char *end, uint64_t *ret)
 {
-	uint64_t v = 0;
-	int n = 0;
-
 	if (end - *p > 2 && (*p)[0] == '0' && ((*p)[1] == 'x' || (*p)[1] == 'X'))
 		*p += 2;
-	while (*p < end) {
-		char c = **p;
-		int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			break;
-		if (++n > 16)
-			return false;
-		v = v << 4 | (uint64_t)d;
-		(*p)++;
-	}
-	*ret = v;
-	return n > 0;
+	return scan_hex_u64(p, end, ret);
 }
 
 static bool parse_line(struct pm_builder *b, const char *line, size_t len)
@@ -165,19 +146,12 @@ void perfmap__free(struct perfmap *pm)
 
 const struct perfmap_sym *perfmap__find(const struct perfmap *pm, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!pm || !pm->nr)
 		return NULL;
-	hi = pm->nr;
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (pm->syms[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = upper_bound_u64(pm->syms, pm->nr, sizeof(*pm->syms),
+			     offsetof(struct perfmap_sym, start), addr);
 	/* Look back a little for a longer entry that still covers addr. */
 	for (size_t i = lo, n = 0; i > 0 && n < 8; i--, n++) {
 		const struct perfmap_sym *s = &pm->syms[i - 1];

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,34 +35,6 @@ struct maps_builder {
 	char *pool;
 	size_t pool_len, pool_cap;
 };
-
-/* Parses hex digits at *p (at most 16); returns false when there are none. */
-static bool parse_hex(const char **p, const char *end, uint64_t *ret)
-{
-	uint64_t v = 0;
-	int n = 0;
-
-	while (*p < end && n < 17) {
-		char c = **p;
-		int d;
-
-		if (c >= '0' && c <= '9')
-			d = c - '0';
-		else if (c >= 'a' && c <= 'f')
-			d = c - 'a' + 10;
-		else if (c >= 'A' && c <= 'F')
-			d = c - 'A' + 10;
-		else
-			break;
-		v = v << 4 | (uint64_t)d;
-		n++;
-		(*p)++;
-	}
-	if (!n || n > 16)
-		return false;
-	*ret = v;
-	return true;
-}
 
 static uint64_t parse_dec(const char **p, const char *end, bool *ok)
 {
@@ -94,8 +67,8 @@ static bool parse_line(struct maps_builder *b, const char *line, size_t len)
 	size_t path_len;
 	bool ok;
 
-	if (!parse_hex(&p, end, &start) || !expect(&p, end, '-') ||
-	    !parse_hex(&p, end, &end_addr) || !expect(&p, end, ' '))
+	if (!scan_hex_u64(&p, end, &start) || !expect(&p, end, '-') ||
+	    !scan_hex_u64(&p, end, &end_addr) || !expect(&p, end, ' '))
 		return false;
 	if (end_addr <= start || end - p < 5)
 		return false;
@@ -108,9 +81,9 @@ static bool parse_line(struct maps_builder *b, const char *line, size_t len)
 	if (p[3] == 's')
 		m.flags |= PROC_MAP_SHARED;
 	p += 4;
-	if (!expect(&p, end, ' ') || !parse_hex(&p, end, &offset) || !expect(&p, end, ' ') ||
-	    !parse_hex(&p, end, &major) || !expect(&p, end, ':') || !parse_hex(&p, end, &minor) ||
-	    !expect(&p, end, ' '))
+	if (!expect(&p, end, ' ') || !scan_hex_u64(&p, end, &offset) || !expect(&p, end, ' ') ||
+	    !scan_hex_u64(&p, end, &major) || !expect(&p, end, ':') ||
+	    !scan_hex_u64(&p, end, &minor) || !expect(&p, end, ' '))
 		return false;
 	if (major > 0xfffff || minor > 0xfffff)
 		return false;
@@ -230,19 +203,12 @@ void proc_maps__free(struct proc_maps *maps)
 
 const struct proc_map *proc_maps__find(const struct proc_maps *maps, uint64_t addr)
 {
-	size_t lo = 0, hi;
+	size_t lo;
 
 	if (!maps || !maps->nr)
 		return NULL;
-	hi = maps->nr;
-	while (lo < hi) { /* first entry with start > addr */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (maps->ents[mid].start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
+	lo = upper_bound_u64(maps->ents, maps->nr, sizeof(*maps->ents),
+			     offsetof(struct proc_map, start), addr);
 	if (!lo)
 		return NULL;
 	if (addr >= maps->ents[lo - 1].end)

@@ -144,3 +144,30 @@ DIR *opendir_dup(int dirfd)
 	}
 	return dir;
 }
+
+bool scan_hex_u64(const char **p, const char *end, uint64_t *ret)
+{
+	uint64_t v = 0;
+	int n = 0;
+
+	for (; *p < end; (*p)++, n++) {
+		char c = **p;
+		unsigned d;
+
+		if (c >= '0' && c <= '9')
+			d = (unsigned)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			d = (unsigned)(c - 'a' + 10);
+		else if (c >= 'A' && c <= 'F')
+			d = (unsigned)(c - 'A' + 10);
+		else
+			break;
+		if (n == 16)
+			return false;
+		v = v << 4 | d;
+	}
+	if (!n)
+		return false;
+	*ret = v;
+	return true;
+}

@@ -7,8 +7,10 @@
 #define THREADTOP_UTIL_H
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -45,5 +47,35 @@ ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t cap);
  * so rewinddir() before reading it again. NULL with errno set.
  */
 DIR *opendir_dup(int dirfd);
+
+/*
+ * Hex digits at *p, before end (no "0x"; at most 16), into *ret; *p moves
+ * past them. False when there are none, or more than 16 (never wraps).
+ */
+bool scan_hex_u64(const char **p, const char *end, uint64_t *ret);
+
+/*
+ * How many of the nr entries at base (each size bytes, sorted by the
+ * uint64_t at key_off) have a key <= key: entry result - 1, when the result
+ * is not 0, is the last one at or below key. Inline: symbolizing calls it
+ * once per frame.
+ */
+static inline size_t upper_bound_u64(const void *base, size_t nr, size_t size, size_t key_off,
+				     uint64_t key)
+{
+	size_t lo = 0, hi = nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		uint64_t k;
+
+		memcpy(&k, (const char *)base + mid * size + key_off, sizeof(k));
+		if (k <= key)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 #endif /* THREADTOP_UTIL_H */
