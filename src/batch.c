@@ -11,6 +11,7 @@
 #include "threadtop/escape.h"
 #include "threadtop/frame_namer.h"
 #include "threadtop/json.h"
+#include "threadtop/json_model.h"
 #include "threadtop/procfs.h"
 #include "threadtop/syscalls.h"
 #include "threadtop/use_report.h"
@@ -106,7 +107,6 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 {
 	struct model_syscall_count *sc = NULL;
 	uint64_t runq_count, runq_ns;
-	char name[32];
 	int nr;
 
 	json_begin_object(j, NULL);
@@ -118,22 +118,11 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	if (model__label_name(m, 0))
 		print_json_labels(m, j, model__thread_labels(m, row->tid));
 	json_bool(j, "kthread", row->kthread);
-	json_begin_object(j, "samples");
-	for (int s = 0; s < TT_ST_MAX; s++) {
-		char key[2] = {TT_STATE_LETTERS[s], '\0'};
-
-		if (row->state_samples[s])
-			json_u64(j, key, row->state_samples[s]);
-	}
-	json_end_object(j);
+	json_state_samples(j, "samples", row->state_samples);
 	json_double(j, "avg_active", row->avg_active, 3);
 	json_double(j, "cpu_pct", row->cpu_pct, 1);
 	nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
-	json_begin_object(j, "samples_by_syscall");
-	for (int i = 0; i < nr; i++) {
-		json_u64(j, syscall_label(sc[i].nr, name, sizeof(name)), sc[i].samples);
-	}
-	json_end_object(j);
+	json_syscall_samples(j, "samples_by_syscall", sc, nr);
 	print_json_syscalls(m, j, row, sc, nr);
 	free(sc);
 	if ((model__traced(m) & MODEL_TRACED_OFFCPU) &&

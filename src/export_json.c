@@ -13,6 +13,7 @@
 #include "export_internal.h"
 #include "threadtop/batch.h"
 #include "threadtop/json.h"
+#include "threadtop/json_model.h"
 #include "threadtop/syscalls.h"
 #include "threadtop/capture_report.h"
 #include "threadtop/use_report.h"
@@ -26,18 +27,6 @@ static const char *const window_names[WIN_MAX] = {
 	[WIN_SESSION] = "session",
 	[WIN_LAST] = "last_interval",
 };
-
-static void state_samples(struct json *j, const char *key, const uint64_t *counts)
-{
-	json_begin_object(j, key);
-	for (int s = 0; s < TT_ST_MAX; s++) {
-		char letter[2] = {TT_STATE_LETTERS[s], '\0'};
-
-		if (counts[s])
-			json_u64(j, letter, counts[s]);
-	}
-	json_end_object(j);
-}
 
 /* "syscalls": exact figures (--syscalls), {count, total_ns, hist_log2_ns} per syscall. */
 static void write_exact_syscalls(const struct export_ctx *x, struct json *j, uint32_t tid)
@@ -92,7 +81,6 @@ static void write_bpf_stats(const struct export_ctx *x, struct json *j)
 static void write_thread(const struct export_ctx *x, struct json *j, const struct model_row *row)
 {
 	struct model_syscall_count *sc = NULL;
-	char name[32];
 	int nr;
 
 	json_begin_object(j, NULL);
@@ -102,14 +90,11 @@ static void write_thread(const struct export_ctx *x, struct json *j, const struc
 	if (row->cmdline)
 		json_string(j, "cmdline", row->cmdline);
 	json_bool(j, "kthread", row->kthread);
-	state_samples(j, "samples", row->state_samples);
+	json_state_samples(j, "samples", row->state_samples);
 	json_double(j, "avg_active", row->avg_active, 3);
 	json_double(j, "cpu_pct", row->cpu_pct, 1);
 	nr = model__thread_syscalls(x->m, row->tid, x->o->window, &sc);
-	json_begin_object(j, "samples_by_syscall");
-	for (int i = 0; i < nr; i++)
-		json_u64(j, syscall_label(sc[i].nr, name, sizeof(name)), sc[i].samples);
-	json_end_object(j);
+	json_syscall_samples(j, "samples_by_syscall", sc, nr);
 	free(sc);
 	write_exact_syscalls(x, j, row->tid);
 	json_end_object(j);
@@ -168,7 +153,7 @@ static void write_groups(const struct export_ctx *x, struct json *j)
 			json_u64(j, "pid", res.rows[i].pid);
 			json_string(j, "comm", res.rows[i].comm);
 			json_u64(j, "nr_threads", res.rows[i].nr_threads);
-			state_samples(j, "samples", res.rows[i].state_samples);
+			json_state_samples(j, "samples", res.rows[i].state_samples);
 			json_double(j, "avg_active", res.rows[i].avg_active, 3);
 			json_double(j, "cpu_pct", res.rows[i].cpu_pct, 1);
 			json_end_object(j);
