@@ -110,11 +110,7 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	int nr;
 
 	json_begin_object(j, NULL);
-	json_u64(j, "pid", row->pid);
-	json_u64(j, "tid", row->tid);
-	json_string(j, "comm", row->comm);
-	if (row->cmdline)
-		json_string(j, "cmdline", row->cmdline);
+	json_thread_names(j, row);
 	if (model__label_name(m, 0))
 		print_json_labels(m, j, model__thread_labels(m, row->tid));
 	json_bool(j, "kthread", row->kthread);

@@ -84,11 +84,7 @@ static void write_thread(const struct export_ctx *x, struct json *j, const struc
 	int nr;
 
 	json_begin_object(j, NULL);
-	json_u64(j, "pid", row->pid);
-	json_u64(j, "tid", row->tid);
-	json_string(j, "comm", row->comm);
-	if (row->cmdline)
-		json_string(j, "cmdline", row->cmdline);
+	json_thread_names(j, row);
 	json_bool(j, "kthread", row->kthread);
 	json_state_samples(j, "samples", row->state_samples);
 	json_double(j, "avg_active", row->avg_active, 3);

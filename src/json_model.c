@@ -4,6 +4,15 @@
 #include "threadtop/events.h"
 #include "threadtop/syscalls.h"
 
+void json_thread_names(struct json *j, const struct model_row *row)
+{
+	json_u64(j, "pid", row->pid);
+	json_u64(j, "tid", row->tid);
+	json_string(j, "comm", row->comm);
+	if (row->cmdline)
+		json_string(j, "cmdline", row->cmdline);
+}
+
 void json_state_samples(struct json *j, const char *key, const uint64_t *counts)
 {
 	json_begin_object(j, key);

@@ -11,6 +11,9 @@
 #include "threadtop/json.h"
 #include "threadtop/model.h"
 
+/* A thread row's "pid", "tid", "comm" and, when known, "cmdline" members. */
+void json_thread_names(struct json *j, const struct model_row *row);
+
 /* key: {"R": n, "S": n, ...}, the states with samples only (counts: TT_ST_MAX). */
 void json_state_samples(struct json *j, const char *key, const uint64_t *counts);
 
