@@ -62,9 +62,10 @@ void cli_usage(FILE *f)
 	      "                         .speedscope.json .json (report) .svg (flame graph)\n"
 	      "      --export-format folded|pprof|speedscope|json|svg\n"
 	      "                         format of every --export, whatever its extension\n"
-	      "      --export-by process|tid|state\n"
+	      "      --export-by process|tid|state|label:NAME\n"
 	      "                         folded and SVG: split stacks under the process by thread\n"
-	      "                         or by thread state (default process)\n"
+	      "                         or by thread state, or put label NAME's value above the\n"
+	      "                         process as the root frame (default process)\n"
 	      "      --force            let --export replace existing files\n"
 	      "  -h, --help             this help\n"
 	      "  run ... -- COMMAND     start COMMAND with libthreadtop-sysprof.so preloaded\n"
@@ -370,9 +371,13 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 				o.export_by = EXPORT_BY_TID;
 			else if (!strcmp(optarg, "state"))
 				o.export_by = EXPORT_BY_STATE;
+			else if (!strncmp(optarg, "label:", 6) && optarg[6] &&
+				 strlen(optarg + 6) < TT_COMM_LEN)
+				o.export_by = EXPORT_BY_LABEL, o.export_by_label = optarg + 6;
 			else
-				return bad(err, "--export-by", optarg,
-					   "need process, tid or state");
+				return bad(
+					err, "--export-by", optarg,
+					"need process, tid, state or label:NAME (a --label name)");
 			break;
 		case OPT_FORCE:
 			o.force = true;

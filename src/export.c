@@ -83,11 +83,38 @@ void export_plain_name(const char *name, char *out, size_t cap)
 			*p = ':';
 }
 
+/*
+ * The root frame of --export-by label:NAME: "NAME=value", "[no NAME]" for a
+ * thread sample without that label, "[labels unknown]" for on-CPU and
+ * off-CPU samples, which do not carry labels.
+ */
+static void put_label_root(const struct export_ctx *x, const struct profile_sample *s,
+			   void (*put)(const char *name, unsigned flags, void *arg), void *arg)
+{
+	const char *names[TT_LABEL_SLOTS], *values[TT_LABEL_SLOTS];
+	const char *want = x->o->by_label ? x->o->by_label : "";
+	char buf[TT_COMM_LEN + TT_LABEL_VALUE_LEN + 24];
+
+	if (s->kind != PROFILE_THREADS) {
+		put("[labels unknown]", PROFILE_FRAME_SYNTH, arg);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "[no %s]", want);
+	if (s->labels_id && model__labels(x->m, s->labels_id, names, values) > 0) {
+		for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
+			if (names[i] && values[i] && !strcmp(names[i], want))
+				snprintf(buf, sizeof(buf), "%s=%s", want, values[i]);
+	}
+	put(buf, PROFILE_FRAME_SYNTH, arg);
+}
+
 void export_walk_frames(const struct export_ctx *x, const struct profile_sample *s,
 			void (*put)(const char *name, unsigned flags, void *arg), void *arg)
 {
 	char buf[64];
 
+	if (x->o->by == EXPORT_BY_LABEL)
+		put_label_root(x, s, put, arg);
 	put(s->pcomm && *s->pcomm ? s->pcomm : "[unknown]", PROFILE_FRAME_SYNTH, arg);
 	if (x->o->by == EXPORT_BY_TID) {
 		snprintf(buf, sizeof(buf), "%s [%u]", s->comm ? s->comm : "?", s->tid);

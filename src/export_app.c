@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* --export in a run (see export_app.h): check at the start, write at the end. */
 #include <stdio.h>
+#include <string.h>
 
 #include "threadtop/capture.h"
 #include "threadtop/export.h"
@@ -12,6 +13,7 @@ static void opts_of(const struct options *o, struct export_opts *ret)
 	*ret = (struct export_opts){
 		.format = (enum export_format)o->export_format,
 		.by = (enum export_by)o->export_by,
+		.by_label = o->export_by_label,
 		.force = o->force,
 		.window = WIN_SESSION,
 		.hz = o->hz,
@@ -38,6 +40,26 @@ int export_app_check(const struct options *o)
 	return first;
 }
 
+/* --export-by label:NAME names a label this session has; else says so (the files are written). */
+static void check_label_name(struct app *app, const char *name)
+{
+	char known[TT_LABEL_SLOTS * (TT_COMM_LEN + 2)] = "";
+	size_t o = 0;
+
+	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++) {
+		const char *n = model__label_name(app_model(app), i);
+
+		if (n && !strcmp(n, name))
+			return;
+		if (n)
+			o += (size_t)snprintf(known + o, sizeof(known) - o, "%s%s", o ? ", " : "",
+					      n);
+	}
+	log_msg("--export-by label:%s: no label of that name in this session (%s); every "
+		"sample gets the root frame [no %s]",
+		name, o ? known : "no --label given", name);
+}
+
 int export_app_write(struct app *app)
 {
 	const struct options *o = app_options(app);
@@ -48,6 +70,8 @@ int export_app_write(struct app *app)
 	if (!o->nr_exports)
 		return 0;
 	opts_of(o, &eo);
+	if (eo.by == EXPORT_BY_LABEL)
+		check_label_name(app, eo.by_label);
 	eo.source = app_source_name(app);
 	eo.namer = model__frame_namer(app_model(app)); /* NULL in a replay: addresses */
 	eo.tracer = capture__tracer(app_capture(app));

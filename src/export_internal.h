@@ -25,8 +25,9 @@ int export_speedscope(const struct export_ctx *x, FILE *f);
 int export_svg(const struct export_ctx *x, FILE *f);
 
 /*
- * The root-first frames of a folded stack or flame graph: the process name,
- * then the thread or state when x->o->by says so, then s's frames. Writes
+ * The root-first frames of a folded stack or flame graph: the label value
+ * when x->o->by says so, the process name, then the thread or state when
+ * x->o->by says so, then s's frames. Writes
  * each name with put(name, len, kernel flag, arg).
  */
 void export_walk_frames(const struct export_ctx *x, const struct profile_sample *s,

@@ -172,7 +172,7 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 /* The filter says nothing about samples: no state, syscall or wait channel. */
 static bool filter_keyless(const struct model_filter *f)
 {
-	return !f->state_mask && f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id;
+	return !f->state_mask && f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->labels_id;
 }
 
 static void add_thread(struct builder *b, const struct thread *t)

@@ -241,8 +241,8 @@ static bool keep_traced(const struct model_filter *f, const struct model_stack_r
 		return false;
 	if (f->state_mask && !(f->state_mask & states))
 		return false;
-	if (f->syscall != MODEL_ANY_SYSCALL)
-		return false; /* traced stacks carry no syscall */
+	if (f->syscall != MODEL_ANY_SYSCALL || f->labels_id)
+		return false; /* traced stacks carry no syscall and no labels */
 	return true;
 }
 

@@ -21,6 +21,7 @@ static const char *const dim_names[DIM_MAX] = {
 	[DIM_CGROUP] = "cgroup",
 	[DIM_KLEAF] = "leaf kernel function",
 	[DIM_ULEAF] = "leaf user function",
+	[DIM_LABELS] = "application labels (--label)",
 };
 
 void help_draw(struct tui *t, int rows, int cols)

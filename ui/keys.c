@@ -41,8 +41,8 @@ const struct key_help keys_help[] = {
 const size_t keys_help_count = sizeof(keys_help) / sizeof(keys_help[0]);
 
 /* The Group pane's dimensions, in picker order. */
-const int keys_group_dims[] = {DIM_STATE, DIM_COMM,  DIM_PID,	DIM_SYSCALL,
-			       DIM_WCHAN, DIM_KLEAF, DIM_ULEAF, DIM_CGROUP};
+const int keys_group_dims[] = {DIM_STATE, DIM_COMM,  DIM_PID,	 DIM_SYSCALL, DIM_WCHAN,
+			       DIM_KLEAF, DIM_ULEAF, DIM_CGROUP, DIM_LABELS};
 const size_t keys_group_dims_count = sizeof(keys_group_dims) / sizeof(keys_group_dims[0]);
 
 static bool search_from(struct view *v, const struct view_env *env, const char *text, size_t start)

@@ -2,7 +2,7 @@
 /*
  * The Group pane, the xtop/ASH view: samples grouped by the dimensions
  * picked with g (state, comm, process, syscall, wait channel, kernel and
- * user leaf frame, cgroup); each row is a distinct combination with its
+ * user leaf frame, cgroup, application labels); each row is a distinct combination with its
  * thread count, samples, average active threads and share bar. Enter
  * narrows to the combination and shows the Threads pane.
  */
@@ -19,6 +19,7 @@ static const int dim_col[DIM_MAX] = {
 	[DIM_PID] = COL_PID,	   [DIM_TID] = COL_TID,		[DIM_COMM] = COL_COMM,
 	[DIM_STATE] = COL_STATE,   [DIM_SYSCALL] = COL_SYSCALL, [DIM_WCHAN] = COL_WCHAN,
 	[DIM_CGROUP] = COL_CGROUP, [DIM_KLEAF] = COL_KLEAF,	[DIM_ULEAF] = COL_ULEAF,
+	[DIM_LABELS] = COL_LABELS,
 };
 
 static size_t group_columns(const struct view *v, int *cols, size_t cap)
@@ -98,6 +99,15 @@ static bool group_drill(const struct view *v, const struct rows_ctx *c, const st
 
 		ret->stack_ip = k ? r->kleaf_ip : r->uleaf_ip;
 		rows_frame(c->m, ret->stack_ip, k, buf, sizeof(buf));
+		add_label(ret, buf);
+		any = true;
+	}
+	if (dims & DIM_BIT(DIM_LABELS)) {
+		ret->labels_id = r->labels_id ? r->labels_id : MODEL_NO_LABELS;
+		if (r->labels_id)
+			rows_labels(c->m, r->labels_id, buf, sizeof(buf));
+		else
+			snprintf(buf, sizeof(buf), "no labels");
 		add_label(ret, buf);
 		any = true;
 	}

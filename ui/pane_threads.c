@@ -21,6 +21,11 @@ static size_t threads_columns(const struct view *v, int *cols, size_t cap)
 	if (n > cap)
 		n = cap;
 	memcpy(cols, c, n * sizeof(*cols));
+	if (v->has_labels && n == sizeof(c) / sizeof(c[0]) && n < cap) {
+		/* Labels before the top frame, which takes the rest of the line. */
+		cols[n - 1] = COL_LABELS;
+		cols[n++] = COL_FRAME;
+	}
 	return n;
 }
 

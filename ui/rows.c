@@ -28,6 +28,7 @@ const struct ui_column ui_columns[COL_MAX] = {
 	[COL_CMD] = {"COMMAND", 0, COLK_TEXT},	    [COL_COUNT] = {"CALLS", 9, COLK_NUMBER},
 	[COL_TIME] = {"TIME ms", 9, COLK_NUMBER},   [COL_P50] = {"p50", 7, COLK_NUMBER},
 	[COL_P99] = {"p99", 7, COLK_NUMBER},	    [COL_HIST] = {"256ns..4s", 12, COLK_BAR},
+	[COL_LABELS] = {"LABELS", 24, COLK_TEXT},
 };
 
 uint64_t sc_percentile(const struct sc_stat *s, double pct)
@@ -189,6 +190,34 @@ static char *esc(const char *s, char *buf, size_t len)
 	return escape_for_terminal(s, strlen(s), buf, len);
 }
 
+char *rows_labels(const struct model *m, uint32_t labels_id, char *buf, size_t len)
+{
+	const char *names[TT_LABEL_SLOTS], *values[TT_LABEL_SLOTS];
+	size_t o = 0;
+
+	snprintf(buf, len, "-");
+	if (!m || !labels_id || model__labels(m, labels_id, names, values) <= 0)
+		return buf;
+	for (unsigned i = 0; i < TT_LABEL_SLOTS && o + 1 < len; i++) {
+		char name[TT_COMM_LEN * 4 + 1], value[TT_LABEL_VALUE_LEN * 4 + 1];
+
+		if (!values[i])
+			continue;
+		esc(names[i] ? names[i] : "?", name, sizeof(name));
+		esc(values[i], value, sizeof(value));
+		o += (size_t)snprintf(buf + o, len - o, "%s%s=%s", o ? " " : "", name, value);
+	}
+	return buf;
+}
+
+/* The labels a row shows: its group's, else (a thread row) the thread's current ones. */
+static uint32_t row_labels(const struct rows_ctx *c, const struct model_row *r)
+{
+	if (c->dims & DIM_BIT(DIM_LABELS) || !is_thread_row(c))
+		return r->labels_id;
+	return c->m ? model__thread_labels(c->m, r->tid) : 0;
+}
+
 char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, char *buf, size_t len)
 {
 	char tmp[64];
@@ -269,6 +298,12 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 		break;
 	case COL_CGROUP:
 		snprintf(buf, len, "%" PRIu64, r->cgroup_id);
+		break;
+	case COL_LABELS:
+		if (!is_thread_row(c) && !row_labels(c, r))
+			snprintf(buf, len, "(no labels)");
+		else
+			rows_labels(c->m, row_labels(c, r), buf, len);
 		break;
 	case COL_CMD:
 		s = dict(c, r->cmdline_id);
@@ -373,6 +408,17 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 	case COL_CMD:
 		r = cmp_text(dict(c, a->cmdline_id), dict(c, b->cmdline_id));
 		break;
+	case COL_LABELS: {
+		char x[256], y[256];
+
+		ia = row_labels(c, a);
+		ib = row_labels(c, b);
+		/* Rows with labels first, then by their text. */
+		r = ia && ib ? strcmp(rows_labels(c->m, (uint32_t)ia, x, sizeof(x)),
+				      rows_labels(c->m, (uint32_t)ib, y, sizeof(y)))
+			     : CMP(!ia, !ib);
+		break;
+	}
 	default:
 		break;
 	}
@@ -450,7 +496,7 @@ uint64_t rows_key(const struct model_row *r)
 	uint64_t h = 0xcbf29ce484222325ull;
 	uint64_t parts[] = {r->pid,	 r->tid,      (uint64_t)(uint32_t)r->syscall,
 			    r->state,	 r->wchan_id, r->cgroup_id,
-			    r->kleaf_ip, r->uleaf_ip};
+			    r->kleaf_ip, r->uleaf_ip, r->labels_id};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
 		h = key_step(h, parts[i]);

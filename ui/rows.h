@@ -37,7 +37,8 @@ enum ui_col {
 	COL_TIME,
 	COL_P50,
 	COL_P99,
-	COL_HIST, /* log2 latency histogram as a sparkline */
+	COL_HIST,   /* log2 latency histogram as a sparkline */
+	COL_LABELS, /* application labels "name=value ..." (--label) */
 	COL_MAX,
 };
 
@@ -96,6 +97,10 @@ size_t rows_filter(const struct rows_ctx *c, struct model_row *rows, size_t nr, 
 
 /* A hash of the row's key fields: the same group in two refreshes. */
 uint64_t rows_key(const struct model_row *r);
+
+/* The labels of labels_id as "name=value name=value" into buf, escaped for
+ * the terminal; "-" when none. Returns buf. */
+char *rows_labels(const struct model *m, uint32_t labels_id, char *buf, size_t len);
 
 /* Formats an address as a frame: "0xffffffff8123abcd" (names come later). */
 char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, size_t len);

@@ -333,6 +333,9 @@ static void build_table(struct tui *t)
 static void build(struct tui *t)
 {
 	header_stats(t, effective_window(t));
+	t->v.has_labels = false;
+	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
+		t->v.has_labels |= model__label_name(t->m, i) != NULL;
 	t->tp = table_pane_of(t->v.pane);
 	if (t->tp) {
 		build_table(t);

@@ -106,6 +106,8 @@ void view_filter(const struct view *v, struct model_filter *f)
 			f->cgroup_id = c->cgroup_id;
 		if (c->stack_ip)
 			f->stack_ip = c->stack_ip;
+		if (c->labels_id)
+			f->labels_id = c->labels_id;
 		if (c->comm[0])
 			f->comm_substr = c->comm;
 	}

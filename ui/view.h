@@ -49,6 +49,7 @@ struct crumb {
 	uint32_t wchan_id;
 	uint64_t cgroup_id;
 	uint64_t stack_ip;
+	uint32_t labels_id;	 /* 0 = any; MODEL_NO_LABELS = samples without labels */
 	char comm[16];		 /* "" = any */
 	char label[CRUMB_LABEL]; /* already escaped for the terminal */
 	enum ui_pane from;	 /* the pane Esc returns to */
@@ -75,6 +76,7 @@ struct view {
 	char edit[VIEW_TEXT]; /* text being typed at the prompt */
 	char saved_filter[VIEW_TEXT];
 	bool hide_kthreads, hide_user_threads;
+	bool has_labels; /* the model knows --label names: the Threads pane shows them */
 	bool paused;
 	bool offcpu;	   /* Stacks pane: off-CPU (not running) samples, else on-CPU */
 	bool tree_touched; /* the user expanded or collapsed a stack node */

@@ -36,16 +36,17 @@ struct options {
 	/* Snapshots written when the run ends (export.h). */
 	const char *exports[MAX_EXPORTS]; /* --export FILE, repeatable */
 	size_t nr_exports;
-	int export_format;	 /* --export-format: enum export_format, 0 = from the name */
-	int export_by;		 /* --export-by: enum export_by */
-	bool force;		 /* --force: exports may replace existing files */
-	unsigned cpu_hz;	 /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
-	unsigned unwind;	 /* --unwind: enum tt_unwind_mode */
-	unsigned stack_bytes;	 /* --stack-bytes: user stack copied per sample (DWARF) */
-	bool syscalls;		 /* --syscalls, exact syscall tracing (BPF) */
-	bool offcpu;		 /* --offcpu, exact off-CPU tracing (BPF) */
-	int bpf_stats;		 /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
-	struct label_set labels; /* --label, --label-clear, --label-scope, --labels */
+	int export_format;	     /* --export-format: enum export_format, 0 = from the name */
+	int export_by;		     /* --export-by: enum export_by */
+	const char *export_by_label; /* --export-by label:NAME: the label name */
+	bool force;		     /* --force: exports may replace existing files */
+	unsigned cpu_hz;	     /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
+	unsigned unwind;	     /* --unwind: enum tt_unwind_mode */
+	unsigned stack_bytes;	     /* --stack-bytes: user stack copied per sample (DWARF) */
+	bool syscalls;		     /* --syscalls, exact syscall tracing (BPF) */
+	bool offcpu;		     /* --offcpu, exact off-CPU tracing (BPF) */
+	int bpf_stats;		     /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
+	struct label_set labels;     /* --label, --label-clear, --label-scope, --labels */
 	double retain_s; /* --retain: seconds exited threads stay in the model, 0 = default */
 
 	/* Diagnostic attachments (capture.h). */

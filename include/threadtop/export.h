@@ -26,11 +26,12 @@ enum export_format {
 	EXPORT_FORMAT_MAX,
 };
 
-/* Extra root frames of folded stacks and flame graphs, under the process. */
+/* Extra root frames of folded stacks and flame graphs. */
 enum export_by {
 	EXPORT_BY_PROCESS = 0, /* process name only */
-	EXPORT_BY_TID,	       /* then "thread-name [tid]" */
-	EXPORT_BY_STATE,       /* then the thread state */
+	EXPORT_BY_TID,	       /* then "thread-name [tid]" under the process */
+	EXPORT_BY_STATE,       /* then the thread state under the process */
+	EXPORT_BY_LABEL,       /* "NAME=value" of label by_label above the process */
 };
 
 /* "folded", "pprof", ... and back; export_format_parse returns -EINVAL when unknown. */
@@ -45,6 +46,7 @@ struct cmdcap;
 struct export_opts {
 	enum export_format format; /* EXPORT_AUTO: from the path */
 	enum export_by by;
+	const char *by_label;		   /* EXPORT_BY_LABEL: the --label name */
 	bool force;			   /* replace existing files */
 	enum model_window window;	   /* usually WIN_SESSION */
 	const struct model_filter *filter; /* NULL = everything (the TUI passes its view's) */

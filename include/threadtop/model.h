@@ -49,6 +49,7 @@ enum model_dim {
 
 #define DIM_BIT(d) (1u << (d))
 #define MODEL_ANY_SYSCALL (-2)
+#define MODEL_NO_LABELS UINT32_MAX /* model_filter.labels_id: samples without labels */
 
 struct model_filter {
 	uint32_t pid;		 /* 0 = any */
@@ -59,6 +60,7 @@ struct model_filter {
 	const char *comm_substr; /* NULL = any */
 	uint64_t cgroup_id;	 /* 0 = any */
 	uint64_t stack_ip;	 /* 0 = any; else the kernel or user stack holds it */
+	uint32_t labels_id;	 /* 0 = any; a labels id (model__labels); MODEL_NO_LABELS */
 	bool hide_kthreads;
 	bool hide_user_threads;
 };

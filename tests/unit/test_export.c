@@ -362,6 +362,16 @@ static void labels(void **state)
 	text = slurp(path_of("l.json"));
 	assert_non_null(strstr(text, "\"labels\":{\"route\":\"/api<&>\"}"));
 	free(text);
+	/* --export-by label:route: the value is the root frame; samples without it say so. */
+	fx_sample(m, FX_T0 + 9000, 100, 100, "app", TT_ST_S, TT_SYSCALL_NONE, 0, 0);
+	o.by = EXPORT_BY_LABEL;
+	o.by_label = "route";
+	assert_int_equal(export__write(m, path_of("l.folded"), &o, &res, err, sizeof(err)), 0);
+	export_result__release(&res);
+	text = slurp(path_of("l.folded"));
+	assert_string_equal(text, "[no route];app;[sleeping] 1\n"
+				  "route=/api<&>;app;[running] 4\n");
+	free(text);
 	model__free(m);
 }
 

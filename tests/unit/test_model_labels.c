@@ -101,6 +101,42 @@ static void samples_carry_the_labels_of_their_time(void **state)
 	model__free(m);
 }
 
+/* Drill-down by a label value: the filter keeps the samples with exactly those labels. */
+static void filter_by_labels(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_result res;
+	struct model_query q;
+	uint32_t lock;
+
+	model__advance(m, T0);
+	name(m, 0, "wait");
+	labels(m, 7, "IO", 0);
+	sample(m, 7, 6);
+	labels(m, 7, NULL, 0);
+	sample(m, 7, 4);
+	labels(m, 8, "Lock", 0);
+	sample(m, 8, 5);
+	lock = model__thread_labels(m, 8);
+	model__advance(m, T0 + NSEC_PER_SEC);
+
+	model_query_init(&q);
+	q.filter.labels_id = lock;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.rows[0].tid, 8);
+	assert_int_equal(res.rows[0].samples, 5);
+	model_result__release(&res);
+
+	q.filter.labels_id = MODEL_NO_LABELS;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.rows[0].tid, 7);
+	assert_int_equal(res.rows[0].samples, 4);
+	model_result__release(&res);
+	model__free(m);
+}
+
 static void records_round_trip(void **state)
 {
 	struct tt_thread_labels rec = {
@@ -121,6 +157,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(samples_carry_the_labels_of_their_time),
+		cmocka_unit_test(filter_by_labels),
 		cmocka_unit_test(records_round_trip),
 	};
 

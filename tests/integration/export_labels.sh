@@ -1,0 +1,57 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Folded exports with label root frames (--export-by label:wait) on the label
+# workload with real uprobes: thread samples of the waiter inside begin_wait
+# start with "wait=IO:DataFileRead", the rest with "[no wait]"; the hostile
+# event name is escaped; on-CPU samples (no labels) are "[labels unknown]";
+# the label roots add up to the same total as the thread samples; an unknown
+# label name is reported.
+set -euo pipefail
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+dir=$(mktemp -d)
+bin=$(readlink -f "$TT_WORKLOADS/label_waits")
+"$bin" 40 &
+wl=$!
+trap 'kill $wl 2>/dev/null || true; rm -rf "$dir"' EXIT
+sleep 0.3
+
+set +e
+"$TT_BIN" -b --format json --source bpf -p $wl -n 3 -d 1 \
+	--label "wait=$bin:begin_wait:str:arg1" --label-clear "wait=$bin:end_wait" \
+	--export "$dir/p.folded" --export "$dir/p.json" --export-by label:wait \
+	>/dev/null 2>"$dir/err"
+rc=$?
+set -e
+if [ $rc -ne 0 ] && grep -q "BPF source" "$dir/err"; then
+	echo "SKIP: BPF unavailable: $(cat "$dir/err")"
+	exit 77
+fi
+[ $rc -eq 0 ] || fail "exit $rc: $(cat "$dir/err")"
+th="$dir/p.threads.folded"
+[ -s "$th" ] || fail "no thread-sample file: $(ls "$dir")"
+grep -q '^wait=IO:DataFileRead;label_waits;' "$th" || fail "no waiter label root: $(head "$th")"
+grep -q '^\[no wait\];label_waits;' "$th" || fail "no [no wait] root: $(head "$th")"
+grep -qF 'wait=\e[31mLock:\x07relation;label_waits;' "$th" || fail "hostile label not escaped"
+if grep -q $'\033' "$th"; then fail "raw ESC in the folded file"; fi
+# Every line has a label root.
+bad=$(grep -v -E '^(wait=[^;]*|\[no wait\]);' "$th" || true)
+[ -z "$bad" ] || fail "lines without a label root: $bad"
+if [ -s "$dir/p.folded" ]; then
+	bad=$(grep -v '^\[labels unknown\];' "$dir/p.folded" || true)
+	[ -z "$bad" ] || fail "on-CPU lines without [labels unknown]: $bad"
+fi
+# The label roots split the thread samples, they do not add or lose any.
+sum=$(awk '{s += $NF} END {print s}' "$th")
+if command -v jq >/dev/null; then
+	want=$(jq '.profiles.threads.total_count' "$dir/p.json" 2>/dev/null || echo "")
+	[ -z "$want" ] || [ "$want" = null ] || [ "$sum" -eq "$want" ] ||
+		fail "folded total $sum != JSON report's thread samples $want"
+fi
+
+# A label name the session does not know is reported (the export is still written).
+"$TT_BIN" -b --format json --source bpf -p $wl -n 1 -d 0.5 \
+	--export "$dir/q.folded" --export-by label:nosuch >/dev/null 2>"$dir/err2" || true
+grep -q 'label:nosuch' "$dir/err2" || fail "unknown label name not reported: $(cat "$dir/err2")"
+echo PASS
