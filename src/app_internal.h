@@ -47,9 +47,13 @@ struct app {
 	uint64_t shown_count;
 	uint64_t quiet_last_ns; /* the last interval a jump closed unseen */
 	uint64_t span_first_ns, span_last_ns;
-	bool output_failed; /* already said why the run stopped */
-	int err;	    /* a failure inside a handler that must end the run */
-	bool failed;	    /* the run ends with exit code 1 */
+	/* --from/--to: only the records in [cut_from_ns, cut_to_ns] are measured (0 = no bound). */
+	uint64_t cut_from_ns, cut_to_ns;
+	uint64_t boot_time_ns; /* the recording's wall clock at monotonic 0, 0 = unknown */
+	bool cut_done;	       /* past --to: the run ends */
+	bool output_failed;    /* already said why the run stopped */
+	int err;	       /* a failure inside a handler that must end the run */
+	bool failed;	       /* the run ends with exit code 1 */
 };
 
 /* Every record passes here (the sink of every source): validated, recorded, ingested. */
@@ -66,6 +70,8 @@ void app_drop_privileges(struct app *app);
 
 /* app_replay.c: opens o->read_path as the source; rate, interval and source from the file. */
 int app_replay_start(struct app *app);
+/* --from/--to: whether ev reaches the model (ends the run after --to). */
+bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev);
 /* The TUI plays the recording in time: adds and arms the timer that plays it. */
 int app_replay_add_play_timer(struct app *app);
 

@@ -11,6 +11,7 @@
 
 #include "threadtop/frame_names.h"
 #include "threadtop/log.h"
+#include "threadtop/replay_range.h"
 #include "threadtop/source_replay.h"
 #include "threadtop/ttr_reader.h"
 #include "threadtop/util.h"
@@ -189,6 +190,78 @@ int app_replay_step(struct app *app, int dir)
 }
 
 /* Replays o->read_path: rate, interval and source name come from the file. */
+/* Dictionaries and thread labels: the state the range starts from, always kept. */
+static bool is_state(uint16_t type)
+{
+	switch (type) {
+	case TT_EV_THREAD_INFO:
+	case TT_EV_STRING:
+	case TT_EV_STACK:
+	case TT_EV_THREAD_LABELS:
+	case TT_EV_LABEL_NAME:
+	case TT_EV_LUAJIT_FUNC:
+	case TT_EV_FRAME_NAME:
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
+{
+	uint64_t to = app->cut_to_ns;
+
+	if (app->cut_done)
+		return false;
+	if (is_state(ev->type))
+		return true;
+	if (ev->time_ns < app->cut_from_ns ||
+	    (ev->type == TT_EV_INTERVAL && ev->time_ns <= app->cut_from_ns))
+		return false;
+	if (!to || ev->time_ns <= to)
+		return true;
+	/* Past --to: close the last interval at --to itself, then end the run. */
+	app->cut_to_ns = 0;
+	if (app->shown_ns < to) {
+		struct tt_interval iv = {
+			.hdr = {TT_EV_INTERVAL, TT_INTERVAL_VERSION, sizeof(iv), to},
+			.realtime_ns = app->boot_time_ns
+					       ? app->boot_time_ns + to
+					       : app->interval_realtime_ns + (to - app->shown_ns),
+		};
+
+		app_emit(app, &iv.hdr);
+	}
+	app->cut_done = true;
+	app_quit(app);
+	return false;
+}
+
+/* --from/--to as the recording's clock; the model's session starts at --from. */
+static int set_range(struct app *app)
+{
+	struct replay_span sp = {app->span_first_ns, app->span_last_ns, app->boot_time_ns};
+	const char *from_s = app->o->replay_from, *to_s = app->o->replay_to;
+	uint64_t from = 0, to = 0;
+	char err[384];
+
+	if ((from_s && replay_time_parse("--from", from_s, &sp, &from, err, sizeof(err)) < 0) ||
+	    (to_s && replay_time_parse("--to", to_s, &sp, &to, err, sizeof(err)) < 0)) {
+		log_msg("%s", err);
+		return -EINVAL;
+	}
+	if (from && to && from >= to) {
+		log_msg("--from %s is not before --to %s: give a start before the end", from_s,
+			to_s);
+		return -EINVAL;
+	}
+	app->cut_from_ns = from;
+	app->cut_to_ns = to;
+	if (from)
+		model__advance(app->model, from);
+	return 0;
+}
+
 int app_replay_start(struct app *app)
 {
 	struct event_sink sink = {app_emit, app};
@@ -229,5 +302,7 @@ int app_replay_start(struct app *app)
 		log_msg("%s: skipped records of types this threadtop does not know (a newer "
 			"threadtop recorded it)",
 			app->o->read_path);
-	return 0;
+	v = ttr_reader__info(rd, "boot_time_ns");
+	app->boot_time_ns = v ? strtoull(v, NULL, 10) : 0;
+	return app->o->replay_from || app->o->replay_to ? set_range(app) : 0;
 }

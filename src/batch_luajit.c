@@ -32,10 +32,16 @@ static const char *thread_comm(struct model *m, uint32_t tid, struct model_resul
 
 void batch_luajit_json(struct json *j, struct model *m)
 {
+	batch_luajit_json_window(j, m, WIN_INTERVAL, 0, 0);
+}
+
+void batch_luajit_json_window(struct json *j, struct model *m, enum model_window window,
+			      uint32_t pid, uint32_t tid)
+{
 	static const char *const names[] = TT_LJ_VMSTATE_NAMES;
 	struct lj_model *lm = model__luajit(m);
 	struct lj_thread_row *rows = NULL;
-	int n = lj_model__threads(lm, WIN_INTERVAL, 0, &rows);
+	int n = lj_model__threads(lm, window, pid, &rows);
 
 	json_begin_array(j, "luajit");
 	for (int i = 0; i < n; i++) {
@@ -44,6 +50,8 @@ void batch_luajit_json(struct json *j, struct model *m)
 		struct model_result res;
 		int nf;
 
+		if (tid && r->tid != tid)
+			continue;
 		json_begin_object(j, NULL);
 		json_u64(j, "pid", r->pid);
 		json_u64(j, "tid", r->tid);
@@ -56,7 +64,7 @@ void batch_luajit_json(struct json *j, struct model *m)
 			json_u64(j, names[s], r->counts[s]);
 		json_u64(j, "samples", r->samples);
 		json_end_object(j);
-		nf = lj_model__functions(lm, WIN_INTERVAL, r->pid, r->tid, TOP_FUNCTIONS, &fr);
+		nf = lj_model__functions(lm, window, r->pid, r->tid, TOP_FUNCTIONS, &fr);
 		json_begin_array(j, "top_functions");
 		for (int k = 0; k < nf; k++) {
 			json_begin_object(j, NULL);

@@ -10,6 +10,7 @@
 #include "threadtop/events.h"
 #include "threadtop/trace.h"
 #include "threadtop/export.h"
+#include "threadtop/replay_range.h"
 
 void cli_usage(FILE *f)
 {
@@ -67,6 +68,10 @@ void cli_usage(FILE *f)
 	      "                         or by thread state, or put label NAME's value above the\n"
 	      "                         process as the root frame (default process)\n"
 	      "      --force            let --export replace existing files\n"
+	      "      --from TIME, --to TIME\n"
+	      "                         with -r and -b: replay only this range (seconds from the\n"
+	      "                         recording's start: 90, 2.5m; or UTC: 13:45:10,\n"
+	      "                         2026-11-29T13:45:10Z); batch output and exports cover it\n"
 	      "  -h, --help             this help\n"
 	      "  run ... -- COMMAND     start COMMAND with libthreadtop-sysprof.so preloaded\n"
 	      "                         (LuaJIT VM states and Lua stacks) and profile just it;\n"
@@ -168,6 +173,8 @@ enum long_only {
 	OPT_EXPORT_FORMAT,
 	OPT_EXPORT_BY,
 	OPT_FORCE,
+	OPT_FROM,
+	OPT_TO,
 	OPT_CPU_HZ,
 	OPT_UNWIND,
 	OPT_STACK_BYTES,
@@ -203,6 +210,8 @@ static const struct option long_opts[] = {
 	{"export", required_argument, NULL, OPT_EXPORT},
 	{"export-format", required_argument, NULL, OPT_EXPORT_FORMAT},
 	{"export-by", required_argument, NULL, OPT_EXPORT_BY},
+	{"from", required_argument, NULL, OPT_FROM},
+	{"to", required_argument, NULL, OPT_TO},
 	{"force", no_argument, NULL, OPT_FORCE},
 	{"cpu-hz", required_argument, NULL, OPT_CPU_HZ},
 	{"unwind", required_argument, NULL, OPT_UNWIND},
@@ -382,6 +391,14 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		case OPT_FORCE:
 			o.force = true;
 			break;
+		case OPT_FROM:
+		case OPT_TO:
+			if (replay_time_check(optarg) < 0)
+				return bad(err, c == OPT_FROM ? "--from" : "--to", optarg,
+					   "need seconds from the recording's start (90, 2.5m, 1h) "
+					   "or a UTC time (13:45:10, 2026-11-29T13:45:10Z)");
+			*(c == OPT_FROM ? &o.replay_from : &o.replay_to) = optarg;
+			break;
 		case OPT_CPU_HZ:
 			if (parse_long(optarg, 0, 10000, &v) < 0)
 				return bad(err, "--cpu-hz", optarg,
@@ -496,6 +513,13 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 	if (o.max_size && !o.write_path) {
 		fprintf(err, "threadtop: --max-size caps a recording: it needs -w FILE\n");
 		cli_usage(err);
+		return -EINVAL;
+	}
+	if ((o.replay_from || o.replay_to) && (!o.read_path || !o.batch)) {
+		fprintf(err,
+			"threadtop: --from/--to choose a range of a replay in batch mode: they "
+			"need -r FILE and -b (in the interactive replay, b jumps and [ ] "
+			"selects a range)\n");
 		return -EINVAL;
 	}
 	if (o.read_path && o.write_path && !strcmp(o.read_path, o.write_path)) {

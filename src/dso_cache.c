@@ -24,6 +24,7 @@ struct dso {
 	struct elf_syms *layout; /* the mapped file: segments, build-id */
 	struct elf_syms *syms;	 /* symbols: the mapped file's or its debug file's */
 	bool debuginfo;
+	char build_id_hex[2 * ELF_BUILD_ID_MAX + 1];
 	char name[];
 };
 
@@ -177,6 +178,7 @@ static struct dso *insert(struct dso_cache *c, uint64_t h, uint64_t dev, uint64_
 	bid = elf_syms__build_id(layout, &d->build_id_len);
 	if (bid)
 		memcpy(d->build_id, bid, d->build_id_len);
+	elf_syms__build_id_hex(layout, d->build_id_hex, sizeof(d->build_id_hex));
 	d->layout = layout;
 	d->syms = syms;
 	d->debuginfo = syms != layout;
@@ -260,6 +262,11 @@ const char *dso__name(const struct dso *d)
 bool dso__debuginfo(const struct dso *d)
 {
 	return d->debuginfo;
+}
+
+const char *dso__build_id(const struct dso *d)
+{
+	return d->build_id_hex;
 }
 
 void dso_cache__stats(const struct dso_cache *c, struct dso_cache_stats *ret)

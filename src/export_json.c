@@ -275,6 +275,8 @@ int export_json(const struct export_ctx *x, FILE *f)
 		    st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0, 3);
 	json_end_object(&j);
 	write_bpf_stats(x, &j);
+	batch_luajit_json_window(&j, x->m, x->o->window, x->o->filter ? x->o->filter->pid : 0,
+				 x->o->filter ? x->o->filter->tid : 0);
 	use_report__json(&j, model__use(x->m), true);
 	if (x->o->tracer)
 		trace_report__json(&j, x->o->tracer, model__window_seconds(x->m, WIN_INTERVAL),

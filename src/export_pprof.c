@@ -97,6 +97,7 @@ static uint64_t mapping_of(struct pprof *pp, const struct profile_frame *fr)
 	tt__pprof__mapping__init(m);
 	m->id = pp->nr_mappings;
 	m->filename = file;
+	m->build_id = fr->build_id ? str(pp, fr->build_id) : 0;
 	m->has_functions = true;
 	return m->id;
 }

@@ -10,7 +10,7 @@ static char hex_buf[24];
 static int hex_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
 {
 	snprintf(hex_buf, sizeof(hex_buf), "0x%" PRIx64, addr);
-	*ret = (struct frame_name){hex_buf, kernel ? "[kernel]" : NULL, kernel};
+	*ret = (struct frame_name){hex_buf, kernel ? "[kernel]" : NULL, kernel, NULL};
 	return 0;
 }
 

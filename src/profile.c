@@ -138,6 +138,9 @@ static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 						 kernel ? PROFILE_FRAME_KERNEL
 						 : lua	? PROFILE_FRAME_LUA
 							: 0);
+		/* The module's build-id, for pprof mappings (first frame of the module seen wins). */
+		if (fn.build_id && !b->p->frames[sf->idx[sf->nr - 1]].build_id)
+			b->p->frames[sf->idx[sf->nr - 1]].build_id = intern_string(b, fn.build_id);
 	}
 	return sf;
 }

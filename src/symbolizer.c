@@ -117,20 +117,29 @@ void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid)
 	proc_free(u64map__remove(s->procs, pid));
 }
 
-static const struct sym_frame *new_frame(struct u64map *cache, uint64_t addr, const char *name,
-					 const char *module, uint64_t offset, unsigned flags)
+static const struct sym_frame *new_frame_bid(struct u64map *cache, uint64_t addr, const char *name,
+					     const char *module, const char *build_id,
+					     uint64_t offset, unsigned flags)
 {
-	size_t nl = strlen(name), ml = strlen(module);
-	struct frame_ent *e = xmalloc(sizeof(*e) + nl + ml + 2);
+	size_t nl = strlen(name), ml = strlen(module), bl = strlen(build_id);
+	struct frame_ent *e = xmalloc(sizeof(*e) + nl + ml + bl + 3);
 
 	memcpy(e->strings, name, nl + 1);
 	memcpy(e->strings + nl + 1, module, ml + 1);
+	memcpy(e->strings + nl + ml + 2, build_id, bl + 1);
 	e->f.name = e->strings;
 	e->f.module = e->strings + nl + 1;
+	e->f.build_id = e->strings + nl + ml + 2;
 	e->f.offset = offset;
 	e->f.flags = flags;
 	u64map__put(cache, addr, e);
 	return &e->f;
+}
+
+static const struct sym_frame *new_frame(struct u64map *cache, uint64_t addr, const char *name,
+					 const char *module, uint64_t offset, unsigned flags)
+{
+	return new_frame_bid(cache, addr, name, module, "", offset, flags);
 }
 
 /* ---- kernel ------------------------------------------------------------- */
@@ -341,15 +350,16 @@ static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, 
 	if (d) {
 		dso__lookup(d, off, &sym, &vaddr);
 		if (sym)
-			return new_frame(p->frames, addr,
-					 demangle(sym->name, name, sizeof(name)) ?: sym->name,
-					 dso__name(d), vaddr - sym->addr,
-					 dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
+			return new_frame_bid(p->frames, addr,
+					     demangle(sym->name, name, sizeof(name)) ?: sym->name,
+					     dso__name(d), dso__build_id(d), vaddr - sym->addr,
+					     dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
 		off = vaddr;
 	}
 	s->stats.unknown++;
 	snprintf(name, sizeof(name), "%s+0x%" PRIx64, map_name(m), off);
-	return new_frame(p->frames, addr, name, map_name(m), off, SYM_FRAME_UNKNOWN);
+	return new_frame_bid(p->frames, addr, name, map_name(m), d ? dso__build_id(d) : "", off,
+			     SYM_FRAME_UNKNOWN);
 }
 
 int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool kernel,
@@ -413,7 +423,8 @@ static int namer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struc
 	err = symbolizer__resolve(ctx, pid, addr, kernel, &f);
 	if (err)
 		return err;
-	*ret = (struct frame_name){f->name, f->module, kernel};
+	*ret = (struct frame_name){f->name, f->module, kernel,
+				   f->build_id && f->build_id[0] ? f->build_id : NULL};
 	return 0;
 }
 

@@ -33,6 +33,9 @@ int batch_print_interval(struct model *m, enum output_format format, const struc
 struct json;
 /* The "luajit" array of the JSON line, and its text form (batch_luajit.c). */
 void batch_luajit_json(struct json *j, struct model *m);
+/* The same over window, only threads of pid and tid (0 = any): the JSON report's "luajit". */
+void batch_luajit_json_window(struct json *j, struct model *m, enum model_window window,
+			      uint32_t pid, uint32_t tid);
 void batch_luajit_text(FILE *out, struct model *m);
 
 #endif /* THREADTOP_BATCH_H */

@@ -32,6 +32,8 @@ struct options {
 	const char *log_path;	 /* --log */
 	const char *write_path;	 /* -w: record to this file */
 	const char *read_path;	 /* -r: replay this file instead of sampling */
+	const char *replay_from; /* --from: start of the replayed range (replay_range.h) */
+	const char *replay_to;	 /* --to: its end */
 	uint64_t max_size;	 /* --max-size: cap of the recording in bytes, 0 = none */
 	/* Snapshots written when the run ends (export.h). */
 	const char *exports[MAX_EXPORTS]; /* --export FILE, repeatable */

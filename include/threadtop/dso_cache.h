@@ -43,8 +43,9 @@ struct dso *dso_cache__get_mem(struct dso_cache *c, const void *buf, size_t len,
  */
 int dso__lookup(const struct dso *d, uint64_t off, const struct elf_sym **ret_sym,
 		uint64_t *ret_vaddr);
-const char *dso__name(const struct dso *d); /* basename */
-bool dso__debuginfo(const struct dso *d);   /* symbols from a separate debug file */
+const char *dso__name(const struct dso *d);	/* basename */
+bool dso__debuginfo(const struct dso *d);	/* symbols from a separate debug file */
+const char *dso__build_id(const struct dso *d); /* GNU build-id in hex, "" when none */
 
 struct dso_cache_stats {
 	uint64_t files, debug_files;

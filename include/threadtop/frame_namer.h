@@ -16,6 +16,7 @@ struct frame_name {
 	const char *name;   /* function, "module+0xoff" or "0xADDR"; never NULL */
 	const char *module; /* "libc.so.6", "[kernel]"; NULL when unknown */
 	bool kernel;
+	const char *build_id; /* the module's GNU build-id in hex; NULL when unknown */
 };
 
 struct frame_namer {

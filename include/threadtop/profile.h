@@ -36,10 +36,11 @@ const char *profile_kind_name(enum profile_kind kind);
 #define PROFILE_FRAME_LUA (1u << 2)    /* a Lua function of a LuaJIT stack (module "[lua]") */
 
 struct profile_frame {
-	const char *name;   /* raw bytes as named; exporters escape */
-	const char *module; /* NULL when unknown */
-	uint64_t addr;	    /* first address seen with this name; 0 when synthetic */
-	unsigned flags;	    /* PROFILE_FRAME_* */
+	const char *name;     /* raw bytes as named; exporters escape */
+	const char *module;   /* NULL when unknown */
+	const char *build_id; /* the module's GNU build-id in hex; NULL when unknown */
+	uint64_t addr;	      /* first address seen with this name; 0 when synthetic */
+	unsigned flags;	      /* PROFILE_FRAME_* */
 };
 
 struct profile_sample {

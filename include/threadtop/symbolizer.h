@@ -38,10 +38,11 @@ struct symbolizer_opts {
 #define SYM_FRAME_DEBUGINFO (1u << 3) /* named from a separate debug file */
 
 struct sym_frame {
-	const char *name;   /* function, or "module+0xoffset"; never NULL */
-	const char *module; /* "libc.so.6", "[kernel]", "[ext4]", "[vdso]", "[jit]"; never NULL */
-	uint64_t offset;    /* address - symbol start; the module offset when unknown */
-	unsigned flags;	    /* SYM_FRAME_* */
+	const char *name;     /* function, or "module+0xoffset"; never NULL */
+	const char *module;   /* "libc.so.6", "[kernel]", "[ext4]", "[vdso]", "[jit]"; never NULL */
+	uint64_t offset;      /* address - symbol start; the module offset when unknown */
+	unsigned flags;	      /* SYM_FRAME_* */
+	const char *build_id; /* the module's GNU build-id in hex; "" when unknown */
 };
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);

@@ -27,9 +27,11 @@ if command -v node >/dev/null && [ -d "$TT_BUILD/npm/node_modules/pprof-format" 
 	pprof="$TMPD/pprof.json"
 fi
 
-python3 - "$TMPD" "$pprof" <<'PY' || fail "formats disagree"
+# The spinner's GNU build-id, as pprof's mapping must carry it.
+bid=$(readelf -n "$(readlink -f "$TT_WORKLOADS/named_spinner")" | awk '/Build ID:/ {print $3}')
+python3 - "$TMPD" "$pprof" "$bid" <<'PY' || fail "formats disagree"
 import json, sys, xml.etree.ElementTree as ET
-d, pprof = sys.argv[1], sys.argv[2]
+d, pprof, bid = sys.argv[1], sys.argv[2], sys.argv[3]
 rep = json.load(open(d + "/a.json"))
 profs = rep["profiles"]
 assert set(profs) == {"threads", "oncpu", "offcpu"}, profs.keys()
@@ -75,6 +77,8 @@ if pprof:
     assert t["offcpu/nanoseconds"] == profs["offcpu"]["total_ns"]
     assert t["thread_samples/count"] == profs["threads"]["total_count"]
     assert "[kernel]" in pp["mappings"], pp["mappings"]
+    # Mappings carry build-ids (the symbolizer's file cache knows them).
+    assert bid and pp["build_ids"].get("named_spinner") == bid, (bid, pp["build_ids"])
     assert hot_fn in pp["functions"]
     # Leaf first in pprof: the hot function is a leaf of the spinner's samples.
     assert any(s["stack"] and s["stack"][-1] == hot_fn for s in pp["samples"])

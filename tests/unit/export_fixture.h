@@ -135,7 +135,7 @@ static inline int fx_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel,
 		snprintf(buf, sizeof(buf), "%s", FX_HOSTILE);
 	else
 		snprintf(buf, sizeof(buf), "%s_%" PRIx64, kernel ? "kfn" : "fn", addr);
-	*ret = (struct frame_name){buf, kernel ? "[kernel]" : "app", kernel};
+	*ret = (struct frame_name){buf, kernel ? "[kernel]" : "app", kernel, NULL};
 	return 0;
 }
 

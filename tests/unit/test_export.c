@@ -151,6 +151,7 @@ static void json_report(void **state)
 	assert_non_null(strstr(text, "\"schema\":1"));
 	assert_non_null(strstr(text, "\"kind\":\"report\""));
 	assert_non_null(strstr(text, "\"report_version\":1"));
+	assert_non_null(strstr(text, "\"luajit\":[")); /* LuaJIT counters, none here */
 	assert_non_null(strstr(text, "\"host\":\"testhost\""));
 	assert_non_null(strstr(text, "\"time\":\"2023-11-14T22:13:20.000Z\""));
 	assert_non_null(strstr(text, "\"total_count\":45"));

@@ -33,6 +33,7 @@ console.log(JSON.stringify({
 	default_type: s(prof.defaultSampleType),
 	functions: [...fnName.values()],
 	mappings: prof.mapping.map((m) => s(m.filename)),
+	build_ids: Object.fromEntries(prof.mapping.map((m) => [s(m.filename), s(m.buildId)])),
 	duration_ns: Number(prof.durationNanos),
 	samples,
 }));

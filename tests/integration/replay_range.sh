@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# --from/--to on a recording of known content (/proc source, 0.5 s
+# intervals): batch output covers exactly the range (seconds from the start,
+# or a UTC wall-clock time), the JSON report exported with the range counts
+# the same samples as the batch lines and lasts as long as the range, and
+# times outside the recording, a start after the end and --from without -r
+# are refused with a clear line.
+set -euo pipefail
+command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+
+tmp=$(mktemp -d)
+wl=
+cleanup() {
+	[ -n "$wl" ] && kill -9 "$wl" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$TT_WORKLOADS/rr_threads" 2 3 60 &
+wl=$!
+sleep 0.3
+"$TT_BIN" -b --format json --source proc -d 0.5 -n 12 -p "$wl" -w "$tmp/a.ttr" >"$tmp/live.json"
+kill -9 "$wl"
+wl=
+
+# Seconds from the start: 1 to 3 s is about 2 s of intervals.
+"$TT_BIN" -r "$tmp/a.ttr" -b --format json --from 1 --to 3 --export "$tmp/r.json" \
+	>"$tmp/range.json" 2>"$tmp/err" || fail "range replay exited $?: $(cat "$tmp/err")"
+n=$(wc -l <"$tmp/range.json")
+[ "$n" -ge 4 ] && [ "$n" -le 6 ] || fail "$n intervals for 2 s of 0.5 s intervals"
+secs=$(jq -s '[.[].interval_s] | add' "$tmp/range.json")
+jq -n -e --argjson s "$secs" '$s > 1.9 and $s < 2.1' >/dev/null || fail "range lasts $secs s, not 2"
+dur=$(jq '.duration_s' "$tmp/r.json")
+jq -n -e --argjson s "$dur" '$s > 1.9 and $s < 2.1' >/dev/null || fail "report lasts $dur s, not 2"
+# The report counts what the batch lines of the range counted, no more.
+batch=$(jq -s '[.[].threads[].samples | to_entries[].value] | add' "$tmp/range.json")
+report=$(jq '.profiles.threads.total_count' "$tmp/r.json")
+[ "$batch" -eq "$report" ] || fail "report counts $report samples, the range's lines $batch"
+all=$(jq -s '[.[].threads[].samples | to_entries[].value] | add' "$tmp/live.json")
+[ "$report" -lt "$all" ] || fail "the range counts $report of the recording's $all samples"
+
+# A UTC wall-clock start: the 4th interval's end as HH:MM:SS.mmm cut to seconds, then +1 s.
+t4=$(jq -s -r '.[3].time' "$tmp/live.json")
+hms=$(date -u -d "$t4 + 1 second" +%H:%M:%S)
+"$TT_BIN" -r "$tmp/a.ttr" -b --format json --from "$hms" >"$tmp/wall.json" 2>"$tmp/err" ||
+	fail "--from $hms exited $?: $(cat "$tmp/err")"
+first=$(jq -s -r '.[0].time' "$tmp/wall.json")
+[ "$(date -u -d "$first" +%s.%N)" \> "$(date -u -d "$hms" +%s)" ] ||
+	fail "first interval $first ends before --from $hms"
+[ "$(wc -l <"$tmp/wall.json")" -lt 12 ] || fail "--from $hms printed every interval"
+
+# Refusals: one line naming the option and why.
+if "$TT_BIN" -r "$tmp/a.ttr" -b --from 1000 >/dev/null 2>"$tmp/err"; then fail "--from 1000 accepted"; fi
+grep -q -- "--from 1000: outside the recording, which spans 0 to" "$tmp/err" || fail "bad message: $(cat "$tmp/err")"
+if "$TT_BIN" -r "$tmp/a.ttr" -b --from 3 --to 1 >/dev/null 2>"$tmp/err"; then fail "--from 3 --to 1 accepted"; fi
+grep -q "not before --to" "$tmp/err" || fail "bad message: $(cat "$tmp/err")"
+set +e
+"$TT_BIN" -b --from 1 -n 1 >/dev/null 2>"$tmp/err"
+rc=$?
+set -e
+[ $rc -eq 2 ] && grep -q "need -r FILE and -b" "$tmp/err" || fail "--from without -r: exit $rc: $(cat "$tmp/err")"
+echo PASS
