@@ -464,8 +464,9 @@ mkdir -p "$(dirname "$out")"
 	echo
 	echo "## Scaling"
 	echo
-	echo "threadtop's own CPU (% of one core) and memory at several sizes; growth fitted as"
-	echo "y ~ x^b over the sizes (b near 1: linear), projected along that fit."
+	echo "threadtop's own CPU (% of one core) and memory at several sizes; growth as the"
+	echo "least-squares line (a fixed cost plus a cost per unit, with R2) and the log-log"
+	echo "exponent b of y ~ x^b (b near 1: linear); projections follow the line."
 	echo
 	bench_table_md "$SCALE_ROWS" "$SCALE_COLUMNS"
 	echo
