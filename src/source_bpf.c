@@ -26,6 +26,7 @@
 #include "bpf_luajit.h"
 #include "maps.h"
 #include "threadtop/event_codec.h"
+#include "threadtop/log.h"
 #include "threadtop/source_bpf.h"
 #include "threadtop/strtab.h"
 #include "threadtop/u64map.h"
@@ -38,6 +39,7 @@
 #include "threads.skel.h"
 
 #define RINGBUF_BYTES (16u << 20)
+#define RINGBUF_TEST_ENV "THREADTOP_TEST_RINGBUF_KB"
 #define STACK_IDS_MAX 65536
 #define TRACE_MAP_MAX 32768
 #define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
@@ -61,7 +63,8 @@ struct seen_thread {
 struct bpf_source {
 	struct source base;
 	struct bpf_source_opts opts;
-	int *pids; /* the copy opts.pids points to */
+	int *pids;	     /* the copy opts.pids points to */
+	uint32_t ring_bytes; /* of the shared ring buffer (ringbuf_bytes) */
 	struct threads_bpf *threads;
 	struct oncpu_bpf *oncpu;
 	struct syscalls_bpf *syscalls;
@@ -623,8 +626,8 @@ static const struct source_ops bpf_ops = {
 		(skel)->rodata->tt_self_tgid = (__u32)(bs)->opts.self_pid;                    \
 		(skel)->rodata->tt_filter_tgids = (bs)->opts.nr_pids > 0;                     \
 		(skel)->rodata->tt_weight_us = (weight);                                      \
-		(skel)->rodata->tt_wakeup_bytes = RINGBUF_BYTES / 4;                          \
-		bpf_map__set_max_entries((skel)->maps.tt_events, RINGBUF_BYTES);              \
+		(skel)->rodata->tt_wakeup_bytes = (bs)->ring_bytes / 4;                       \
+		bpf_map__set_max_entries((skel)->maps.tt_events, (bs)->ring_bytes);           \
 		bpf_map__set_max_entries((skel)->maps.tt_stack_ids, STACK_IDS_MAX);           \
 		bpf_map__set_max_entries((skel)->maps.tt_tgids,                               \
 					 (bs)->opts.nr_pids ? (__u32)(bs)->opts.nr_pids : 1); \
@@ -683,11 +686,36 @@ static void note_progs(struct bpf_source *bs, struct bpf_object *obj)
 	}
 }
 
+/*
+ * The ring's size: RINGBUF_BYTES, or THREADTOP_TEST_RINGBUF_KB (a power of
+ * two from 4 to 16384) for the tests that must fill it (bpf_drops.sh).
+ */
+static uint32_t ringbuf_bytes(void)
+{
+	const char *s = getenv(RINGBUF_TEST_ENV);
+	unsigned long kb;
+	char *end;
+
+	if (!s)
+		return RINGBUF_BYTES;
+	errno = 0;
+	kb = strtoul(s, &end, 10);
+	if (errno || end == s || *end || kb < 4 || kb > 16384 || (kb & (kb - 1))) {
+		log_msg(RINGBUF_TEST_ENV ": need a power of two from 4 to 16384 (KiB); using the "
+					 "default %u KiB",
+			RINGBUF_BYTES >> 10);
+		return RINGBUF_BYTES;
+	}
+	log_msg(RINGBUF_TEST_ENV ": a %lu KiB ring buffer (a testing setting: expect drops)", kb);
+	return (uint32_t)(kb << 10);
+}
+
 static int load_all(struct bpf_source *bs, char *err, size_t errlen)
 {
 	unsigned cpu_weight = bs->opts.cpu_hz ? 1000000u / bs->opts.cpu_hz : 0;
 	int e;
 
+	bs->ring_bytes = ringbuf_bytes();
 	bs->threads = threads_bpf__open();
 	if (!bs->threads)
 		return load_failed("threads", errno, err, errlen);

@@ -274,11 +274,14 @@ static struct dso *open_vdso(struct symbolizer *s, struct sym_proc *p, const str
 
 static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
 {
-	size_t idx = (size_t)(m - proc_maps__get(p->maps, 0));
 	char root[PATH_MAX];
 	struct dso *d = NULL;
+	size_t idx;
 	int fd;
 
+	if (!p->dsos) /* no maps (the process is gone): m cannot be one of them */
+		return NULL;
+	idx = (size_t)(m - proc_maps__get(p->maps, 0));
 	if (p->dsos[idx])
 		return p->dsos[idx] == DSO_FAILED ? NULL : p->dsos[idx];
 	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {

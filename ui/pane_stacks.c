@@ -311,14 +311,18 @@ static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum scre
 {
 	const struct calltree_node *n = calltree__node(t->tree, i);
 	uint32_t chain[64];
-	int depth = 0, used = 0;
+	int depth = 0, used = 0, room;
 
 	for (uint32_t a = n->parent; a != CALLTREE_ROOT && a != CALLTREE_NONE && depth < 64;
 	     a = calltree__node(t->tree, a)->parent)
 		chain[depth++] = a;
-	/* Deep stacks: show the innermost levels only, so the frame stays visible. */
-	if (depth > (w - 24) / 2)
-		depth = w > 24 ? (w - 24) / 2 : 0;
+	/* Deep stacks: show the innermost levels only, so the frame stays visible.
+	 * depth is only ever lowered, to room >= 0 (the unsigned division says so
+	 * to scan-build, which otherwise walks a path with a negative room and
+	 * reads chain[] past what the loop above filled). */
+	room = w > 24 ? (int)((unsigned)(w - 24) / 2) : 0;
+	if (depth > room)
+		depth = room;
 	for (int d = depth - 1; d >= 0; d--)
 		used += screen_text(y, x + used, w - used,
 				    calltree__is_last(t->tree, chain[d])

@@ -6,39 +6,13 @@
 # source, on the TUI workload.
 set -u
 
-: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+TUI_NAME=mono
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
 
-S=tt_mono_$$
-WL=
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen ---"
-	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
-	exit 1
-}
-cleanup() {
-	tmux -L "$S" kill-server 2>/dev/null
-	[ -n "$WL" ] && kill "$WL" 2>/dev/null
-}
-trap cleanup EXIT
-screen() { tmux -L "$S" capture-pane -t "$S" -p "$@"; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-5}))
-	while ((SECONDS < deadline)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	fail "timed out waiting for: $1"
-}
-
-"$TT_WORKLOADS/tui_target" 120 &
-WL=$!
-sleep 0.3
-tmux -L "$S" new-session -d -s "$S" -x 100 -y 30 \
-	"env NO_COLOR=1 LANG=C LC_ALL=C $TT_BIN --source proc -d 0.5 -p $WL; sleep 30" ||
-	fail "cannot start tmux"
-wait_for 'ttsleep' 10
+start_workload tui_target 3 120
+start_session 100 30 "env NO_COLOR=1 LANG=C LC_ALL=C $TT_BIN --source proc -d 0.5 -p $WL; sleep 30"
+wait_for 'ttsleep'
 wait_for 'F10Quit'
 
 # No colour: no SGR colour parameters (30-37, 40-47, 38;5, 48;5, 90-107).
@@ -53,9 +27,9 @@ wait_for 'ACTIVEv'
 if screen | LC_ALL=C grep -q $'[\x80-\xff]'; then
 	fail "non-ASCII bytes on the screen in the C locale"
 fi
-tmux -L "$S" send-keys -t "$S" I
+keys I
 wait_for 'ACTIVE\^'
 # The escaped comm stays escaped in ASCII too.
 screen | grep -Fq '\e[2Jevil' || fail "the escape-sequence comm is not shown escaped"
-tmux -L "$S" send-keys -t "$S" q
+keys q
 echo "PASS: tui_mono"

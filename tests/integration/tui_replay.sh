@@ -6,48 +6,16 @@
 # cursor on the timeline, [ ] show a range as one interval, q quits.
 set -u
 
-: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
-
-S=tt_replay_$$
-tmp=$(mktemp -d)
-WL=
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen ---"
-	tmux capture-pane -t "$S" -p 2>/dev/null
-	exit 1
-}
-cleanup() {
-	tmux kill-session -t "$S" 2>/dev/null
-	[ -n "$WL" ] && kill "$WL" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-screen() { tmux capture-pane -t "$S" -p; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-5}))
-	while ((SECONDS < deadline)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	fail "timed out waiting for: $1"
-}
-wait_gone() {
-	local deadline=$((SECONDS + ${2:-5}))
-	while ((SECONDS < deadline)); do
-		screen | grep -Eq -- "$1" || return 0
-		sleep 0.1
-	done
-	fail "still on screen: $1"
-}
-keys() { tmux send-keys -t "$S" "$@"; }
+TUI_NAME=replay
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
+tmp=$TUI_TMP
 # The timeline's offset of the interval shown ("+3.5s of 12.0s" -> 3.5).
 offset() { screen | sed -n 's/.*REPLAY.* +\([0-9.]*\)s of .*/\1/p' | head -n 1; }
 # moved FROM LO HI: waits until the offset differs from FROM, checks FROM+LO <= it <= FROM+HI.
 # (A loaded machine stretches recorded intervals: a step is 0.5 s or more.)
 moved() {
-	local deadline=$((SECONDS + 5)) now
+	local deadline=$((SECONDS + TUI_WAIT)) now
 	while ((SECONDS < deadline)); do
 		now=$(offset)
 		if [ -n "$now" ] && [ "$now" != "$1" ]; then
@@ -61,27 +29,29 @@ moved() {
 	fail "offset stayed at +$1"
 }
 
-# Record 12 s; the workload starts after 3 s and runs to the end.
-"$TT_BIN" -b --format json --source proc -d 0.5 -n 24 -w "$tmp/r.ttr" >/dev/null &
+# Record 24 intervals; the workload starts after the 6th (3 s) and runs to the
+# end. Counted in intervals written, not seconds: a loaded machine stretches them.
+"$TT_BIN" -b --format json --source proc -d 0.5 -n 24 -w "$tmp/r.ttr" >"$tmp/live.json" &
 rec=$!
-sleep 3
-"$TT_WORKLOADS/rr_threads" 1 1 30 &
-WL=$!
+intervals() { [ "$(wc -l <"$tmp/live.json")" -ge "$1" ]; }
+wait_until 60 "6 recorded intervals" intervals 6
+start_workload rr_threads 3 1 1 30
 wait "$rec" || fail "recording failed"
+intervals 24 || fail "the recording has $(wc -l <"$tmp/live.json") intervals, not 24"
 
-tmux new-session -d -s "$S" -x 110 -y 30 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
-	fail "cannot start tmux"
-tmux set-option -t "$S" window-size manual >/dev/null 2>&1
-keys "PS1='PROMPT\$ '" Enter
-wait_for '^PROMPT\$'
+start_shell 110 30
 keys "clear; $TT_BIN -r $tmp/r.ttr -p $WL" Enter
-wait_for "REPLAY $(hostname | cut -c1-24) PLAY 1x" 10
+wait_for "REPLAY $(hostname | cut -c1-24) PLAY 1x"
 keys ' '
 wait_for 'REPLAY .* PAUSED'
 
+# End then Home: the workload shows at the end and must be gone at the first
+# interval, which also tells that Home was handled before its offset is read.
+keys End
+wait_for 'rr-spin'
 keys Home
+wait_gone 'rr-spin'
 wait_for 'REPLAY .* PAUSED 1x .* \+[0-9.]+s of'
-screen | grep -q 'rr-spin' && fail "the workload shows before it started"
 o=$(offset)
 keys t
 moved "$o" 0.3 30

@@ -1,0 +1,98 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared preamble of the TUI tests (tests/integration/tui_*.sh), sourced:
+#   TUI_NAME=keys; source "$(dirname "$0")/lib/tui_common.bash"
+# Each test gets a private tmux server (-L), so it never touches the user's
+# tmux or another test's. Everything waits on a condition (the screen
+# showing something, a process being gone) with a generous deadline instead
+# of sleeping a fixed time: a loaded machine is slow, not wrong.
+#   S          the tmux server and session name
+#   TUI_TMP    a private directory, removed at exit
+#   TUI_PIDS   background pids (workloads) killed at exit: TUI_PIDS+=($!)
+#   TT_TUI_WAIT  default deadline of the waits, seconds (20)
+
+: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
+command -v tmux >/dev/null || {
+	echo "SKIP: tmux is not installed"
+	exit 77
+}
+
+S=tt_${TUI_NAME:-tui}_$$
+TUI_TMP=$(mktemp -d)
+TUI_PIDS=()
+TUI_WAIT=${TT_TUI_WAIT:-20}
+
+tm() { tmux -L "$S" "$@"; }
+screen() { tm capture-pane -t "$S" -p "$@"; }
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen ---"
+	screen 2>/dev/null
+	exit 1
+}
+tui_cleanup() {
+	tm kill-server 2>/dev/null
+	local p
+	for p in "${TUI_PIDS[@]}"; do
+		kill "$p" 2>/dev/null
+	done
+	rm -rf "$TUI_TMP"
+}
+trap tui_cleanup EXIT
+
+# wait_for REGEX [SECONDS]: until the screen matches (grep -E).
+wait_for() {
+	local deadline=$((SECONDS + ${2:-$TUI_WAIT}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	fail "timed out waiting for: $1"
+}
+# wait_gone REGEX [SECONDS]: until the screen no longer matches.
+wait_gone() {
+	local deadline=$((SECONDS + ${2:-$TUI_WAIT}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" || return 0
+		sleep 0.1
+	done
+	fail "still on screen: $1"
+}
+# wait_until SECONDS WHAT COMMAND...: until COMMAND succeeds.
+wait_until() {
+	local deadline=$((SECONDS + $1)) what=$2
+	shift 2
+	while ((SECONDS < deadline)); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	fail "timed out waiting for $what"
+}
+keys() { tm send-keys -t "$S" "$@"; }
+
+# start_workload PROGRAM THREADS ARGS...: runs a workload in the background
+# (killed at exit) and waits until it has started THREADS threads; WL is its pid.
+has_threads() { [ "$(ls "/proc/$1/task" 2>/dev/null | wc -l)" -ge "$2" ]; }
+start_workload() {
+	local prog=$1 nr=$2
+	shift 2
+	"$TT_WORKLOADS/$prog" "$@" &
+	WL=$!
+	TUI_PIDS+=("$WL")
+	wait_until 10 "$prog to start $nr threads" has_threads "$WL" "$nr"
+}
+
+# start_shell COLS ROWS: a tmux session at a fixed size running a plain bash
+# whose prompt is "PROMPT$ ", waited for.
+start_shell() {
+	tm new-session -d -s "$S" -x "$1" -y "$2" -e LANG=C.UTF-8 "bash --norc --noprofile" ||
+		fail "cannot start tmux"
+	tm set-option -t "$S" window-size manual >/dev/null 2>&1
+	keys "PS1='PROMPT\$ '" Enter
+	wait_for '^PROMPT\$'
+}
+
+# start_session COLS ROWS COMMAND: a tmux session at a fixed size running COMMAND.
+start_session() {
+	tm new-session -d -s "$S" -x "$1" -y "$2" "$3" || fail "cannot start tmux"
+	tm set-option -t "$S" window-size manual >/dev/null 2>&1
+}
