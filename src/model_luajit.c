@@ -98,9 +98,10 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 	for (size_t i = 0; i < n; i++) {
 		uint32_t ref = out[n - 1 - i];
 
-		st->ips[i] = ref & LJ_STITCH_GUEST
-				     ? guest_ip(m, r->frames[ng - 1 - (ref & ~LJ_STITCH_GUEST)])
-				     : hs->ips[hs->nr - 1 - ref];
+		if (ref & LJ_STITCH_GUEST)
+			st->ips[i] = guest_ip(m, r->frames[ng - 1 - (ref & ~LJ_STITCH_GUEST)]);
+		else /* lj_stitch gives host refs < nh only, so hs is there: said for scan-build */
+			st->ips[i] = hs && ref < hs->nr ? hs->ips[hs->nr - 1 - ref] : 0;
 	}
 	for (size_t i = 0; i < nh; i++) {
 		free(nm[i].name);

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Threads and processes exiting mid-sample and mid-unwind, on the BPF source:
+# the churn workload (a fork/exit storm and short-lived threads) under the
+# thread sampler, on-CPU stacks at 499 Hz and off-CPU tracing for half of
+# TT_SOAK_SECONDS (default 10 s). Most stacks belong to processes that are
+# gone by the time they are symbolized. threadtop prints every interval,
+# sees the churn, holds the same fds, ends cleanly on SIGTERM and reports
+# nothing under the sanitizers.
+. "$(dirname "$0")/bpf_common.bash"
+
+secs=$((${TT_SOAK_SECONDS:-20} / 2))
+((secs >= 6)) || secs=6
+start churn $((secs + 5))
+"$TT_BIN" -b --format json -d 1 --retain 2 --source bpf --cpu-hz 499 --offcpu \
+	>"$TMPD/out.json" 2>"$TMPD/err" &
+tt=$!
+WL_PIDS+=("$tt")
+wait_first_line "$TMPD/out.json"
+
+# The fds it holds for good: the fewest seen over a second.
+fds() {
+	local min=100000 n
+	for _ in $(seq 20); do
+		n=$(ls /proc/$tt/fd | wc -l)
+		((n < min)) && min=$n
+		sleep 0.05
+	done
+	echo "$min"
+}
+sleep 1
+fd0=$(fds)
+sleep $((secs - 3))
+kill -0 "$tt" 2>/dev/null || fail "threadtop died under churn: $(tail -5 "$TMPD/err")"
+fd1=$(fds)
+[ "$fd1" -eq "$fd0" ] || fail "fd leak: $fd0 -> $fd1"
+kill -TERM "$tt"
+wait "$tt" || fail "threadtop exit status $? after SIGTERM: $(tail -5 "$TMPD/err")"
+grep -Eq 'Sanitizer|runtime error' "$TMPD/err" && fail "sanitizer report: $(head -20 "$TMPD/err")"
+n=$(wc -l <"$TMPD/out.json")
+((n >= secs - 3)) || fail "only $n intervals in $secs s"
+seen=$(jq -s '[.[].threads[] | select(.comm == "churn")] | length' "$TMPD/out.json")
+((seen > 0)) || fail "the churn workload was never sampled"
+vanished=$(sum_lines "$TMPD/out.json" '.dropped.vanished')
+echo "ok: $n intervals, fds $fd0 -> $fd1, churn rows $seen, vanished $vanished"
