@@ -93,7 +93,7 @@ int export_key(struct tui *t, int key)
 	if (!xp)
 		return -1;
 	if (!xp->open) {
-		if (key != 'x' || t->v.mode != MODE_NORMAL)
+		if ((key != 'e' && key != 'x') || t->v.mode != MODE_NORMAL)
 			return -1;
 		xp->open = true;
 		default_name(t, xp->edit, sizeof(xp->edit));

@@ -25,7 +25,7 @@ const struct key_help keys_help[] = {
 	{"g or F2", "Group pane: pick the group-by dimensions"},
 	{"F5", "Stacks pane (the call tree)"},
 	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
-	{"e / E", "Stacks: expand the subtree / expand or collapse all"},
+	{"* / E", "Stacks: expand the subtree / expand or collapse all"},
 	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) stacks"},
 	{"Enter on a Lua function",
 	 "LuaJIT: narrow every pane to the threads and stacks that ran it"},
@@ -33,7 +33,8 @@ const struct key_help keys_help[] = {
 	{"H", "hide / show threads other than each process's main one"},
 	{"K", "hide / show kernel threads"},
 	{"p or F8", "pause the display (collection goes on)"},
-	{"x", "export what the view shows to a file (.json .svg .folded .pb.gz .speedscope.json)"},
+	{"e x",
+	 "export what the view shows to a file (.json .svg .folded .pb.gz .speedscope.json)"},
 	{"Ctrl-L", "repaint the terminal"},
 	{"F1 h ?", "this help"},
 	{"q or F10", "quit"},
@@ -332,8 +333,8 @@ static int key_normal(struct view *v, const struct view_env *env, int key)
 	case '-':
 	case UK_LEFT:
 		return tree_op(v, env, '-');
-	case 'e':
-		return tree_op(v, env, 'e');
+	case '*':
+		return tree_op(v, env, '*');
 	case 'E':
 		return tree_op(v, env, 'E');
 	case UK_CTRL_L:

@@ -259,7 +259,7 @@ void stacks_tree_op(struct tui *t, size_t row, int op)
 					t->v.pv[PANE_STACKS].sel = i;
 		}
 		break;
-	case 'e':
+	case '*':
 		expand_subtree(t, t->flat[row], &budget);
 		break;
 	case 'E':

@@ -77,7 +77,7 @@ static void export_key(void **state)
 	tui__frame(t);
 
 	/* x, Enter: the default name, JSON outside the Stacks pane. */
-	tui__key(t, 'x');
+	tui__key(t, 'e');
 	tui__key(t, UK_ENTER);
 	assert_int_equal(glob("threadtop-*-*-*.json", 0, NULL, &g), 0);
 	assert_int_equal(g.gl_pathc, 1);

@@ -317,7 +317,7 @@ static void toggles_help_picker(void **state)
 	keys_dispatch(&v, &e, '4');
 	assert_int_equal(keys_dispatch(&v, &e, '+'), RX_RESORT);
 	keys_dispatch(&v, &e, UK_LEFT);
-	keys_dispatch(&v, &e, 'e');
+	keys_dispatch(&v, &e, '*');
 	keys_dispatch(&v, &e, 'E');
 	assert_int_equal(tree_ops, 4);
 	assert_true(v.tree_touched);
