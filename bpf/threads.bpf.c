@@ -13,6 +13,14 @@
 
 /* Frames of a user stack walk (bpf_copy_from_user_task each), 0 = none. */
 const volatile __u32 tt_ustack_frames = 16;
+/* --unwind (enum tt_unwind_mode) and the user stack copied for it. */
+const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
+const volatile __u32 tt_stack_bytes = 8192;
+/* Stack copies per pass at most: past it, frame-pointer stacks (counted). */
+const volatile __u32 tt_copies_per_pass = 64;
+
+#define AUTO_MAX_FP_FRAMES 2
+#define PAGE 4096
 
 /* Task states (include/linux/sched.h), stable for years. */
 #define TS_INTERRUPTIBLE 0x0001
@@ -80,8 +88,27 @@ struct {
 	__type(value, struct scratch);
 } tt_iter_scratch SEC(".maps");
 
+/* A sleeping thread's stack copy (one pass at a time: a plain array). */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+struct copy_buf {
+	struct tt_stack_copy copy;
+	__u8 data[TT_STACK_COPY_MAX + 8 + PAGE];
+};
+#pragma clang diagnostic pop
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct copy_buf);
+} tt_iter_copy SEC(".maps");
+
 /* Samples sent by the current pass; user space reads and resets it. */
 __u32 tt_nr_samples = 0;
+/* Stack copies sent by the current pass, and those the cap refused. */
+__u32 tt_nr_copies = 0;
+__u32 tt_copies_capped = 0;
 /* Time of the current pass (CLOCK_MONOTONIC), set by user space: one clock
  * read per pass instead of one per thread. */
 __u64 tt_pass_ns = 0;
@@ -186,6 +213,70 @@ static __always_inline long walk_user_stack(struct task_struct *task, struct tt_
 	return (long)n * 8;
 }
 
+/*
+ * Sends the saved user registers and stack of a thread off CPU, for DWARF
+ * unwinding in user space (--unwind dwarf, or auto when the frame-pointer
+ * walk gave at most two frames). Sleepable: the copy may fault pages in. The
+ * record goes before the batch holding the thread's sample; user space
+ * keeps the unwound stack for that sample.
+ */
+static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid, long fp_bytes)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u64 sp, got = 0, want = tt_stack_bytes, chunk, off;
+	struct copy_buf *b;
+	__u32 zero = 0;
+
+	if (tt_unwind_mode == TT_UNWIND_FP || !regs ||
+	    (tt_unwind_mode == TT_UNWIND_AUTO && fp_bytes > AUTO_MAX_FP_FRAMES * 8))
+		return;
+	if (tt_nr_copies >= tt_copies_per_pass) {
+		tt_copies_capped++;
+		return;
+	}
+	b = bpf_map_lookup_elem(&tt_iter_copy, &zero);
+	if (!b)
+		return;
+	if (want > TT_STACK_COPY_MAX)
+		want = TT_STACK_COPY_MAX;
+	sp = BPF_CORE_READ(regs, sp);
+	b->copy.regs[TT_UREG_IP] = BPF_CORE_READ(regs, ip);
+	b->copy.regs[TT_UREG_SP] = sp;
+	b->copy.regs[TT_UREG_BP] = BPF_CORE_READ(regs, bp);
+	b->copy.regs[TT_UREG_BX] = BPF_CORE_READ(regs, bx);
+	b->copy.regs[TT_UREG_R12] = BPF_CORE_READ(regs, r12);
+	b->copy.regs[TT_UREG_R13] = BPF_CORE_READ(regs, r13);
+	b->copy.regs[TT_UREG_R14] = BPF_CORE_READ(regs, r14);
+	b->copy.regs[TT_UREG_R15] = BPF_CORE_READ(regs, r15);
+	for (int i = 0; i < TT_STACK_COPY_MAX / PAGE + 2; i++) {
+		if (got >= want)
+			break;
+		chunk = PAGE - ((sp + got) & (PAGE - 1));
+		if (chunk > want - got)
+			chunk = want - got;
+		off = got & 0xffff;
+		if (chunk > PAGE || off > TT_STACK_COPY_MAX)
+			break;
+		if (bpf_copy_from_user_task(b->data + off, chunk, (const void *)(sp + got), task,
+					    0))
+			break;
+		got += chunk;
+	}
+	got &= 0xffff;
+	if (got > TT_STACK_COPY_MAX)
+		got = TT_STACK_COPY_MAX;
+	b->copy.hdr.type = TT_EV_STACK_COPY;
+	b->copy.hdr.version = TT_STACK_COPY_VERSION;
+	b->copy.hdr.size = sizeof(b->copy) + got;
+	b->copy.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
+	b->copy.pid = tgid;
+	b->copy.tid = task->pid;
+	b->copy.len = got;
+	b->copy.fp_frames = fp_bytes > 0 ? (__u32)((__u64)fp_bytes >> 3) : 0;
+	if (sizeof(b->copy) + got <= sizeof(*b) && !emit(b, sizeof(b->copy) + got))
+		tt_nr_copies++;
+}
+
 static __always_inline void flush_batch(struct batch *b)
 {
 	__u32 nr = b->nr;
@@ -241,6 +332,7 @@ int sample_threads(struct bpf_iter__task *ctx)
 	if (cache && cache->valid && cache->switches == switches && cache->sample.state == state &&
 	    state != TT_ST_R) {
 		cache->sample.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
+		cache->sample.flags |= TT_SAMPLE_RESENT;
 		add_sample(batch, &cache->sample);
 		return 0;
 	}
@@ -272,9 +364,11 @@ int sample_threads(struct bpf_iter__task *ctx)
 		long bytes = bpf_get_task_stack(task, sc->stack.ips, sizeof(sc->stack.ips), 0);
 
 		s->kstack_id = stack_id(&sc->stack, bytes, tgid, true);
-		if (!kthread)
-			s->ustack_id = stack_id(&sc->stack, walk_user_stack(task, &sc->stack), tgid,
-						false);
+		if (!kthread) {
+			bytes = walk_user_stack(task, &sc->stack);
+			s->ustack_id = stack_id(&sc->stack, bytes, tgid, false);
+			copy_user_stack(task, tgid, bytes);
+		}
 	}
 	if (cache) {
 		__builtin_memcpy(&cache->sample, s, sizeof(*s));

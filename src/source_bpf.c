@@ -58,6 +58,9 @@ struct prog_snap {
 struct seen_thread {
 	uint64_t start_time_ns;
 	uint32_t generation;
+	/* The last DWARF stack of the thread off CPU and the frame-pointer stack
+	 * it replaced: a resent sample with that stack gets it again. */
+	uint32_t fp_ustack_id, dwarf_ustack_id;
 };
 
 struct bpf_source {
@@ -93,7 +96,9 @@ struct bpf_source {
 	struct unwinder *unwinder;
 	struct u64map *ustacks; /* hash of (pid, frames) -> struct ustack */
 	uint32_t next_ustack_id;
-	int dwarf_tgids_fd; /* auto: processes to copy stacks of on every sample */
+	struct u64map *pending; /* tid -> unwound stack id of its coming sample (1 = none) */
+	uint64_t copies_capped; /* threads off CPU left to frame pointers by the per-pass cap */
+	int dwarf_tgids_fd;	/* auto: processes to copy stacks of on every sample */
 };
 
 /* A stack unwound in user space and already sent under id. */
@@ -261,28 +266,78 @@ static uint32_t intern_ustack(struct bpf_source *bs, uint32_t pid, const uint64_
  * process whose DWARF stacks beat its frame-pointer ones gets a copy on every
  * sample from then on.
  */
+static uint32_t unwind_copy(struct bpf_source *bs, const struct tt_stack_copy *copy)
+{
+	uint64_t ips[TT_MAX_STACK_DEPTH], regs[TT_UREG_NR];
+	size_t nr = 0;
+
+	if (!bs->unwinder)
+		return 0;
+	memcpy(regs, copy->regs, sizeof(regs));
+	unwinder__unwind(bs->unwinder, copy->pid, regs, copy->data, copy->len, ips,
+			 TT_MAX_STACK_DEPTH, &nr);
+	if (!nr || nr < copy->fp_frames ||
+	    (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))
+		return 0;
+	if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 && nr > 2 &&
+	    copy->fp_frames <= 2) {
+		__u8 one = 1;
+
+		bpf_map_update_elem(bs->dwarf_tgids_fd, &copy->pid, &one, BPF_NOEXIST);
+	}
+	return intern_ustack(bs, copy->pid, ips, nr, copy->hdr.time_ns);
+}
+
 static void unwind_sample(struct bpf_source *bs, const struct tt_cpu_sample *in,
 			  const struct tt_stack_copy *copy)
 {
 	struct tt_cpu_sample s = *in;
-	uint64_t ips[TT_MAX_STACK_DEPTH], regs[TT_UREG_NR];
-	size_t nr = 0;
+	uint32_t id = 0;
 
-	memcpy(regs, copy->regs, sizeof(regs));
 	s.flags &= (__u16)~TT_CPU_STACK_COPY;
-	if (bs->unwinder && copy->pid == s.pid && copy->tid == s.tid)
-		unwinder__unwind(bs->unwinder, s.pid, regs, copy->data, copy->len, ips,
-				 TT_MAX_STACK_DEPTH, &nr);
-	if (nr && (nr > copy->fp_frames ||
-		   (nr == copy->fp_frames && bs->opts.unwind == TT_UNWIND_DWARF))) {
-		s.ustack_id = intern_ustack(bs, s.pid, ips, nr, s.hdr.time_ns);
-		if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 && nr > 2 &&
-		    copy->fp_frames <= 2) {
-			__u8 one = 1;
+	if (copy->pid == s.pid && copy->tid == s.tid)
+		id = unwind_copy(bs, copy);
+	if (id)
+		s.ustack_id = id;
+	sink_emit(&bs->base.sink, &s.hdr);
+}
 
-			bpf_map_update_elem(bs->dwarf_tgids_fd, &s.pid, &one, BPF_NOEXIST);
-		}
+/* The stack copy of a thread off CPU (task iterator): unwound now, used by its sample. */
+static void iter_copy(struct bpf_source *bs, const struct tt_stack_copy *copy)
+{
+	uint32_t id = unwind_copy(bs, copy);
+
+	if (bs->pending)
+		u64map__put(bs->pending, copy->tid, (void *)(uintptr_t)(id ? id : 1));
+}
+
+/* A thread sample, with the DWARF stack unwound from its copy, or the last one when resent. */
+static void thread_sample(struct bpf_source *bs, const struct tt_thread_sample *in)
+{
+	struct seen_thread *seen = u64map__get(bs->seen, in->tid);
+	struct tt_thread_sample s;
+	uint32_t id = 0;
+	void *p;
+
+	if (!seen || !bs->pending) {
+		sink_emit(&bs->base.sink, &in->hdr);
+		return;
 	}
+	p = u64map__remove(bs->pending, in->tid);
+	if (p) {
+		id = (uint32_t)(uintptr_t)p == 1 ? 0 : (uint32_t)(uintptr_t)p;
+		seen->fp_ustack_id = in->ustack_id;
+		seen->dwarf_ustack_id = id;
+	} else if ((in->flags & TT_SAMPLE_RESENT) && seen->dwarf_ustack_id &&
+		   seen->fp_ustack_id == in->ustack_id) {
+		id = seen->dwarf_ustack_id;
+	}
+	if (!id) {
+		sink_emit(&bs->base.sink, &in->hdr);
+		return;
+	}
+	s = *in;
+	s.ustack_id = id;
 	sink_emit(&bs->base.sink, &s.hdr);
 }
 
@@ -310,6 +365,10 @@ static int on_record(void *ctx, void *data, size_t size)
 			/* A copy that does not check out leaves the sample as it is. */
 			if (rest < sizeof(*next) || next->type != TT_EV_STACK_COPY ||
 			    tt_event_validate(next, rest) < 0) {
+				struct tt_cpu_sample s = *(const struct tt_cpu_sample *)ev;
+
+				s.flags &= (__u16)~TT_CPU_STACK_COPY;
+				sink_emit(&bs->base.sink, &s.hdr);
 				bs->user_drops[TT_DROP_READ_ERROR]++;
 				return 0;
 			}
@@ -319,11 +378,18 @@ static int on_record(void *ctx, void *data, size_t size)
 			ev = (const struct tt_event_header *)((const char *)next + next->size);
 			continue;
 		}
-		if (ev->type == TT_EV_STACK_COPY) { /* never without its sample */
-			bs->user_drops[TT_DROP_READ_ERROR]++;
-			return 0;
+		if (ev->type == TT_EV_STACK_COPY) { /* a thread off CPU: its sample comes later */
+			if (tt_event_validate(ev, size) < 0) {
+				bs->user_drops[TT_DROP_READ_ERROR]++;
+				return 0;
+			}
+			iter_copy(bs, (const struct tt_stack_copy *)ev);
+		} else if (ev->type == TT_EV_THREAD_SAMPLE &&
+			   ev->size == sizeof(struct tt_thread_sample)) {
+			thread_sample(bs, (const struct tt_thread_sample *)ev);
+		} else {
+			sink_emit(&bs->base.sink, ev);
 		}
-		sink_emit(&bs->base.sink, ev);
 		size -= ev->size;
 		ev = (const struct tt_event_header *)((const char *)ev + ev->size);
 	}
@@ -382,6 +448,13 @@ static int bpf_tick(struct source *src, uint64_t now)
 	}
 	ring_buffer__consume(bs->rb);
 	sweep_seen(bs);
+	if (bs->pending) { /* copies whose samples were lost */
+		u64map__free(bs->pending);
+		bs->pending = u64map__new();
+		bs->copies_capped += bs->threads->bss->tt_copies_capped;
+		bs->threads->bss->tt_copies_capped = 0;
+		bs->threads->bss->tt_nr_copies = 0;
+	}
 	tick.hdr = (struct tt_event_header){TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), now};
 	tick.weight_us = 1000000u / bs->opts.hz;
 	tick.nr_threads = bs->threads->bss->tt_nr_samples;
@@ -564,6 +637,10 @@ static void report_unwinding(struct bpf_source *bs)
 			n += snprintf(line + n, sizeof(line) - (size_t)n, " %s %llu",
 				      unwind_result_name((enum unwind_result)r),
 				      (unsigned long long)st.result[r]);
+	if (bs->copies_capped && n > 0 && (size_t)n < sizeof(line))
+		snprintf(line + n, sizeof(line) - (size_t)n,
+			 "; %llu threads off CPU left to frame pointers (64 copies per tick)",
+			 (unsigned long long)bs->copies_capped);
 	bs->opts.warn(line);
 }
 
@@ -578,6 +655,7 @@ static void bpf_free(struct source *src)
 		return;
 	report_unwinding(bs);
 	unwinder__free(bs->unwinder);
+	u64map__free(bs->pending);
 	if (bs->ustacks)
 		forget_ustacks(bs);
 	u64map__free(bs->ustacks);
@@ -720,6 +798,8 @@ static int load_all(struct bpf_source *bs, char *err, size_t errlen)
 	if (!bs->threads)
 		return load_failed("threads", errno, err, errlen);
 	CONFIGURE(bs->threads, bs, 1000000u / bs->opts.hz);
+	bs->threads->rodata->tt_unwind_mode = bs->opts.unwind;
+	bs->threads->rodata->tt_stack_bytes = bs->opts.stack_bytes;
 	if (threads_bpf__load(bs->threads))
 		return load_failed("threads", errno, err, errlen);
 	note_progs(bs, bs->threads->obj);
@@ -917,13 +997,11 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 		bs->opts.unwind = TT_UNWIND_AUTO;
 	if (!bs->opts.stack_bytes || bs->opts.stack_bytes > TT_STACK_COPY_MAX)
 		bs->opts.stack_bytes = 8192;
-	if (bs->opts.cpu_hz && bs->opts.unwind != TT_UNWIND_FP) {
+	if (bs->opts.unwind != TT_UNWIND_FP) {
 		bs->unwinder = unwinder__new(NULL);
 		bs->ustacks = u64map__new();
+		bs->pending = u64map__new();
 		bs->next_ustack_id = TT_USER_STACK_ID_BASE;
-		if (!bs->unwinder && opts->warn)
-			opts->warn("DWARF unwinding: libunwind cannot create an address space; "
-				   "frame-pointer stacks only");
 	}
 	bs->strings = strtab__new();
 	bs->seen = u64map__new();

@@ -164,7 +164,8 @@ static struct unwind_file *map_file(struct uw_ctx *c, const struct proc_map *m)
 	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {
 		f = open_vdso(c, m);
 	} else if (!(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON))) {
-		fd = proc_map__open(c->u->proc_root, c->pid, m);
+		f = unwind_files__find(c->u->files, m->dev, m->inode);
+		fd = f ? -1 : proc_map__open(c->u->proc_root, c->pid, m);
 		if (fd >= 0) {
 			f = unwind_files__get_fd(c->u->files, fd, m->dev, m->inode);
 			close(fd);

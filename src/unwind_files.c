@@ -193,6 +193,13 @@ static struct unwind_file *failed(struct unwind_files *c, uint64_t dev, uint64_t
 	return NULL;
 }
 
+struct unwind_file *unwind_files__find(struct unwind_files *c, uint64_t dev, uint64_t ino)
+{
+	struct unwind_file *f = dev || ino ? lookup(c, dev, ino) : NULL;
+
+	return f && f->data ? f : NULL;
+}
+
 struct unwind_file *unwind_files__get_fd(struct unwind_files *c, int fd, uint64_t dev, uint64_t ino)
 {
 	struct unwind_file *f = lookup(c, dev, ino);

@@ -113,6 +113,7 @@ struct tt_event_header {
 #define TT_SAMPLE_KTHREAD (1u << 0)   /* a kernel thread */
 #define TT_SAMPLE_HAS_ARGS (1u << 1)  /* syscall_args are valid */
 #define TT_SAMPLE_USER_MODE (1u << 2) /* running user code, not in a syscall */
+#define TT_SAMPLE_RESENT (1u << 3) /* not run since the previous pass: that pass's sample again */
 
 struct tt_thread_sample {
 	struct tt_event_header hdr;

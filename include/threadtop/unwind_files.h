@@ -40,6 +40,8 @@ void unwind_files__free(struct unwind_files *c);
  */
 struct unwind_file *unwind_files__get_fd(struct unwind_files *c, int fd, uint64_t dev,
 					 uint64_t ino);
+/* The file already mapped as (dev, ino), or NULL: saves opening it again. */
+struct unwind_file *unwind_files__find(struct unwind_files *c, uint64_t dev, uint64_t ino);
 /* Same for an image in memory (the vdso), copied; key is its size and name. */
 struct unwind_file *unwind_files__get_mem(struct unwind_files *c, const void *buf, size_t len,
 					  const char *name);

@@ -6,7 +6,9 @@
 # --unwind dwarf and with the default auto, but not with --unwind fp (so it is
 # the DWARF unwinder that finds it); the frame-pointer build shows it in fp
 # mode. A stack copy too small to unwind (--stack-bytes 64) is counted as
-# "stack_end", the run goes on.
+# "stack_end", the run goes on. A sleeping no-frame-pointer thread (sampled
+# by the task iterator, stack copied with bpf_copy_from_user_task) shows the
+# chain down to pause() in the folded export with --unwind dwarf, not with fp.
 . "$(dirname "$0")/bpf_common.bash"
 
 top_frames() { # file pid: the frames of pid's busiest on-CPU stack, one per line
@@ -27,11 +29,26 @@ run() { # name args...: a 1.5 s batch run over both workloads
 		>"$TMPD/$1.json" 2>"$TMPD/$1.err" || fail "$1: threadtop failed: $(cat "$TMPD/$1.err")"
 }
 
-start symchain_nofp 30
+start symchain_nofp 120
 nofp=$WL
-start symchain_fp 30
+start symchain_fp 120
 fp=$WL
 sleep 0.3
+
+# Sleeping: only the task iterator sees it.
+start symchain_nofp wait
+sleeper=$WL
+sleep 0.3
+SLEEP_CHAIN='main;chain_exe_1;chain_lib_2;chain_lib_3;chain_exe_leaf;pause'
+for m in dwarf fp; do
+	"$TT_BIN" -b --format json -n 1 -d 1 --source bpf --cpu-hz 0 -p "$sleeper" --unwind "$m" \
+		--export "$TMPD/sleep_$m.folded" >/dev/null 2>"$TMPD/sleep_$m.err" ||
+		fail "sleeping, $m: threadtop failed: $(cat "$TMPD/sleep_$m.err")"
+done
+grep -q "$SLEEP_CHAIN" "$TMPD/sleep_dwarf.folded" ||
+	fail "sleeping, dwarf: no chain in $(cat "$TMPD/sleep_dwarf.folded")"
+! grep -q "$SLEEP_CHAIN" "$TMPD/sleep_fp.folded" ||
+	fail "sleeping, fp: the chain without frame pointers? $(cat "$TMPD/sleep_fp.folded")"
 
 run dwarf --unwind dwarf
 got=$(chain_of "$TMPD/dwarf.json" "$nofp")
