@@ -13,7 +13,7 @@
 
 const struct key_help keys_help[] = {
 	{"Tab / Shift-Tab", "next / previous pane"},
-	{"1 2 3 4 5 6", "Threads, Group, Syscalls, Stacks, Log, LuaJIT pane"},
+	{"1 2 3 4 5 6 7 8", "Threads, Group, Syscalls, Stacks, Log, LuaJIT, USE, Traces pane"},
 	{"Up Dn PgUp PgDn Home End", "move the selection"},
 	{"Enter", "drill down: narrow every pane to the selected row"},
 	{"Esc / Backspace", "back up one drill-down level, or clear the filter"},
@@ -188,6 +188,7 @@ static int drill(struct view *v, const struct view_env *env)
 		[PANE_THREADS] = PANE_GROUP,	[PANE_GROUP] = PANE_THREADS,
 		[PANE_SYSCALLS] = PANE_THREADS, [PANE_STACKS] = PANE_STACKS,
 		[PANE_LOG] = PANE_LOG,		[PANE_LUAJIT] = PANE_LUAJIT,
+		[PANE_USE] = PANE_USE,		[PANE_TRACES] = PANE_TRACES,
 	};
 	struct crumb c;
 
@@ -231,6 +232,11 @@ static int key_normal(struct view *v, const struct view_env *env, int key)
 	case '4':
 	case '5':
 	case '6':
+	case '7':
+	case '8':
+	case '9':
+		if (key - '1' >= PANE_MAX)
+			return RX_NONE;
 		return switch_pane(v, (enum ui_pane)(key - '1'));
 	case UK_F5:
 		return switch_pane(v, PANE_STACKS);

@@ -44,6 +44,10 @@ size_t tui_nr_rows(const struct tui *t)
 		return log_count();
 	case PANE_LUAJIT:
 		return luajit_nr_rows(t);
+	case PANE_USE:
+		return use_pane_rows((struct tui *)t);
+	case PANE_TRACES:
+		return t->nr_caplines;
 	default:
 		return t->nr_rows;
 	}
@@ -82,6 +86,7 @@ void tui__free(struct tui *t)
 	free(t->comms);
 	free(t->sc);
 	free(t->flat);
+	capture_pane_clear(t);
 	calltree__free(t->tree);
 	lj_pane__free(t->lj);
 	timeline__free(t->tl);
@@ -346,6 +351,8 @@ static void build(struct tui *t)
 		stacks_build(t);
 	else if (t->v.pane == PANE_LUAJIT)
 		luajit_build(t);
+	else if (t->v.pane == PANE_TRACES)
+		capture_pane_build(t);
 }
 
 static void draw(struct tui *t)
@@ -388,6 +395,12 @@ static void draw(struct tui *t)
 	case PANE_LUAJIT:
 		luajit_draw(t, header_rows(t), page + 1, cols);
 		break;
+	case PANE_USE:
+		use_pane_draw(t, header_rows(t), page + 1, cols);
+		break;
+	case PANE_TRACES:
+		capture_pane_draw(t, header_rows(t), page + 1, cols);
+		break;
 	default:
 		table_draw(t, header_rows(t), page + 1, cols);
 		break;
@@ -429,6 +442,10 @@ static bool env_match(void *ctx, size_t i, const char *text)
 		return log_pane_match(i, text);
 	if (t->v.pane == PANE_LUAJIT)
 		return luajit_match(t, i, text);
+	if (t->v.pane == PANE_USE)
+		return use_pane_match(t, i, text);
+	if (t->v.pane == PANE_TRACES)
+		return capture_pane_match(t, i, text);
 	if (!t->tp || i >= t->nr_rows)
 		return false;
 	return rows_match(&t->rc, &t->rows[i], t->cols, t->nr_cols, text);
@@ -628,6 +645,8 @@ static int tui_interval(void *ctx, struct app *app, uint64_t now_ns)
 {
 	struct tui *t = *(struct tui **)ctx;
 
+	if (t)
+		capture_pane_interval(t, model__window_seconds(t->m, WIN_INTERVAL));
 	if (t && t->redraw_timer >= 0)
 		loop__set_timer(app_loop(app), t->redraw_timer, 1, 0);
 	return 0;

@@ -11,6 +11,8 @@
 #include "rows.h"
 #include "threadtop/calltree.h"
 #include "threadtop/model.h"
+#include "threadtop/trace.h"
+#include "threadtop/use_model.h"
 #include "threadtop/u64map.h"
 #include "tui.h"
 #include "view.h"
@@ -80,6 +82,12 @@ struct tui {
 
 	struct lj_pane *lj; /* the LuaJIT pane's lines (pane_luajit.c) */
 
+	/* The Traces pane (pane_capture.c): its text lines, each tracepoint's rate. */
+	struct cap_line *caplines;
+	size_t nr_caplines;
+	double trace_rate[TRACE_MAX_EVENTS]; /* lines/s of the last interval */
+	double trace_interval_s;
+
 	struct header_info hi;
 	struct tui_layout lay;
 	bool clear_next;
@@ -109,6 +117,17 @@ bool luajit_match(struct tui *t, size_t row, const char *text);
 void lj_pane__free(struct lj_pane *p);
 void log_pane_draw(struct tui *t, int y, int h, int cols);
 bool log_pane_match(size_t row, const char *text);
+size_t use_pane_rows(struct tui *t);
+bool use_pane_match(struct tui *t, size_t row, const char *text);
+void use_pane_draw(struct tui *t, int y, int h, int cols);
+/* The saturation cell of a USE row: "SAT 1.60 runnable/CPU >1.00". */
+void use_pane_saturation(const struct tt_use_metric *r, char *buf, size_t len);
+void capture_pane_build(struct tui *t);
+void capture_pane_clear(struct tui *t);
+/* An interval closed: takes each tracepoint's rate before its counts restart. */
+void capture_pane_interval(struct tui *t, double interval_s);
+bool capture_pane_match(struct tui *t, size_t row, const char *text);
+void capture_pane_draw(struct tui *t, int y, int h, int cols);
 void help_draw(struct tui *t, int rows, int cols);
 void picker_draw(struct tui *t, int rows, int cols);
 

@@ -10,8 +10,9 @@
 #include "view.h"
 
 static const char *const pane_names[PANE_MAX] = {
-	[PANE_THREADS] = "Threads", [PANE_GROUP] = "Group", [PANE_SYSCALLS] = "Syscalls",
-	[PANE_STACKS] = "Stacks",   [PANE_LOG] = "Log",	    [PANE_LUAJIT] = "LuaJIT",
+	[PANE_THREADS] = "Threads", [PANE_GROUP] = "Group",   [PANE_SYSCALLS] = "Syscalls",
+	[PANE_STACKS] = "Stacks",   [PANE_LOG] = "Log",	      [PANE_LUAJIT] = "LuaJIT",
+	[PANE_USE] = "USE",	    [PANE_TRACES] = "Traces",
 };
 
 void view_init(struct view *v)
@@ -26,6 +27,8 @@ void view_init(struct view *v)
 	v->pv[PANE_STACKS].sort_col = COL_SAMPLES;
 	v->pv[PANE_LOG].sort_col = COL_SAMPLES;
 	v->pv[PANE_LUAJIT].sort_col = COL_SAMPLES;
+	v->pv[PANE_USE].sort_col = COL_SAMPLES;
+	v->pv[PANE_TRACES].sort_col = COL_SAMPLES;
 }
 
 const char *view_pane_name(enum ui_pane p)

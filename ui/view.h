@@ -22,6 +22,8 @@ enum ui_pane {
 	PANE_STACKS,
 	PANE_LOG,
 	PANE_LUAJIT,
+	PANE_USE,    /* USE metrics per component, the verdict, sparklines */
+	PANE_TRACES, /* --trace lines and --cmd output */
 	PANE_MAX,
 };
 

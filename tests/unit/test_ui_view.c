@@ -198,6 +198,11 @@ static void panes_and_quit(void **state)
 	assert_int_equal(v.pane, PANE_MAX - 1); /* wraps to the last pane */
 	keys_dispatch(&v, &e, '6');
 	assert_int_equal(v.pane, PANE_LUAJIT);
+	keys_dispatch(&v, &e, '7');
+	assert_int_equal(v.pane, PANE_USE);
+	keys_dispatch(&v, &e, '8');
+	assert_int_equal(v.pane, PANE_TRACES);
+	assert_int_equal(keys_dispatch(&v, &e, '9'), PANE_MAX < 9 ? RX_NONE : RX_REQUERY);
 	keys_dispatch(&v, &e, '3');
 	assert_int_equal(v.pane, PANE_SYSCALLS);
 	keys_dispatch(&v, &e, UK_F5);
