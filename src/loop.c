@@ -27,11 +27,20 @@ struct watch {
 	};
 };
 
+/*
+ * watches[] is indexed by timer id, so slots never move: a removed fd watch
+ * leaves a NULL slot that the next watch reuses. The watch itself waits in
+ * removed[] until the epoll batch being dispatched is over (an event of
+ * that batch may still point at it), then is freed.
+ */
 struct loop {
 	int epfd;
 	bool stop;
+	bool dispatching; /* inside a batch of loop__run */
 	struct watch **watches;
 	size_t nr, cap;
+	struct watch **removed;
+	size_t nr_removed, cap_removed;
 };
 
 struct loop *loop__new(void)
@@ -46,15 +55,27 @@ struct loop *loop__new(void)
 	return loop;
 }
 
+/* Frees the watches removed during the batch that just ended. */
+static void reap_removed(struct loop *loop)
+{
+	for (size_t i = 0; i < loop->nr_removed; i++)
+		free(loop->removed[i]);
+	loop->nr_removed = 0;
+}
+
 void loop__free(struct loop *loop)
 {
 	if (!loop)
 		return;
 	for (size_t i = 0; i < loop->nr; i++) {
+		if (!loop->watches[i])
+			continue;
 		if (loop->watches[i]->owned)
 			close(loop->watches[i]->fd);
 		free(loop->watches[i]);
 	}
+	reap_removed(loop);
+	free(loop->removed);
 	free(loop->watches);
 	close(loop->epfd);
 	free(loop);
@@ -72,9 +93,20 @@ static int add_watch(struct loop *loop, struct watch *w)
 		free(w);
 		return err;
 	}
+	for (size_t i = 0; i < loop->nr; i++) {
+		if (!loop->watches[i]) {
+			loop->watches[i] = w;
+			return (int)i;
+		}
+	}
 	xgrow((void **)&loop->watches, &loop->cap, loop->nr + 1, sizeof(*loop->watches));
 	loop->watches[loop->nr++] = w;
 	return (int)(loop->nr - 1);
+}
+
+size_t loop__nr_slots(const struct loop *loop)
+{
+	return loop->nr;
 }
 
 int loop__add_fd(struct loop *loop, int fd, loop_fd_fn fn, void *ctx)
@@ -95,9 +127,17 @@ int loop__remove_fd(struct loop *loop, int fd)
 	for (size_t i = 0; i < loop->nr; i++) {
 		struct watch *w = loop->watches[i];
 
-		if (w->kind == WATCH_FD && w->fd == fd && !w->removed) {
-			w->removed = true; /* freed with the loop: events may be pending */
+		if (w && w->kind == WATCH_FD && w->fd == fd) {
+			w->removed = true;
 			epoll_ctl(loop->epfd, EPOLL_CTL_DEL, fd, NULL);
+			loop->watches[i] = NULL;
+			if (!loop->dispatching) {
+				free(w); /* no batch in flight can point at it */
+				return 0;
+			}
+			xgrow((void **)&loop->removed, &loop->cap_removed, loop->nr_removed + 1,
+			      sizeof(*loop->removed));
+			loop->removed[loop->nr_removed++] = w;
 			return 0;
 		}
 	}
@@ -141,7 +181,7 @@ int loop__add_timer(struct loop *loop, uint64_t first_ns, uint64_t period_ns, lo
 
 int loop__set_timer(struct loop *loop, int timer_id, uint64_t first_ns, uint64_t period_ns)
 {
-	if (timer_id < 0 || (size_t)timer_id >= loop->nr ||
+	if (timer_id < 0 || (size_t)timer_id >= loop->nr || !loop->watches[timer_id] ||
 	    loop->watches[timer_id]->kind != WATCH_TIMER)
 		return -EINVAL;
 	return arm(loop->watches[timer_id]->fd, first_ns, period_ns);
@@ -205,12 +245,18 @@ int loop__run(struct loop *loop)
 				continue;
 			return -errno;
 		}
+		loop->dispatching = true;
 		for (int i = 0; i < n && !loop->stop; i++) {
 			int err = dispatch(events[i].data.ptr, events[i].events);
 
-			if (err)
+			if (err) {
+				loop->dispatching = false;
+				reap_removed(loop);
 				return err;
+			}
 		}
+		loop->dispatching = false;
+		reap_removed(loop);
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #define THREADTOP_LOOP_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct loop;
@@ -23,7 +24,13 @@ void loop__free(struct loop *loop);
 
 /* Watches fd for EPOLLIN (and errors/hang-up). The loop does not own fd. */
 int loop__add_fd(struct loop *loop, int fd, loop_fd_fn fn, void *ctx);
+/*
+ * Stops watching fd; its slot is reused by the next watch added. Safe from
+ * any handler, even for an fd with an event pending in the same batch.
+ */
 int loop__remove_fd(struct loop *loop, int fd);
+/* Watch slots in use or free for reuse (tests: removed watches do not pile up). */
+size_t loop__nr_slots(const struct loop *loop);
 
 /*
  * A periodic timer (CLOCK_MONOTONIC) first firing after first_ns, then every
