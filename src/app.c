@@ -99,6 +99,8 @@ static void handle_interval(struct app *app, const struct tt_interval *iv)
 	model__advance(app->model, t);
 	if (t < app->quiet_until_ns) {
 		model__end_interval(app->model, t);
+		if (app->replay && app->capture)
+			capture__interval_next(app->capture);
 		app->quiet_last_ns = t;
 		return;
 	}
@@ -111,6 +113,8 @@ static void handle_interval(struct app *app, const struct tt_interval *iv)
 	if (app->fe->interval)
 		err = app->fe->interval(app->fe->ctx, app, iv->hdr.time_ns);
 	model__end_interval(app->model, iv->hdr.time_ns);
+	if (app->replay && app->capture)
+		capture__interval_next(app->capture); /* a replay's: counts restart */
 	if (app->sym)
 		symbolizer__expire(app->sym, SYM_IDLE_INTERVALS);
 	if (err == -EPIPE) {
@@ -141,6 +145,17 @@ static bool pid_wanted(const struct app *app, const struct tt_event_header *ev)
 		if ((uint32_t)app->o->pids[i] == pid)
 			return true;
 	return false;
+}
+
+/* A replay's trace line or command output: to the replay's capture (made on the first). */
+static void replay_capture(struct app *app, const struct tt_event_header *ev)
+{
+	if (!app->capture)
+		app->capture = capture__new_replay(app->o->trace_lines);
+	if (capture__replay_record(app->capture, ev) < 0 && !app->bad_capture_records++)
+		log_msg("replay: skipped a %s record that does not fit the ones before it "
+			"(a damaged recording?)",
+			tt_event_type_name(ev->type));
 }
 
 /* Every record passes here: a malformed one is counted, never ingested. */
@@ -185,6 +200,11 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 		break;
 	case TT_EV_INTERVAL:
 		handle_interval(app, (const struct tt_interval *)ev);
+		break;
+	case TT_EV_TRACE_LINE:
+	case TT_EV_CMD_OUTPUT:
+		if (app->replay)
+			replay_capture(app, ev);
 		break;
 	default:
 		model__ingest(app->model, ev);
@@ -246,6 +266,11 @@ static int end_interval(struct app *app, uint64_t now)
 		app->source->ops->ready(app->source);
 	if (app->capture)
 		capture__interval_end(app->capture);
+	if (app->capture && app->rec) {
+		struct event_sink sink = {app_emit, app};
+
+		capture__record(app->capture, &sink, now);
+	}
 	emit_interval(app, now);
 	/* No new commands after the last interval. */
 	if (app->capture && !(app->o->count && app->intervals >= app->o->count))

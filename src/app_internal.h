@@ -27,7 +27,8 @@ struct app {
 	struct frame_names *names; /* recorded frame names: written live, read in a replay */
 	struct symbolizer *sym;	   /* names stack frames of a live run (none in a replay) */
 	unsigned use_missing_said;
-	struct capture *capture; /* --trace, --cmd */
+	struct capture *capture; /* --trace, --cmd; in a replay, what they recorded */
+	uint64_t bad_capture_records;
 	long intervals;
 	unsigned ticks_per_interval;
 	unsigned ticks;

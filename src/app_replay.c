@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "threadtop/capture.h"
 #include "threadtop/frame_names.h"
 #include "threadtop/log.h"
 #include "threadtop/replay_range.h"
@@ -130,6 +131,9 @@ static int show_at(struct app *app, uint64_t from_ns, uint64_t time_ns)
 		start = time_ns;
 	start = start > 2 * interval_ns ? start - 2 * interval_ns : 0;
 	model__reset(app->model);
+	/* Trace lines and command runs replay again from the new position. */
+	capture__free(app->capture);
+	app->capture = NULL;
 	err = replay_source__seek(app->source, start);
 	if (err < 0) {
 		log_msg("%s",
@@ -288,6 +292,9 @@ int app_replay_start(struct app *app)
 	v = ttr_reader__info(rd, "interval_s");
 	if (v && strtod(v, NULL) >= 0.001 && strtod(v, NULL) <= 3600)
 		app->opts.delay_s = strtod(v, NULL);
+	v = ttr_reader__info(rd, "trace_lines");
+	if (v && strtoul(v, NULL, 10) >= 1 && strtoul(v, NULL, 10) <= 100000)
+		app->opts.trace_lines = strtoul(v, NULL, 10);
 	app->paced = !app->o->batch;
 	for (size_t i = 0; i < ttr_reader__nr_chunks(rd); i++) {
 		const struct ttr_chunk *c = ttr_reader__chunk(rd, i);

@@ -180,7 +180,7 @@ void app_drop_privileges(struct app *app)
 
 int app_start_recording(struct app *app)
 {
-	char err[320] = "", pids[MAX_PIDS * 12] = "";
+	char err[320] = "", pids[MAX_PIDS * 12] = "", extra[48];
 	size_t n = 0;
 	struct recorder_opts ro = {
 		.path = app->o->write_path,
@@ -194,6 +194,9 @@ int app_start_recording(struct app *app)
 		n += (size_t)snprintf(pids + n, sizeof(pids) - n, "%s%d", i ? "," : "",
 				      app->o->pids[i]);
 	ro.pids = app->o->nr_pids ? pids : NULL;
+	/* A replay keeps as many trace lines as this run did. */
+	snprintf(extra, sizeof(extra), "trace_lines=%zu\n", app->o->trace_lines);
+	ro.extra_info = extra;
 	app->rec = recorder__new(&ro, err, sizeof(err));
 	if (app->rec && !app->names)
 		app->names = frame_names__new();

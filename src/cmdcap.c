@@ -29,11 +29,13 @@ struct run {
 	int status;
 	bool timed_out;
 	uint64_t start_mono, start_real, end_mono;
+	size_t expect; /* a replayed run: bytes of output its pieces add up to */
 };
 
 struct command {
 	struct cmdcap *owner;
 	const char *cmd;
+	char *text; /* a replayed command's text (cmd points here) */
 	bool running;
 	struct run run;
 	/* The latest finished run. */
@@ -252,6 +254,8 @@ int cmdcap__run_all(struct cmdcap *c)
 {
 	int started = 0;
 
+	if (!c->loop)
+		return 0; /* replayed: nothing runs */
 	for (size_t i = 0; i < c->opts.nr; i++) {
 		struct command *cmd = &c->cmds[i];
 		int err;
@@ -283,6 +287,7 @@ void cmdcap__free(struct cmdcap *c)
 			free(cmd->run.buf);
 		}
 		free(cmd->last.buf);
+		free(cmd->text);
 	}
 	if (c->timer_armed)
 		arm(c, false);
@@ -314,4 +319,59 @@ void cmdcap__result(const struct cmdcap *c, size_t i, struct cmd_result *ret)
 	ret->duration_ns = r->end_mono > r->start_mono ? r->end_mono - r->start_mono : 0;
 	ret->output = r->buf;
 	ret->output_len = r->len;
+}
+
+struct cmdcap *cmdcap__new_offline(void)
+{
+	struct cmdcap *c = xcalloc(1, sizeof(*c));
+
+	c->timer_id = -1;
+	c->opts.max_output = TT_CMD_OUTPUT_MAX;
+	for (size_t i = 0; i < CMDCAP_MAX; i++) {
+		c->cmds[i].owner = c;
+		c->cmds[i].cmd = ""; /* a command whose first run is not replayed yet */
+		c->cmds[i].run.fd = -1;
+		c->cmds[i].last.fd = -1;
+	}
+	return c;
+}
+
+int cmdcap__replay(struct cmdcap *c, const struct tt_cmd_output *rec)
+{
+	struct command *cmd;
+	struct run *r;
+
+	if (c->loop || rec->index >= CMDCAP_MAX)
+		return -EINVAL;
+	cmd = &c->cmds[rec->index];
+	r = &cmd->last;
+	if (rec->offset == 0) {
+		free(r->buf);
+		memset(r, 0, sizeof(*r));
+		r->fd = -1;
+		free(cmd->text);
+		cmd->text = xstrndup(rec->data, rec->cmd_len);
+		cmd->cmd = cmd->text;
+		/* The wait status the run had, for cmdcap__result. */
+		r->status = rec->signal ? rec->signal : (rec->exit_code & 0xff) << 8;
+		r->reaped = true;
+		r->timed_out = rec->flags & TT_CMD_TIMED_OUT;
+		r->truncated = rec->flags & TT_CMD_TRUNCATED;
+		r->start_real = rec->started_ns;
+		r->end_mono = rec->duration_ns;
+		r->expect = rec->output_len;
+		cmd->runs = rec->runs;
+		cmd->skipped = rec->skipped;
+		cmd->done = true;
+		if (rec->index >= c->opts.nr)
+			c->opts.nr = rec->index + 1u;
+	} else if (!cmd->done || rec->offset != r->len) {
+		return -EINVAL;
+	}
+	if (rec->piece_len > r->expect - r->len)
+		return -EINVAL;
+	r->buf = xrealloc(r->buf, r->len + rec->piece_len + 1);
+	memcpy(r->buf + r->len, rec->data + rec->cmd_len, rec->piece_len);
+	r->len += rec->piece_len;
+	return 0;
 }

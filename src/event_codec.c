@@ -48,8 +48,13 @@ enum tail_kind {
 	TAIL_FRAME,
 	TAIL_LJ_FRAMES,
 	TAIL_LJ_NAME,
-	TAIL_STACK_BYTES
+	TAIL_STACK_BYTES,
+	TAIL_TRACE,
+	TAIL_CMD,
 };
+
+_Static_assert(sizeof(struct tt_trace_line) == 40, "tt_trace_line layout");
+_Static_assert(sizeof(struct tt_cmd_output) == 72, "tt_cmd_output layout");
 
 struct record_desc {
 	const char *name;
@@ -123,6 +128,13 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				 sizeof(struct tt_luajit_sample), HDR "44444112", TAIL_LJ_FRAMES},
 	[TT_EV_LUAJIT_FUNC] = {"luajit_func", TT_LUAJIT_FUNC_VERSION, sizeof(struct tt_luajit_func),
 			       HDR "84444", TAIL_LJ_NAME},
+	[TT_EV_TRACE_LINE] = {"trace_line", TT_TRACE_LINE_VERSION, sizeof(struct tt_trace_line),
+			      HDR "88224", TAIL_TRACE},
+	[TT_EV_CMD_OUTPUT] = {"cmd_output", TT_CMD_OUTPUT_VERSION, sizeof(struct tt_cmd_output),
+			      HDR "8888"
+				  "4444"
+				  "2222",
+			      TAIL_CMD},
 	/* Live only; a copy larger than TT_EVENT_MAX_SIZE validates but never decodes. */
 	[TT_EV_STACK_COPY] = {"stack_copy", TT_STACK_COPY_VERSION, sizeof(struct tt_stack_copy),
 			      HDR "44"
@@ -169,9 +181,46 @@ static size_t tail_size(const struct record_desc *d, const void *fixed)
 		return ((const struct tt_luajit_func *)fixed)->len;
 	case TAIL_STACK_BYTES:
 		return ((const struct tt_stack_copy *)fixed)->len;
+	case TAIL_TRACE:
+		return (size_t)((const struct tt_trace_line *)fixed)->event_len +
+		       ((const struct tt_trace_line *)fixed)->line_len;
+	case TAIL_CMD:
+		return (size_t)((const struct tt_cmd_output *)fixed)->cmd_len +
+		       ((const struct tt_cmd_output *)fixed)->piece_len;
 	default:
 		return 0;
 	}
+}
+
+static const char *check_trace(const struct tt_trace_line *t)
+{
+	if (t->event_len < 3 || t->event_len > TT_TRACE_EVENT_MAX)
+		return "trace event name not 3 to 127 bytes";
+	if (t->line_len > TT_TRACE_LINE_MAX)
+		return "trace line longer than 1023 bytes";
+	if (!t->total)
+		return "trace line counted as none";
+	return NULL;
+}
+
+static const char *check_cmd(const struct tt_cmd_output *c)
+{
+	if (c->index >= TT_CMD_MAX)
+		return "command index out of range";
+	if (c->flags & ~TT_CMD_FLAGS_KNOWN)
+		return "unknown command flags";
+	if (!c->cmd_len || c->cmd_len > TT_CMD_TEXT_MAX)
+		return "command text not 1 to 1024 bytes";
+	if ((size_t)c->cmd_len + c->piece_len > TT_MAX_STRING_LEN)
+		return "command record longer than 4096 bytes";
+	if (c->output_len > TT_CMD_OUTPUT_MAX || c->offset > c->output_len ||
+	    c->piece_len > c->output_len - c->offset)
+		return "command output piece outside its output";
+	if (c->signal < 0 || c->signal > 64 || (c->signal && c->exit_code != -1))
+		return "command status inconsistent";
+	if (!c->runs)
+		return "command run counted as none";
+	return NULL;
 }
 
 static const char *check_tail(const struct record_desc *d, const void *fixed)
@@ -197,6 +246,10 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 	if (d->tail == TAIL_STACK_BYTES &&
 	    ((const struct tt_stack_copy *)fixed)->len > TT_STACK_COPY_MAX)
 		return "stack copy longer than 65528 bytes";
+	if (d->tail == TAIL_TRACE)
+		return check_trace(fixed);
+	if (d->tail == TAIL_CMD)
+		return check_cmd(fixed);
 	return NULL;
 }
 

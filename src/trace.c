@@ -301,6 +301,52 @@ static uint64_t lost_count(const char *line)
 	return p ? strtoull(p + 6, NULL, 10) : 0;
 }
 
+static void push_line(struct tracer *t, struct event_ring *e, const char *line)
+{
+	free(e->lines[e->head]);
+	e->lines[e->head] = xstrdup(line);
+	e->seqs[e->head] = t->seq++;
+	e->head = (e->head + 1) % t->max_lines;
+	if (e->kept < t->max_lines)
+		e->kept++;
+}
+
+int tracer__add_line(struct tracer *t, const char *event, const char *line, uint64_t total,
+		     uint64_t lost)
+{
+	struct event_ring *e = NULL;
+
+	for (size_t i = 0; i < t->nr && !e; i++)
+		if (!strcmp(t->events[i].name, event))
+			e = &t->events[i];
+	if (!e) {
+		if (!trace_event_name_ok(event))
+			return -EINVAL;
+		if (t->nr >= TRACE_MAX_EVENTS)
+			return -ENOSPC;
+		t->events = xrealloc(t->events, (t->nr + 1) * sizeof(*t->events));
+		e = &t->events[t->nr++];
+		memset(e, 0, sizeof(*e));
+		snprintf(e->name, sizeof(e->name), "%s", event);
+		snprintf(e->needle, sizeof(e->needle), ": %s:", strchr(e->name, ':') + 1);
+		e->lines = xcalloc(t->max_lines, sizeof(*e->lines));
+		e->seqs = xcalloc(t->max_lines, sizeof(*e->seqs));
+	}
+	push_line(t, e, line);
+	/* Lines the recording's ring dropped still count; a total that goes back
+	 * (a damaged file) counts this line only. */
+	if (total > e->total) {
+		e->interval += total - e->total;
+		e->total = total;
+	} else {
+		e->interval++;
+		e->total++;
+	}
+	if (lost > t->lost)
+		t->lost = lost;
+	return 0;
+}
+
 static void route_line(struct tracer *t, const char *line)
 {
 	uint64_t lost = lost_count(line);
@@ -316,12 +362,7 @@ static void route_line(struct tracer *t, const char *line)
 			t->unmatched++;
 		return;
 	}
-	free(e->lines[e->head]);
-	e->lines[e->head] = xstrdup(line);
-	e->seqs[e->head] = t->seq++;
-	e->head = (e->head + 1) % t->max_lines;
-	if (e->kept < t->max_lines)
-		e->kept++;
+	push_line(t, e, line);
 	e->total++;
 	e->interval++;
 }

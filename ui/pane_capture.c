@@ -145,8 +145,7 @@ void capture_pane_build(struct tui *t)
 	const struct cmdcap *cmds = c ? capture__cmds(c) : NULL;
 
 	capture_pane_clear(t);
-	if (tr)
-		build_traces(t, tr);
+	/* Commands first: a few lines each, where busy tracepoints have thousands. */
 	if (cmds) {
 		add_line(t, ROLE_COLHEAD, "COMMANDS (--cmd)");
 		for (size_t i = 0; i < cmdcap__count(cmds); i++) {
@@ -156,6 +155,8 @@ void capture_pane_build(struct tui *t)
 			build_command(t, &r);
 		}
 	}
+	if (tr)
+		build_traces(t, tr);
 }
 
 bool capture_pane_match(struct tui *t, size_t row, const char *text)

@@ -13,6 +13,7 @@
 #include "threadtop/cli.h"
 #include "threadtop/cmdcap.h"
 #include "threadtop/loop.h"
+#include "threadtop/source.h"
 #include "threadtop/trace.h"
 
 struct capture;
@@ -35,6 +36,22 @@ int capture__start(struct capture *c);
 void capture__interval_end(struct capture *c);
 /* After it was shown: interval counts restart, commands run again. */
 void capture__interval_next(struct capture *c);
+
+/*
+ * Recording: the records of what this interval captured, through sink at
+ * time now: a TT_EV_TRACE_LINE per line the interval kept, oldest first,
+ * and the TT_EV_CMD_OUTPUT pieces of every run finished since the last
+ * call. Call after capture__interval_end, before the interval's mark.
+ */
+void capture__record(struct capture *c, const struct event_sink *sink, uint64_t now);
+
+/*
+ * A replay's capture: no tracefs, no processes; lines and command runs
+ * come from capture__replay_record. trace_lines: lines kept per tracepoint.
+ */
+struct capture *capture__new_replay(size_t trace_lines);
+/* Takes a validated TT_EV_TRACE_LINE or TT_EV_CMD_OUTPUT record. 0 or -EINVAL. */
+int capture__replay_record(struct capture *c, const struct tt_event_header *ev);
 
 /* NULL when not tracing / no commands. Owned by the capture. */
 const struct tracer *capture__tracer(const struct capture *c);

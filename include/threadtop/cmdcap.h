@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "threadtop/events.h"
 #include "threadtop/loop.h"
 
 #define CMDCAP_MAX 16
@@ -48,6 +49,14 @@ struct cmd_result {
 
 /* Adds nothing to the loop until a run starts. NULL with errno on failure. */
 struct cmdcap *cmdcap__new(const struct cmdcap_opts *opts, struct loop *loop);
+/* Commands with no processes (replays): results come from cmdcap__replay. */
+struct cmdcap *cmdcap__new_offline(void);
+/*
+ * A replay's TT_EV_CMD_OUTPUT record (validated): the piece at offset 0
+ * starts command index's new latest run, the others append to it in
+ * order. Returns 0, or -EINVAL for a piece out of order.
+ */
+int cmdcap__replay(struct cmdcap *c, const struct tt_cmd_output *rec);
 /* Kills every running command's process group and reaps it. Accepts NULL. */
 void cmdcap__free(struct cmdcap *c);
 

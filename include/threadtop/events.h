@@ -39,6 +39,8 @@ enum tt_event_type {
 	TT_EV_LABEL_NAME = 17,	  /* the name of a label slot */
 	TT_EV_LUAJIT_SAMPLE = 12, /* one sysprof sample of a LuaJIT thread */
 	TT_EV_LUAJIT_FUNC = 13,	  /* LuaJIT function dictionary entry: (pid, id) -> name */
+	TT_EV_TRACE_LINE = 20,	  /* one kernel trace line (--trace) */
+	TT_EV_CMD_OUTPUT = 21,	  /* a finished --cmd run, or one more piece of its output */
 	TT_EV_STACK_COPY = 18,	  /* user registers + stack bytes to unwind (live only) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
@@ -69,6 +71,8 @@ enum tt_event_type {
 #define TT_LABEL_NAME_VERSION 1
 #define TT_LUAJIT_SAMPLE_VERSION 1
 #define TT_LUAJIT_FUNC_VERSION 1
+#define TT_TRACE_LINE_VERSION 1
+#define TT_CMD_OUTPUT_VERSION 1
 #define TT_STACK_COPY_VERSION 1
 
 /*
@@ -480,6 +484,59 @@ struct tt_luajit_func {
 	__u32 flags; /* TT_LJ_FUNC_* */
 	__u32 len;   /* bytes in data, no NUL, at most TT_MAX_STRING_LEN */
 	__u32 reserved;
+	char data[];
+};
+
+/* Bounds of the trace and command records (checked when decoding). */
+#define TT_TRACE_EVENT_MAX 127	      /* bytes of "SUBSYSTEM:EVENT" */
+#define TT_TRACE_LINE_MAX 1023	      /* bytes of one formatted line */
+#define TT_CMD_MAX 16		      /* --cmd given at most this often */
+#define TT_CMD_TEXT_MAX 1024	      /* bytes of a command's text */
+#define TT_CMD_OUTPUT_MAX (64u << 20) /* bytes of one run's kept output (--cmd-max-output) */
+
+/*
+ * A line of formatted ftrace output of one tracepoint, as the live run
+ * read it from its private tracefs instance. Written at each interval end
+ * for the lines that interval kept, oldest first; total says how many
+ * lines the tracepoint had by then, so lines the ring dropped still count.
+ * The tail is event_len bytes of "SUBSYSTEM:EVENT", then line_len bytes
+ * of the line (no NULs, no newline).
+ */
+struct tt_trace_line {
+	struct tt_event_header hdr;
+	__u64 total; /* lines of this tracepoint since the start, this one included */
+	__u64 lost;  /* events the kernel dropped so far, all tracepoints */
+	__u16 event_len;
+	__u16 line_len;
+	__u32 reserved;
+	char data[];
+};
+
+/* Flags of struct tt_cmd_output. */
+#define TT_CMD_TIMED_OUT (1u << 0) /* killed at the timeout */
+#define TT_CMD_TRUNCATED (1u << 1) /* output beyond the cap was dropped */
+#define TT_CMD_FLAGS_KNOWN (TT_CMD_TIMED_OUT | TT_CMD_TRUNCATED)
+
+/*
+ * A finished run of --cmd number index. Its output (output_len bytes in
+ * all) travels in pieces: each record carries the command text (cmd_len
+ * bytes), then piece_len bytes of output that go at offset. The piece at
+ * offset 0 starts a new run; the others follow it in order.
+ */
+struct tt_cmd_output {
+	struct tt_event_header hdr;
+	__u64 started_ns;  /* CLOCK_REALTIME of the start */
+	__u64 duration_ns; /* start to exit */
+	__u64 runs;	   /* finished runs so far, this one included */
+	__u64 skipped;	   /* snapshots at which it was still running */
+	__u32 output_len;  /* bytes of the run's kept output */
+	__u32 offset;	   /* where this piece goes in it */
+	__s32 exit_code;   /* -1 when a signal ended it */
+	__s32 signal;	   /* the signal that ended it, 0 when it exited */
+	__u16 index;	   /* which --cmd, 0 to TT_CMD_MAX - 1 */
+	__u16 flags;	   /* TT_CMD_* */
+	__u16 cmd_len;	   /* 1 to TT_CMD_TEXT_MAX */
+	__u16 piece_len;   /* cmd_len + piece_len <= TT_MAX_STRING_LEN */
 	char data[];
 };
 

@@ -40,6 +40,13 @@ struct tracer *tracer__new(const struct tracer_opts *opts, char *err, size_t err
 			   size_t notelen);
 /* A tracer with no kernel side (tests, replays): lines come from tracer__feed. */
 struct tracer *tracer__new_offline(const struct tracer_opts *opts);
+/*
+ * A replay's line: event (added when new, at most TRACE_MAX_EVENTS) gets
+ * line, and its total and the lost count become the recorded ones. Returns
+ * 0, -EINVAL for a malformed event name, -ENOSPC past TRACE_MAX_EVENTS.
+ */
+int tracer__add_line(struct tracer *t, const char *event, const char *line, uint64_t total,
+		     uint64_t lost);
 /* Routes len bytes of trace_pipe text (lines may span calls). */
 void tracer__feed(struct tracer *t, const char *data, size_t len);
 /* Disables the events, closes the pipe and removes the instance. Accepts NULL. */

@@ -1,0 +1,118 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The USE and Traces panes driven in tmux (100x30, /proc source): key 7
+# shows the verdict, the CPU row with its utilization and a sparkline (in
+# UTF-8 blocks, and in ASCII under LANG=C); key 8 shows the --cmd's output
+# and exit status, and, as root with tracefs, the exec line of /bin/true
+# run while tracing sched:sched_process_exec. Then a recording of that run
+# replays into the same panes.
+set -u
+
+: "${TT_BIN:?}"
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+
+S=tt_tuiuse_$$
+servers=()
+tmp=$(mktemp -d)
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen ---"
+	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
+	exit 1
+}
+cleanup() {
+	for s in "${servers[@]}"; do tmux -L "$s" kill-server 2>/dev/null; done
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+screen() { tmux -L "$S" capture-pane -t "$S" -p; }
+wait_for() {
+	local deadline=$((SECONDS + ${2:-15}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	fail "timed out waiting for: $1"
+}
+keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
+start() { # start LANG COMMAND...: a fresh tmux server each time (one that is
+	# still going away cannot take a new session)
+	S=tt_tuiuse_$$_${#servers[@]}
+	servers+=("$S")
+	tmux -L "$S" new-session -d -s "$S" -x 100 -y 30 -e LANG="$1" "bash --norc --noprofile" ||
+		fail "cannot start tmux"
+	tmux -L "$S" set-option -t "$S" window-size manual >/dev/null 2>&1
+	keys "PS1='PROMPT\$ '" Enter
+	wait_for '^PROMPT\$'
+	shift
+	keys "clear; $*" Enter
+}
+# q, then the shell's prompt (the screen was cleared before threadtop started):
+# threadtop has exited, its recording is complete.
+quit() {
+	keys q
+	wait_for '^PROMPT\$' 10
+}
+
+trace=
+if [ "$(id -u)" = 0 ] && grep -qw tracefs /proc/filesystems; then
+	trace="--trace sched:sched_process_exec --trace-lines 100000"
+else
+	echo "note: not root or no tracefs: the trace lines are not checked"
+fi
+
+start C.UTF-8 "$TT_BIN --source proc -d 0.5 $trace --cmd 'echo hello' -w $tmp/a.ttr"
+wait_for ' 7 USE '
+keys 7
+wait_for '^Verdict: '
+wait_for '^COMPONENT +UTIL% +SATURATION +ERRORS +UTIL% over the last'
+# The CPU row: a utilization figure, the saturation cell, and a block sparkline cell.
+wait_for '^cpu +[0-9]+\.[0-9] +(SAT|ok ) .*[▁▂▃▄▅▆▇█]'
+wait_for '^  cpu0 '
+wait_for '^memory '
+keys 8
+wait_for '^COMMANDS \(--cmd\)'
+wait_for '^\$ echo hello'
+wait_for '^  exited 0 after'
+wait_for '^  hello'
+if [ -n "$trace" ]; then
+	wait_for '^KERNEL TRACES'
+	wait_for '^sched:sched_process_exec +[0-9.]+/s +total [0-9]+'
+	for _ in 1 2 3; do /bin/true; done
+	sleep 1.5
+	# Other jobs exec too: pause (the pane holds still), then search for the line.
+	keys p
+	wait_for 'PAUSED'
+	keys / 'filename=/bin/true' Enter
+	wait_for 'sched_process_exec: filename=/bin/true'
+	keys p
+fi
+quit
+
+# The recording replays into the same panes.
+start C.UTF-8 "$TT_BIN -r $tmp/a.ttr"
+wait_for 'REPLAY'
+keys 8
+wait_for '^  hello' 20
+if [ -n "$trace" ]; then
+	keys + + + # play as fast as possible; search until the line has been replayed
+	found=
+	for _ in $(seq 30); do
+		keys / 'filename=/bin/true' Enter
+		sleep 0.5
+		screen | grep -q 'sched_process_exec: filename=/bin/true' && found=1 && break
+	done
+	[ -n "$found" ] || fail "the replay's Traces pane lacks the exec line of /bin/true"
+fi
+keys 7
+wait_for '^cpu +[0-9]+\.[0-9] '
+quit
+
+# ASCII: the sparkline uses the ASCII ramp, no block characters.
+start C "$TT_BIN --source proc -d 0.5"
+keys 7
+wait_for '^cpu +[0-9]+\.[0-9] +(SAT|ok ) .*[.:=+*#%@-] *$'
+screen | grep -q '[▁▂▃▄▅▆▇█]' && fail "block characters in ASCII mode"
+quit
+echo ok
