@@ -212,9 +212,9 @@ static void tabs_line(struct tui *t, int cols)
 
 		snprintf(buf, sizeof(buf), " %d %s ", p + 1, view_pane_name((enum ui_pane)p));
 		t->lay.tab_x[p] = x;
+		/* The tabs' own padding separates them: eight fit in 80 columns. */
 		x += screen_text(4, x, cols - x, buf,
 				 p == (int)t->v.pane ? ROLE_TAB_ACTIVE : ROLE_TAB, false);
-		x += screen_text(4, x, cols - x, " ", ROLE_NORMAL, false);
 	}
 	t->lay.tab_x[PANE_MAX] = x;
 	screen_text(4, x, cols - x, "  Tab/Shift-Tab switch, Enter drills down, Esc backs up",

@@ -20,7 +20,7 @@
 
 #define NAME_W 16
 #define UTIL_W 7
-#define SAT_W 30
+#define SAT_W 36 /* "SAT 25.50 runnable/CPU >1 psi 100%" and a gap */
 #define ERR_W 8
 
 size_t use_pane_rows(struct tui *t)
