@@ -6,8 +6,19 @@
  * and its arguments from the saved user registers, the kernel stack of
  * threads off CPU and their user stack by frame-pointer walk, the cgroup.
  * Idle kernel threads, threadtop itself and processes outside -p are left out
- * here, in the kernel. A thread that has not run since the previous pass keeps
- * its stacks (cached in task storage) and costs no stack walk.
+ * here, in the kernel.
+ *
+ * Two programs, one loaded. sample_threads (kernel 6.7+, every thread of the
+ * box) runs once per pass: it walks every thread with the open-coded task
+ * iterator under RCU and sorts them. A thread that has not run since it was
+ * last sampled (same context-switch count and start time, same state, not on
+ * a CPU) has the same syscall, registers, stacks and CPU time: only its tid
+ * is sent, in a TT_EV_THREAD_REPEAT record, and user space repeats the
+ * thread's last sample. The others are sampled in full afterwards, out of the
+ * RCU section, since walking a user stack may sleep. On a box of idle threads
+ * a pass costs a few loads per thread and no per-thread program run.
+ * sample_tasks (the per-task iterator: -p, older kernels) runs once per
+ * thread and re-sends an unchanged thread's sample from task storage.
  */
 #include "common.bpf.h"
 
@@ -21,6 +32,16 @@ const volatile __u32 tt_copies_per_pass = 64;
 
 #define AUTO_MAX_FP_FRAMES 2
 #define PAGE 4096
+
+/* Kernel functions of the one-pass sampler (6.7+); declared weak, probed. */
+extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
+			     unsigned int flags) __weak __ksym;
+extern struct task_struct *bpf_iter_task_next(struct bpf_iter_task *it) __weak __ksym;
+extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
+extern void bpf_rcu_read_lock(void) __weak __ksym;
+extern void bpf_rcu_read_unlock(void) __weak __ksym;
+extern struct task_struct *bpf_task_from_pid(s32 pid) __weak __ksym;
+extern void bpf_task_release(struct task_struct *p) __weak __ksym;
 
 /* Task states (include/linux/sched.h), stable for years. */
 #define TS_INTERRUPTIBLE 0x0001
@@ -136,11 +157,12 @@ static __always_inline bool preempted_by_us(struct task_struct *task)
 
 static __always_inline __u8 task_state(struct task_struct *task)
 {
-	unsigned int raw = BPF_CORE_READ(task, __state);
-	unsigned int st = (raw | (unsigned int)BPF_CORE_READ(task, exit_state)) & TS_REPORT;
+	/* Plain loads (a trusted task pointer): no helper call per field. */
+	unsigned int raw = task->__state;
+	unsigned int st = (raw | (unsigned int)task->exit_state) & TS_REPORT;
 
 	if (st == 0)
-		return BPF_CORE_READ(task, on_cpu) || preempted_by_us(task) ? TT_ST_R : TT_ST_Q;
+		return task->on_cpu || preempted_by_us(task) ? TT_ST_R : TT_ST_Q;
 	if (st == TS_UNINTERRUPTIBLE && (raw & TS_NOLOAD))
 		return TT_ST_I;
 	if (st & TS_PARKED)
@@ -300,46 +322,16 @@ static __always_inline void add_sample(struct batch *b, const struct tt_thread_s
 		flush_batch(b);
 }
 
-SEC("iter.s/task")
-int sample_threads(struct bpf_iter__task *ctx)
+/*
+ * The full sample of task into sc->sample: identity, state, syscall and
+ * arguments, stacks of a thread off CPU. May sleep (the user stack walk).
+ */
+static __always_inline void take_sample(struct task_struct *task, struct scratch *sc, __u8 state,
+					bool kthread)
 {
-	struct task_struct *task = ctx->task;
-	struct thread_cache *cache;
-	struct tt_thread_sample *s;
-	struct scratch *sc;
-	struct batch *batch;
-	__u32 zero = 0, tgid;
-	__u64 switches;
-	bool kthread;
-	__u8 state;
+	struct tt_thread_sample *s = &sc->sample;
+	__u32 tgid = task->tgid;
 
-	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
-	if (!batch)
-		return 0;
-	if (!task) {
-		flush_batch(batch); /* the end of the pass */
-		return 0;
-	}
-	tgid = task->tgid;
-	kthread = task->flags & PF_KTHREAD;
-	state = task_state(task);
-	if (kthread && state == TT_ST_I)
-		return 0;
-	if (!task->pid || !want_tgid(tgid))
-		return 0;
-	switches = task->nvcsw + task->nivcsw;
-	cache = bpf_task_storage_get(&tt_thread_cache, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (cache && cache->valid && cache->switches == switches && cache->sample.state == state &&
-	    state != TT_ST_R) {
-		cache->sample.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
-		cache->sample.flags |= TT_SAMPLE_RESENT;
-		add_sample(batch, &cache->sample);
-		return 0;
-	}
-	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
-	if (!sc)
-		return 0;
-	s = &sc->sample;
 	__builtin_memset(s, 0, sizeof(*s));
 	s->hdr.type = TT_EV_THREAD_SAMPLE;
 	s->hdr.version = TT_THREAD_SAMPLE_VERSION;
@@ -370,11 +362,222 @@ int sample_threads(struct bpf_iter__task *ctx)
 			copy_user_stack(task, tgid, bytes);
 		}
 	}
+}
+
+/* Whether the sampler leaves task out: idle kernel threads, itself, -p. */
+static __always_inline bool skipped(struct task_struct *task, __u8 state, bool kthread)
+{
+	if (kthread && state == TT_ST_I)
+		return true;
+	return !task->pid || !want_tgid(task->tgid);
+}
+
+/* --- sample_tasks: the per-task iterator (-p, kernels before 6.7) -------- */
+
+SEC("iter.s/task")
+int sample_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct thread_cache *cache;
+	struct scratch *sc;
+	struct batch *batch;
+	__u32 zero = 0;
+	__u64 switches;
+	bool kthread;
+	__u8 state;
+
+	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
+	if (!batch)
+		return 0;
+	if (!task) {
+		flush_batch(batch); /* the end of the pass */
+		return 0;
+	}
+	kthread = task->flags & PF_KTHREAD;
+	state = task_state(task);
+	if (skipped(task, state, kthread))
+		return 0;
+	switches = task->nvcsw + task->nivcsw;
+	cache = bpf_task_storage_get(&tt_thread_cache, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (cache && cache->valid && cache->switches == switches && cache->sample.state == state &&
+	    state != TT_ST_R) {
+		cache->sample.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
+		cache->sample.flags |= TT_SAMPLE_RESENT;
+		add_sample(batch, &cache->sample);
+		return 0;
+	}
+	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
+	if (!sc)
+		return 0;
+	take_sample(task, sc, state, kthread);
 	if (cache) {
-		__builtin_memcpy(&cache->sample, s, sizeof(*s));
+		__builtin_memcpy(&cache->sample, &sc->sample, sizeof(sc->sample));
 		cache->switches = switches;
 		cache->valid = 1;
 	}
-	add_sample(batch, s);
+	add_sample(batch, &sc->sample);
+	return 0;
+}
+
+/* --- sample_threads: one run per pass (kernel 6.7+) ----------------------- */
+
+/*
+ * What the last full sample of a thread saw, in a slot picked by tid. A
+ * slot shared by two tids only costs full samples (the tid is checked).
+ */
+#define LAST_SLOTS 65536
+
+struct last_seen {
+	__u32 tid;
+	__u32 state;
+	__u64 sig; /* context switches + a hash of the start time */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, LAST_SLOTS);
+	__type(key, __u32);
+	__type(value, struct last_seen);
+} tt_last SEC(".maps");
+
+/* tids per TT_EV_THREAD_REPEAT record; threads sampled in full per pass. */
+#define REPEAT_BATCH TT_REPEAT_MAX
+#define CHANGED_MAX 32768
+
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+struct pass {
+	struct tt_thread_repeat rep; /* tids follow */
+	__u32 rep_tids[REPEAT_BATCH];
+	__u32 nr_changed;
+	__u32 pad;
+	__u32 changed[CHANGED_MAX]; /* tids to sample in full */
+};
+#pragma clang diagnostic pop
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct pass);
+} tt_pass SEC(".maps");
+
+static __always_inline __u64 thread_sig(struct task_struct *task)
+{
+	return task->nvcsw + task->nivcsw + task->start_boottime * 0x9e3779b97f4a7c15ULL;
+}
+
+static __always_inline void flush_repeats(struct pass *p)
+{
+	__u32 nr = p->rep.nr;
+
+	if (nr > REPEAT_BATCH)
+		nr = REPEAT_BATCH;
+	if (nr) {
+		p->rep.hdr.type = TT_EV_THREAD_REPEAT;
+		p->rep.hdr.version = TT_THREAD_REPEAT_VERSION;
+		p->rep.hdr.size = sizeof(p->rep) + nr * sizeof(__u32);
+		p->rep.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
+		p->rep.nr = nr;
+		p->rep.reserved = 0;
+		if (!emit(&p->rep, sizeof(p->rep) + nr * sizeof(__u32)))
+			tt_nr_samples += nr;
+	}
+	p->rep.nr = 0;
+}
+
+/* Phase one, under RCU: an unchanged thread is repeated, the others listed. */
+static __always_inline void sort_thread(struct task_struct *task, struct pass *p)
+{
+	bool kthread = task->flags & PF_KTHREAD;
+	__u8 state = task_state(task);
+	__u32 tid = task->pid, slot = tid & (LAST_SLOTS - 1), i;
+	struct last_seen *last;
+
+	if (skipped(task, state, kthread))
+		return;
+	last = bpf_map_lookup_elem(&tt_last, &slot);
+	if (last && state != TT_ST_R && last->tid == tid && last->state == state &&
+	    last->sig == thread_sig(task)) {
+		i = p->rep.nr;
+		if (i < REPEAT_BATCH) {
+			p->rep_tids[i] = tid;
+			p->rep.nr = i + 1;
+		}
+		if (p->rep.nr >= REPEAT_BATCH)
+			flush_repeats(p);
+		return;
+	}
+	i = p->nr_changed;
+	if (i < CHANGED_MAX) {
+		p->changed[i] = tid;
+		p->nr_changed = i + 1;
+	} else {
+		count_drop(TT_DROP_MAP_FULL);
+	}
+}
+
+/* Phase two, one thread of the list: a full sample, remembered in tt_last. */
+static long sample_changed(__u32 i, void *ctx)
+{
+	struct task_struct *task;
+	struct last_seen *last;
+	struct scratch *sc;
+	struct batch *batch;
+	struct pass *p;
+	__u32 zero = 0, slot;
+	bool kthread;
+	__u8 state;
+
+	p = bpf_map_lookup_elem(&tt_pass, &zero);
+	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
+	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
+	if (!p || !sc || !batch || i >= CHANGED_MAX)
+		return 1;
+	task = bpf_task_from_pid(p->changed[i]);
+	if (!task)
+		return 0; /* exited since phase one */
+	kthread = task->flags & PF_KTHREAD;
+	state = task_state(task);
+	take_sample(task, sc, state, kthread);
+	slot = sc->sample.tid & (LAST_SLOTS - 1);
+	last = bpf_map_lookup_elem(&tt_last, &slot);
+	if (last) {
+		last->tid = sc->sample.tid;
+		last->state = state;
+		last->sig = thread_sig(task);
+	}
+	bpf_task_release(task);
+	add_sample(batch, &sc->sample);
+	return 0;
+}
+
+/* Attached to threadtop's own main thread: runs once per pass. */
+SEC("iter.s/task")
+int sample_threads(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task;
+	struct bpf_iter_task it;
+	struct batch *batch;
+	struct pass *p;
+	__u32 zero = 0;
+
+	if (!ctx->task)
+		return 0;
+	p = bpf_map_lookup_elem(&tt_pass, &zero);
+	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
+	if (!p || !batch)
+		return 0;
+	p->rep.nr = 0;
+	p->nr_changed = 0;
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+	while ((task = bpf_iter_task_next(&it)))
+		sort_thread(task, p);
+	bpf_iter_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	flush_repeats(p);
+	bpf_loop(p->nr_changed, sample_changed, NULL, 0);
+	flush_batch(batch);
 	return 0;
 }

@@ -70,6 +70,8 @@ int app_start_source(struct app *app)
 			.offcpu = o->offcpu,
 			/* Timing each run costs more than a tracer's run itself. */
 			.bpf_stats = o->bpf_stats < 0 ? !o->syscalls && !o->offcpu : o->bpf_stats,
+			/* A recording must replay from any point: no repeats in it. */
+			.full_samples = o->write_path != NULL,
 			.labels = o->labels.nr_defs ? &o->labels : NULL,
 			.warn = warn_line,
 		};

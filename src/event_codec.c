@@ -19,6 +19,9 @@
 _Static_assert(sizeof(struct tt_event_header) == 16, "tt_event_header layout");
 _Static_assert(sizeof(struct tt_thread_sample) == 136, "tt_thread_sample layout");
 _Static_assert(sizeof(struct tt_thread_info) == 56, "tt_thread_info layout");
+_Static_assert(sizeof(struct tt_thread_repeat) == 24, "tt_thread_repeat layout");
+_Static_assert(sizeof(struct tt_thread_repeat) + TT_REPEAT_MAX * sizeof(__u32) <= TT_EVENT_MAX_SIZE,
+	       "TT_EVENT_MAX_SIZE holds a full repeat record");
 _Static_assert(sizeof(struct tt_string) == 24, "tt_string layout");
 _Static_assert(sizeof(struct tt_stack) == 32, "tt_stack layout");
 _Static_assert(sizeof(struct tt_tick) == 32, "tt_tick layout");
@@ -51,6 +54,7 @@ enum tail_kind {
 	TAIL_STACK_BYTES,
 	TAIL_TRACE,
 	TAIL_CMD,
+	TAIL_TIDS,
 };
 
 _Static_assert(sizeof(struct tt_trace_line) == 40, "tt_trace_line layout");
@@ -87,6 +91,8 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				     "4444"
 				     "4112c",
 				 TAIL_NONE},
+	[TT_EV_THREAD_REPEAT] = {"thread_repeat", TT_THREAD_REPEAT_VERSION,
+				 sizeof(struct tt_thread_repeat), HDR "44", TAIL_TIDS},
 	[TT_EV_THREAD_INFO] = {"thread_info", TT_THREAD_INFO_VERSION, sizeof(struct tt_thread_info),
 			       HDR "44844c", TAIL_NONE},
 	[TT_EV_STRING] = {"string", TT_STRING_VERSION, sizeof(struct tt_string), HDR "44",
@@ -187,6 +193,8 @@ static size_t tail_size(const struct record_desc *d, const void *fixed)
 	case TAIL_CMD:
 		return (size_t)((const struct tt_cmd_output *)fixed)->cmd_len +
 		       ((const struct tt_cmd_output *)fixed)->piece_len;
+	case TAIL_TIDS:
+		return (size_t)((const struct tt_thread_repeat *)fixed)->nr * sizeof(__u32);
 	default:
 		return 0;
 	}
@@ -250,6 +258,8 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 		return check_trace(fixed);
 	if (d->tail == TAIL_CMD)
 		return check_cmd(fixed);
+	if (d->tail == TAIL_TIDS && ((const struct tt_thread_repeat *)fixed)->nr > TT_REPEAT_MAX)
+		return "more than 1024 threads in a repeat record";
 	return NULL;
 }
 
@@ -315,6 +325,14 @@ static void convert_tail(const struct record_desc *d, const unsigned char *src, 
 			memcpy(&v, src + off, 8);
 			v = htole64(v);
 			memcpy(dst + off, &v, 8);
+		}
+	} else if (d->tail == TAIL_TIDS) {
+		for (size_t off = 0; off < bytes; off += 4) {
+			uint32_t v;
+
+			memcpy(&v, src + off, 4);
+			v = htole32(v);
+			memcpy(dst + off, &v, 4);
 		}
 	} else {
 		memcpy(dst, src, bytes);

@@ -196,6 +196,24 @@ static void account_cpu(struct model *m, struct thread *t, uint64_t cpu_ns, uint
 	t->cpu_last_ns = cpu_ns;
 }
 
+/* One more sample of t with this key (labels_id is filled in here). */
+static void count_sample(struct model *m, struct thread *t, struct sample_key *key,
+			 uint64_t time_ns)
+{
+	uint32_t sec = model_sec(m, time_ns);
+	struct key_counts *kc;
+
+	key->labels_id = t->labels_id;
+	kc = key_get(t, key, sec);
+	t->last_seen_ns = time_ns;
+	t->cur = *key;
+	kc->interval++;
+	kc->session++;
+	RING_ADVANCE(t->key_rings[kc - t->keys], kc->ring_sec, sec);
+	if (t->key_rings[kc - t->keys][sec % MINUTE_SLOTS] < UINT16_MAX)
+		t->key_rings[kc - t->keys][sec % MINUTE_SLOTS]++;
+}
+
 static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 {
 	struct sample_key key = {
@@ -207,26 +225,36 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 	};
 	uint32_t sec = model_sec(m, s->hdr.time_ns);
 	struct thread *t = model_thread_get(m, s->pid, s->tid, s->start_time_ns);
-	struct key_counts *kc;
-
-	key.labels_id = t->labels_id;
-	kc = key_get(t, &key, sec);
 
 	memcpy(t->comm, s->comm, TT_COMM_LEN);
 	t->comm[TT_COMM_LEN - 1] = '\0';
 	t->cgroup_id = s->cgroup_id;
 	t->kthread = s->flags & TT_SAMPLE_KTHREAD;
-	t->last_seen_ns = s->hdr.time_ns;
-	t->cur = key;
 	if (s->weight_us)
 		m->weight_us = s->weight_us;
 	account_cpu(m, t, s->cpu_time_ns, sec);
+	count_sample(m, t, &key, s->hdr.time_ns);
+}
 
-	kc->interval++;
-	kc->session++;
-	RING_ADVANCE(t->key_rings[kc - t->keys], kc->ring_sec, sec);
-	if (t->key_rings[kc - t->keys][sec % MINUTE_SLOTS] < UINT16_MAX)
-		t->key_rings[kc - t->keys][sec % MINUTE_SLOTS]++;
+/*
+ * Threads unchanged since their last sample: each counts as that sample
+ * again (its key, labels as they are now; CPU time did not move). A tid
+ * with no sample yet is skipped.
+ */
+static void ingest_repeat(struct model *m, const struct tt_thread_repeat *r)
+{
+	uint32_t sec = model_sec(m, r->hdr.time_ns);
+
+	for (uint32_t i = 0; i < r->nr; i++) {
+		struct thread *t = u64map__get(m->threads, r->tids[i]);
+		struct sample_key key;
+
+		if (!t || t->cur.state == TT_ST_UNKNOWN || t->cpu_first_ns == UINT64_MAX)
+			continue;
+		key = t->cur;
+		account_cpu(m, t, t->cpu_last_ns, sec);
+		count_sample(m, t, &key, r->hdr.time_ns);
+	}
 }
 
 static void ingest_info(struct model *m, const struct tt_thread_info *info)
@@ -267,6 +295,9 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 	switch (ev->type) {
 	case TT_EV_THREAD_SAMPLE:
 		ingest_sample(m, (const struct tt_thread_sample *)ev);
+		break;
+	case TT_EV_THREAD_REPEAT:
+		ingest_repeat(m, (const struct tt_thread_repeat *)ev);
 		break;
 	case TT_EV_THREAD_INFO:
 		ingest_info(m, (const struct tt_thread_info *)ev);

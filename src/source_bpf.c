@@ -45,6 +45,14 @@
 #define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
 #define MAX_PROGS 8
 #define LIBBPF_LOG_MAX (256 * 1024)
+#define LAST_SLOTS 65536 /* = bpf/threads.bpf.c */
+
+/* A slot of tt_last (bpf/threads.bpf.c). */
+struct last_seen {
+	__u32 tid;
+	__u32 state;
+	__u64 sig;
+};
 #define USTACKS_MAX 65536 /* unwound stacks remembered for dedup */
 #define UNWIND_IDLE_ROUNDS 60
 
@@ -61,6 +69,7 @@ struct seen_thread {
 	/* The last DWARF stack of the thread off CPU and the frame-pointer stack
 	 * it replaced: a resent sample with that stack gets it again. */
 	uint32_t fp_ustack_id, dwarf_ustack_id;
+	struct tt_thread_sample last; /* its last full sample (repeats when recording) */
 };
 
 struct bpf_source {
@@ -90,6 +99,7 @@ struct bpf_source {
 	struct strtab *strings;
 	struct u64map *seen;
 	uint32_t generation;
+	bool one_pass; /* sample_threads (one run per pass) is loaded, else sample_tasks */
 	int cmdline_pid;
 	uint32_t cmdline_id;
 	/* DWARF unwinding of stack copies (--unwind dwarf|auto). */
@@ -166,6 +176,7 @@ static void note_thread(struct bpf_source *bs, const struct tt_thread_sample *s)
 
 	if (seen && seen->start_time_ns == s->start_time_ns) {
 		seen->generation = bs->generation;
+		seen->last = *s;
 		return;
 	}
 	if (!seen) {
@@ -174,6 +185,7 @@ static void note_thread(struct bpf_source *bs, const struct tt_thread_sample *s)
 	}
 	seen->start_time_ns = s->start_time_ns;
 	seen->generation = bs->generation;
+	seen->last = *s;
 	info.hdr = (struct tt_event_header){TT_EV_THREAD_INFO, TT_THREAD_INFO_VERSION, sizeof(info),
 					    s->hdr.time_ns};
 	info.pid = s->pid;
@@ -341,6 +353,53 @@ static void thread_sample(struct bpf_source *bs, const struct tt_thread_sample *
 	sink_emit(&bs->base.sink, &s.hdr);
 }
 
+/*
+ * The kernel's list of threads unchanged since their last sample. A tid
+ * whose last sample never arrived (the ring buffer was full) is dropped from
+ * the list, counted, and its kernel slot cleared so that the next pass samples
+ * it in full. When recording, each repeat is sent as the full sample it
+ * stands for: a recording replays from any point without earlier samples.
+ */
+static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
+{
+	struct {
+		struct tt_thread_repeat rec;
+		__u32 tids[TT_REPEAT_MAX];
+	} out;
+	int slots = bpf_map__fd(bs->threads->maps.tt_last);
+	uint32_t n = 0;
+
+	if (r->nr > TT_REPEAT_MAX || r->hdr.size != sizeof(*r) + r->nr * sizeof(__u32)) {
+		bs->user_drops[TT_DROP_READ_ERROR]++;
+		return;
+	}
+	for (uint32_t i = 0; i < r->nr; i++) {
+		struct seen_thread *seen = u64map__get(bs->seen, r->tids[i]);
+
+		if (!seen || seen->last.tid != r->tids[i]) {
+			__u32 slot = r->tids[i] & (LAST_SLOTS - 1);
+			struct last_seen none = {0};
+
+			bpf_map_update_elem(slots, &slot, &none, BPF_ANY);
+			bs->user_drops[TT_DROP_RINGBUF_FULL]++;
+			continue;
+		}
+		seen->generation = bs->generation;
+		if (bs->opts.full_samples) {
+			seen->last.hdr.time_ns = r->hdr.time_ns;
+			sink_emit(&bs->base.sink, &seen->last.hdr);
+		} else {
+			out.tids[n++] = r->tids[i];
+		}
+	}
+	if (!n)
+		return;
+	out.rec = *r;
+	out.rec.nr = n;
+	out.rec.hdr.size = (uint32_t)(sizeof(out.rec) + n * sizeof(__u32));
+	sink_emit(&bs->base.sink, &out.rec.hdr);
+}
+
 /* --- ring buffer ---------------------------------------------------------- */
 
 static int on_record(void *ctx, void *data, size_t size)
@@ -387,6 +446,9 @@ static int on_record(void *ctx, void *data, size_t size)
 		} else if (ev->type == TT_EV_THREAD_SAMPLE &&
 			   ev->size == sizeof(struct tt_thread_sample)) {
 			thread_sample(bs, (const struct tt_thread_sample *)ev);
+		} else if (ev->type == TT_EV_THREAD_REPEAT &&
+			   ev->size >= sizeof(struct tt_thread_repeat)) {
+			on_repeat(bs, (const struct tt_thread_repeat *)ev);
 		} else {
 			sink_emit(&bs->base.sink, ev);
 		}
@@ -759,7 +821,10 @@ static void note_progs(struct bpf_source *bs, struct bpf_object *obj)
 		if (bs->nr_progs == MAX_PROGS || bpf_program__fd(prog) < 0)
 			continue;
 		bs->progs[bs->nr_progs].fd = bpf_program__fd(prog);
-		snprintf(bs->progs[bs->nr_progs].name, TT_COMM_LEN, "%s", bpf_program__name(prog));
+		/* Either thread sampler is "sample_threads" to users (bpf_stats). */
+		snprintf(bs->progs[bs->nr_progs].name, TT_COMM_LEN, "%s",
+			 prog == bs->threads->progs.sample_tasks ? "sample_threads"
+								 : bpf_program__name(prog));
 		bs->nr_progs++;
 	}
 }
@@ -788,20 +853,43 @@ static uint32_t ringbuf_bytes(void)
 	return (uint32_t)(kb << 10);
 }
 
-static int load_all(struct bpf_source *bs, char *err, size_t errlen)
+static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 {
-	unsigned cpu_weight = bs->opts.cpu_hz ? 1000000u / bs->opts.cpu_hz : 0;
-	int e;
-
-	bs->ring_bytes = ringbuf_bytes();
 	bs->threads = threads_bpf__open();
 	if (!bs->threads)
 		return load_failed("threads", errno, err, errlen);
 	CONFIGURE(bs->threads, bs, 1000000u / bs->opts.hz);
 	bs->threads->rodata->tt_unwind_mode = bs->opts.unwind;
 	bs->threads->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+	bpf_program__set_autoload(bs->threads->progs.sample_threads, bs->one_pass);
+	bpf_program__set_autoload(bs->threads->progs.sample_tasks, !bs->one_pass);
+	if (!bs->one_pass) {
+		bpf_map__set_max_entries(bs->threads->maps.tt_last, 1);
+		bpf_map__set_max_entries(bs->threads->maps.tt_pass, 1);
+	}
 	if (threads_bpf__load(bs->threads))
 		return load_failed("threads", errno, err, errlen);
+	return 0;
+}
+
+static int load_all(struct bpf_source *bs, char *err, size_t errlen)
+{
+	unsigned cpu_weight = bs->opts.cpu_hz ? 1000000u / bs->opts.cpu_hz : 0;
+	int e;
+
+	bs->ring_bytes = ringbuf_bytes();
+	/* The one-pass sampler walks every thread: -p keeps the per-process walk. */
+	bs->one_pass = !bs->opts.nr_pids;
+	if ((e = load_threads(bs, err, errlen)) < 0 && bs->one_pass) {
+		if (bs->opts.warn)
+			bs->opts.warn("BPF source: the one-pass thread sampler did not load "
+				      "(kernel 6.7+ task iterator kfuncs); sampling task by task");
+		threads_bpf__destroy(bs->threads);
+		bs->one_pass = false;
+		e = load_threads(bs, err, errlen);
+	}
+	if (e < 0)
+		return e;
 	note_progs(bs, bs->threads->obj);
 
 	if (bs->opts.cpu_hz) {
@@ -849,7 +937,8 @@ static int load_all(struct bpf_source *bs, char *err, size_t errlen)
 
 static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
 {
-	struct bpf_program *prog = bs->threads->progs.sample_threads;
+	struct bpf_program *prog =
+		bs->one_pass ? bs->threads->progs.sample_threads : bs->threads->progs.sample_tasks;
 	size_t n = bs->opts.nr_pids && bs->opts.nr_pids <= PID_ITERS_MAX ? bs->opts.nr_pids : 1;
 	int fd = bpf_map__fd(bs->threads->maps.tt_tgids);
 	__u8 one = 1;
@@ -864,6 +953,12 @@ static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
 		DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, o);
 		union bpf_iter_link_info linfo = {0};
 
+		/* One pass: one run, on our own main thread (6.1+). */
+		if (bs->one_pass) {
+			linfo.task.tid = (__u32)bs->opts.self_pid;
+			o.link_info = &linfo;
+			o.link_info_len = sizeof(linfo);
+		}
 		/* One process: the kernel walks only its threads (6.1+). */
 		if (n == bs->opts.nr_pids) {
 			linfo.task.pid = (__u32)bs->opts.pids[i];

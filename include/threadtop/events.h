@@ -37,6 +37,7 @@ enum tt_event_type {
 	TT_EV_PROG_STATS = 11,	  /* run time of one BPF program (BPF_ENABLE_STATS) */
 	TT_EV_THREAD_LABELS = 16, /* a thread's application labels changed (--label) */
 	TT_EV_LABEL_NAME = 17,	  /* the name of a label slot */
+	TT_EV_THREAD_REPEAT = 19, /* threads unchanged since their last sample, sampled again */
 	TT_EV_LUAJIT_SAMPLE = 12, /* one sysprof sample of a LuaJIT thread */
 	TT_EV_LUAJIT_FUNC = 13,	  /* LuaJIT function dictionary entry: (pid, id) -> name */
 	TT_EV_TRACE_LINE = 20,	  /* one kernel trace line (--trace) */
@@ -55,6 +56,7 @@ enum tt_event_type {
 /* Current version of every record type; readers accept versions <= these. */
 #define TT_THREAD_SAMPLE_VERSION 1
 #define TT_THREAD_INFO_VERSION 1
+#define TT_THREAD_REPEAT_VERSION 1
 #define TT_STRING_VERSION 1
 #define TT_STACK_VERSION 1
 #define TT_TICK_VERSION 1
@@ -136,6 +138,21 @@ struct tt_thread_sample {
 	__u8 flags; /* TT_SAMPLE_* */
 	__u16 cpu;  /* CPU it last ran on */
 	char comm[TT_COMM_LEN];
+};
+
+/*
+ * One sampling pass saw these threads exactly as their last thread sample
+ * described them (they have not run since, same state): each counts as that
+ * sample again, at hdr.time_ns. The BPF source sends idle threads this way;
+ * a thread the reader has no sample of is skipped.
+ */
+#define TT_REPEAT_MAX 1024 /* tids per record */
+
+struct tt_thread_repeat {
+	struct tt_event_header hdr;
+	__u32 nr; /* tids that follow */
+	__u32 reserved;
+	__u32 tids[];
 };
 
 #define TT_INFO_KTHREAD (1u << 0)

@@ -26,6 +26,7 @@ struct bpf_source_opts {
 	bool syscalls;	      /* --syscalls: exact per-thread syscall counts and latency */
 	bool offcpu;	      /* --offcpu: exact off-CPU time per stack, run-queue latency */
 	bool bpf_stats;	      /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
+	bool full_samples;    /* send unchanged threads as full samples, not repeats (recording) */
 	const struct label_set *labels; /* --label definitions, or NULL */
 	void (*warn)(const char *msg);	/* told what could not be set up (the run goes on) */
 };

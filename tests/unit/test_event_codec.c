@@ -108,6 +108,33 @@ static void variable_types(void **state)
 	roundtrip(&v.s.hdr);
 }
 
+static void thread_repeat(void **state)
+{
+	union {
+		struct tt_thread_repeat r;
+		unsigned char buf[sizeof(struct tt_thread_repeat) + (TT_REPEAT_MAX + 1) * 4];
+	} u = {0};
+	unsigned char enc[sizeof(u)];
+
+	u.r.hdr = (struct tt_event_header){TT_EV_THREAD_REPEAT, TT_THREAD_REPEAT_VERSION,
+					   sizeof(u.r) + TT_REPEAT_MAX * 4, 7};
+	u.r.nr = TT_REPEAT_MAX;
+	for (uint32_t i = 0; i < TT_REPEAT_MAX; i++)
+		u.r.tids[i] = 0x01020304u + i;
+	roundtrip(&u.r.hdr);
+	/* The tids are little-endian 32-bit integers on disk. */
+	assert_int_equal(tt_event_encode(&u.r.hdr, enc, sizeof(enc)), u.r.hdr.size);
+	assert_int_equal(enc[sizeof(u.r)], 0x04);
+	assert_int_equal(enc[sizeof(u.r) + 3], 0x01);
+	/* More tids than a record holds, or a size that disagrees with nr. */
+	u.r.nr = TT_REPEAT_MAX + 1;
+	u.r.hdr.size += 4;
+	assert_int_equal(tt_event_validate(&u.r.hdr, sizeof(u)), -EINVAL);
+	u.r.nr = 2;
+	u.r.hdr.size = sizeof(u.r) + 4;
+	assert_int_equal(tt_event_validate(&u.r.hdr, sizeof(u)), -EINVAL);
+}
+
 static void malformed(void **state)
 {
 	struct tt_tick tick = {.hdr = {TT_EV_TICK, 1, sizeof(tick), 9}};
@@ -201,7 +228,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(thread_sample),  cmocka_unit_test(other_fixed_types),
 		cmocka_unit_test(variable_types), cmocka_unit_test(malformed),
-		cmocka_unit_test(stack_copy),
+		cmocka_unit_test(stack_copy),	  cmocka_unit_test(thread_repeat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The one-pass thread sampler sends threads that have not run since their
+# last sample as repeats (TT_EV_THREAD_REPEAT); they must count exactly as
+# full samples. Idle threads get the same samples, states, syscalls and
+# kernel + user stacks as from the per-task sampler (-p), a thread that
+# wakes is sampled again in its new state (stopped: T), and a recording of a
+# repeating run holds full samples only (it replays to the same figures).
+. "$(dirname "$0")/bpf_common.bash"
+
+start idle_threads 3 60
+idle=$WL
+start spin_sleep 60
+ss=$WL
+sleep 0.3
+
+# "tid states syscalls" of the workload's threads in the last interval, and
+# whether each was sampled in every tick of it.
+rows() {
+	tail -n 1 "$1" | jq -r --argjson p "$2" '.threads[] | select(.pid == $p) |
+		[.tid, (.samples | keys | join(",")), (.samples_by_syscall | keys | join(","))]
+		| join(" ")' | sort
+}
+every_tick() {
+	tail -n 1 "$1" | jq -e --argjson p "$2" '.cost.ticks as $t | [.threads[] |
+		select(.pid == $p) | .samples.S == $t] | length == 4 and all' >/dev/null ||
+		fail "$1: idle threads not S in every tick: $(tail -n 1 "$1" | jq -c \
+			--argjson p "$2" '[.cost.ticks, (.threads[] | select(.pid == $p) | .samples)]')"
+}
+# The workload's folded thread stacks, each with "ok" when its count is
+# the run's tick count (every tick sampled, whether full or repeated).
+stacks() {
+	local t
+	t=$(jq -s 'map(.cost.ticks) | add' "$2")
+	grep "^idle_threads;" "$1" | sed 's/\[[0-9]*\]//' |
+		awk -v t="$t" '{ n = $NF; $NF = (n == t ? "ok" : n "/" t); print }' | sort
+}
+
+one=$TMPD/one.json
+per=$TMPD/per.json
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 --export "$TMPD/one.folded" \
+	--export-format folded --export-by tid --force >"$one" 2>"$TMPD/one.err" ||
+	fail "default run: $(cat "$TMPD/one.err")"
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 -p "$idle" \
+	--export "$TMPD/per.folded" --export-format folded --export-by tid --force >"$per" \
+	2>"$TMPD/per.err" || fail "-p run: $(cat "$TMPD/per.err")"
+
+ticks=$(tail -n 1 "$one" | jq '.cost.ticks')
+[ "$ticks" -ge 15 ] || fail "only $ticks ticks in one interval"
+a=$(rows "$one" "$idle")
+b=$(rows "$per" "$idle")
+[ "$(echo "$a" | wc -l)" -eq 4 ] || fail "expected 4 idle_threads rows (one pass): $a"
+[ "$a" = "$b" ] || fail "one pass and per task differ:
+one pass: $a
+per task: $b"
+[ "$(echo "$a" | grep -c ' S read$')" -eq 3 ] || fail "idle threads not S in read: $a"
+every_tick "$one" "$idle"
+every_tick "$per" "$idle"
+
+# Same kernel and user stacks, every tick, with and without repeats.
+sa=$(stacks "$TMPD/one.folded" "$one")
+sb=$(stacks "$TMPD/per.folded" "$per")
+[ "$(echo "$sa" | grep -c 'pipe_read.* ok$')" -eq 3 ] || fail "no kernel stack in pipe_read: $sa"
+[ "$sa" = "$sb" ] || fail "stacks differ:
+one pass: $sa
+per task: $sb"
+
+# The sleeper wakes 5 times a second: sampled every tick, mostly S (Q when it
+# waits for a CPU on a busy machine).
+sl=$(tail -n 1 "$one" | jq -c '[.threads[] | select(.comm == "sleeper")][0]')
+echo "$sl" | jq -e --argjson t "$ticks" '(.samples | add) == $t and .samples.S >= $t / 2' \
+	>/dev/null || fail "sleeper not sampled in each of $ticks ticks, or not S: $sl"
+
+# A repeated thread that wakes (SIGSTOP) is sampled again, now stopped.
+out=$TMPD/stop.json
+"$TT_BIN" -b --format json -n 3 -d 1 --source bpf --cpu-hz 0 >"$out" &
+tt=$!
+wait_first_line "$out"
+kill -STOP "$idle"
+wait "$tt" || fail "threadtop failed during the stop run"
+kill -CONT "$idle"
+st=$(tail -n 1 "$out" | jq -c --argjson p "$idle" '[.threads[] | select(.pid == $p) | .samples]')
+echo "$st" | jq -e 'length == 4 and all(.T >= 18 and (.S // 0) == 0)' >/dev/null ||
+	fail "stopped threads not T in the last interval: $st"
+
+# Recording: full samples only, and the replay gives the same figures.
+rec=$TMPD/rec.ttr
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 -w "$rec" >"$TMPD/live.json" ||
+	fail "recording run failed"
+"$TT_BIN" -r "$rec" -b --format json >"$TMPD/replay.json" 2>"$TMPD/replay.err" ||
+	fail "replay failed: $(cat "$TMPD/replay.err")"
+[ "$(tail -n 1 "$TMPD/live.json" | jq -c .threads)" = \
+	"$(tail -n 1 "$TMPD/replay.json" | jq -c .threads)" ] || fail "replay differs from live"
+every_tick "$TMPD/replay.json" "$idle"
+echo PASS

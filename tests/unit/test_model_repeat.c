@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for TT_EV_THREAD_REPEAT in the model: a thread repeated from
+ * its last sample counts exactly as if the full sample had come again; a
+ * repeat of an unknown thread is ignored; repeated threads still age out.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "threadtop/model.h"
+#include "threadtop/util.h"
+
+#define SEC NSEC_PER_SEC
+#define T0 (1000 * SEC)
+#define TICK (SEC / 20)
+
+static void sample(struct model *m, uint64_t t, uint32_t tid, enum tt_state state, int syscall,
+		   uint32_t kstack, uint64_t cpu_ns)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), t},
+		.pid = 10,
+		.tid = tid,
+		.start_time_ns = 1,
+		.cpu_time_ns = cpu_ns,
+		.weight_us = 50000, /* 20 Hz */
+		.syscall_nr = syscall,
+		.kstack_id = kstack,
+		.state = (uint8_t)state,
+	};
+
+	strcpy(s.comm, "sleeper");
+	model__ingest(m, &s.hdr);
+}
+
+static void repeat(struct model *m, uint64_t t, const uint32_t *tids, uint32_t nr)
+{
+	union {
+		struct tt_thread_repeat r;
+		unsigned char buf[sizeof(struct tt_thread_repeat) + 8 * sizeof(uint32_t)];
+	} u = {0};
+
+	assert_true(nr <= 8);
+	u.r.hdr = (struct tt_event_header){TT_EV_THREAD_REPEAT, TT_THREAD_REPEAT_VERSION,
+					   (uint32_t)(sizeof(u.r) + nr * sizeof(uint32_t)), t};
+	u.r.nr = nr;
+	memcpy(u.r.tids, tids, nr * sizeof(uint32_t));
+	model__ingest(m, &u.r.hdr);
+}
+
+static struct model_row query_tid(struct model *m, enum model_window w, uint32_t tid)
+{
+	struct model_result res;
+	struct model_query q;
+	struct model_row row = {0};
+
+	model_query_init(&q);
+	q.window = w;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	for (size_t i = 0; i < res.nr; i++)
+		if (res.rows[i].tid == tid)
+			row = res.rows[i];
+	row.comm = row.cmdline = row.wchan = NULL; /* owned by the result */
+	model_result__release(&res);
+	return row;
+}
+
+static void assert_rows_equal(const struct model_row *a, const struct model_row *b)
+{
+	assert_int_equal(a->tid, b->tid);
+	assert_int_equal(a->samples, b->samples);
+	for (int s = 0; s < TT_ST_MAX; s++)
+		assert_int_equal(a->state_samples[s], b->state_samples[s]);
+	assert_int_equal(a->cur_state, b->cur_state);
+	assert_int_equal(a->cur_syscall, b->cur_syscall);
+	assert_int_equal(a->cur_kstack_id, b->cur_kstack_id);
+	assert_true(a->avg_threads == b->avg_threads);
+	assert_true(a->avg_active == b->avg_active);
+	assert_true(a->cpu_pct == b->cpu_pct);
+}
+
+/*
+ * Two seconds of a sleeper (tid 12, S in read with kernel stack 5) that
+ * wakes once at tick 30 into R: one model gets every sample in full, the
+ * other the first sample of each run in full and repeats for the rest.
+ */
+static void repeats_count_as_full_samples(void **state)
+{
+	struct model *full = model__new(NULL), *rep = model__new(NULL);
+	uint32_t tid = 12;
+
+	model__advance(full, T0);
+	model__advance(rep, T0);
+	for (int i = 0; i < 40; i++) {
+		uint64_t t = T0 + (uint64_t)i * TICK;
+		bool running = i == 30;
+		uint64_t cpu = i <= 30 ? 1000000 : 3000000;
+
+		sample(full, t, tid, running ? TT_ST_R : TT_ST_S, running ? -1 : 0, running ? 0 : 5,
+		       cpu);
+		if (i == 0 || i == 30 || i == 31)
+			sample(rep, t, tid, running ? TT_ST_R : TT_ST_S, running ? -1 : 0,
+			       running ? 0 : 5, cpu);
+		else
+			repeat(rep, t, &tid, 1);
+		if (i == 19) {
+			model__end_interval(full, T0 + SEC);
+			model__end_interval(rep, T0 + SEC);
+		}
+	}
+	model__advance(full, T0 + 2 * SEC);
+	model__advance(rep, T0 + 2 * SEC);
+
+	struct model_row a = query_tid(full, WIN_INTERVAL, tid),
+			 b = query_tid(rep, WIN_INTERVAL, tid);
+
+	assert_int_equal(a.samples, 20);
+	assert_int_equal(a.state_samples[TT_ST_S], 19);
+	assert_int_equal(a.state_samples[TT_ST_R], 1);
+	assert_rows_equal(&a, &b);
+	a = query_tid(full, WIN_SESSION, tid);
+	b = query_tid(rep, WIN_SESSION, tid);
+	assert_int_equal(a.samples, 40);
+	assert_int_equal(b.cur_kstack_id, 5);
+	assert_rows_equal(&a, &b);
+	a = query_tid(full, WIN_MINUTE, tid);
+	b = query_tid(rep, WIN_MINUTE, tid);
+	assert_rows_equal(&a, &b);
+	model__free(full);
+	model__free(rep);
+}
+
+/* A repeat names threads the model has no sample of: they are skipped. */
+static void unknown_tids_are_skipped(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct tt_thread_info info = {
+		.hdr = {TT_EV_THREAD_INFO, TT_THREAD_INFO_VERSION, sizeof(info), T0},
+		.pid = 10,
+		.tid = 13,
+		.start_time_ns = 1,
+	};
+	uint32_t tids[] = {99, 13, 12};
+	struct model_stats st;
+
+	model__advance(m, T0);
+	model__ingest(m, &info.hdr); /* known, but never sampled */
+	sample(m, T0, 12, TT_ST_S, 0, 5, 0);
+	repeat(m, T0 + TICK, tids, 3);
+	model__advance(m, T0 + SEC);
+	assert_int_equal(query_tid(m, WIN_INTERVAL, 12).samples, 2);
+	assert_int_equal(query_tid(m, WIN_INTERVAL, 13).samples, 0);
+	model__stats(m, &st);
+	assert_int_equal(st.nr_threads, 2); /* no thread made up for tid 99 */
+	model__free(m);
+}
+
+/* A thread that stops being repeated (it exited) ages out like any other. */
+static void repeated_threads_age_out(void **state)
+{
+	struct model_opts o = {.retain_ns = 5 * SEC};
+	struct model *m = model__new(&o);
+	uint32_t tid = 12;
+	struct model_stats st;
+
+	model__advance(m, T0);
+	sample(m, T0, tid, TT_ST_S, 0, 5, 0);
+	repeat(m, T0 + 3 * SEC, &tid, 1);
+	model__end_interval(m, T0 + 7 * SEC); /* seen 4 s ago: kept */
+	model__stats(m, &st);
+	assert_int_equal(st.nr_threads, 1);
+	model__end_interval(m, T0 + 9 * SEC); /* 6 s ago: gone */
+	model__stats(m, &st);
+	assert_int_equal(st.nr_threads, 0);
+	model__free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(repeats_count_as_full_samples),
+		cmocka_unit_test(unknown_tids_are_skipped),
+		cmocka_unit_test(repeated_threads_age_out),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
