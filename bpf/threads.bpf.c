@@ -462,9 +462,13 @@ struct {
 	__type(value, struct pass);
 } tt_pass SEC(".maps");
 
+/* Bumped by user space after ring-buffer losses: every thread looks changed. */
+__u32 tt_epoch = 0;
+
 static __always_inline __u64 thread_sig(struct task_struct *task)
 {
-	return task->nvcsw + task->nivcsw + task->start_boottime * 0x9e3779b97f4a7c15ULL;
+	return task->nvcsw + task->nivcsw + task->start_boottime * 0x9e3779b97f4a7c15ULL +
+	       (__u64)tt_epoch * 0xc2b2ae3d27d4eb4fULL;
 }
 
 static __always_inline void flush_repeats(struct pass *p)

@@ -20,7 +20,18 @@ void json_write_escaped(FILE *f, const char *s, size_t len)
 
 	fputc('"', f);
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_valid_len(p + i, len - i);
+		size_t n = 0;
+
+		/* A run of printable ASCII that needs no escape goes out in one write. */
+		while (i + n < len && p[i + n] >= 0x20 && p[i + n] < 0x7f && p[i + n] != '"' &&
+		       p[i + n] != '\\')
+			n++;
+		if (n) {
+			fwrite(p + i, 1, n, f);
+			i += n;
+			continue;
+		}
+		n = utf8_valid_len(p + i, len - i);
 
 		if (n == 0) {
 			fputs("\\ufffd", f);

@@ -46,6 +46,7 @@
 #define MAX_PROGS 8
 #define LIBBPF_LOG_MAX (256 * 1024)
 #define LAST_SLOTS 65536 /* = bpf/threads.bpf.c */
+#define SWEEP_EVERY 64	 /* passes between checks of the repeated threads */
 
 /* A slot of tt_last (bpf/threads.bpf.c). */
 struct last_seen {
@@ -198,12 +199,19 @@ static void note_thread(struct bpf_source *bs, const struct tt_thread_sample *s)
 	sink_emit(&bs->base.sink, &info.hdr);
 }
 
-/* Forgets threads the last pass did not see, so a reused tid is noticed. */
+/*
+ * Forgets threads the last passes did not see, so a reused tid is noticed.
+ * Repeated threads are marked seen only on every SWEEP_EVERY-th pass: the
+ * sweep runs then.
+ */
 static void sweep_seen(struct bpf_source *bs)
 {
 	struct seen_thread *seen;
 	uint64_t tid;
 	size_t pos = 0;
+
+	if (bs->one_pass && bs->generation % SWEEP_EVERY)
+		return;
 
 	while (u64map__next(bs->seen, &pos, &tid, (void **)&seen)) {
 		if (bs->generation - seen->generation > 2) {
@@ -354,10 +362,12 @@ static void thread_sample(struct bpf_source *bs, const struct tt_thread_sample *
 }
 
 /*
- * The kernel's list of threads unchanged since their last sample. A tid
- * whose last sample never arrived (the ring buffer was full) is dropped from
- * the list, counted, and its kernel slot cleared so that the next pass samples
- * it in full. When recording, each repeat is sent as the full sample it
+ * The kernel's list of threads unchanged since their last sample. On every
+ * SWEEP_EVERY-th pass (and when recording) each tid is checked: it keeps its
+ * thread_info entry alive, and a tid whose last sample never arrived (the
+ * ring buffer was full) is dropped from the list, counted, and its kernel
+ * slot cleared so that the next pass samples it in full. The other passes
+ * cost nothing per thread here. When recording, each repeat is sent as the full sample it
  * stands for: a recording replays from any point without earlier samples.
  */
 static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
@@ -371,6 +381,11 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 
 	if (r->nr > TT_REPEAT_MAX || r->hdr.size != sizeof(*r) + r->nr * sizeof(__u32)) {
 		bs->user_drops[TT_DROP_READ_ERROR]++;
+		return;
+	}
+	/* Most passes: straight to the model, which skips tids it has no sample of. */
+	if (!bs->opts.full_samples && bs->generation % SWEEP_EVERY) {
+		sink_emit(&bs->base.sink, &r->hdr);
 		return;
 	}
 	for (uint32_t i = 0; i < r->nr; i++) {
@@ -618,6 +633,9 @@ static void flush_drops(struct bpf_source *bs, uint64_t now)
 			for (int c = 0; c < bs->nr_cpus; c++)
 				sum += vals[c];
 		rec.count[r] = sum - bs->drops_prev[r] + bs->user_drops[r];
+		/* Samples may be lost: the next pass samples every thread in full. */
+		if (r == TT_DROP_RINGBUF_FULL && rec.count[r] && bs->one_pass)
+			bs->threads->bss->tt_epoch++;
 		bs->drops_prev[r] = sum;
 		bs->user_drops[r] = 0;
 		any |= rec.count[r] != 0;

@@ -11,8 +11,15 @@
 start idle_threads 3 60
 idle=$WL
 start spin_sleep 60
-ss=$WL
-sleep 0.3
+# On a loaded machine thread creation takes a while: wait until the four
+# threads exist and sleep, so that every tick finds them where they stay.
+for _ in $(seq 100); do
+	[ "$(ls /proc/"$idle"/task | wc -l)" -eq 4 ] &&
+		[ "$(cat /proc/"$idle"/task/*/stat | awk '$3 != "S"' | wc -l)" -eq 0 ] && break
+	sleep 0.1
+done
+[ "$(ls /proc/"$idle"/task | wc -l)" -eq 4 ] || fail "idle_threads did not start its threads"
+sleep 0.5
 
 # "tid states syscalls" of the workload's threads in the last interval, and
 # whether each was sampled in every tick of it.
