@@ -73,7 +73,7 @@ TTB="$TT -b --format json -d 1 --source bpf"
 echo "threadtop $("$TT" -V | awk '{print $2}') on $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "median of $PAIRS alternating pairs; ratio = storm time with the tool / without"
 echo
-STORMS=${STORMS:-getppid pingpong}
+STORMS=${STORMS-getppid pingpong}
 for name in $STORMS; do
 	measure "threadtop (default: 20 Hz + 99 Hz)" $name bg "$TTB >/dev/null"
 	measure "threadtop --syscalls" $name bg "$TTB --syscalls >/dev/null"
