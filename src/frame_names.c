@@ -83,9 +83,7 @@ static int kept_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 		e = u64map__get(fn->by_addr, addr);
 	if (!e)
 		return -ENOENT;
-	ret->name = e->name;
-	ret->module = e->module;
-	ret->kernel = e->kernel;
+	*ret = (struct frame_name){e->name, e->module, e->kernel, NULL}; /* no build-id recorded */
 	return 0;
 }
 

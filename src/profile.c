@@ -128,7 +128,7 @@ static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 	sf->idx = xmalloc(st->nr * sizeof(*sf->idx));
 	for (int i = st->nr - 1; i >= 0; i--) {
 		bool lua = !kernel && lj_frame_is_lua(st->ips[i]);
-		struct frame_name fn;
+		struct frame_name fn = {0}; /* a namer may fill only some fields */
 
 		if (lua) /* named by the LuaJIT model, whatever the namer */
 			model__frame_name(b->m, st->pid, st->ips[i], false, &fn);

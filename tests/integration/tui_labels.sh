@@ -47,7 +47,7 @@ tmux -L "$S" new-session -d -s "$S" -x 140 -y 30 -e LANG=C.UTF-8 "bash --norc --
 tmux -L "$S" set-option -t "$S" window-size manual >/dev/null 2>&1
 keys "PS1='PROMPT\$ '" Enter
 wait_for '^PROMPT\$'
-keys "clear; $TT_BIN --source bpf -d 0.5 -p $WL --log /tmp/tt_tuilab_log.$$ \
+keys "clear; $TT_BIN --source bpf -d 0.35 -p $WL --log /tmp/tt_tuilab_log.$$ \
 --label 'wait=$bin:begin_wait:str:arg1' --label-clear 'wait=$bin:end_wait'; echo EXIT=\$?" Enter
 
 # A BPF source that cannot load ends the run: skip, saying why.
@@ -65,6 +65,8 @@ done
 rm -f /tmp/tt_tuilab_log.$$
 wait_for 'LABELS'
 # The waiter's row shows its label (it is inside begin_wait 60% of the time).
+# The 0.35 s refresh drifts across the waiter's 0.5 s cycle: a refresh period
+# of 0.5 s can lock onto its CPU-burning phase and never see the label.
 wait_for 'waiter .*wait=IO:DataFileRead' 20
 # The hostile value is shown escaped; a raw ESC never reaches the terminal.
 wait_for 'wait=\\e\[31mLock:\\x07rel' 20
