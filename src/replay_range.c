@@ -29,7 +29,7 @@ static bool clock_ok(const struct parsed *p)
 
 static struct parsed parse(const char *text)
 {
-	struct parsed p = {T_BAD};
+	struct parsed p = {.kind = T_BAD};
 	int n = 0;
 
 	if (sscanf(text, "%4u-%2u-%2u%*1[T ]%2u:%2u:%2u%n", &p.year, &p.mon, &p.day, &p.h, &p.m,

@@ -372,9 +372,9 @@ static void thread_sample(struct bpf_source *bs, const struct tt_thread_sample *
  */
 static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 {
-	struct {
+	union { /* a repeat record with room for its tids (a flexible array member) */
 		struct tt_thread_repeat rec;
-		__u32 tids[TT_REPEAT_MAX];
+		unsigned char room[sizeof(struct tt_thread_repeat) + TT_REPEAT_MAX * sizeof(__u32)];
 	} out;
 	int slots = bpf_map__fd(bs->threads->maps.tt_last);
 	uint32_t n = 0;
@@ -404,7 +404,7 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 			seen->last.hdr.time_ns = r->hdr.time_ns;
 			sink_emit(&bs->base.sink, &seen->last.hdr);
 		} else {
-			out.tids[n++] = r->tids[i];
+			out.rec.tids[n++] = r->tids[i];
 		}
 	}
 	if (!n)
