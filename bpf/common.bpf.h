@@ -112,6 +112,19 @@ static __always_inline long emit(void *data, __u64 size)
 	return err;
 }
 
+/* The user registers DWARF CFI may need to unwind a stack copy (TT_UREG_*). */
+static __always_inline void copy_user_regs(struct pt_regs *regs, __u64 *out)
+{
+	out[TT_UREG_IP] = BPF_CORE_READ(regs, ip);
+	out[TT_UREG_SP] = BPF_CORE_READ(regs, sp);
+	out[TT_UREG_BP] = BPF_CORE_READ(regs, bp);
+	out[TT_UREG_BX] = BPF_CORE_READ(regs, bx);
+	out[TT_UREG_R12] = BPF_CORE_READ(regs, r12);
+	out[TT_UREG_R13] = BPF_CORE_READ(regs, r13);
+	out[TT_UREG_R14] = BPF_CORE_READ(regs, r14);
+	out[TT_UREG_R15] = BPF_CORE_READ(regs, r15);
+}
+
 static __always_inline __u64 mix64(__u64 h)
 {
 	h ^= h >> 33;

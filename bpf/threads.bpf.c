@@ -262,14 +262,7 @@ static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid
 	if (want > TT_STACK_COPY_MAX)
 		want = TT_STACK_COPY_MAX;
 	sp = BPF_CORE_READ(regs, sp);
-	b->copy.regs[TT_UREG_IP] = BPF_CORE_READ(regs, ip);
-	b->copy.regs[TT_UREG_SP] = sp;
-	b->copy.regs[TT_UREG_BP] = BPF_CORE_READ(regs, bp);
-	b->copy.regs[TT_UREG_BX] = BPF_CORE_READ(regs, bx);
-	b->copy.regs[TT_UREG_R12] = BPF_CORE_READ(regs, r12);
-	b->copy.regs[TT_UREG_R13] = BPF_CORE_READ(regs, r13);
-	b->copy.regs[TT_UREG_R14] = BPF_CORE_READ(regs, r14);
-	b->copy.regs[TT_UREG_R15] = BPF_CORE_READ(regs, r15);
+	copy_user_regs(regs, b->copy.regs);
 	for (int i = 0; i < TT_STACK_COPY_MAX / PAGE + 2; i++) {
 		if (got >= want)
 			break;
