@@ -59,28 +59,23 @@ struct dso_cache *dso_cache__new(const char *debug_root)
 	return c;
 }
 
+/* Frees one key's chain of files. */
+static void chain_free(void *head)
+{
+	for (struct dso *d = head, *next; d; d = next) {
+		next = d->next;
+		if (d->syms != d->layout)
+			elf_syms__free(d->syms);
+		elf_syms__free(d->layout);
+		free(d);
+	}
+}
+
 void dso_cache__free(struct dso_cache *c)
 {
-	size_t pos = 0;
-	uint64_t key;
-	void *val;
-
 	if (!c)
 		return;
-	while (u64map__next(c->by_key, &pos, &key, &val)) {
-		struct dso *d = val;
-
-		while (d) {
-			struct dso *next = d->next;
-
-			if (d->syms != d->layout)
-				elf_syms__free(d->syms);
-			elf_syms__free(d->layout);
-			free(d);
-			d = next;
-		}
-	}
-	u64map__free(c->by_key);
+	u64map__free_all(c->by_key, chain_free);
 	free(c->debug_root);
 	free(c);
 }

@@ -397,23 +397,19 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
 	ret->procs = u64map__count(s->procs);
 }
 
+static uint64_t proc_last_round(const void *p)
+{
+	return ((const struct sym_proc *)p)->round;
+}
+
+static void proc_free_value(void *p)
+{
+	proc_free(p);
+}
+
 size_t symbolizer__expire(struct symbolizer *s, unsigned idle_rounds)
 {
-	size_t pos = 0, n = 0;
-	uint64_t key;
-	void *val;
-
-	s->round++;
-	while (u64map__next(s->procs, &pos, &key, &val)) {
-		struct sym_proc *p = val;
-
-		if (s->round - p->round > idle_rounds) {
-			u64map__remove_at(s->procs, &pos);
-			proc_free(p);
-			n++;
-		}
-	}
-	return n;
+	return u64map__expire(s->procs, ++s->round, idle_rounds, proc_last_round, proc_free_value);
 }
 
 static int namer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)

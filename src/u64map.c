@@ -148,3 +148,30 @@ void u64map__remove_at(struct u64map *map, size_t *pos)
 	if (map->slots[i].value)
 		*pos = i;
 }
+
+void u64map__free_all(struct u64map *map, void (*free_value)(void *value))
+{
+	if (!map)
+		return;
+	for (size_t i = 0; i < map->cap; i++)
+		if (map->slots[i].value)
+			free_value(map->slots[i].value);
+	u64map__free(map);
+}
+
+size_t u64map__expire(struct u64map *map, uint64_t now_round, uint64_t idle_rounds,
+		      uint64_t (*last_round)(const void *value), void (*free_value)(void *value))
+{
+	size_t pos = 0, n = 0;
+	uint64_t key;
+	void *value;
+
+	while (u64map__next(map, &pos, &key, &value)) {
+		if (now_round - last_round(value) > idle_rounds) {
+			u64map__remove_at(map, &pos);
+			free_value(value);
+			n++;
+		}
+	}
+	return n;
+}

@@ -106,8 +106,10 @@ int sigprocmask(int how, const sigset_t *set, sigset_t *old)
 
 /* ---- processes and files ----------------------------------------------- */
 
-static void proc_free(struct uw_proc *p)
+static void proc_free(void *value)
 {
+	struct uw_proc *p = value;
+
 	if (!p)
 		return;
 	if (p->as)
@@ -362,15 +364,9 @@ struct unwinder *unwinder__new(const char *proc_root)
 
 void unwinder__free(struct unwinder *u)
 {
-	size_t pos = 0;
-	uint64_t key;
-	void *val;
-
 	if (!u)
 		return;
-	while (u64map__next(u->procs, &pos, &key, &val))
-		proc_free(val);
-	u64map__free(u->procs);
+	u64map__free_all(u->procs, proc_free);
 	unwind_files__free(u->files);
 	free(u->proc_root);
 	free(u);
@@ -442,23 +438,14 @@ out:
 	return r;
 }
 
+static uint64_t proc_last_round(const void *p)
+{
+	return ((const struct uw_proc *)p)->round;
+}
+
 size_t unwinder__expire(struct unwinder *u, unsigned idle_rounds)
 {
-	size_t pos = 0, n = 0;
-	uint64_t key;
-	void *val;
-
-	u->round++;
-	while (u64map__next(u->procs, &pos, &key, &val)) {
-		struct uw_proc *p = val;
-
-		if (u->round - p->round > idle_rounds) {
-			u64map__remove_at(u->procs, &pos);
-			proc_free(p);
-			n++;
-		}
-	}
-	return n;
+	return u64map__expire(u->procs, ++u->round, idle_rounds, proc_last_round, proc_free);
 }
 
 void unwinder__stats(const struct unwinder *u, struct unwinder_stats *ret)

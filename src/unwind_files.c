@@ -142,25 +142,20 @@ struct unwind_files *unwind_files__new(void)
 	return c;
 }
 
+/* Frees one key's chain of files. */
+static void chain_free(void *head)
+{
+	for (struct unwind_file *f = head, *next; f; f = next) {
+		next = f->next;
+		unwind_file__free(f);
+	}
+}
+
 void unwind_files__free(struct unwind_files *c)
 {
-	size_t pos = 0;
-	uint64_t key;
-	void *val;
-
 	if (!c)
 		return;
-	while (u64map__next(c->by_key, &pos, &key, &val)) {
-		struct unwind_file *f = val;
-
-		while (f) {
-			struct unwind_file *next = f->next;
-
-			unwind_file__free(f);
-			f = next;
-		}
-	}
-	u64map__free(c->by_key);
+	u64map__free_all(c->by_key, chain_free);
 	free(c);
 }
 

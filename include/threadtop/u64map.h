@@ -32,4 +32,15 @@ bool u64map__next(const struct u64map *map, size_t *pos, uint64_t *ret_key, void
 /* Removes the entry u64map__next just returned (pos as it left it). */
 void u64map__remove_at(struct u64map *map, size_t *pos);
 
+/* Frees every value with free_value, then the map. NULL-safe. */
+void u64map__free_all(struct u64map *map, void (*free_value)(void *value));
+/*
+ * Caches that forget idle entries: each value records the round it was last
+ * used in (read back with last_round). Removes and frees with free_value
+ * every value unused for more than idle_rounds rounds before now_round;
+ * returns how many.
+ */
+size_t u64map__expire(struct u64map *map, uint64_t now_round, uint64_t idle_rounds,
+		      uint64_t (*last_round)(const void *value), void (*free_value)(void *value));
+
 #endif /* THREADTOP_U64MAP_H */

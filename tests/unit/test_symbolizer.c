@@ -183,6 +183,13 @@ static void test_fixture_proc(void **state)
 	assert_string_equal(f->name, "[unknown]+0x401000");
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.kernel_symbols, 8);
+	assert_int_equal(st.procs, 2);
+	/* A process goes once unused for more than the idle rounds. */
+	assert_int_equal(symbolizer__expire(s, 1), 0);
+	resolve(s, 777, 0x401000, false);
+	assert_int_equal(symbolizer__expire(s, 1), 1); /* 4242 */
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.procs, 1);
 	symbolizer__free(s);
 }
 

@@ -68,6 +68,85 @@ static void remove_while_iterating(void **state)
 	u64map__free(m);
 }
 
+/* A cache entry for the expire and free_all tests: the round it was last used in. */
+struct entry {
+	uint64_t key, round;
+};
+
+static unsigned char *freed; /* freed[key]: times free_entry freed it */
+
+static void free_entry(void *value)
+{
+	struct entry *e = value;
+
+	freed[e->key]++;
+	free(e);
+}
+
+static uint64_t entry_round(const void *value)
+{
+	return ((const struct entry *)value)->round;
+}
+
+static struct u64map *entries(uint64_t (*round_of)(uint64_t key))
+{
+	struct u64map *m = u64map__new();
+
+	for (uint64_t k = 0; k < N; k++) {
+		struct entry *e = malloc(sizeof(*e));
+
+		*e = (struct entry){k, round_of(k)};
+		u64map__put(m, k, e);
+	}
+	return m;
+}
+
+/* Rounds 0..9 spread over the keys. */
+static uint64_t round_by_key(uint64_t key)
+{
+	return key % 10;
+}
+
+static void free_all_values(void **state)
+{
+	struct u64map *m = entries(round_by_key);
+
+	freed = calloc(N, 1);
+	u64map__free_all(m, free_entry);
+	for (uint64_t k = 0; k < N; k++)
+		assert_int_equal(freed[k], 1);
+	u64map__free_all(NULL, free_entry); /* NULL-safe */
+	free(freed);
+}
+
+static void expire_idle_entries(void **state)
+{
+	struct u64map *m = entries(round_by_key);
+	struct entry *e;
+	size_t pos = 0;
+	uint64_t key;
+
+	freed = calloc(N, 1);
+	/* At round 10, idle for more than 3 rounds: last used in rounds 0..6. */
+	assert_int_equal(u64map__expire(m, 10, 3, entry_round, free_entry), N / 10 * 7);
+	assert_int_equal(u64map__count(m), N / 10 * 3);
+	for (uint64_t k = 0; k < N; k++)
+		assert_int_equal(freed[k], k % 10 < 7); /* each freed once, none skipped */
+	while (u64map__next(m, &pos, &key, (void **)&e)) {
+		assert_int_equal(e->key, key);
+		assert_true(e->round >= 7);
+	}
+	/* Nothing is idle long enough: nothing goes. */
+	assert_int_equal(u64map__expire(m, 10, 3, entry_round, free_entry), 0);
+	/* Idle 0 rounds: only the entries used in round 9 stay. */
+	assert_int_equal(u64map__expire(m, 9, 0, entry_round, free_entry), N / 10 * 2);
+	assert_int_equal(u64map__count(m), N / 10);
+	u64map__free_all(m, free_entry);
+	for (uint64_t k = 0; k < N; k++)
+		assert_int_equal(freed[k], 1);
+	free(freed);
+}
+
 static void strings(void **state)
 {
 	struct strtab *t = strtab__new();
@@ -93,8 +172,8 @@ static void strings(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(put_get_remove),
-		cmocka_unit_test(remove_while_iterating),
+		cmocka_unit_test(put_get_remove),  cmocka_unit_test(remove_while_iterating),
+		cmocka_unit_test(free_all_values), cmocka_unit_test(expire_idle_entries),
 		cmocka_unit_test(strings),
 	};
 

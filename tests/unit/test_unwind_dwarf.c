@@ -149,6 +149,11 @@ static void test_own_stack(void **state)
 		unwinder__unwind(u, (uint32_t)getpid(), cap.regs, cap.stack, cap.len, ips, 2, &nr),
 		UNWIND_DEPTH);
 	assert_int_equal(nr, 2);
+	/* The process goes once unused for more than the idle rounds; its files stay. */
+	assert_int_equal(unwinder__expire(u, 1), 0);
+	assert_int_equal(unwinder__expire(u, 1), 1);
+	unwinder__stats(u, &st);
+	assert_true(st.files >= 1);
 	symbolizer__free(s);
 	unwinder__free(u);
 }
