@@ -11,16 +11,16 @@
 #include <time.h>
 #include <unistd.h>
 
+static volatile unsigned long spin_sum; /* volatile: the loop is not optimised away */
+
 static void *spin(void *arg)
 {
-	volatile unsigned long n = 0;
-
 	prctl(PR_SET_NAME, "ttspin");
 	for (;;) {
 		struct timespec ts = {0, 5 * 1000 * 1000};
 
 		for (unsigned long i = 0; i < 2000000; i++)
-			n += i;
+			spin_sum += i;
 		nanosleep(&ts, NULL);
 	}
 	return NULL;
