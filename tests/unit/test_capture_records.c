@@ -19,15 +19,14 @@
 #include "threadtop/capture.h"
 #include "threadtop/event_codec.h"
 
+#include "codec_roundtrip.h"
+
 union rec {
 	struct tt_event_header hdr;
 	struct tt_trace_line line;
 	struct tt_cmd_output cmd;
 	unsigned char bytes[TT_EVENT_MAX_SIZE];
 };
-
-static _Alignas(8) unsigned char wire[TT_EVENT_MAX_SIZE];
-static _Alignas(8) unsigned char back[TT_EVENT_MAX_SIZE];
 
 static void make_line(union rec *r, const char *event, const char *line, uint64_t total)
 {
@@ -64,22 +63,6 @@ static void make_cmd(union rec *r, unsigned index, const char *cmd, const char *
 	r->cmd.piece_len = (uint16_t)pl;
 	memcpy(r->cmd.data, cmd, cl);
 	memcpy(r->cmd.data + cl, piece, pl);
-}
-
-static void roundtrip(const struct tt_event_header *ev)
-{
-	ssize_t n = tt_event_encode(ev, wire, sizeof(wire));
-	const char *why = NULL;
-
-	assert_int_equal(n, ev->size);
-	assert_int_equal(tt_event_decode(wire, (size_t)n, (struct tt_event_header *)back,
-					 sizeof(back), &why),
-			 n);
-	assert_memory_equal(back, ev, ev->size);
-	for (ssize_t len = 0; len < n; len++)
-		assert_int_equal(tt_event_decode(wire, (size_t)len, (struct tt_event_header *)back,
-						 sizeof(back), &why),
-				 -EAGAIN);
 }
 
 /* Encodes r as is (bypassing validation) and expects the decoder to refuse it. */

@@ -11,25 +11,7 @@
 
 #include "threadtop/event_codec.h"
 
-static _Alignas(8) unsigned char wire[TT_EVENT_MAX_SIZE];
-static _Alignas(8) unsigned char back[TT_EVENT_MAX_SIZE];
-
-static void roundtrip(const struct tt_event_header *ev)
-{
-	ssize_t n = tt_event_encode(ev, wire, sizeof(wire));
-	const char *why = NULL;
-
-	assert_int_equal(n, ev->size);
-	assert_int_equal(tt_event_decode(wire, (size_t)n, (struct tt_event_header *)back,
-					 sizeof(back), &why),
-			 n);
-	assert_memory_equal(back, ev, ev->size);
-	/* Every shorter prefix is "need more", never a misparse. */
-	for (ssize_t len = 0; len < n; len++)
-		assert_int_equal(tt_event_decode(wire, (size_t)len, (struct tt_event_header *)back,
-						 sizeof(back), &why),
-				 -EAGAIN);
-}
+#include "codec_roundtrip.h"
 
 static void thread_sample(void **state)
 {

@@ -15,8 +15,7 @@
 
 #include "threadtop/event_codec.h"
 
-static _Alignas(8) unsigned char wire[TT_EVENT_MAX_SIZE];
-static _Alignas(8) unsigned char back[TT_EVENT_MAX_SIZE];
+#include "codec_roundtrip.h"
 
 /* Fills a record with distinct byte values after its header. */
 static void pattern(struct tt_event_header *ev, unsigned type, unsigned version, size_t size)
@@ -27,24 +26,6 @@ static void pattern(struct tt_event_header *ev, unsigned type, unsigned version,
 		p[i] = (unsigned char)(i * 7 + 1);
 	*ev = (struct tt_event_header){(__u16)type, (__u16)version, (__u32)size,
 				       0x0102030405060708ull};
-}
-
-static void roundtrip(const struct tt_event_header *ev)
-{
-	ssize_t n = tt_event_encode(ev, wire, sizeof(wire));
-	const char *why = NULL;
-
-	assert_int_equal(n, ev->size);
-	assert_int_equal(tt_event_decode(wire, (size_t)n, (struct tt_event_header *)back,
-					 sizeof(back), &why),
-			 n);
-	/* Every byte survives: the layout string covers the whole struct. */
-	assert_memory_equal(back, ev, ev->size);
-	for (ssize_t len = 0; len < n; len++)
-		assert_int_equal(tt_event_decode(wire, (size_t)len, (struct tt_event_header *)back,
-						 sizeof(back), &why),
-				 -EAGAIN);
-	assert_int_equal(tt_event_validate(ev, ev->size), 0);
 }
 
 static void cpu_sample(void **state)
