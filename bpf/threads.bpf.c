@@ -374,7 +374,7 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	struct thread_cache *cache;
 	struct scratch *sc;
 	struct batch *batch;
-	__u32 zero = 0;
+	__u32 zero = 0, capped;
 	__u64 switches;
 	bool kthread;
 	__u8 state;
@@ -402,11 +402,13 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
 	if (!sc)
 		return 0;
+	capped = tt_copies_capped;
 	take_sample(task, sc, state, kthread);
 	if (cache) {
 		__builtin_memcpy(&cache->sample, &sc->sample, sizeof(sc->sample));
 		cache->switches = switches;
-		cache->valid = 1;
+		/* Refused a stack copy by the cap: sampled in full again next pass. */
+		cache->valid = tt_copies_capped == capped;
 	}
 	add_sample(batch, &sc->sample);
 	return 0;
@@ -522,7 +524,7 @@ static long sample_changed(__u32 i, void *ctx)
 	struct scratch *sc;
 	struct batch *batch;
 	struct pass *p;
-	__u32 zero = 0, slot;
+	__u32 zero = 0, slot, capped;
 	bool kthread;
 	__u8 state;
 
@@ -536,11 +538,13 @@ static long sample_changed(__u32 i, void *ctx)
 		return 0; /* exited since phase one */
 	kthread = task->flags & PF_KTHREAD;
 	state = task_state(task);
+	capped = tt_copies_capped;
 	take_sample(task, sc, state, kthread);
 	slot = sc->sample.tid & (LAST_SLOTS - 1);
 	last = bpf_map_lookup_elem(&tt_last, &slot);
 	if (last) {
-		last->tid = sc->sample.tid;
+		/* Refused a stack copy by the cap: sampled in full again next pass. */
+		last->tid = tt_copies_capped == capped ? sc->sample.tid : 0;
 		last->state = state;
 		last->sig = thread_sig(task);
 	}

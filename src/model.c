@@ -196,6 +196,18 @@ static void account_cpu(struct model *m, struct thread *t, uint64_t cpu_ns, uint
 	t->cpu_last_ns = cpu_ns;
 }
 
+static void count_key(struct thread *t, struct key_counts *kc, uint32_t sec, uint64_t time_ns)
+{
+	size_t k = (size_t)(kc - t->keys);
+
+	t->last_seen_ns = time_ns;
+	kc->interval++;
+	kc->session++;
+	RING_ADVANCE(t->key_rings[k], kc->ring_sec, sec);
+	if (t->key_rings[k][sec % MINUTE_SLOTS] < UINT16_MAX)
+		t->key_rings[k][sec % MINUTE_SLOTS]++;
+}
+
 /* One more sample of t with this key (labels_id is filled in here). */
 static void count_sample(struct model *m, struct thread *t, struct sample_key *key,
 			 uint64_t time_ns)
@@ -205,13 +217,9 @@ static void count_sample(struct model *m, struct thread *t, struct sample_key *k
 
 	key->labels_id = t->labels_id;
 	kc = key_get(t, key, sec);
-	t->last_seen_ns = time_ns;
 	t->cur = *key;
-	kc->interval++;
-	kc->session++;
-	RING_ADVANCE(t->key_rings[kc - t->keys], kc->ring_sec, sec);
-	if (t->key_rings[kc - t->keys][sec % MINUTE_SLOTS] < UINT16_MAX)
-		t->key_rings[kc - t->keys][sec % MINUTE_SLOTS]++;
+	t->cur_key = (uint32_t)(kc - t->keys);
+	count_key(t, kc, sec, time_ns);
 }
 
 static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
@@ -238,8 +246,10 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 
 /*
  * Threads unchanged since their last sample: each counts as that sample
- * again (its key, labels as they are now; CPU time did not move). A tid
- * with no sample yet is skipped.
+ * again (its key, labels as they are now). A tid with no sample yet is
+ * skipped. Most of an idle box's threads come here every tick, so the
+ * common case goes straight to the key counted last: CPU time did not move
+ * (its ring is advanced by the next write; readers stop at ring_sec).
  */
 static void ingest_repeat(struct model *m, const struct tt_thread_repeat *r)
 {
@@ -251,8 +261,11 @@ static void ingest_repeat(struct model *m, const struct tt_thread_repeat *r)
 
 		if (!t || t->cur.state == TT_ST_UNKNOWN || t->cpu_first_ns == UINT64_MAX)
 			continue;
+		if (t->cur_key < t->nr_keys && t->cur.labels_id == t->labels_id) {
+			count_key(t, &t->keys[t->cur_key], sec, r->hdr.time_ns);
+			continue;
+		}
 		key = t->cur;
-		account_cpu(m, t, t->cpu_last_ns, sec);
 		count_sample(m, t, &key, r->hdr.time_ns);
 	}
 }

@@ -47,6 +47,7 @@ struct thread {
 	uint32_t cpu_ring_sec;
 	uint32_t cpu_ring_us[MINUTE_SLOTS];
 	struct sample_key cur; /* the latest sample */
+	uint32_t cur_key;      /* its index in keys: a repeat counts there again */
 	uint32_t labels_id;    /* current application labels, 0 = none */
 	struct key_counts *keys;
 	/*

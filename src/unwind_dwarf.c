@@ -265,10 +265,10 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 		memcpy(valp, c->stack + (addr - sp), sizeof(*valp));
 		return 0;
 	}
-	if (addr >= sp && addr - sp < STACK_SPAN) {
-		c->beyond_copy = true;
-		return -UNW_EINVAL;
-	}
+	/*
+	 * Files first: a library may be mapped just above a thread's stack, so
+	 * "above sp" alone does not mean "the stack".
+	 */
 	m = c->last_map;
 	if (m && addr >= m->start && addr < m->end) {
 		f = c->last_file;
@@ -278,9 +278,13 @@ static int access_mem(unw_addr_space_t as, unw_word_t addr, unw_word_t *valp, in
 		c->last_map = f ? m : NULL;
 		c->last_file = f;
 	}
-	if (!f || unwind_file__read(f, addr - m->start + m->offset, valp, sizeof(*valp)))
-		return -UNW_EINVAL;
-	return 0;
+	if (f)
+		return unwind_file__read(f, addr - m->start + m->offset, valp, sizeof(*valp))
+			       ? -UNW_EINVAL
+			       : 0;
+	if (addr >= sp && addr - sp < STACK_SPAN)
+		c->beyond_copy = true;
+	return -UNW_EINVAL;
 }
 
 static int access_reg(unw_addr_space_t as, unw_regnum_t reg, unw_word_t *valp, int write, void *arg)

@@ -9,6 +9,10 @@
 # "stack_end", the run goes on. A sleeping no-frame-pointer thread (sampled
 # by the task iterator, stack copied with bpf_copy_from_user_task) shows the
 # chain down to pause() in the folded export with --unwind dwarf, not with fp.
+# Many sleeping threads (more than the 64 copies a pass allows), without -p
+# (the one-pass sampler): after the first passes every one of them has its
+# DWARF stack, including the threads whose stacks lie just below libc (a read
+# of libc's unwind tables is not a read past the stack copy).
 . "$(dirname "$0")/bpf_common.bash"
 
 top_frames() { # file pid: the frames of pid's busiest on-CPU stack, one per line
@@ -69,6 +73,19 @@ got=$(chain_of "$TMPD/fp.json" "$nofp")
 run auto
 got=$(chain_of "$TMPD/auto.json" "$nofp")
 [ "$got" = "$CHAIN" ] || fail "auto, no frame pointers: [$got]"
+
+# 200 sleeping threads, 2 s at 20 Hz: 40 passes, the first three capped.
+start idle_threads 200 60
+idle=$WL
+sleep 0.5
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 --unwind dwarf \
+	--export "$TMPD/idle.folded" >/dev/null 2>"$TMPD/idle.err" ||
+	fail "200 sleeping threads: threadtop failed: $(cat "$TMPD/idle.err")"
+read -r dwarf total < <(awk '/^idle_threads;.*;read;/ { t += $NF; if (/;clone3;start_thread;idle;read;/) d += $NF }
+	END { print d + 0, t + 0 }' "$TMPD/idle.folded")
+[ "$total" -gt 0 ] && [ $((dwarf * 100)) -ge $((total * 85)) ] ||
+	fail "200 sleeping threads: $dwarf of $total samples with the DWARF stack (want 85%+): $(cat "$TMPD/idle.err")"
+kill "$idle" 2>/dev/null
 
 run short --unwind dwarf --stack-bytes 64
 grep -qE 'DWARF unwinding: .* stack_end [0-9]+' "$TMPD/short.err" ||
