@@ -2,12 +2,14 @@
 /*
  * Application labels (--label): generic uprobes, parameterised from user
  * space through the attach cookie (an index into tt_label_conf), set or clear
- * a per-thread label slot in task storage; a task iterator run just before
- * the thread sampler sends each thread's labels whenever they changed, so
- * the samples that follow carry them. The probes are sleepable so that a
- * string argument is read even from a page not yet faulted in.
+ * a per-thread label slot in task storage (labels.bpf.h); a task iterator run
+ * just before the thread sampler sends each thread's labels whenever they
+ * changed, so the samples that follow carry them (the on-CPU and off-CPU
+ * samplers send them too, before a sample naming them by hash). The probes
+ * are sleepable so that a string argument is read even from a page not yet
+ * faulted in.
  */
-#include "common.bpf.h"
+#include "labels.bpf.h"
 
 #define LABEL_CONFS 64
 
@@ -22,34 +24,12 @@ struct tt_label_conf {
 	char literal[TT_LABEL_VALUE_LEN];
 };
 
-struct thread_labels {
-	__u32 set_mask;
-	__u32 sent_mask; /* set_mask as last sent, with sent_gen */
-	__u32 gen;	 /* bumped on every change */
-	__u32 sent_gen;
-	struct tt_label_value v[TT_LABEL_SLOTS];
-};
-
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, LABEL_CONFS);
 	__type(key, __u32);
 	__type(value, struct tt_label_conf);
 } tt_label_conf SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct thread_labels);
-} tt_labels SEC(".maps");
-
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tt_thread_labels);
-} tt_label_scratch SEC(".maps");
 
 /* String arguments that could not be read even by the sleepable copy. */
 __u64 tt_label_read_failures = 0;
@@ -109,31 +89,21 @@ static __always_inline void read_string(struct tt_label_value *v, __u64 uptr)
 	count_drop(TT_DROP_READ_ERROR);
 }
 
-static __always_inline int label_probe(struct pt_regs *ctx, bool is_return)
+/* Sets or clears the slot of conf in tl (a NULL string clears). */
+static __always_inline void apply(struct pt_regs *ctx, const struct tt_label_conf *conf,
+				  struct thread_labels *tl, bool is_return)
 {
-	__u32 idx = (__u32)bpf_get_attach_cookie(ctx);
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct tt_label_conf *conf = bpf_map_lookup_elem(&tt_label_conf, &idx);
-	struct thread_labels *tl;
-	struct tt_label_value *v;
+	__u32 slot = conf->slot & (TT_LABEL_SLOTS - 1);
+	struct tt_label_value *v = &tl->v[slot];
 	__u64 uptr;
-	__u32 slot;
 
-	if (!conf)
-		return 0;
-	slot = conf->slot & (TT_LABEL_SLOTS - 1);
-	tl = bpf_task_storage_get(&tt_labels, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!tl) {
-		count_drop(TT_DROP_MAP_FULL);
-		return 0;
-	}
-	tl->gen++;
 	if (is_return || conf->op == OP_CLEAR) {
 		tl->set_mask &= ~(1u << slot);
-		return 0;
+		return;
 	}
-	v = &tl->v[slot];
 	v->num = 0;
+	/* Zeroed first: label_hash reads all of str, whatever the kind. */
+	__builtin_memset(v->str, 0, sizeof(v->str));
 	switch (conf->arg_kind) {
 	case ARG_NUMBER:
 		v->num = arg_of(ctx, conf->argn);
@@ -144,7 +114,7 @@ static __always_inline int label_probe(struct pt_regs *ctx, bool is_return)
 		/* A NULL string means "nothing": the label is cleared. */
 		if (!uptr) {
 			tl->set_mask &= ~(1u << slot);
-			return 0;
+			return;
 		}
 		read_string(v, uptr);
 		break;
@@ -154,6 +124,26 @@ static __always_inline int label_probe(struct pt_regs *ctx, bool is_return)
 		v->kind = TT_LABEL_STRING;
 	}
 	tl->set_mask |= 1u << slot;
+}
+
+static __always_inline int label_probe(struct pt_regs *ctx, bool is_return)
+{
+	__u32 idx = (__u32)bpf_get_attach_cookie(ctx);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tt_label_conf *conf = bpf_map_lookup_elem(&tt_label_conf, &idx);
+	struct thread_labels *tl;
+
+	if (!conf)
+		return 0;
+	tl = bpf_task_storage_get(&tt_labels, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!tl) {
+		count_drop(TT_DROP_MAP_FULL);
+		return 0;
+	}
+	tl->gen++;
+	apply(ctx, conf, tl, is_return);
+	/* Once per change, so that every sample reads it for free. */
+	tl->hash = label_hash(tl);
 	return 0;
 }
 
@@ -173,30 +163,12 @@ SEC("iter/task")
 int send_labels(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
-	struct tt_thread_labels *rec;
 	struct thread_labels *tl;
-	__u32 zero = 0;
 
 	if (!task || !want_tgid(task->tgid))
 		return 0;
 	tl = bpf_task_storage_get(&tt_labels, task, 0, 0);
-	if (!tl || (tl->gen == tl->sent_gen && tl->set_mask == tl->sent_mask))
-		return 0;
-	rec = bpf_map_lookup_elem(&tt_label_scratch, &zero);
-	if (!rec)
-		return 0;
-	rec->hdr.type = TT_EV_THREAD_LABELS;
-	rec->hdr.version = TT_THREAD_LABELS_VERSION;
-	rec->hdr.size = sizeof(*rec);
-	rec->hdr.time_ns = bpf_ktime_get_ns();
-	rec->pid = task->tgid;
-	rec->tid = task->pid;
-	rec->set_mask = tl->set_mask;
-	rec->reserved = 0;
-	__builtin_memcpy(rec->v, tl->v, sizeof(rec->v));
-	if (!emit(rec, sizeof(*rec))) {
-		tl->sent_gen = tl->gen;
-		tl->sent_mask = tl->set_mask;
-	}
+	if (tl && labels_unsent(tl))
+		send_thread_labels(task, tl);
 	return 0;
 }

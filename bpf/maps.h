@@ -30,7 +30,7 @@ struct tt_oc_key {
 	__u32 kstack_id;
 	__u32 ustack_id;
 	__u32 kind;
-	__u32 reserved;
+	__u32 labels_hash; /* the labels the thread blocked with (tt_thread_labels), 0 = none */
 };
 
 struct tt_oc_val {

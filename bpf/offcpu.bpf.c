@@ -6,9 +6,10 @@
  * switched back in, the blocked time goes to its stacks and the wait for a
  * CPU (after a wakeup or a preemption) to its run-queue entry. Sums only grow
  * in tt_oc_agg; user space sends the differences every interval. Stacks are
- * walked again only when a thread blocks at another call site.
+ * walked again only when a thread blocks at another call site. With --label
+ * the blocked time is also keyed by the labels the thread blocked with.
  */
-#include "common.bpf.h"
+#include "labels.bpf.h"
 
 #define TS_RUNNING 0
 
@@ -18,8 +19,8 @@ struct oc_state {
 	__u64 site;    /* hash of the blocking call site the stacks belong to, 0 = none */
 	__u32 kstack_id;
 	__u32 ustack_id;
-	__u32 blocked; /* left the CPU blocked (else preempted) */
-	__u32 pad;
+	__u32 blocked;	   /* left the CPU blocked (else preempted) */
+	__u32 labels_hash; /* its labels then (labels.bpf.h), 0 = none */
 };
 
 struct {
@@ -44,7 +45,7 @@ struct {
 } tt_oc_scratch SEC(".maps");
 
 static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 ustack, __u32 kind,
-				__u64 ns)
+				__u32 labels_hash, __u64 ns)
 {
 	struct tt_oc_key key = {
 		.pid = task->tgid,
@@ -52,6 +53,7 @@ static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 us
 		.kstack_id = kstack,
 		.ustack_id = ustack,
 		.kind = kind,
+		.labels_hash = labels_hash,
 	};
 	struct tt_oc_val *v, init = {};
 	long err;
@@ -112,8 +114,11 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			st->off_ns = now;
 			st->blocked = prev_state != TS_RUNNING;
 			st->wake_ns = st->blocked ? 0 : now;
-			if (st->blocked && !kthread)
+			st->labels_hash = 0;
+			if (st->blocked && !kthread) {
 				site = block_site(prev);
+				st->labels_hash = labels_for_sample(prev);
+			}
 			buf = bpf_map_lookup_elem(&tt_oc_scratch, &zero);
 			if (st->blocked && (!site || site != st->site) && buf) {
 				/* prev is still current: its stacks are the ones it blocks in. */
@@ -137,9 +142,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	if (!st || !st->off_ns)
 		return 0;
 	if (st->blocked)
-		add(next, st->kstack_id, st->ustack_id, TT_OFFCPU_BLOCKED, now - st->off_ns);
+		add(next, st->kstack_id, st->ustack_id, TT_OFFCPU_BLOCKED, st->labels_hash,
+		    now - st->off_ns);
 	if (st->wake_ns)
-		add(next, 0, 0, TT_OFFCPU_RUNQ, now - st->wake_ns);
+		add(next, 0, 0, TT_OFFCPU_RUNQ, 0, now - st->wake_ns);
 	st->off_ns = 0;
 	st->wake_ns = 0;
 	return 0;

@@ -7,9 +7,10 @@
  * frame-pointer walk is at most AUTO_MAX_FP_FRAMES deep, and every sample of
  * a process user space marked in tt_dwarf_tgids) the sample is followed by a
  * TT_EV_STACK_COPY: the user registers and up to tt_stack_bytes of user
- * stack, which user space unwinds with the binaries' DWARF CFI.
+ * stack, which user space unwinds with the binaries' DWARF CFI. With --label
+ * each sample carries the thread's labels hash (labels.bpf.h).
  */
-#include "common.bpf.h"
+#include "labels.bpf.h"
 
 #define AUTO_MAX_FP_FRAMES 2
 #define PAGE 4096
@@ -149,7 +150,9 @@ int sample_cpu(struct bpf_perf_event_data *ctx)
 	s->cgroup_id = bpf_get_current_cgroup_id();
 	s->weight_us = tt_weight_us;
 	s->cpu = bpf_get_smp_processor_id();
-	s->flags = kthread ? TT_CPU_KTHREAD : 0;
+	s->flags = (kthread ? TT_CPU_KTHREAD : 0) | TT_CPU_LABELS;
+	s->labels_hash = kthread ? 0 : labels_for_sample(task);
+	s->reserved = 0;
 	bpf_get_current_comm(s->comm, sizeof(s->comm));
 	bytes = bpf_get_stack(ctx, sc->stack.ips, sizeof(sc->stack.ips), 0);
 	s->kstack_id = stack_id(&sc->stack, bytes, tgid, true);

@@ -171,6 +171,8 @@ static void print_json_stacks(struct model *m, struct json *j, bool offcpu)
 		json_u64(j, "tid", rows[i].tid);
 		json_string(j, "comm", rows[i].comm);
 		print_json_frames(m, j, &rows[i]);
+		if (rows[i].labels_id)
+			print_json_labels(m, j, rows[i].labels_id);
 		if (offcpu) {
 			json_u64(j, "ns", rows[i].value);
 			json_u64(j, "switches", rows[i].count);

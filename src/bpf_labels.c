@@ -42,7 +42,8 @@ static int reuse(struct bpf_map *map, struct bpf_object *first)
 	return shared ? bpf_map__reuse_fd(map, bpf_map__fd(shared)) : -ENOENT;
 }
 
-static int load(struct bpf_labels *l, struct bpf_object *first, int self_pid, bool filter)
+static int load(struct bpf_labels *l, struct bpf_object *first, int labels_fd, int self_pid,
+		bool filter)
 {
 	struct labels_bpf *s = l->skel;
 	int err;
@@ -53,6 +54,8 @@ static int load(struct bpf_labels *l, struct bpf_object *first, int self_pid, bo
 	err = reuse(s->maps.tt_events, first) ?: reuse(s->maps.tt_drops, first) ?:
 	      reuse(s->maps.tt_tgids, first) ?: reuse(s->maps.tt_stack_ids, first) ?:
 	      reuse(s->maps.tt_counters, first);
+	if (!err && labels_fd >= 0)
+		err = bpf_map__reuse_fd(s->maps.tt_labels, labels_fd);
 	if (err)
 		return err;
 	return labels_bpf__load(s) ? -errno : 0;
@@ -144,8 +147,8 @@ fail:
 }
 
 struct bpf_labels *bpf_labels__new(const struct label_set *set, struct bpf_object *first,
-				   int self_pid, bool filter_tgids, bpf_labels_warn_fn warn,
-				   char *err, size_t errlen)
+				   int labels_fd, int self_pid, bool filter_tgids,
+				   bpf_labels_warn_fn warn, char *err, size_t errlen)
 {
 	struct bpf_labels *l = xcalloc(1, sizeof(*l));
 	int e;
@@ -156,7 +159,7 @@ struct bpf_labels *bpf_labels__new(const struct label_set *set, struct bpf_objec
 		snprintf(err, errlen, "labels: cannot open bpf/labels.bpf.c: %s", strerror(-e));
 		goto fail;
 	}
-	e = load(l, first, self_pid, filter_tgids);
+	e = load(l, first, labels_fd, self_pid, filter_tgids);
 	if (e) {
 		snprintf(
 			err, errlen,

@@ -32,7 +32,7 @@ _Static_assert(sizeof(struct tt_frame_name) == 40, "tt_frame_name layout");
 _Static_assert(sizeof(struct tt_clock) == 16, "tt_clock layout");
 _Static_assert(sizeof(struct tt_interval) == 32, "tt_interval layout");
 _Static_assert(sizeof(struct tt_use_metric) == 112, "tt_use_metric layout");
-_Static_assert(sizeof(struct tt_cpu_sample) == 64, "tt_cpu_sample layout");
+_Static_assert(sizeof(struct tt_cpu_sample) == 72, "tt_cpu_sample layout");
 _Static_assert(sizeof(struct tt_syscall_stats) == 48 + 4 * TT_SYSCALL_HIST_BUCKETS,
 	       "tt_syscall_stats layout");
 _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
@@ -116,7 +116,7 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 			      TAIL_NONE},
 	[TT_EV_CPU_SAMPLE] = {"cpu_sample", TT_CPU_SAMPLE_VERSION, sizeof(struct tt_cpu_sample),
 			      HDR "448444"
-				  "22c",
+				  "22c44",
 			      TAIL_NONE},
 	[TT_EV_SYSCALL_STATS] = {"syscall_stats", TT_SYSCALL_STATS_VERSION,
 				 sizeof(struct tt_syscall_stats),
@@ -149,6 +149,23 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 			      TAIL_STACK_BYTES},
 };
 
+/*
+ * Older versions whose fixed part differs from the current one, decoded and
+ * encoded as they are (a reader checks hdr.version before reading a field
+ * that version lacks). Versions not listed share the current layout.
+ */
+static const struct {
+	unsigned type;
+	struct record_desc desc;
+} legacy[] = {
+	/* Version 1: no labels_hash. */
+	{TT_EV_CPU_SAMPLE,
+	 {"cpu_sample", 1, 64,
+	  HDR "448444"
+	      "22c",
+	  TAIL_NONE}},
+};
+
 const char *tt_event_type_name(unsigned type)
 {
 	if (type < TT_EV_TYPE_MAX && descs[type].name)
@@ -161,6 +178,15 @@ static const struct record_desc *desc_of(unsigned type)
 	if (type >= TT_EV_TYPE_MAX || !descs[type].name)
 		return NULL;
 	return &descs[type];
+}
+
+/* The layout of this type and version (the caller checks the version is known). */
+static const struct record_desc *desc_for(unsigned type, unsigned version)
+{
+	for (size_t i = 0; i < sizeof(legacy) / sizeof(legacy[0]); i++)
+		if (legacy[i].type == type && legacy[i].desc.version == version)
+			return &legacy[i].desc;
+	return desc_of(type);
 }
 
 int tt_event_known(unsigned type, unsigned version)
@@ -270,8 +296,10 @@ int tt_event_validate(const struct tt_event_header *ev, size_t avail)
 	if (avail < sizeof(*ev))
 		return -EINVAL;
 	d = desc_of(ev->type);
-	if (!d || ev->version == 0 || ev->version > d->version || ev->size > avail ||
-	    ev->size < d->fixed_size || check_tail(d, ev) ||
+	if (!d || ev->version == 0 || ev->version > d->version)
+		return -EINVAL;
+	d = desc_for(ev->type, ev->version);
+	if (ev->size > avail || ev->size < d->fixed_size || check_tail(d, ev) ||
 	    ev->size != d->fixed_size + tail_size(d, ev))
 		return -EINVAL;
 	return 0;
@@ -347,7 +375,7 @@ ssize_t tt_event_encode(const struct tt_event_header *ev, void *buf, size_t cap)
 		return -EINVAL;
 	if (ev->size > cap)
 		return -ENOSPC;
-	d = desc_of(ev->type);
+	d = desc_for(ev->type, ev->version);
 	convert_fixed(d->layout, (const unsigned char *)ev, buf);
 	convert_tail(d, (const unsigned char *)ev + d->fixed_size,
 		     (unsigned char *)buf + d->fixed_size, ev->size - d->fixed_size);
@@ -370,7 +398,10 @@ ssize_t tt_event_decode(const void *buf, size_t len, struct tt_event_header *out
 		why = "unknown record type";
 	else if (hdr.version == 0 || hdr.version > d->version)
 		why = "record version newer than this threadtop";
-	else if (hdr.size < d->fixed_size)
+	if (why)
+		goto invalid;
+	d = desc_for(hdr.type, hdr.version);
+	if (hdr.size < d->fixed_size)
 		why = "record shorter than its type";
 	else if (hdr.size > TT_EVENT_MAX_SIZE || hdr.size > out_cap)
 		why = "record size out of bounds";

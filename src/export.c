@@ -85,8 +85,8 @@ void export_plain_name(const char *name, char *out, size_t cap)
 
 /*
  * The root frame of --export-by label:NAME: "NAME=value", "[no NAME]" for a
- * thread sample without that label, "[labels unknown]" for on-CPU and
- * off-CPU samples, which do not carry labels.
+ * sample without that label, "[labels unknown]" for samples that carry no
+ * labels (LuaJIT samples, CPU stacks of recordings made before they did).
  */
 static void put_label_root(const struct export_ctx *x, const struct profile_sample *s,
 			   void (*put)(const char *name, unsigned flags, void *arg), void *arg)
@@ -95,7 +95,7 @@ static void put_label_root(const struct export_ctx *x, const struct profile_samp
 	const char *want = x->o->by_label ? x->o->by_label : "";
 	char buf[TT_COMM_LEN + TT_LABEL_VALUE_LEN + 24];
 
-	if (s->kind != PROFILE_THREADS) {
+	if (s->labels_unknown) {
 		put("[labels unknown]", PROFILE_FRAME_SYNTH, arg);
 		return;
 	}

@@ -123,5 +123,10 @@ uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window w
 /* Application labels (model_labels.c). */
 void model_labels_ingest(struct model *m, const struct tt_event_header *ev);
 void model_labels_free(struct model *m);
+/*
+ * The labels id of a sample of t carrying labels_hash hash: 0 for 0; t's
+ * current labels when the hash was never seen (its record was dropped).
+ */
+uint32_t model_labels_of_hash(const struct model *m, const struct thread *t, uint32_t hash);
 
 #endif /* THREADTOP_MODEL_INTERNAL_H */

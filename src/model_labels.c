@@ -3,9 +3,12 @@
  * Application labels in the model (see model.h): the names of the label
  * slots, each thread's current combination of values, and the interning of
  * combinations so that a sample key holds one id. A combination is four
- * string ids (one per slot, 0 = unset) interned as 16 bytes.
+ * string ids (one per slot, 0 = unset) interned as 16 bytes. On-CPU samples
+ * and off-CPU records name a combination by the kernel's hash of it, learnt
+ * from the TT_EV_THREAD_LABELS records that precede them.
  */
 #include <inttypes.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +21,7 @@ struct model_labels {
 	char names[TT_LABEL_SLOTS][TT_COMM_LEN];
 	struct strtab *values; /* value text -> id */
 	struct strtab *combos; /* uint32_t[TT_LABEL_SLOTS] as bytes -> labels id */
+	struct u64map *hashes; /* labels_hash of the records -> labels id */
 };
 
 static struct model_labels *labels_of(struct model *m)
@@ -26,6 +30,7 @@ static struct model_labels *labels_of(struct model *m)
 		m->labels = xcalloc(1, sizeof(*m->labels));
 		m->labels->values = strtab__new();
 		m->labels->combos = strtab__new();
+		m->labels->hashes = u64map__new();
 	}
 	return m->labels;
 }
@@ -36,6 +41,7 @@ void model_labels_free(struct model *m)
 		return;
 	strtab__free(m->labels->values);
 	strtab__free(m->labels->combos);
+	u64map__free(m->labels->hashes);
 	free(m->labels);
 	m->labels = NULL;
 }
@@ -77,6 +83,22 @@ static void ingest_thread_labels(struct model *m, const struct tt_thread_labels 
 	}
 	t->labels_id = any ? strtab__intern(ml->combos, (const char *)ids, sizeof(ids), NULL) : 0;
 	t->last_seen_ns = rec->hdr.time_ns;
+	if (rec->hdr.version >= 2 && rec->labels_hash)
+		u64map__put(ml->hashes, rec->labels_hash, (void *)(uintptr_t)t->labels_id);
+}
+
+uint32_t model_labels_of_hash(const struct model *m, const struct thread *t, uint32_t hash)
+{
+	void *id;
+
+	if (!hash)
+		return 0;
+	if (m->labels) {
+		id = u64map__get(m->labels->hashes, hash);
+		if (id)
+			return (uint32_t)(uintptr_t)id;
+	}
+	return t->labels_id;
 }
 
 void model_labels_ingest(struct model *m, const struct tt_event_header *ev)

@@ -78,3 +78,12 @@ uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window w
 		return kc->session;
 	}
 }
+
+bool model__stack_row_labels_pass(const struct model_filter *f, const struct model_stack_row *r)
+{
+	if (!f || !f->labels_id)
+		return true;
+	if (!r->labels_known)
+		return false;
+	return r->labels_id == (f->labels_id == MODEL_NO_LABELS ? 0 : f->labels_id);
+}

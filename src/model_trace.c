@@ -5,6 +5,7 @@
  * thread, and the cost of each BPF program. Kept for three windows (this
  * interval, the last complete one, the session), per thread in small arrays
  * searched linearly: a thread has few distinct stacks and fewer syscalls.
+ * On-CPU and off-CPU stacks are kept apart per application labels.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -19,6 +20,8 @@ enum { W_INTERVAL, W_SESSION, W_ACCUM, W_LAST = W_ACCUM, W_MAX };
 struct trace_stack {
 	uint32_t kstack_id;
 	uint32_t ustack_id;
+	uint32_t labels_id; /* model__labels id, 0 = none */
+	bool labels_known;  /* false: recorded by a threadtop whose samples had no labels */
 	uint64_t value[W_MAX];
 	uint64_t count[W_MAX];
 };
@@ -64,19 +67,28 @@ static struct thread_trace *trace_of(struct thread *t)
 	return t->trace;
 }
 
+/* The stacks' entry with these labels (labels_id is ignored when !known). */
 static struct trace_stack *stack_get(struct trace_stack **arr, size_t *nr, size_t *cap,
-				     uint32_t kstack, uint32_t ustack)
+				     uint32_t kstack, uint32_t ustack, bool known,
+				     uint32_t labels_id)
 {
 	struct trace_stack *ts;
 
-	for (size_t i = 0; i < *nr; i++)
-		if ((*arr)[i].kstack_id == kstack && (*arr)[i].ustack_id == ustack)
-			return &(*arr)[i];
+	if (!known)
+		labels_id = 0;
+	for (size_t i = 0; i < *nr; i++) {
+		ts = &(*arr)[i];
+		if (ts->kstack_id == kstack && ts->ustack_id == ustack &&
+		    ts->labels_known == known && ts->labels_id == labels_id)
+			return ts;
+	}
 	xgrow((void **)arr, cap, *nr + 1, sizeof(**arr));
 	ts = &(*arr)[(*nr)++];
 	memset(ts, 0, sizeof(*ts));
 	ts->kstack_id = kstack;
 	ts->ustack_id = ustack;
+	ts->labels_known = known;
+	ts->labels_id = labels_id;
 	return ts;
 }
 
@@ -99,8 +111,11 @@ static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
 {
 	struct thread *t = touch(m, s->pid, s->tid, s->comm, s->hdr.time_ns);
 	struct thread_trace *tr = trace_of(t);
+	/* Version 1 has no labels_hash field: read it only when the version has it. */
+	bool known = s->hdr.version >= 2 && (s->flags & TT_CPU_LABELS);
 	struct trace_stack *ts =
-		stack_get(&tr->oncpu, &tr->nr_oncpu, &tr->cap_oncpu, s->kstack_id, s->ustack_id);
+		stack_get(&tr->oncpu, &tr->nr_oncpu, &tr->cap_oncpu, s->kstack_id, s->ustack_id,
+			  known, known ? model_labels_of_hash(m, t, s->labels_hash) : 0);
 
 	if (s->flags & TT_CPU_KTHREAD)
 		t->kthread = true;
@@ -136,7 +151,9 @@ static void ingest_syscall_stats(struct model *m, const struct tt_syscall_stats 
 
 static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 {
-	struct thread_trace *tr = trace_of(touch(m, o->pid, o->tid, o->comm, o->hdr.time_ns));
+	struct thread *t = touch(m, o->pid, o->tid, o->comm, o->hdr.time_ns);
+	struct thread_trace *tr = trace_of(t);
+	bool known = o->hdr.version >= 2;
 
 	if (o->kind == TT_OFFCPU_RUNQ) {
 		for (int w = 0; w < W_ACCUM; w++) {
@@ -144,8 +161,9 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 			tr->runq_ns[w] += o->total_ns;
 		}
 	} else {
-		struct trace_stack *ts = stack_get(&tr->offcpu, &tr->nr_offcpu, &tr->cap_offcpu,
-						   o->kstack_id, o->ustack_id);
+		struct trace_stack *ts = stack_get(
+			&tr->offcpu, &tr->nr_offcpu, &tr->cap_offcpu, o->kstack_id, o->ustack_id,
+			known, known ? model_labels_of_hash(m, t, o->labels_hash) : 0);
 
 		for (int w = 0; w < W_ACCUM; w++) {
 			ts->value[w] += o->total_ns;
@@ -297,7 +315,9 @@ static int cmp_stack_rows(const void *a, const void *b)
 		return x->tid < y->tid ? -1 : 1;
 	if (x->kstack_id != y->kstack_id)
 		return x->kstack_id < y->kstack_id ? -1 : 1;
-	return (x->ustack_id > y->ustack_id) - (x->ustack_id < y->ustack_id);
+	if (x->ustack_id != y->ustack_id)
+		return x->ustack_id < y->ustack_id ? -1 : 1;
+	return (x->labels_id > y->labels_id) - (x->labels_id < y->labels_id);
 }
 
 static int stack_rows(struct model *m, enum model_window window, bool offcpu,
@@ -332,6 +352,8 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 				.ustack_id = arr[i].ustack_id,
 				.value = arr[i].value[w],
 				.count = arr[i].count[w],
+				.labels_id = arr[i].labels_id,
+				.labels_known = arr[i].labels_known,
 			};
 		}
 	}

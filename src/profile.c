@@ -244,9 +244,9 @@ static bool keep_traced(const struct model_filter *f, const struct model_stack_r
 		return false;
 	if (f->state_mask && !(f->state_mask & states))
 		return false;
-	if (f->syscall != MODEL_ANY_SYSCALL || f->labels_id)
-		return false; /* traced stacks carry no syscall and no labels */
-	return true;
+	if (f->syscall != MODEL_ANY_SYSCALL)
+		return false; /* traced stacks carry no syscall */
+	return model__stack_row_labels_pass(f, r);
 }
 
 /* The sample of one traced or LuaJIT stack row, if the filter keeps it. */
@@ -264,6 +264,8 @@ static void add_row(struct builder *b, enum profile_kind kind, const struct mode
 		.pcomm = pcomm ? pcomm : r->comm,
 		.state = oncpu ? TT_ST_R : TT_ST_UNKNOWN,
 		.syscall = TT_SYSCALL_NONE,
+		.labels_id = r->labels_id,
+		.labels_unknown = !r->labels_known,
 		.count = r->count,
 		.ns = ns,
 	};

@@ -583,6 +583,7 @@ static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p,
 					   monotonic_ns()};
 	rec.pid = key->pid;
 	rec.tid = key->tid;
+	rec.labels_hash = key->labels_hash;
 	rec.kstack_id = key->kstack_id;
 	rec.ustack_id = key->ustack_id;
 	rec.kind = key->kind;
@@ -893,6 +894,7 @@ static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 static int load_all(struct bpf_source *bs, char *err, size_t errlen)
 {
 	unsigned cpu_weight = bs->opts.cpu_hz ? 1000000u / bs->opts.cpu_hz : 0;
+	bool labels_on = bs->opts.labels && bs->opts.labels->nr_defs;
 	int e;
 
 	bs->ring_bytes = ringbuf_bytes();
@@ -919,6 +921,7 @@ static int load_all(struct bpf_source *bs, char *err, size_t errlen)
 		bs->oncpu->rodata->tt_stack_bytes = bs->opts.stack_bytes;
 		bpf_map__set_max_entries(bs->oncpu->maps.tt_copy_bufs,
 					 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
+		bs->oncpu->rodata->tt_labels_on = labels_on;
 		if ((e = REUSE_SHARED(bs->oncpu, bs->threads)) < 0)
 			return load_failed("oncpu", -e, err, errlen);
 		if (oncpu_bpf__load(bs->oncpu))
@@ -944,13 +947,25 @@ static int load_all(struct bpf_source *bs, char *err, size_t errlen)
 			return load_failed("offcpu", errno, err, errlen);
 		CONFIGURE(bs->offcpu, bs, 0);
 		bpf_map__set_max_entries(bs->offcpu->maps.tt_oc_agg, TRACE_MAP_MAX);
-		if ((e = REUSE_SHARED(bs->offcpu, bs->threads)) < 0)
+		bs->offcpu->rodata->tt_labels_on = labels_on;
+		if ((e = REUSE_SHARED(bs->offcpu, bs->threads)) < 0 ||
+		    (bs->oncpu &&
+		     (e = bpf_map__reuse_fd(bs->offcpu->maps.tt_labels,
+					    bpf_map__fd(bs->oncpu->maps.tt_labels))) < 0))
 			return load_failed("offcpu", -e, err, errlen);
 		if (offcpu_bpf__load(bs->offcpu))
 			return load_failed("offcpu", errno, err, errlen);
 		note_progs(bs, bs->offcpu->obj);
 	}
 	return 0;
+}
+
+/* The label slots the samplers read, which the label probes then fill; -1 = none loaded. */
+static int labels_map_fd(const struct bpf_source *bs)
+{
+	if (bs->oncpu)
+		return bpf_map__fd(bs->oncpu->maps.tt_labels);
+	return bs->offcpu ? bpf_map__fd(bs->offcpu->maps.tt_labels) : -1;
 }
 
 static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
@@ -1130,8 +1145,9 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 	if (!e && opts->labels && opts->labels->nr_defs) {
 		char why[256];
 
-		bs->labels = bpf_labels__new(opts->labels, bs->threads->obj, opts->self_pid,
-					     opts->nr_pids > 0, opts->warn, why, sizeof(why));
+		bs->labels = bpf_labels__new(opts->labels, bs->threads->obj, labels_map_fd(bs),
+					     opts->self_pid, opts->nr_pids > 0, opts->warn, why,
+					     sizeof(why));
 		if (!bs->labels && opts->warn)
 			opts->warn(why);
 	}

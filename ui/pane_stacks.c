@@ -83,6 +83,8 @@ static bool keep_row(const struct tui *t, const struct model_filter *f,
 		return false;
 	if (f->comm_substr && (!r->comm || !strstr(r->comm, f->comm_substr)))
 		return false;
+	if (!model__stack_row_labels_pass(f, r))
+		return false;
 	if (!f->stack_ip)
 		return true;
 	for (int k = 0; k < 2 && !found; k++) {

@@ -65,11 +65,11 @@ enum tt_event_type {
 #define TT_INTERVAL_VERSION 1
 #define TT_FRAME_NAME_VERSION 1
 #define TT_USE_METRIC_VERSION 1
-#define TT_CPU_SAMPLE_VERSION 1
+#define TT_CPU_SAMPLE_VERSION 2 /* 2: labels_hash */
 #define TT_SYSCALL_STATS_VERSION 1
-#define TT_OFFCPU_VERSION 1
+#define TT_OFFCPU_VERSION 2 /* 2: labels_hash */
 #define TT_PROG_STATS_VERSION 1
-#define TT_THREAD_LABELS_VERSION 1
+#define TT_THREAD_LABELS_VERSION 2 /* 2: labels_hash */
 #define TT_LABEL_NAME_VERSION 1
 #define TT_LUAJIT_SAMPLE_VERSION 1
 #define TT_LUAJIT_FUNC_VERSION 1
@@ -275,6 +275,7 @@ struct tt_use_metric {
 /* Flags of struct tt_cpu_sample. */
 #define TT_CPU_KTHREAD (1u << 0)    /* a kernel thread */
 #define TT_CPU_STACK_COPY (1u << 1) /* a TT_EV_STACK_COPY follows in the same buffer */
+#define TT_CPU_LABELS (1u << 2)	    /* labels_hash says the thread's labels (version 2+) */
 
 /* One perf_event CPU-clock sample: who was on the CPU and where. */
 struct tt_cpu_sample {
@@ -288,6 +289,9 @@ struct tt_cpu_sample {
 	__u16 cpu;
 	__u16 flags; /* TT_CPU_* */
 	char comm[TT_COMM_LEN];
+	/* Version 2+: the thread's labels (tt_thread_labels.labels_hash), 0 = none. */
+	__u32 labels_hash;
+	__u32 reserved;
 };
 
 #define TT_SYSCALL_HIST_BUCKETS 32
@@ -324,9 +328,9 @@ struct tt_offcpu {
 	__u32 kstack_id;
 	__u32 ustack_id;
 	__u64 total_ns;
-	__u64 count; /* switches (blocked) or waits (runq) */
-	__u32 kind;  /* enum tt_offcpu_kind */
-	__u32 reserved;
+	__u64 count;	   /* switches (blocked) or waits (runq) */
+	__u32 kind;	   /* enum tt_offcpu_kind */
+	__u32 labels_hash; /* version 2+: labels when it blocked (tt_thread_labels), 0 = none */
 	char comm[TT_COMM_LEN];
 };
 
@@ -359,15 +363,20 @@ struct tt_label_value {
 
 /*
  * A thread's labels, sent by the label iterator before the thread samples of
- * the same tick whenever they differ from what was last sent; the samples
- * that follow carry them until the next such record.
+ * the same tick whenever they differ from what was last sent (and by the
+ * on-CPU and off-CPU samplers before a sample naming them by labels_hash);
+ * the thread samples that follow carry them until the next such record.
  */
 struct tt_thread_labels {
 	struct tt_event_header hdr;
 	__u32 pid;
 	__u32 tid;
 	__u32 set_mask; /* bit per slot with a value */
-	__u32 reserved;
+	/*
+	 * Version 2+: a hash of set_mask and the values, never 0 when a value is
+	 * set; on-CPU samples and off-CPU records name these labels by it.
+	 */
+	__u32 labels_hash;
 	struct tt_label_value v[TT_LABEL_SLOTS];
 };
 

@@ -246,7 +246,16 @@ struct model_stack_row {
 	uint32_t ustack_id;
 	uint64_t value; /* on-CPU: samples; off-CPU: ns */
 	uint64_t count; /* on-CPU: samples; off-CPU: switches */
+	/*
+	 * The thread's application labels (model__labels) when sampled or when
+	 * it blocked, 0 = none; labels_known is false for LuaJIT rows and for
+	 * recordings of a threadtop whose CPU samples had no labels.
+	 */
+	uint32_t labels_id;
+	bool labels_known;
 };
+/* Whether row r passes the labels part of filter f (labels_id; unknown labels never do). */
+bool model__stack_row_labels_pass(const struct model_filter *f, const struct model_stack_row *r);
 /* On-CPU samples per thread and stacks, most first. Returns the count or -errno. */
 int model__oncpu(struct model *m, enum model_window window, struct model_stack_row **ret);
 /*

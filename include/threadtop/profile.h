@@ -52,6 +52,7 @@ struct profile_sample {
 	uint8_t state;		/* enum tt_state; TT_ST_UNKNOWN when the kind has none */
 	int32_t syscall;	/* TT_SYSCALL_NONE when none or unknown */
 	uint32_t labels_id;	/* application labels (model__labels), 0 = none */
+	bool labels_unknown;	/* the sample carries no labels (LuaJIT, older recordings) */
 	const uint32_t *frames; /* indices into profile.frames, root first, at least one */
 	uint32_t nr_frames;
 	uint64_t count; /* samples (threads, oncpu) or context switches (offcpu) */

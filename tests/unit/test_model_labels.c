@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -153,12 +154,146 @@ static void records_round_trip(void **state)
 	assert_memory_equal(back, &rec, sizeof(rec));
 }
 
+/* Labels of tid as the kernel sends them (version 2: with their hash). */
+static void hashed_labels(struct model *m, uint32_t tid, const char *phase, uint32_t hash)
+{
+	struct tt_thread_labels rec = {.hdr = {TT_EV_THREAD_LABELS, 2, sizeof(rec), T0},
+				       .pid = 1,
+				       .tid = tid,
+				       .set_mask = 1,
+				       .labels_hash = hash};
+
+	rec.v[0].kind = TT_LABEL_STRING;
+	strcpy(rec.v[0].str, phase);
+	model__ingest(m, &rec.hdr);
+}
+
+/* n on-CPU samples of tid in stack 5; version 1 has no labels_hash. */
+static void cpu_samples(struct model *m, uint32_t tid, unsigned version, uint32_t hash, int n)
+{
+	struct tt_cpu_sample s = {.hdr = {TT_EV_CPU_SAMPLE, (__u16)version, sizeof(s), T0},
+				  .pid = 1,
+				  .tid = tid,
+				  .ustack_id = 5,
+				  .weight_us = 10101,
+				  .flags = version >= 2 ? TT_CPU_LABELS : 0,
+				  .labels_hash = hash};
+
+	if (version < 2)
+		s.hdr.size = offsetof(struct tt_cpu_sample, labels_hash);
+	for (int i = 0; i < n; i++)
+		model__ingest(m, &s.hdr);
+}
+
+static const char *phase_of(struct model *m, uint32_t labels_id)
+{
+	const char *names[TT_LABEL_SLOTS], *values[TT_LABEL_SLOTS];
+
+	return model__labels(m, labels_id, names, values) == 1 ? values[0] : "";
+}
+
+/*
+ * An on-CPU sample's labels are those its hash names, even when the thread's
+ * labels changed since; an unseen hash falls back to the thread's current
+ * labels; a version 1 sample's are unknown. Rows split the stack by labels.
+ */
+static void cpu_samples_carry_labels_by_hash(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_stack_row *rows = NULL;
+	struct model_filter f = {.syscall = MODEL_ANY_SYSCALL};
+	uint64_t a = 0, b = 0, none = 0, unknown = 0;
+	uint32_t id_a = 0;
+	int nr;
+
+	model__advance(m, T0);
+	name(m, 0, "phase");
+	hashed_labels(m, 7, "A", 0x111);
+	cpu_samples(m, 7, 2, 0x111, 3);
+	id_a = model__thread_labels(m, 7);
+	hashed_labels(m, 7, "B", 0x222);
+	cpu_samples(m, 7, 2, 0x222, 1);
+	cpu_samples(m, 7, 2, 0x111, 1); /* sampled in A, the record of B came first */
+	cpu_samples(m, 7, 2, 0x999, 2); /* its record was lost: the thread's current (B) */
+	cpu_samples(m, 7, 2, 0, 4);	/* no labels set */
+	cpu_samples(m, 7, 1, 0, 5);	/* an older recording */
+	nr = model__oncpu(m, WIN_INTERVAL, &rows);
+	assert_int_equal(nr, 4);
+	for (int i = 0; i < nr; i++) {
+		assert_int_equal(rows[i].ustack_id, 5);
+		if (!rows[i].labels_known) {
+			unknown += rows[i].value;
+			assert_int_equal(rows[i].labels_id, 0);
+			assert_true(model__stack_row_labels_pass(&f, &rows[i])); /* no filter */
+		} else if (!rows[i].labels_id) {
+			none += rows[i].value;
+		} else if (!strcmp(phase_of(m, rows[i].labels_id), "A")) {
+			a += rows[i].value;
+			assert_int_equal(rows[i].labels_id, id_a);
+		} else {
+			assert_string_equal(phase_of(m, rows[i].labels_id), "B");
+			b += rows[i].value;
+		}
+	}
+	assert_int_equal(a, 4);
+	assert_int_equal(b, 3);
+	assert_int_equal(none, 4);
+	assert_int_equal(unknown, 5);
+	/* Drill-down by label value keeps exactly the rows with those labels. */
+	f.labels_id = id_a;
+	for (int i = 0; i < nr; i++)
+		assert_int_equal(model__stack_row_labels_pass(&f, &rows[i]),
+				 rows[i].labels_known && rows[i].labels_id == id_a);
+	f.labels_id = MODEL_NO_LABELS;
+	for (int i = 0; i < nr; i++)
+		assert_int_equal(model__stack_row_labels_pass(&f, &rows[i]),
+				 rows[i].labels_known && !rows[i].labels_id);
+	assert_true(model__stack_row_labels_pass(NULL, &rows[0]));
+	free(rows);
+	model__free(m);
+}
+
+/* Off-CPU time goes to the labels the thread blocked with (version 2), unknown in version 1. */
+static void offcpu_time_carries_labels(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct tt_offcpu o = {.hdr = {TT_EV_OFFCPU, 2, sizeof(o), T0},
+			      .pid = 1,
+			      .tid = 7,
+			      .kstack_id = 3,
+			      .total_ns = 1000,
+			      .count = 1,
+			      .kind = TT_OFFCPU_BLOCKED,
+			      .labels_hash = 0x333};
+	struct model_stack_row *rows = NULL;
+	int nr;
+
+	model__advance(m, T0);
+	name(m, 0, "phase");
+	hashed_labels(m, 7, "C", 0x333);
+	model__ingest(m, &o.hdr);
+	o.hdr.version = 1; /* the field was reserved, always 0: read as unknown */
+	o.total_ns = 500;
+	model__ingest(m, &o.hdr);
+	nr = model__offcpu(m, WIN_INTERVAL, &rows);
+	assert_int_equal(nr, 2);
+	assert_int_equal(rows[0].value, 1000);
+	assert_true(rows[0].labels_known);
+	assert_string_equal(phase_of(m, rows[0].labels_id), "C");
+	assert_int_equal(rows[1].value, 500);
+	assert_false(rows[1].labels_known);
+	free(rows);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(samples_carry_the_labels_of_their_time),
 		cmocka_unit_test(filter_by_labels),
 		cmocka_unit_test(records_round_trip),
+		cmocka_unit_test(cpu_samples_carry_labels_by_hash),
+		cmocka_unit_test(offcpu_time_carries_labels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

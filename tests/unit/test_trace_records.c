@@ -43,6 +43,29 @@ static void cpu_sample(void **state)
 	assert_int_equal(wire[19], 0x11);
 }
 
+/*
+ * Version 1 (recordings made before CPU samples carried labels) is 8 bytes
+ * shorter: it still round-trips at its own size, and only at that size.
+ */
+static void cpu_sample_v1(void **state)
+{
+	_Alignas(8) unsigned char buf[sizeof(struct tt_cpu_sample)];
+	struct tt_cpu_sample *s = (struct tt_cpu_sample *)buf;
+	const size_t v1 = offsetof(struct tt_cpu_sample, labels_hash);
+
+	assert_int_equal(v1, 64);
+	pattern(&s->hdr, TT_EV_CPU_SAMPLE, 1, v1);
+	roundtrip(&s->hdr);
+	s->hdr.size = sizeof(*s);
+	assert_int_equal(tt_event_validate(&s->hdr, sizeof(*s)), -EINVAL);
+	/* Version 2's labels_hash is little-endian at offset 64. */
+	pattern(&s->hdr, TT_EV_CPU_SAMPLE, 2, sizeof(*s));
+	s->labels_hash = 0xa1b2c3d4;
+	assert_int_equal(tt_event_encode(&s->hdr, wire, sizeof(wire)), sizeof(*s));
+	assert_int_equal(wire[64], 0xd4);
+	assert_int_equal(wire[67], 0xa1);
+}
+
 static void syscall_stats(void **state)
 {
 	_Alignas(8) unsigned char buf[sizeof(struct tt_syscall_stats)];
@@ -100,9 +123,9 @@ static void wrong_sizes(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(cpu_sample),  cmocka_unit_test(syscall_stats),
-		cmocka_unit_test(offcpu),      cmocka_unit_test(prog_stats),
-		cmocka_unit_test(wrong_sizes),
+		cmocka_unit_test(cpu_sample),	 cmocka_unit_test(cpu_sample_v1),
+		cmocka_unit_test(syscall_stats), cmocka_unit_test(offcpu),
+		cmocka_unit_test(prog_stats),	 cmocka_unit_test(wrong_sizes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
