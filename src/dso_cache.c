@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "threadtop/dso_cache.h"
+#include "threadtop/dwarf_inline.h"
 #include "threadtop/u64map.h"
 #include "threadtop/util.h"
 
@@ -24,6 +25,7 @@ struct dso {
 	struct elf_syms *layout; /* the mapped file: segments, build-id */
 	struct elf_syms *syms;	 /* symbols: the mapped file's or its debug file's */
 	bool debuginfo;
+	struct dwarf_inline *dwarf; /* NULL when the file has no DWARF */
 	char build_id_hex[2 * ELF_BUILD_ID_MAX + 1];
 	char name[];
 };
@@ -67,6 +69,7 @@ static void chain_free(void *head)
 		if (d->syms != d->layout)
 			elf_syms__free(d->syms);
 		elf_syms__free(d->layout);
+		dwarf_inline__free(d->dwarf);
 		free(d);
 	}
 }
@@ -110,10 +113,11 @@ static struct elf_syms *try_debug(const char *path, const struct elf_syms *layou
 	return es;
 }
 
+/* The debug file of the file at path (its name into p, PATH_MAX bytes), or NULL. */
 static struct elf_syms *find_debug(struct dso_cache *c, const struct elf_syms *layout,
-				   const char *path, const char *root)
+				   const char *path, const char *root, char *p)
 {
-	char bid[2 * ELF_BUILD_ID_MAX + 1], p[PATH_MAX], dir[PATH_MAX];
+	char bid[2 * ELF_BUILD_ID_MAX + 1], dir[PATH_MAX];
 	const char *link, *slash;
 	struct elf_syms *es = NULL;
 
@@ -121,12 +125,12 @@ static struct elf_syms *find_debug(struct dso_cache *c, const struct elf_syms *l
 		return NULL;
 	if (elf_syms__build_id_hex(layout, bid, sizeof(bid)) > 2) {
 		if (root) {
-			snprintf(p, sizeof(p), "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root,
-				 bid, bid + 2);
+			snprintf(p, PATH_MAX, "%s/usr/lib/debug/.build-id/%.2s/%s.debug", root, bid,
+				 bid + 2);
 			es = try_debug(p, layout);
 		}
 		if (!es) {
-			snprintf(p, sizeof(p), "%s/.build-id/%.2s/%s.debug", c->debug_root, bid,
+			snprintf(p, PATH_MAX, "%s/.build-id/%.2s/%s.debug", c->debug_root, bid,
 				 bid + 2);
 			es = try_debug(p, layout);
 		}
@@ -140,14 +144,13 @@ static struct elf_syms *find_debug(struct dso_cache *c, const struct elf_syms *l
 	if (snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path) >= (int)sizeof(dir))
 		return NULL;
 	if (root) {
-		if (snprintf(p, sizeof(p), "%s%s/%s", root, dir, link) < (int)sizeof(p) &&
+		if (snprintf(p, PATH_MAX, "%s%s/%s", root, dir, link) < (int)PATH_MAX &&
 		    strcmp(p + strlen(root), path)) /* never the file itself */
 			es = try_debug(p, layout);
-		if (!es &&
-		    snprintf(p, sizeof(p), "%s%s/.debug/%s", root, dir, link) < (int)sizeof(p))
+		if (!es && snprintf(p, PATH_MAX, "%s%s/.debug/%s", root, dir, link) < (int)PATH_MAX)
 			es = try_debug(p, layout);
 	}
-	if (!es && snprintf(p, sizeof(p), "%s%s/%s", c->debug_root, dir, link) < (int)sizeof(p))
+	if (!es && snprintf(p, PATH_MAX, "%s%s/%s", c->debug_root, dir, link) < (int)PATH_MAX)
 		es = try_debug(p, layout);
 	return es;
 }
@@ -189,6 +192,7 @@ struct dso *dso_cache__get_fd(struct dso_cache *c, int fd, uint64_t dev, uint64_
 			      const char *path, const char *root)
 {
 	struct elf_syms *layout, *full, *debug = NULL;
+	char debug_path[PATH_MAX];
 	const uint8_t *bid;
 	size_t bid_len;
 	struct dso *d;
@@ -209,8 +213,20 @@ struct dso *dso_cache__get_fd(struct dso_cache *c, int fd, uint64_t dev, uint64_
 	if (!full)
 		return NULL;
 	if (elf_syms__table(full) != ELF_TABLE_SYMTAB)
-		debug = find_debug(c, full, path, root);
-	return insert(c, h, dev, ino, full, debug ? debug : full, base_name(path));
+		debug = find_debug(c, full, path, root, debug_path);
+	d = insert(c, h, dev, ino, full, debug ? debug : full, base_name(path));
+	/* Inline chains need DWARF: nothing is opened for a file without it. */
+	if (debug && elf_syms__has_dwarf(debug)) {
+		d->dwarf = dwarf_inline__from_path(debug_path);
+	} else if (!debug && elf_syms__has_dwarf(full)) {
+		int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+		if (dup_fd >= 0)
+			d->dwarf = dwarf_inline__from_fd(dup_fd);
+	}
+	if (d->dwarf)
+		c->stats.dwarf_files++;
+	return d;
 }
 
 struct dso *dso_cache__get_mem(struct dso_cache *c, const void *buf, size_t len, const char *name)
@@ -247,6 +263,12 @@ int dso__lookup(const struct dso *d, uint64_t off, const struct elf_sym **ret_sy
 	*ret_sym = elf_syms__find(d->syms, vaddr);
 	*ret_vaddr = vaddr;
 	return 0;
+}
+
+size_t dso__inlined(struct dso *d, uint64_t vaddr, const char *const **ret)
+{
+	*ret = NULL;
+	return d->dwarf ? dwarf_inline__find(d->dwarf, vaddr, ret) : 0;
 }
 
 const char *dso__name(const struct dso *d)

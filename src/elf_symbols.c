@@ -37,6 +37,7 @@ struct elf_syms {
 	uint8_t build_id[ELF_BUILD_ID_MAX];
 	size_t build_id_len;
 	char *debuglink;
+	bool has_dwarf; /* a non-empty .debug_info */
 };
 
 /* A symbol while the table is built: the name as a pool offset. */
@@ -289,6 +290,10 @@ static int read_elf(Elf *elf, uint64_t file_size, bool layout_only, struct elf_s
 
 			if (d)
 				scan_notes(d, es);
+		} else if (sh.sh_type == SHT_PROGBITS && !es->has_dwarf && sh.sh_size &&
+			   shstrndx < shnum && (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
+			   !strcmp(name, ".debug_info")) {
+			es->has_dwarf = true;
 		} else if (sh.sh_type == SHT_PROGBITS && !es->debuglink && sh.sh_size >= 8 &&
 			   sh.sh_size <= 4096 && shstrndx < shnum &&
 			   (name = elf_strptr(elf, shstrndx, sh.sh_name)) &&
@@ -502,4 +507,9 @@ size_t elf_syms__build_id_hex(const struct elf_syms *es, char *buf, size_t len)
 const char *elf_syms__debuglink(const struct elf_syms *es)
 {
 	return es->debuglink;
+}
+
+bool elf_syms__has_dwarf(const struct elf_syms *es)
+{
+	return es->has_dwarf;
 }

@@ -83,7 +83,8 @@ static int kept_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 		e = u64map__get(fn->by_addr, addr);
 	if (!e)
 		return -ENOENT;
-	*ret = (struct frame_name){e->name, e->module, e->kernel, NULL}; /* no build-id recorded */
+	/* No build-id and no inline chain are recorded. */
+	*ret = (struct frame_name){.name = e->name, .module = e->module, .kernel = e->kernel};
 	return 0;
 }
 

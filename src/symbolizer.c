@@ -117,9 +117,9 @@ void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid)
 	proc_free(u64map__remove(s->procs, pid));
 }
 
-static const struct sym_frame *new_frame_bid(struct u64map *cache, uint64_t addr, const char *name,
-					     const char *module, const char *build_id,
-					     uint64_t offset, unsigned flags)
+static struct sym_frame *new_frame_bid(struct u64map *cache, uint64_t addr, const char *name,
+				       const char *module, const char *build_id, uint64_t offset,
+				       unsigned flags)
 {
 	size_t nl = strlen(name), ml = strlen(module), bl = strlen(build_id);
 	struct frame_ent *e = xmalloc(sizeof(*e) + nl + ml + bl + 3);
@@ -132,6 +132,8 @@ static const struct sym_frame *new_frame_bid(struct u64map *cache, uint64_t addr
 	e->f.build_id = e->strings + nl + ml + 2;
 	e->f.offset = offset;
 	e->f.flags = flags;
+	e->f.inlined = NULL;
+	e->f.nr_inlined = 0;
 	u64map__put(cache, addr, e);
 	return &e->f;
 }
@@ -300,6 +302,16 @@ static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const s
 	return d;
 }
 
+/* Adds the functions inlined at vaddr of d to f (a frame of the cache). */
+static const struct sym_frame *with_inlined(struct symbolizer *s, struct sym_frame *f,
+					    struct dso *d, uint64_t vaddr)
+{
+	f->nr_inlined = (unsigned)dso__inlined(d, vaddr, &f->inlined);
+	if (f->nr_inlined)
+		s->stats.inlined++;
+	return f;
+}
+
 static const char *map_name(const struct proc_map *m)
 {
 	const char *slash;
@@ -352,11 +364,15 @@ static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, 
 	d = mapping_dso(s, p, m);
 	if (d) {
 		dso__lookup(d, off, &sym, &vaddr);
-		if (sym)
-			return new_frame_bid(p->frames, addr,
-					     demangle(sym->name, name, sizeof(name)) ?: sym->name,
-					     dso__name(d), dso__build_id(d), vaddr - sym->addr,
-					     dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
+		if (sym) {
+			struct sym_frame *f =
+				new_frame_bid(p->frames, addr,
+					      demangle(sym->name, name, sizeof(name)) ?: sym->name,
+					      dso__name(d), dso__build_id(d), vaddr - sym->addr,
+					      dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
+
+			return with_inlined(s, f, d, vaddr);
+		}
 		off = vaddr;
 	}
 	s->stats.unknown++;
@@ -394,6 +410,7 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
 	*ret = s->stats;
 	ret->files = ds.files;
 	ret->debug_files = ds.debug_files;
+	ret->dwarf_files = ds.dwarf_files;
 	ret->procs = u64map__count(s->procs);
 }
 
@@ -422,8 +439,14 @@ static int namer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struc
 	err = symbolizer__resolve(ctx, pid, addr, kernel, &f);
 	if (err)
 		return err;
-	*ret = (struct frame_name){f->name, f->module, kernel,
-				   f->build_id && f->build_id[0] ? f->build_id : NULL};
+	*ret = (struct frame_name){
+		.name = f->name,
+		.module = f->module,
+		.kernel = kernel,
+		.build_id = f->build_id && f->build_id[0] ? f->build_id : NULL,
+		.inlined = f->inlined,
+		.nr_inlined = f->nr_inlined,
+	};
 	return 0;
 }
 

@@ -43,12 +43,19 @@ struct dso *dso_cache__get_mem(struct dso_cache *c, const void *buf, size_t len,
  */
 int dso__lookup(const struct dso *d, uint64_t off, const struct elf_sym **ret_sym,
 		uint64_t *ret_vaddr);
+/*
+ * The functions inlined at ELF virtual address vaddr of d, outermost first
+ * (dwarf_inline.h), from the DWARF of the file or of its debug file; names
+ * live as long as the cache. Returns the count, 0 when d has no DWARF.
+ */
+size_t dso__inlined(struct dso *d, uint64_t vaddr, const char *const **ret);
 const char *dso__name(const struct dso *d);	/* basename */
 bool dso__debuginfo(const struct dso *d);	/* symbols from a separate debug file */
 const char *dso__build_id(const struct dso *d); /* GNU build-id in hex, "" when none */
 
 struct dso_cache_stats {
 	uint64_t files, debug_files;
+	uint64_t dwarf_files; /* with DWARF for inline chains (own or debug file's) */
 };
 void dso_cache__stats(const struct dso_cache *c, struct dso_cache_stats *ret);
 

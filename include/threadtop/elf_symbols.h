@@ -65,6 +65,8 @@ const uint8_t *elf_syms__build_id(const struct elf_syms *es, size_t *ret_len);
 /* The build-id as lowercase hex into buf (at least 2 * ELF_BUILD_ID_MAX + 1
  * bytes). Returns the string length, 0 when none. */
 size_t elf_syms__build_id_hex(const struct elf_syms *es, char *buf, size_t len);
+/* Whether the file has DWARF debug info (a non-empty .debug_info). */
+bool elf_syms__has_dwarf(const struct elf_syms *es);
 /* The file name in .gnu_debuglink, or NULL. */
 const char *elf_syms__debuglink(const struct elf_syms *es);
 

@@ -17,6 +17,11 @@ struct frame_name {
 	const char *module; /* "libc.so.6", "[kernel]"; NULL when unknown */
 	bool kernel;
 	const char *build_id; /* the module's GNU build-id in hex; NULL when unknown */
+	/* The functions inlined at addr, outermost first: name calls
+	 * inlined[0], which calls inlined[1], ...; the frame shows as 1 +
+	 * nr_inlined frames. NULL, 0 when none (or the namer cannot tell). */
+	const char *const *inlined;
+	unsigned nr_inlined;
 };
 
 struct frame_namer {

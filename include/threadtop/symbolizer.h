@@ -8,7 +8,9 @@
  * are read once per (device, inode, build-id) and shared by every process
  * that maps it; separate debuginfo is found by build-id or .gnu_debuglink;
  * the vdso is read from the process; anonymous executable memory is looked
- * up in the JIT's perf-PID.map; C++ names are demangled. An address nothing names still gets a name:
+ * up in the JIT's perf-PID.map; C++ names are demangled; where the file has
+ * DWARF (its own or its debug file's), the functions inlined at an address
+ * come with its name. An address nothing names still gets a name:
  * "module+0xoffset" (the ELF address in that file), or "[unknown]+0xADDR".
  *
  * Nothing here runs on the sampling path: callers resolve at query/output
@@ -43,6 +45,11 @@ struct sym_frame {
 	uint64_t offset;      /* address - symbol start; the module offset when unknown */
 	unsigned flags;	      /* SYM_FRAME_* */
 	const char *build_id; /* the module's GNU build-id in hex; "" when unknown */
+	/* Functions the compiler inlined at this address, outermost first: name
+	 * calls inlined[0], which calls inlined[1], ... (from DWARF, where the
+	 * file or its debug file has it); NULL, 0 when none. */
+	const char *const *inlined;
+	unsigned nr_inlined;
 };
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
@@ -79,6 +86,8 @@ struct symbolizer_stats {
 	uint64_t maps_reads;   /* /proc/PID/maps parsed */
 	uint64_t files;	       /* distinct files whose symbols are loaded */
 	uint64_t debug_files;  /* of which with separate debuginfo */
+	uint64_t dwarf_files;  /* of which with DWARF, for inline chains */
+	uint64_t inlined;      /* frames resolved with an inline chain */
 	uint64_t file_errors;  /* files that could not be opened or parsed */
 	uint64_t procs;	       /* processes cached now */
 	size_t kernel_symbols; /* 0 until a kernel address was asked */

@@ -135,7 +135,8 @@ static inline int fx_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel,
 		snprintf(buf, sizeof(buf), "%s", FX_HOSTILE);
 	else
 		snprintf(buf, sizeof(buf), "%s_%" PRIx64, kernel ? "kfn" : "fn", addr);
-	*ret = (struct frame_name){buf, kernel ? "[kernel]" : "app", kernel, NULL};
+	*ret = (struct frame_name){
+		.name = buf, .module = kernel ? "[kernel]" : "app", .kernel = kernel};
 	return 0;
 }
 

@@ -305,6 +305,80 @@ static void test_deleted(void **state)
 	check_variant("symchain_nofp", "libttchain_nofp.so", false, true);
 }
 
+/* The first line of "addr2line -f -i" for vaddr of path, or "" when it is not installed. */
+static void addr2line_first(const char *path, uint64_t vaddr, char *out, size_t len)
+{
+	char cmd[PATH_MAX + 96];
+	FILE *p;
+
+	out[0] = '\0';
+	snprintf(cmd, sizeof(cmd), "addr2line -f -i -e '%s' %#" PRIx64 " 2>/dev/null", path, vaddr);
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	if (!fgets(out, (int)len, p))
+		out[0] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	pclose(p);
+}
+
+/*
+ * The inline_hot workload (-O2 -g): its hot loop is inline_hot() inlined
+ * into inline_outer(), so the loop's address is [inline_outer, inline_hot];
+ * inline_outer's own prologue has no inline chain. addr2line -i, when
+ * installed, agrees on the innermost function.
+ */
+static void test_inlined(void **state)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	uint64_t outer = 0, hot_pc = 0, hot_vaddr = 0;
+	char path[PATH_MAX], line[512];
+	const struct sym_frame *f;
+	struct symbolizer_stats st;
+	int fds[2];
+	FILE *in;
+
+	snprintf(path, sizeof(path), "%s/inline_hot", TT_WORKLOADS);
+	assert_int_equal(pipe(fds), 0);
+	live_child = fork();
+	assert_true(live_child >= 0);
+	if (!live_child) {
+		dup2(fds[1], 1);
+		close(fds[0]);
+		execl(path, path, "wait", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	in = fdopen(fds[0], "r");
+	assert_non_null(fgets(line, sizeof(line), in));
+	fclose(in);
+	assert_int_equal(sscanf(line,
+				"inline_hot %*d outer=%" SCNx64 " hot_pc=%" SCNx64
+				" hot_vaddr=%" SCNx64,
+				&outer, &hot_pc, &hot_vaddr),
+			 3);
+
+	f = resolve(s, (uint32_t)live_child, hot_pc, false);
+	assert_string_equal(f->name, "inline_outer");
+	assert_int_equal(f->nr_inlined, 1);
+	assert_string_equal(f->inlined[0], "inline_hot");
+	/* Cached: the same chain, shared. */
+	assert_ptr_equal(resolve(s, (uint32_t)live_child, hot_pc, false)->inlined, f->inlined);
+	f = resolve(s, (uint32_t)live_child, outer, false);
+	assert_string_equal(f->name, "inline_outer");
+	assert_int_equal(f->nr_inlined, 0);
+	assert_null(f->inlined);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.dwarf_files, 1);
+	assert_int_equal(st.inlined, 1);
+
+	addr2line_first(path, hot_vaddr, line, sizeof(line));
+	if (line[0])
+		assert_string_equal(line, "inline_hot");
+	kill_child(state);
+	symbolizer__free(s);
+}
+
 /* The vdso of a child: its clock_gettime is named from the in-memory ELF. */
 static void test_vdso(void **state)
 {
@@ -348,6 +422,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_stripped, kill_child),
 		cmocka_unit_test_teardown(test_deleted, kill_child),
 		cmocka_unit_test(test_vdso),
+		cmocka_unit_test_teardown(test_inlined, kill_child),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

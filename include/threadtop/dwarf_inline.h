@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Inlined functions at an address, from a file's DWARF (.debug_info) read
+ * with libdw: for an address in outer() where the compiler inlined mid()
+ * and, inside it, inner(), the chain is [mid, inner], outermost first
+ * (outer itself is the ELF symbol the caller already has). One handle per
+ * file with debug info, opened on the first look-up; answers are cached
+ * per address, so a hot address costs one hash look-up.
+ *
+ * The file is untrusted: libdw checks the DWARF, the chain's depth and
+ * name lengths are capped, and a malformed file yields no chain.
+ */
+#ifndef THREADTOP_DWARF_INLINE_H
+#define THREADTOP_DWARF_INLINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define DWARF_INLINE_DEPTH_MAX 16u /* inlined levels kept (the outermost ones) */
+
+struct dwarf_inline;
+
+/* Takes fd (an ELF file with .debug_info), closed by dwarf_inline__free.
+ * Never NULL; a file libdw cannot read just has no chains. */
+struct dwarf_inline *dwarf_inline__from_fd(int fd);
+/* Same for the file at path, opened on the first look-up. */
+struct dwarf_inline *dwarf_inline__from_path(const char *path);
+void dwarf_inline__free(struct dwarf_inline *di);
+
+/*
+ * The functions inlined at ELF virtual address vaddr, outermost first, into
+ * *ret (names live as long as di). Returns their count: 0 when the code
+ * there is not inlined or the file has no answer.
+ */
+size_t dwarf_inline__find(struct dwarf_inline *di, uint64_t vaddr, const char *const **ret);
+
+#endif /* THREADTOP_DWARF_INLINE_H */

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Inline chains from DWARF (see dwarf_inline.h): the compile unit covering
+ * the address (.debug_aranges, or a scan of the units when a file has
+ * none), the innermost scope there (dwarf_getscopes), then its enclosing
+ * scopes in the concrete tree (dwarf_getscopes_die), keeping the
+ * DW_TAG_inlined_subroutine ones up to the real function.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "threadtop/demangle.h"
+#include "threadtop/dwarf_inline.h"
+#include "threadtop/u64map.h"
+#include "threadtop/util.h"
+
+#define NAME_MAX_LEN 1024u
+#define SCAN_UNITS_MAX 65536u /* units scanned for a file without .debug_aranges */
+
+/* A cached answer: nr names, their strings after the array. */
+struct chain {
+	size_t nr;
+	const char *names[];
+};
+
+static struct chain no_chain; /* the cached "nothing inlined here" */
+
+struct dwarf_inline {
+	int fd;	    /* -1 until opened (or when it failed) */
+	char *path; /* to open on the first look-up; NULL when given an fd */
+	bool tried; /* dwarf_begin was attempted */
+	bool scan;  /* no .debug_aranges: find units by scanning */
+	Dwarf *dw;
+	struct u64map *cache; /* vaddr -> struct chain (or &no_chain) */
+};
+
+static struct dwarf_inline *alloc(int fd, const char *path)
+{
+	struct dwarf_inline *di = xcalloc(1, sizeof(*di));
+
+	di->fd = fd;
+	di->path = path ? xstrdup(path) : NULL;
+	di->cache = u64map__new();
+	return di;
+}
+
+struct dwarf_inline *dwarf_inline__from_fd(int fd)
+{
+	return alloc(fd, NULL);
+}
+
+struct dwarf_inline *dwarf_inline__from_path(const char *path)
+{
+	return alloc(-1, path);
+}
+
+void dwarf_inline__free(struct dwarf_inline *di)
+{
+	size_t pos = 0;
+	uint64_t key;
+	void *val;
+
+	if (!di)
+		return;
+	while (u64map__next(di->cache, &pos, &key, &val))
+		if (val != &no_chain)
+			free(val);
+	u64map__free(di->cache);
+	if (di->dw)
+		dwarf_end(di->dw);
+	if (di->fd >= 0)
+		close(di->fd);
+	free(di->path);
+	free(di);
+}
+
+static bool open_dwarf(struct dwarf_inline *di)
+{
+	Dwarf_Aranges *ar;
+	size_t nr = 0;
+
+	if (di->tried)
+		return di->dw != NULL;
+	di->tried = true;
+	if (di->fd < 0 && di->path)
+		di->fd = open(di->path, O_RDONLY | O_CLOEXEC);
+	if (di->fd < 0)
+		return false;
+	di->dw = dwarf_begin(di->fd, DWARF_C_READ);
+	if (!di->dw)
+		return false;
+	di->scan = dwarf_getaranges(di->dw, &ar, &nr) != 0 || nr == 0;
+	return true;
+}
+
+/* The compile unit whose code covers vaddr. */
+static bool unit_of(struct dwarf_inline *di, uint64_t vaddr, Dwarf_Die *ret)
+{
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	unsigned n = 0;
+
+	if (!di->scan)
+		return dwarf_addrdie(di->dw, vaddr, ret) != NULL;
+	while (n++ < SCAN_UNITS_MAX &&
+	       !dwarf_nextcu(di->dw, off, &next, &hsize, NULL, NULL, NULL)) {
+		if (dwarf_offdie(di->dw, off + hsize, ret) && dwarf_haspc(ret, vaddr) == 1)
+			return true;
+		off = next;
+	}
+	return false;
+}
+
+/* The name to show for a function DIE: the demangled linkage name, else its name. */
+static const char *die_name(Dwarf_Die *die, char *buf, size_t len)
+{
+	Dwarf_Attribute attr;
+	const char *name = NULL, *pretty;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr))
+		name = dwarf_formstring(&attr);
+	if (name && (pretty = demangle(name, buf, len)))
+		return pretty;
+	name = dwarf_diename(die);
+	return name ? name : "[inlined]";
+}
+
+/* A chain of the names of DIEs dies[0..nr), outermost first. */
+static struct chain *new_chain(Dwarf_Die **dies, size_t nr)
+{
+	char bufs[DWARF_INLINE_DEPTH_MAX][NAME_MAX_LEN];
+	const char *names[DWARF_INLINE_DEPTH_MAX];
+	size_t total = 0;
+	struct chain *c;
+	char *at;
+
+	for (size_t i = 0; i < nr; i++) {
+		names[i] = die_name(dies[i], bufs[i], sizeof(bufs[i]));
+		total += strnlen(names[i], NAME_MAX_LEN) + 1;
+	}
+	c = xmalloc(sizeof(*c) + nr * sizeof(c->names[0]) + total);
+	c->nr = nr;
+	at = (char *)&c->names[nr];
+	for (size_t i = 0; i < nr; i++) {
+		size_t len = strnlen(names[i], NAME_MAX_LEN);
+
+		memcpy(at, names[i], len);
+		at[len] = '\0';
+		c->names[i] = at;
+		at += len + 1;
+	}
+	return c;
+}
+
+static const struct chain *lookup(struct dwarf_inline *di, uint64_t vaddr)
+{
+	Dwarf_Die cu, *scopes = NULL, *path = NULL, inner;
+	Dwarf_Die *inlined[DWARF_INLINE_DEPTH_MAX];
+	const struct chain *c = &no_chain;
+	size_t nr = 0;
+	int n;
+
+	if (!open_dwarf(di) || !unit_of(di, vaddr, &cu))
+		return c;
+	n = dwarf_getscopes(&cu, vaddr, &scopes);
+	if (n > 0 && !dwarf_offdie(di->dw, dwarf_dieoffset(&scopes[0]), &inner))
+		n = 0;
+	free(scopes);
+	if (n <= 0)
+		return c;
+	/* The scopes around the innermost one in the concrete tree, innermost
+	 * first, up to the function the code belongs to. */
+	n = dwarf_getscopes_die(&inner, &path);
+	for (int i = 0; i < n; i++) {
+		int tag = dwarf_tag(&path[i]);
+
+		if (tag == DW_TAG_subprogram)
+			break;
+		if (tag != DW_TAG_inlined_subroutine)
+			continue;
+		/* Deeper than the cap: the outermost levels stay. */
+		if (nr == DWARF_INLINE_DEPTH_MAX)
+			memmove(inlined, inlined + 1, --nr * sizeof(*inlined));
+		inlined[nr++] = &path[i];
+	}
+	/* Found innermost first; kept outermost first. */
+	for (size_t i = 0; i < nr / 2; i++) {
+		Dwarf_Die *t = inlined[i];
+
+		inlined[i] = inlined[nr - 1 - i];
+		inlined[nr - 1 - i] = t;
+	}
+	if (nr)
+		c = new_chain(inlined, nr);
+	free(path);
+	return c;
+}
+
+size_t dwarf_inline__find(struct dwarf_inline *di, uint64_t vaddr, const char *const **ret)
+{
+	const struct chain *c;
+
+	*ret = NULL;
+	if (!di)
+		return 0;
+	c = u64map__get(di->cache, vaddr);
+	if (!c) {
+		c = lookup(di, vaddr);
+		u64map__put(di->cache, vaddr, (void *)c);
+	}
+	*ret = c->nr ? c->names : NULL;
+	return c->nr;
+}
