@@ -40,8 +40,8 @@ static inline __attribute__((always_inline)) unsigned long inline_hot(unsigned l
 	return x;
 }
 
-__attribute__((noinline, noipa)) unsigned long inline_outer(unsigned long n, uintptr_t *pc);
-__attribute__((noinline, noipa)) unsigned long inline_outer(unsigned long n, uintptr_t *pc)
+__attribute__((noinline)) unsigned long inline_outer(unsigned long n, uintptr_t *pc);
+__attribute__((noinline)) unsigned long inline_outer(unsigned long n, uintptr_t *pc)
 {
 	unsigned long r = inline_hot(n, pc);
 
