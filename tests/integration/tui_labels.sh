@@ -8,62 +8,25 @@
 # breadcrumb names the label, the Threads pane then lists only the waiter).
 set -u
 
-: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+TUI_NAME=tuilab
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
 
-S=tt_tuilab_$$
-WL=
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen ---"
-	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
-	exit 1
-}
-cleanup() {
-	tmux -L "$S" kill-server 2>/dev/null
-	[ -n "$WL" ] && kill "$WL" 2>/dev/null
-}
-trap cleanup EXIT
-
-screen() { tmux -L "$S" capture-pane -t "$S" -p; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-15}))
-	while ((SECONDS < deadline)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.2
-	done
-	fail "timed out waiting for: $1"
-}
-keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
-
 bin=$(readlink -f "$TT_WORKLOADS/label_waits")
-"$bin" 120 &
-WL=$!
-sleep 0.3
-
-tmux -L "$S" new-session -d -s "$S" -x 140 -y 30 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
-	fail "cannot start tmux"
-tmux -L "$S" set-option -t "$S" window-size manual >/dev/null 2>&1
-keys "PS1='PROMPT\$ '" Enter
-wait_for '^PROMPT\$'
-keys "clear; $TT_BIN --source bpf -d 0.35 -p $WL --log /tmp/tt_tuilab_log.$$ \
+start_workload label_waits 4 120
+start_shell 140 30
+keys "clear; $TT_BIN --source bpf -d 0.35 -p $WL --log $TUI_TMP/log \
 --label 'wait=$bin:begin_wait:str:arg1' --label-clear 'wait=$bin:end_wait'; echo EXIT=\$?" Enter
 
-# A BPF source that cannot load ends the run: skip, saying why.
-deadline=$((SECONDS + 15))
-while ((SECONDS < deadline)); do
-	s=$(screen)
-	grep -q 'LABELS' <<<"$s" && break
-	if grep -q 'EXIT=' <<<"$s"; then
-		echo "SKIP: threadtop could not start the BPF source: $(cat /tmp/tt_tuilab_log.$$)"
-		rm -f /tmp/tt_tuilab_log.$$
-		exit 77
-	fi
-	sleep 0.2
-done
-rm -f /tmp/tt_tuilab_log.$$
-wait_for 'LABELS'
+# A BPF source that cannot load ends the run: skip, saying why. (EXIT= and a
+# digit: the typed command line shows EXIT=$? until the screen is cleared.)
+started() { screen | grep -Eq 'LABELS|EXIT=[0-9]'; }
+wait_until 15 "threadtop to start" started
+screen | grep -q 'LABELS' || {
+	echo "SKIP: threadtop could not start the BPF source: $(cat "$TUI_TMP/log")"
+	exit 77
+}
 # The waiter's row shows its label (it is inside begin_wait 60% of the time).
 # The 0.35 s refresh drifts across the waiter's 0.5 s cycle: a refresh period
 # of 0.5 s can lock onto its CPU-burning phase and never see the label.

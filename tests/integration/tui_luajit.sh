@@ -15,24 +15,11 @@ LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
 # An ASan-built library cannot be preloaded into Debian's uninstrumented luajit.
 ldd "$LIB" 2>/dev/null | grep -q libasan && skip "the library is built with ASan (preset asan)"
 
-S=tt_tuilj_$$
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen ---"
-	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
-	exit 1
-}
-trap 'tmux -L "$S" kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
-screen() { tmux -L "$S" capture-pane -t "$S" -p; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-20}))
-	while ((SECONDS < deadline)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.2
-	done
-	fail "timed out waiting for: $1"
-}
-keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
+TUI_NAME=tuilj
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
+# Both clean-ups: the tmux servers (tui_common), the temporary files (bpf_common).
+trap 'tui_cleanup; cleanup' EXIT
 
 # A JIT-compiled loop and an interpreted function (jit.off), for a minute at most.
 cat >"$TMPD/w.lua" <<'LUA'
@@ -43,7 +30,7 @@ local t = os.clock()
 while os.clock() - t < 60 do hot_loop(1e6) interp_fib(20) end
 LUA
 
-tmux -L "$S" new-session -d -s "$S" -x 110 -y 40 \
+start_session 110 40 \
 	"TERM=xterm-256color $TT_BIN run -d 0.5 -w $TMPD/s.ttr -- luajit $TMPD/w.lua; sleep 30"
 wait_for '1 Threads'
 keys 6
@@ -67,16 +54,12 @@ wait_for 'lua_pcall'
 keys Escape
 wait_for '^all *$|^all  '
 keys q
-deadline=$((SECONDS + 10))
-while ! "$TT_BIN" -r "$TMPD/s.ttr" -b --format json >"$TMPD/replay.json" 2>/dev/null; do
-	((SECONDS < deadline)) || fail "the recording $TMPD/s.ttr does not replay"
-	sleep 0.5
-done
+replays() { "$TT_BIN" -r "$TMPD/s.ttr" -b --format json >"$TMPD/replay.json" 2>/dev/null; }
+wait_until 10 "the recording $TMPD/s.ttr to replay" replays
 
 # The recording replays in the TUI with the LuaJIT pane and Lua frames.
-tmux -L "$S" kill-session -t "$S"
-tmux -L "$S" new-session -d -s "$S" -x 110 -y 40 \
-	"TERM=xterm-256color $TT_BIN -r $TMPD/s.ttr; sleep 30"
+new_server
+start_session 110 40 "TERM=xterm-256color $TT_BIN -r $TMPD/s.ttr; sleep 30"
 wait_for '1 Threads'
 keys 6
 wait_for 'TRACE +[0-9.]+% +(█|#)'

@@ -8,43 +8,15 @@
 # replays into the same panes.
 set -u
 
-: "${TT_BIN:?}"
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+TUI_NAME=tuiuse
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
+tmp=$TUI_TMP
 
-S=tt_tuiuse_$$
-servers=()
-tmp=$(mktemp -d)
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen ---"
-	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
-	exit 1
-}
-cleanup() {
-	for s in "${servers[@]}"; do tmux -L "$s" kill-server 2>/dev/null; done
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-screen() { tmux -L "$S" capture-pane -t "$S" -p; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-15}))
-	while ((SECONDS < deadline)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	fail "timed out waiting for: $1"
-}
-keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
-start() { # start LANG COMMAND...: a fresh tmux server each time (one that is
-	# still going away cannot take a new session)
-	S=tt_tuiuse_$$_${#servers[@]}
-	servers+=("$S")
-	tmux -L "$S" new-session -d -s "$S" -x 100 -y 30 -e LANG="$1" "bash --norc --noprofile" ||
-		fail "cannot start tmux"
-	tmux -L "$S" set-option -t "$S" window-size manual >/dev/null 2>&1
-	keys "PS1='PROMPT\$ '" Enter
-	wait_for '^PROMPT\$'
+# start LANG COMMAND...: COMMAND in a shell on a fresh tmux server each time.
+start() {
+	new_server
+	start_shell 100 30 "$1"
 	shift
 	keys "clear; $*" Enter
 }

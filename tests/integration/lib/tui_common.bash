@@ -5,7 +5,7 @@
 # tmux or another test's. Everything waits on a condition (the screen
 # showing something, a process being gone) with a generous deadline instead
 # of sleeping a fixed time: a loaded machine is slow, not wrong.
-#   S          the tmux server and session name
+#   S          the tmux server and session name (new_server changes it)
 #   TUI_TMP    a private directory, removed at exit
 #   TUI_PIDS   background pids (workloads) killed at exit: TUI_PIDS+=($!)
 #   TT_TUI_WAIT  default deadline of the waits, seconds (20)
@@ -17,6 +17,7 @@ command -v tmux >/dev/null || {
 }
 
 S=tt_${TUI_NAME:-tui}_$$
+TUI_SERVERS=("$S")
 TUI_TMP=$(mktemp -d)
 TUI_PIDS=()
 TUI_WAIT=${TT_TUI_WAIT:-20}
@@ -29,15 +30,27 @@ fail() {
 	screen 2>/dev/null
 	exit 1
 }
+# (|| true: a caller may run under set -e, and a server may be gone already.)
 tui_cleanup() {
-	tm kill-server 2>/dev/null
-	local p
+	local s p
+	for s in "${TUI_SERVERS[@]}"; do
+		tmux -L "$s" kill-server 2>/dev/null || true
+	done
 	for p in "${TUI_PIDS[@]}"; do
-		kill "$p" 2>/dev/null
+		kill "$p" 2>/dev/null || true
 	done
 	rm -rf "$TUI_TMP"
 }
 trap tui_cleanup EXIT
+
+# new_server: the next session runs on a fresh tmux server (a server still
+# going away after its last session ended cannot take a new one); the
+# current server is killed.
+new_server() {
+	tm kill-server 2>/dev/null || true
+	S=tt_${TUI_NAME:-tui}_$$_${#TUI_SERVERS[@]}
+	TUI_SERVERS+=("$S")
+}
 
 # wait_for REGEX [SECONDS]: until the screen matches (grep -E).
 wait_for() {
@@ -81,12 +94,12 @@ start_workload() {
 	wait_until 10 "$prog to start $nr threads" has_threads "$WL" "$nr"
 }
 
-# start_shell COLS ROWS: a tmux session at a fixed size running a plain bash
-# whose prompt is "PROMPT$ ", waited for.
+# start_shell COLS ROWS [LANG]: a tmux session at a fixed size running a plain
+# bash (LANG C.UTF-8 unless given) whose prompt is "PROMPT$ ", waited for.
 start_shell() {
-	tm new-session -d -s "$S" -x "$1" -y "$2" -e LANG=C.UTF-8 "bash --norc --noprofile" ||
+	tm new-session -d -s "$S" -x "$1" -y "$2" -e LANG="${3:-C.UTF-8}" "bash --norc --noprofile" ||
 		fail "cannot start tmux"
-	tm set-option -t "$S" window-size manual >/dev/null 2>&1
+	tm set-option -t "$S" window-size manual >/dev/null 2>&1 || true
 	keys "PS1='PROMPT\$ '" Enter
 	wait_for '^PROMPT\$'
 }
@@ -94,5 +107,5 @@ start_shell() {
 # start_session COLS ROWS COMMAND: a tmux session at a fixed size running COMMAND.
 start_session() {
 	tm new-session -d -s "$S" -x "$1" -y "$2" "$3" || fail "cannot start tmux"
-	tm set-option -t "$S" window-size manual >/dev/null 2>&1
+	tm set-option -t "$S" window-size manual >/dev/null 2>&1 || true
 }
