@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Labels on CPU stacks in the TUI, driven in tmux on the label_burn workload
+# with real uprobes (root, BPF): its thread burns CPU in burn_cpu() under
+# phase=A and phase=B and only sleeps under phase=C. Drilling down from the
+# Group pane's labels dimension into phase=C leaves the Stacks pane's on-CPU
+# tree without burn_cpu (the CPU stacks follow the label filter); into
+# phase=A, burn_cpu is there.
+set -u
+
+: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
+command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
+
+S=tt_tuilabcpu_$$
+WL=
+fail() {
+	echo "FAIL: $*"
+	echo "--- screen ---"
+	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
+	exit 1
+}
+cleanup() {
+	tmux -L "$S" kill-server 2>/dev/null
+	[ -n "$WL" ] && kill "$WL" 2>/dev/null
+}
+trap cleanup EXIT
+
+screen() { tmux -L "$S" capture-pane -t "$S" -p; }
+wait_for() {
+	local deadline=$((SECONDS + ${2:-15}))
+	while ((SECONDS < deadline)); do
+		screen | grep -Eq -- "$1" && return 0
+		sleep 0.2
+	done
+	fail "timed out waiting for: $1"
+}
+keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
+
+bin=$(readlink -f "$TT_WORKLOADS/label_burn")
+"$bin" 120 &
+WL=$!
+sleep 0.3
+
+log=/tmp/tt_tuilabcpu_log.$$
+tmux -L "$S" new-session -d -s "$S" -x 160 -y 40 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
+	fail "cannot start tmux"
+tmux -L "$S" set-option -t "$S" window-size manual >/dev/null 2>&1
+keys "PS1='PROMPT\$ '" Enter
+wait_for '^PROMPT\$'
+keys "clear; $TT_BIN --source bpf -d 0.5 -p $WL --log $log \
+--label 'phase=$bin:set_phase:str:arg1'; echo EXIT=\$?" Enter
+
+# A BPF source that cannot load ends the run: skip, saying why.
+deadline=$((SECONDS + 15))
+while ((SECONDS < deadline)); do
+	s=$(screen)
+	grep -q 'LABELS' <<<"$s" && break
+	if grep -q 'EXIT=' <<<"$s"; then
+		echo "SKIP: threadtop could not start the BPF source: $(cat $log)"
+		rm -f $log
+		exit 77
+	fi
+	sleep 0.2
+done
+rm -f $log
+wait_for 'burner .*phase=' 20
+
+# Group by the labels dimension only: g, state off (the first), syscall off
+# (the fourth), application labels on (the last), Enter.
+keys 2
+keys g
+wait_for 'application labels'
+keys Space Down Down Down Space End Space Enter
+wait_for 'LABELS +THR' 10
+# The session window (F7 twice): every phase has rows, whatever the last interval held.
+keys F7 F7
+wait_for 'window: session' 10
+
+# From the top, Enter on the row of phase=$1 (the rows filtered to it with \).
+drill() {
+	keys 2
+	wait_for "phase=$1" 10
+	keys '\'
+	keys Escape
+	keys '\'
+	keys -l "phase=$1"
+	keys Enter
+	sleep 0.5
+	keys Enter
+	wait_for "all > .*phase=$1" 10
+}
+
+drill C
+keys 4
+wait_for ' 4 Stacks ' 10
+# A few refreshes: phase C only sleeps, so none of its CPU stacks is in burn_cpu.
+sleep 3
+screen | grep -q 'burn_cpu' && fail "the Stacks pane drilled into phase=C shows burn_cpu"
+
+# Back to the top (Backspace), then into phase A: burn_cpu is its CPU.
+keys BSpace
+sleep 0.5
+drill A
+keys 4
+wait_for 'burn_cpu' 15
+
+keys q
+wait_for 'EXIT=0' 10
+echo PASS
