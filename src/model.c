@@ -208,6 +208,25 @@ static void count_key(struct thread *t, struct key_counts *kc, uint32_t sec, uin
 		t->key_rings[k][sec % MINUTE_SLOTS]++;
 }
 
+/* Moves t's pending repeats into the counts of its current key. */
+static void settle(struct thread *t)
+{
+	struct key_counts *kc;
+	uint32_t n = t->pending, slot;
+
+	if (!n)
+		return;
+	t->pending = 0;
+	kc = &t->keys[t->cur_key];
+	kc->interval += n;
+	kc->session += n;
+	RING_ADVANCE(t->key_rings[t->cur_key], kc->ring_sec, t->pending_sec);
+	slot = t->pending_sec % MINUTE_SLOTS;
+	t->key_rings[t->cur_key][slot] = (uint16_t)(t->key_rings[t->cur_key][slot] + n > UINT16_MAX
+							    ? UINT16_MAX
+							    : t->key_rings[t->cur_key][slot] + n);
+}
+
 /* One more sample of t with this key (labels_id is filled in here). */
 static void count_sample(struct model *m, struct thread *t, struct sample_key *key,
 			 uint64_t time_ns)
@@ -215,6 +234,7 @@ static void count_sample(struct model *m, struct thread *t, struct sample_key *k
 	uint32_t sec = model_sec(m, time_ns);
 	struct key_counts *kc;
 
+	settle(t);
 	key->labels_id = t->labels_id;
 	kc = key_get(t, key, sec);
 	t->cur = *key;
@@ -247,9 +267,11 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 /*
  * Threads unchanged since their last sample: each counts as that sample
  * again (its key, labels as they are now). A tid with no sample yet is
- * skipped. Most of an idle box's threads come here every tick, so the
- * common case goes straight to the key counted last: CPU time did not move
- * (its ring is advanced by the next write; readers stop at ring_sec).
+ * skipped. Most of an idle box's threads come here on every tick, so a
+ * repeat only bumps t->pending, in t's first cache line; the key's counts
+ * take it at the next second, sample or interval end (settle), and readers
+ * add what is pending (model_key_samples). CPU time did not move: its ring
+ * is advanced by the next write, readers stop at ring_sec.
  */
 static void ingest_repeat(struct model *m, const struct tt_thread_repeat *r)
 {
@@ -259,10 +281,15 @@ static void ingest_repeat(struct model *m, const struct tt_thread_repeat *r)
 		struct thread *t = u64map__get(m->threads, r->tids[i]);
 		struct sample_key key;
 
-		if (!t || t->cur.state == TT_ST_UNKNOWN || t->cpu_first_ns == UINT64_MAX)
+		/* cur is set with cur_key (count_sample): a sample exists. */
+		if (!t || t->cur.state == TT_ST_UNKNOWN)
 			continue;
-		if (t->cur_key < t->nr_keys && t->cur.labels_id == t->labels_id) {
-			count_key(t, &t->keys[t->cur_key], sec, r->hdr.time_ns);
+		t->last_seen_ns = r->hdr.time_ns;
+		if (t->cur.labels_id == t->labels_id) {
+			if (t->pending && t->pending_sec != sec)
+				settle(t);
+			t->pending++;
+			t->pending_sec = sec;
 			continue;
 		}
 		key = t->cur;
@@ -373,6 +400,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 			thread_free(t);
 			continue;
 		}
+		settle(t);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			t->keys[i].last = t->keys[i].interval;
 			t->keys[i].interval = 0;

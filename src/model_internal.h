@@ -31,14 +31,24 @@ struct key_counts {
 };
 
 struct thread {
+	/*
+	 * First cache line: all that a repeat reads and writes. On an idle box
+	 * nearly every thread is a repeat on every tick, so the rest stays cold.
+	 */
 	uint32_t pid;
 	uint32_t tid;
+	uint32_t pending;     /* repeats of cur not yet in keys[cur_key] (model_settle) */
+	uint32_t pending_sec; /* the second they fell in */
+	uint64_t last_seen_ns;
+	struct sample_key cur; /* the latest sample; state TT_ST_UNKNOWN = none yet */
+	uint32_t cur_key;      /* its index in keys: a repeat counts there again */
+	uint32_t labels_id;    /* current application labels, 0 = none */
+
 	uint64_t start_time_ns;
 	uint64_t cgroup_id;
 	char comm[TT_COMM_LEN];
 	uint32_t cmdline_id;
 	bool kthread;
-	uint64_t last_seen_ns;
 	/* CPU time: first seen, at interval start, latest; and per second. */
 	uint64_t cpu_first_ns;
 	uint64_t cpu_interval_ns;
@@ -46,9 +56,6 @@ struct thread {
 	uint64_t cpu_last_interval_ns; /* CPU time of the last complete interval */
 	uint32_t cpu_ring_sec;
 	uint32_t cpu_ring_us[MINUTE_SLOTS];
-	struct sample_key cur; /* the latest sample */
-	uint32_t cur_key;      /* its index in keys: a repeat counts there again */
-	uint32_t labels_id;    /* current application labels, 0 = none */
 	struct key_counts *keys;
 	/*
 	 * Minute rings of the keys (samples per second, slot = sec % 60), kept

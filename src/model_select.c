@@ -66,16 +66,20 @@ uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window w
 			   uint32_t now_sec)
 {
 	const struct key_counts *kc = &t->keys[i];
+	/* Repeats not yet settled into the current key (model.c) count too. */
+	uint64_t pending = i == t->cur_key ? t->pending : 0;
 
 	switch (window) {
 	case WIN_INTERVAL:
-		return kc->interval;
+		return kc->interval + pending;
 	case WIN_MINUTE:
-		return ring_sum_u16(t->key_rings[i], kc->ring_sec, now_sec);
+		if (t->pending_sec > now_sec || now_sec - t->pending_sec >= MINUTE_SLOTS)
+			pending = 0;
+		return ring_sum_u16(t->key_rings[i], kc->ring_sec, now_sec) + pending;
 	case WIN_LAST:
 		return kc->last;
 	default:
-		return kc->session;
+		return kc->session + pending;
 	}
 }
 

@@ -86,7 +86,8 @@ struct snapshot {
 struct use_sampler {
 	struct event_sink sink;
 	int proc_fd, sys_fd;
-	char *buf; /* BIG_FILE bytes */
+	int loadavg_fd; /* kept open: read on every tick, opening it cost more than reading */
+	char *buf;	/* BIG_FILE bytes */
 	struct snapshot snaps[2];
 	int cur; /* index of the baseline in snaps */
 	unsigned missing;
@@ -302,6 +303,9 @@ int use_sampler__set_roots(struct use_sampler *us, const struct use_sampler_opts
 	if (us->sys_fd >= 0)
 		close(us->sys_fd);
 	us->proc_fd = proc_fd;
+	if (us->loadavg_fd >= 0)
+		close(us->loadavg_fd);
+	us->loadavg_fd = openat(proc_fd, "loadavg", O_RDONLY | O_CLOEXEC);
 	/* Without /sys: no disk filter, link speed or cgroups, the rest works. */
 	us->sys_fd = open(opts->sys_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	find_cgroup_root(us);
@@ -315,7 +319,7 @@ struct use_sampler *use_sampler__new(const struct use_sampler_opts *opts, struct
 	int err;
 
 	us->sink = sink;
-	us->proc_fd = us->sys_fd = -1;
+	us->proc_fd = us->sys_fd = us->loadavg_fd = -1;
 	us->buf = xmalloc(BIG_FILE);
 	err = use_sampler__set_roots(us, opts);
 	if (!err)
@@ -336,6 +340,8 @@ void use_sampler__free(struct use_sampler *us)
 		close(us->proc_fd);
 	if (us->sys_fd >= 0)
 		close(us->sys_fd);
+	if (us->loadavg_fd >= 0)
+		close(us->loadavg_fd);
 	free(us->snaps[0].cpus);
 	free(us->snaps[1].cpus);
 	free(us->buf);
@@ -346,9 +352,11 @@ void use_sampler__tick(struct use_sampler *us, uint64_t now_ns)
 {
 	char small[256];
 	unsigned running;
+	ssize_t n = us->loadavg_fd >= 0 ? pread(us->loadavg_fd, small, sizeof(small) - 1, 0) : -1;
 
-	if (read_file_at(us->proc_fd, "loadavg", small, sizeof(small)) < 0 ||
-	    use_parse_loadavg(small, &running) < 0) {
+	if (n >= 0)
+		small[n] = '\0';
+	if (n < 0 || use_parse_loadavg(small, &running) < 0) {
 		us->missing |= USE_MISSING_LOADAVG;
 		return;
 	}

@@ -136,6 +136,48 @@ static void repeats_count_as_full_samples(void **state)
 	model__free(rep);
 }
 
+/*
+ * Repeats are counted lazily (pending in the thread, settled at the next
+ * second, sample or interval end): a query at any tick, in any window, reads
+ * what the full samples give, over more than two minutes (the minute ring
+ * wraps) with a change of state every 17 s and an interval every second.
+ */
+static void lazy_repeats_read_exactly_at_any_tick(void **state)
+{
+	struct model *full = model__new(NULL), *rep = model__new(NULL);
+	enum model_window windows[] = {WIN_INTERVAL, WIN_MINUTE, WIN_LAST, WIN_SESSION};
+	uint32_t tid = 12;
+
+	model__advance(full, T0);
+	model__advance(rep, T0);
+	for (int i = 0; i < 130 * 20; i++) {
+		uint64_t t = T0 + (uint64_t)i * TICK;
+		bool changed = i % (17 * 20) == 0;
+		int phase = i / (17 * 20);
+		enum tt_state st = phase % 2 ? TT_ST_D : TT_ST_S;
+
+		if (i && i % 20 == 0) {
+			model__end_interval(full, t);
+			model__end_interval(rep, t);
+		}
+		sample(full, t, tid, st, phase, 5 + (uint32_t)phase, 1000000);
+		if (changed)
+			sample(rep, t, tid, st, phase, 5 + (uint32_t)phase, 1000000);
+		else
+			repeat(rep, t, &tid, 1);
+		if (i % 7 == 0 || i % 20 == 19) {
+			for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+				struct model_row a = query_tid(full, windows[w], tid),
+						 b = query_tid(rep, windows[w], tid);
+
+				assert_rows_equal(&a, &b);
+			}
+		}
+	}
+	model__free(full);
+	model__free(rep);
+}
+
 /* A repeat names threads the model has no sample of: they are skipped. */
 static void unknown_tids_are_skipped(void **state)
 {
@@ -185,6 +227,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(repeats_count_as_full_samples),
+		cmocka_unit_test(lazy_repeats_read_exactly_at_any_tick),
 		cmocka_unit_test(unknown_tids_are_skipped),
 		cmocka_unit_test(repeated_threads_age_out),
 	};
