@@ -48,23 +48,26 @@ static uint64_t selected_path(const struct tui *t)
 {
 	size_t sel = t->v.pv[PANE_STACKS].sel;
 
-	return t->tree && sel && sel < t->nr_flat ? calltree__node(t->tree, t->flat[sel])->path : 0;
+	return t->tree && sel && sel < t->sr.nr ? calltree__node(t->tree, t->sr.rows[sel])->path
+						: 0;
 }
 
+/* Starts the rows over (made as the screen needs them), keeping frame key selected. */
 static void flatten_keeping(struct tui *t, uint64_t key)
 {
-	free(t->flat);
-	t->flat = NULL;
-	t->nr_flat = 0;
-	if (!t->tree)
-		return;
-	t->nr_flat = calltree__flatten(t->tree, is_expanded, t, &t->flat);
+	stack_rows_reset(&t->sr, t->tree, is_expanded, t);
 	/* Keep the same frame selected when the tree changes around it. */
-	for (size_t i = 0; key && i < t->nr_flat; i++)
-		if (calltree__node(t->tree, t->flat[i])->path == key) {
+	if (key) {
+		size_t i = stack_rows_find(&t->sr, key);
+
+		if (i != SIZE_MAX)
 			t->v.pv[PANE_STACKS].sel = i;
-			break;
-		}
+	}
+}
+
+size_t stacks_rows(struct tui *t, size_t want)
+{
+	return stack_rows_fill(&t->sr, want);
 }
 
 void stacks_flatten(struct tui *t)
@@ -175,15 +178,21 @@ static int luajit_rows(struct tui *t, const struct model_query *q, struct model_
 
 void stacks_build(struct tui *t)
 {
-	struct pairs p = {.index = u64map__new()};
-	struct u64map *skip = u64map__new();
+	struct pairs p;
+	struct u64map *skip;
 	struct model_stack_row *lj = NULL;
 	uint64_t key = selected_path(t); /* before the old tree goes */
+	struct frame_key fk;
 	struct model_query q;
 	int nr = 0, nlj;
 
 	view_query(&t->v, PANE_STACKS, &q);
 	q.window = t->hi.window;
+	frame_key_make(t, &q, &fk);
+	if (t->tree && frame_key_equal(&fk, &t->tree_key))
+		return; /* the same data: the tree, what is open and its rows stand */
+	p = (struct pairs){.index = u64map__new()};
+	skip = u64map__new();
 	nlj = luajit_rows(t, &q, &lj, skip);
 	t->stacks_luajit = nlj > 0;
 	t->stacks_traced = traced_pairs(t, &q, nlj ? skip : NULL, &p);
@@ -214,6 +223,7 @@ void stacks_build(struct tui *t)
 		}
 	}
 	free(p.out);
+	t->tree_key = fk;
 	flatten_keeping(t, key);
 }
 
@@ -237,9 +247,9 @@ void stacks_tree_op(struct tui *t, size_t row, int op)
 	const struct calltree_node *n;
 	size_t budget = EXPAND_SUBTREE_MAX;
 
-	if (!t->tree || row >= t->nr_flat)
+	if (!t->tree || row >= t->sr.nr)
 		return;
-	n = calltree__node(t->tree, t->flat[row]);
+	n = calltree__node(t->tree, t->sr.rows[row]);
 	switch (op) {
 	case '+':
 		u64map__put(t->expanded, n->path, (void *)1);
@@ -256,13 +266,13 @@ void stacks_tree_op(struct tui *t, size_t row, int op)
 			u64map__remove(t->expanded, path);
 		} else if (n->parent != CALLTREE_ROOT && n->parent != CALLTREE_NONE) {
 			/* On a closed node, Left goes to its parent, as in a file tree. */
-			for (size_t i = 0; i < t->nr_flat; i++)
-				if (t->flat[i] == n->parent)
+			for (size_t i = 0; i < t->sr.nr; i++)
+				if (t->sr.rows[i] == n->parent)
 					t->v.pv[PANE_STACKS].sel = i;
 		}
 		break;
 	case '*':
-		expand_subtree(t, t->flat[row], &budget);
+		expand_subtree(t, t->sr.rows[row], &budget);
 		break;
 	case 'E':
 		if (t->tree_all) {
@@ -289,9 +299,9 @@ bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 	const struct calltree_node *n;
 	char buf[64];
 
-	if (!t->tree || row >= t->nr_flat)
+	if (!t->tree || row >= t->sr.nr)
 		return false;
-	n = calltree__node(t->tree, t->flat[row]);
+	n = calltree__node(t->tree, t->sr.rows[row]);
 	c->stack_ip = n->ip;
 	frame_text(t, n, buf, sizeof(buf));
 	snprintf(c->label, sizeof(c->label), "frame %s", buf);
@@ -302,9 +312,9 @@ bool stacks_match(struct tui *t, size_t row, const char *text)
 {
 	char buf[64];
 
-	if (!t->tree || row >= t->nr_flat)
+	if (!t->tree || row >= t->sr.nr)
 		return false;
-	frame_text(t, calltree__node(t->tree, t->flat[row]), buf, sizeof(buf));
+	frame_text(t, calltree__node(t->tree, t->sr.rows[row]), buf, sizeof(buf));
 	return strcasestr(buf, text) != NULL;
 }
 
@@ -367,7 +377,7 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 				     : "perf_event CPU samples",
 		 t->v.offcpu ? "on-CPU" : "off-CPU");
 	screen_text(y, 24, cols - 24, buf, ROLE_COLHEAD, false);
-	if (!strcmp(t->source, "proc") && !t->stacks_traced && !t->nr_flat) {
+	if (!strcmp(t->source, "proc") && !t->stacks_traced && !stacks_rows(t, 1)) {
 		screen_text(y + 2, 2, cols - 2,
 			    "Stacks need the BPF source (run as root with --source bpf): /proc "
 			    "gives no stacks.",
@@ -378,7 +388,7 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 			    ROLE_DIM, false);
 		return;
 	}
-	if (!t->nr_flat) {
+	if (!stacks_rows(t, 1)) {
 		snprintf(buf, sizeof(buf),
 			 "no %s stack samples in this window (%llu samples in all)",
 			 t->v.offcpu ? "off-CPU" : "on-CPU", (unsigned long long)t->window_samples);
@@ -392,9 +402,9 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 		bool sel;
 		int x;
 
-		if (i >= t->nr_flat)
+		if (i >= stacks_rows(t, i + 1))
 			break;
-		n = calltree__node(t->tree, t->flat[i]);
+		n = calltree__node(t->tree, t->sr.rows[i]);
 		sel = i == pv->sel;
 		role = sel ? ROLE_SELECTED : ROLE_NORMAL;
 		if (sel)
@@ -404,7 +414,7 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 			 total ? 100.0 * (double)n->self / (double)total : 0.0,
 			 ns ? n->total / 1000000 : n->total);
 		x = screen_text(y + 1 + k, 0, cols, buf, role, false);
-		x += draw_indent(t, y + 1 + k, x, cols - x, t->flat[i], role);
+		x += draw_indent(t, y + 1 + k, x, cols - x, t->sr.rows[i], role);
 		frame_text(t, n, buf, sizeof(buf));
 		screen_text(y + 1 + k, x, cols - x, buf,
 			    sel			     ? ROLE_SELECTED

@@ -39,7 +39,7 @@ size_t tui_nr_rows(const struct tui *t)
 {
 	switch (t->v.pane) {
 	case PANE_STACKS:
-		return t->nr_flat;
+		return t->sr.nr;
 	case PANE_LOG:
 		return log_count();
 	case PANE_LUAJIT:
@@ -51,6 +51,15 @@ size_t tui_nr_rows(const struct tui *t)
 	default:
 		return t->nr_rows;
 	}
+}
+
+void tui_rows_needed(struct tui *t, size_t page, bool all)
+{
+	const struct pane_view *pv = &t->v.pv[PANE_STACKS];
+	size_t at = pv->sel > pv->top ? pv->sel : pv->top;
+
+	if (t->v.pane == PANE_STACKS)
+		stacks_rows(t, all ? SIZE_MAX : at + 2 * page + 2);
 }
 
 static int count_cpus(void)
@@ -83,9 +92,8 @@ void tui__free(struct tui *t)
 	if (!t)
 		return;
 	free(t->rows);
-	free(t->comms);
-	free(t->sc);
-	free(t->flat);
+	tui_caches_free(t);
+	stack_rows_release(&t->sr);
 	capture_pane_clear(t);
 	calltree__free(t->tree);
 	lj_pane__free(t->lj);
@@ -93,266 +101,6 @@ void tui__free(struct tui *t)
 	export_prompt__free(t->xp);
 	u64map__free(t->expanded);
 	free(t);
-}
-
-/* The window to ask for: the last complete interval, or the one running before any ended. */
-static enum model_window effective_window(const struct tui *t)
-{
-	struct model_stats st;
-
-	model__stats(t->m, &st);
-	if (t->v.window == WIN_LAST && !st.intervals)
-		return WIN_INTERVAL;
-	return t->v.window;
-}
-
-/* The header's figures that do not need a query. */
-static void header_stats(struct tui *t, enum model_window w)
-{
-	struct header_info *hi = &t->hi;
-	struct model_stats st;
-
-	model__stats(t->m, &st);
-	hi->window = w;
-	hi->nr_threads = st.nr_threads;
-	hi->intervals = st.intervals;
-	hi->drops_interval = hi->drops_session = 0;
-	for (int r = 0; r < TT_DROP_MAX; r++) {
-		hi->drops_interval += st.drops_interval[r];
-		hi->drops_session += st.drops_session[r];
-	}
-	hi->tick_ms = st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0;
-	hi->window_s = model__window_seconds(t->m, w);
-	memset(hi->states, 0, sizeof(hi->states));
-	hi->cpu_pct = hi->active = hi->samples_per_s = 0;
-}
-
-/* Box-wide totals from rows that cover every thread once (an unfiltered per-thread query). */
-static void header_from_rows(struct tui *t, const struct model_result *res)
-{
-	struct header_info *hi = &t->hi;
-
-	for (size_t i = 0; i < res->nr; i++) {
-		const struct model_row *r = &res->rows[i];
-
-		for (int s = 0; s < TT_ST_MAX; s++)
-			hi->states[s] += r->state_samples[s];
-		hi->cpu_pct += r->cpu_pct;
-		hi->active += r->avg_active;
-	}
-	if (res->window_s > 0)
-		hi->samples_per_s = (double)res->total_samples / res->window_s;
-}
-
-/* Box-wide totals by a query of their own (the pane's query is filtered or grouped). */
-static void build_header(struct tui *t)
-{
-	struct model_result res;
-	struct model_query q;
-
-	model_query_init(&q);
-	q.window = t->hi.window;
-	q.dims = 0;
-	if (model__query(t->m, &q, &res) < 0)
-		return;
-	header_from_rows(t, &res);
-	model_result__release(&res);
-}
-
-/* Keeps sort_col one of the pane's columns. */
-static void fix_sort(struct tui *t)
-{
-	struct pane_view *pv = &t->v.pv[t->v.pane];
-
-	for (size_t i = 0; i < t->nr_cols; i++)
-		if (t->cols[i] == pv->sort_col)
-			return;
-	pv->sort_col = t->v.pane == PANE_THREADS ? COL_ACTIVE : COL_SAMPLES;
-	pv->reverse = false;
-}
-
-static void restore_selection(struct tui *t)
-{
-	struct pane_view *pv = &t->v.pv[t->v.pane];
-
-	if (!pv->sel_key)
-		return;
-	for (size_t i = 0; i < t->nr_rows; i++) {
-		if (rows_key(&t->rows[i]) == pv->sel_key) {
-			pv->sel = i;
-			return;
-		}
-	}
-}
-
-/* Follows the selected row across refreshes, unless it is the first (the top stays the top). */
-static void remember_selection(struct tui *t)
-{
-	struct pane_view *pv = &t->v.pv[t->v.pane];
-
-	pv->sel_key = 0;
-	if (t->tp && pv->sel && pv->sel < t->nr_rows)
-		pv->sel_key = rows_key(&t->rows[pv->sel]);
-}
-
-static void sort_rows(struct tui *t)
-{
-	struct pane_view *pv = &t->v.pv[t->v.pane];
-
-	if (t->v.pane == PANE_STACKS) {
-		stacks_flatten(t);
-		return;
-	}
-	if (!t->tp)
-		return;
-	remember_selection(t);
-	fix_sort(t);
-	rows_sort(&t->rc, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
-	restore_selection(t);
-}
-
-/*
- * Exact syscall figures (--syscalls) of the threads the filter keeps, by
- * syscall, into t->sc; and a row for every traced syscall no sample caught.
- * Returns false when there are none (not traced, or a window they lack).
- */
-static bool syscall_stats(struct tui *t, const struct model_query *pane_q, bool *header_done)
-{
-	struct model_result threads;
-	struct model_query q = *pane_q;
-	bool any = false;
-
-	if (!(model__traced(t->m) & MODEL_TRACED_SYSCALLS))
-		return false;
-	if (!t->sc)
-		t->sc = xcalloc(UI_SC_MAX, sizeof(*t->sc));
-	memset(t->sc, 0, UI_SC_MAX * sizeof(*t->sc));
-	q.dims = DIM_BIT(DIM_TID);
-	q.filter.state_mask = 0;
-	q.filter.syscall = MODEL_ANY_SYSCALL;
-	if (model__query(t->m, &q, &threads) < 0)
-		return false;
-	/* Every thread once, unfiltered: the header's totals come free. */
-	if (!*header_done && !t->v.nr_crumbs && !q.filter.hide_kthreads &&
-	    !q.filter.hide_user_threads) {
-		header_from_rows(t, &threads);
-		*header_done = true;
-	}
-	for (size_t i = 0; i < threads.nr; i++) {
-		struct model_syscall_stat *st = NULL;
-		int n = model__thread_syscall_stats(t->m, threads.rows[i].tid, q.window, &st);
-
-		for (int k = 0; k < n; k++) {
-			struct sc_stat *d;
-
-			if (st[k].nr < 0 || st[k].nr >= UI_SC_MAX ||
-			    (pane_q->filter.syscall != MODEL_ANY_SYSCALL &&
-			     st[k].nr != pane_q->filter.syscall))
-				continue;
-			d = &t->sc[st[k].nr];
-			d->count += st[k].count;
-			d->total_ns += st[k].total_ns;
-			for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
-				d->hist[b] += st[k].hist[b];
-			any = true;
-		}
-		free(st);
-	}
-	model_result__release(&threads);
-	if (!any)
-		return false;
-	/* Syscalls too short for any sample to catch still get their row. */
-	for (int nr = 0; nr < UI_SC_MAX; nr++) {
-		bool seen = false;
-
-		if (!t->sc[nr].count)
-			continue;
-		for (size_t i = 0; i < t->nr_rows && !seen; i++)
-			seen = t->rows[i].syscall == nr;
-		if (seen)
-			continue;
-		t->rows = xrealloc(t->rows, (t->nr_rows + 1) * sizeof(*t->rows));
-		t->rows[t->nr_rows] = (struct model_row){.syscall = nr, .cur_syscall = nr};
-		t->nr_rows++;
-	}
-	return true;
-}
-
-static void build_table(struct tui *t)
-{
-	struct model_result res;
-	struct model_query q;
-	bool unfiltered;
-
-	remember_selection(t);
-	free(t->rows);
-	t->rows = NULL;
-	t->nr_rows = 0;
-	view_query(&t->v, t->v.pane, &q);
-	q.window = t->hi.window;
-	unfiltered = q.dims == DIM_BIT(DIM_TID) && !t->v.nr_crumbs && !q.filter.hide_kthreads &&
-		     !q.filter.hide_user_threads;
-	if (model__query(t->m, &q, &res) < 0)
-		return;
-	/* Take the rows; copy what points into threads the model may free. */
-	t->rows = res.rows;
-	t->nr_rows = res.nr;
-	if (res.nr > t->cap_comms) {
-		t->cap_comms = res.nr;
-		t->comms = xrealloc(t->comms, res.nr * sizeof(*t->comms));
-	}
-	for (size_t i = 0; i < res.nr; i++) {
-		struct model_row *r = &t->rows[i];
-
-		if (r->comm) {
-			memcpy(t->comms[i], r->comm, TT_COMM_LEN);
-			t->comms[i][TT_COMM_LEN - 1] = '\0';
-			r->comm = t->comms[i];
-		}
-		r->cmdline = NULL;
-		r->wchan = NULL;
-	}
-	if (unfiltered)
-		header_from_rows(t, &res);
-	t->rc = (struct rows_ctx){t->m, q.dims, res.total_samples, res.cpu_valid, NULL};
-	t->nr_cols = t->tp->columns(&t->v, t->cols, TUI_MAX_COLS);
-	if (t->v.pane == PANE_SYSCALLS && syscall_stats(t, &q, &unfiltered)) {
-		/* Exact figures first; what sampling adds after (fits 80 columns). */
-		static const int exact[] = {COL_SYSCALL, COL_COUNT, COL_TIME,	 COL_P50,
-					    COL_P99,	 COL_HIST,  COL_SAMPLES, COL_THREADS};
-
-		t->rc.sc = t->sc;
-		memcpy(t->cols, exact, sizeof(exact));
-		t->nr_cols = sizeof(exact) / sizeof(exact[0]);
-	}
-	if (!unfiltered) /* the header's totals: a query of their own */
-		build_header(t);
-	t->nr_rows = rows_filter(&t->rc, t->rows, t->nr_rows, t->cols, t->nr_cols, t->v.filter);
-	fix_sort(t);
-	rows_sort(&t->rc, t->rows, t->nr_rows, t->v.pv[t->v.pane].sort_col,
-		  t->v.pv[t->v.pane].reverse);
-	restore_selection(t);
-}
-
-/* Asks the model again for the pane on screen and the header. */
-static void build(struct tui *t)
-{
-	header_stats(t, effective_window(t));
-	t->v.has_labels = false;
-	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
-		t->v.has_labels |= model__label_name(t->m, i) != NULL;
-	t->tp = table_pane_of(t->v.pane);
-	if (t->tp) {
-		build_table(t);
-		return;
-	}
-	build_header(t);
-	if (t->v.pane == PANE_STACKS)
-		stacks_build(t);
-	else if (t->v.pane == PANE_LUAJIT)
-		luajit_build(t);
-	else if (t->v.pane == PANE_TRACES)
-		capture_pane_build(t);
 }
 
 static void draw(struct tui *t)
@@ -376,6 +124,7 @@ static void draw(struct tui *t)
 		return;
 	}
 	page = tui_page(t, rows);
+	tui_rows_needed(t, (size_t)page, false);
 	view_clamp(&t->v, tui_nr_rows(t), (size_t)page);
 	if (t->v.mode == MODE_HELP) {
 		help_draw(t, rows, cols);
@@ -414,8 +163,13 @@ static void draw(struct tui *t)
 
 void tui__frame(struct tui *t)
 {
-	build(t);
+	tui_build(t);
 	draw(t);
+}
+
+void tui__data_changed(struct tui *t)
+{
+	t->data_gen++;
 }
 
 /* view_env callbacks over the pane on screen. */
@@ -456,15 +210,24 @@ static void env_tree(void *ctx, size_t i, int op)
 	stacks_tree_op(ctx, i, op);
 }
 
-static void make_env(struct tui *t, struct view_env *env)
+/* Whether key may reach any row of the pane: End, and searching (it wraps around). */
+static bool key_needs_all_rows(const struct tui *t, int key)
+{
+	if (t->v.mode == MODE_SEARCH)
+		return true;
+	return t->v.mode == MODE_NORMAL && (key == UK_END || key == 'n');
+}
+
+static void make_env(struct tui *t, struct view_env *env, int key)
 {
 	static const int stack_cols[] = {COL_SAMPLES};
 	int rows, cols;
 
 	screen_size(&rows, &cols);
 	memset(env, 0, sizeof(*env));
-	env->nr_rows = tui_nr_rows(t);
 	env->page = (size_t)tui_page(t, rows);
+	tui_rows_needed(t, env->page, key_needs_all_rows(t, key));
+	env->nr_rows = tui_nr_rows(t);
 	if (t->tp) {
 		env->cols = t->cols;
 		env->nr_cols = t->nr_cols;
@@ -489,11 +252,11 @@ static int apply(struct tui *t, int rx)
 		rx |= RX_REDRAW;
 	}
 	if (rx & RX_REQUERY)
-		build(t);
+		tui_build(t);
 	else if (rx & RX_RESORT)
-		sort_rows(t);
+		tui_sort_rows(t);
 	if (rx & (RX_REDRAW | RX_REQUERY | RX_RESORT)) {
-		remember_selection(t);
+		tui_remember_selection(t);
 		draw(t);
 	}
 	return rx;
@@ -509,7 +272,7 @@ static int mouse(struct tui *t)
 	struct view_env env;
 
 	screen_mouse(&ev);
-	make_env(t, &env);
+	make_env(t, &env, UK_MOUSE);
 	if (l->too_small || t->v.mode != MODE_NORMAL)
 		return RX_NONE;
 	if (ev.wheel) {
@@ -559,13 +322,16 @@ bool tui__key(struct tui *t, int key)
 	} else {
 		if (key == UK_RESIZE)
 			screen_resize();
-		make_env(t, &env);
+		make_env(t, &env, key);
 		if (t->lay.too_small && key != 'q' && key != UK_F10 && key != UK_RESIZE &&
 		    key != UK_CTRL_L)
 			return true;	 /* nothing to act on: only the message is shown */
 		rx = export_key(t, key); /* an open prompt takes every key */
-		if (rx < 0)
+		if (rx < 0) {
 			rx = timeline_key(t, key); /* a replay's time-travel keys come first */
+			if (rx >= 0 && (rx & RX_REQUERY))
+				tui__data_changed(t); /* the replay moved */
+		}
 		if (rx < 0)
 			rx = keys_dispatch(&t->v, &env, key);
 	}
@@ -645,8 +411,10 @@ static int tui_interval(void *ctx, struct app *app, uint64_t now_ns)
 {
 	struct tui *t = *(struct tui **)ctx;
 
-	if (t)
+	if (t) {
+		tui__data_changed(t);
 		capture_pane_interval(t, model__window_seconds(t->m, WIN_INTERVAL));
+	}
 	if (t && t->redraw_timer >= 0)
 		loop__set_timer(app_loop(app), t->redraw_timer, 1, 0);
 	return 0;

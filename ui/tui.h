@@ -22,6 +22,9 @@ struct tui *tui__new(struct model *m, const char *source, unsigned hz, double de
 void tui__free(struct tui *t);
 /* Asks the model and draws one frame on the open screen (screen_open). */
 void tui__frame(struct tui *t);
+/* The model's data moved on (an interval closed, a replay jumped): the next
+ * frame asks it again instead of reusing the last frame's rows and tree. */
+void tui__data_changed(struct tui *t);
 /* Feeds one key (enum ui_key or a character) as if typed; returns false after quit. */
 bool tui__key(struct tui *t, int key);
 

@@ -9,6 +9,7 @@
 
 #include "panes.h"
 #include "rows.h"
+#include "stack_rows.h"
 #include "threadtop/calltree.h"
 #include "threadtop/model.h"
 #include "threadtop/trace.h"
@@ -49,6 +50,43 @@ struct tui_layout {
 	bool too_small;
 };
 
+/*
+ * What a pane's model data depends on: the query, and the model's data
+ * generation. Two frames with equal keys would ask the model the same and
+ * get the same answer, so the second reuses the first's rows or tree.
+ */
+struct frame_key {
+	bool valid;
+	uint64_t gen; /* tui.data_gen: bumped when an interval closes or a replay moves */
+	uint64_t intervals, interval_start_ns, session_start_ns;
+	uint64_t events, now_ns; /* only for windows that grow between intervals */
+	unsigned traced;	 /* model__traced() */
+	struct model_query q;
+	char comm[TT_COMM_LEN]; /* q.filter.comm_substr's text (the pointer is not kept) */
+	bool offcpu;
+};
+
+/* A table pane's rows as the model gave them, before the text filter and the sort. */
+struct table_cache {
+	struct frame_key key;
+	struct model_row *rows;
+	size_t nr;
+	char (*comms)[TT_COMM_LEN]; /* copies: rows outlive the model's threads */
+	size_t cap_comms;
+	struct rows_ctx rc;
+	struct sc_stat *sc; /* UI_SC_MAX exact syscall figures (Syscalls pane, --syscalls) */
+	bool sc_exact;	    /* sc holds figures: the pane shows the exact columns */
+};
+
+#define TUI_TABLE_PANES 3 /* Threads, Group, Syscalls: enum ui_pane 0..2 */
+
+/* The header's box-wide totals of a window, kept for frames of the same data. */
+struct header_cache {
+	struct frame_key key;
+	uint64_t states[TT_ST_MAX];
+	double cpu_pct, active, samples_per_s;
+};
+
 struct tui {
 	struct app *app; /* NULL when headless */
 	struct model *m;
@@ -58,25 +96,27 @@ struct tui {
 	struct view v;
 	int redraw_timer;
 
-	/* The table pane's rows (Threads, Group, Syscalls). */
+	uint64_t data_gen; /* see struct frame_key */
+
+	/* The table pane's rows (Threads, Group, Syscalls): filtered and sorted
+	 * copies of the pane's cache (their comm points into the cache). */
 	const struct table_pane *tp;
 	struct model_row *rows;
 	size_t nr_rows;
-	char (*comms)[TT_COMM_LEN]; /* copies: rows outlive the model's threads */
-	size_t cap_comms;
 	struct rows_ctx rc;
-	struct sc_stat *sc; /* UI_SC_MAX exact syscall figures (Syscalls pane, --syscalls) */
 	int cols[TUI_MAX_COLS];
 	size_t nr_cols;
+	struct table_cache tc[TUI_TABLE_PANES];
+	struct header_cache hc;
 
 	/* The Stacks pane. */
 	struct calltree *tree;
-	uint32_t *flat;
-	size_t nr_flat;
-	struct u64map *expanded; /* path hash -> (void *)1 */
-	bool tree_all;		 /* E: everything expanded */
-	uint64_t stack_samples;	 /* samples of the window with any stack */
-	uint64_t window_samples; /* all samples the stack query accepted */
+	struct frame_key tree_key; /* what tree was built from */
+	struct stack_rows sr;	   /* its rows, made as far as the screen needs */
+	struct u64map *expanded;   /* path hash -> (void *)1 */
+	bool tree_all;		   /* E: everything expanded */
+	uint64_t stack_samples;	   /* samples of the window with any stack */
+	uint64_t window_samples;   /* all samples the stack query accepted */
 	bool stacks_traced; /* from the BPF tracers (model__oncpu/offcpu), not thread samples */
 	bool stacks_luajit; /* LuaJIT threads' stacks with Lua frames among them */
 
@@ -96,8 +136,21 @@ struct tui {
 	struct export_prompt *xp; /* the x key's file-name prompt (export_key.c) */
 };
 
-/* Rows the current pane has (table rows, tree rows or log lines). */
+/* Rows the current pane has (table rows, tree rows or log lines). The
+ * Stacks pane counts the rows made so far (tui_rows_needed makes enough). */
 size_t tui_nr_rows(const struct tui *t);
+/* Makes the Stacks pane's rows that the screen and the keys may reach:
+ * two pages past the selection, or all of them (End, search). */
+void tui_rows_needed(struct tui *t, size_t page, bool all);
+
+/* frame_build.c: asking the model, through the caches. */
+void tui_build(struct tui *t);
+void tui_sort_rows(struct tui *t);
+void tui_remember_selection(struct tui *t);
+void tui_caches_free(struct tui *t);
+/* The key of query q against the model's data now. */
+void frame_key_make(const struct tui *t, const struct model_query *q, struct frame_key *ret);
+bool frame_key_equal(const struct frame_key *a, const struct frame_key *b);
 
 void header_draw(struct tui *t, int cols);
 void footer_draw(struct tui *t, int y, int cols);
@@ -105,6 +158,8 @@ void table_draw(struct tui *t, int y, int h, int cols);
 void stacks_draw(struct tui *t, int y, int h, int cols);
 void stacks_build(struct tui *t);
 void stacks_flatten(struct tui *t);
+/* Makes the Stacks pane's rows up to want (SIZE_MAX: all); returns the count made. */
+size_t stacks_rows(struct tui *t, size_t want);
 void stacks_tree_op(struct tui *t, size_t row, int op);
 bool stacks_drill(struct tui *t, size_t row, struct crumb *c);
 bool stacks_match(struct tui *t, size_t row, const char *text);

@@ -126,20 +126,29 @@ static double median(double *v, int n)
 
 /*
  * Wall and CPU time (what a loaded box cannot inflate) of reps refreshes
- * (query, sort or tree, draw: what each new interval costs) and of reps
- * key presses that only redraw (moving the selection).
+ * (query, sort or tree, draw: what each new interval costs, the TUI told
+ * the data changed as when an interval closes), of reps frames of the same
+ * data (a key that requeries within an interval: the TUI's cache answers)
+ * and of reps key presses that only redraw (moving the selection).
  */
 static void bench_pane(struct tui *t, const char *name, int key, int reps)
 {
-	struct timing refresh, redraw;
+	struct timing refresh, same, redraw;
 
 	if (key)
 		tui__key(t, key);
 	for (int i = 0; i < reps; i++) {
 		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
 
+		tui__data_changed(t);
 		tui__frame(t);
 		sample(&refresh, i, t0, c0);
+	}
+	for (int i = 0; i < reps; i++) {
+		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
+
+		tui__frame(t);
+		sample(&same, i, t0, c0);
 	}
 	for (int i = 0; i < reps; i++) {
 		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
@@ -147,9 +156,11 @@ static void bench_pane(struct tui *t, const char *name, int key, int reps)
 		tui__key(t, i % 2 ? UK_UP : UK_DOWN);
 		sample(&redraw, i, t0, c0);
 	}
-	printf("  %-9s refresh %7.2f ms (CPU %6.2f ms)   key redraw %6.2f ms (CPU %5.2f ms)\n",
+	printf("  %-9s refresh %7.2f ms (CPU %6.2f ms)   key redraw %6.2f ms (CPU %5.2f ms)   "
+	       "same data %6.2f ms (CPU %5.2f ms)\n",
 	       name, median(refresh.wall, reps), median(refresh.cpu, reps),
-	       median(redraw.wall, reps), median(redraw.cpu, reps));
+	       median(redraw.wall, reps), median(redraw.cpu, reps), median(same.wall, reps),
+	       median(same.cpu, reps));
 }
 
 /* The model query alone, for comparison: the part of a refresh the UI does not own. */

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Asks the model for the pane on screen and the header's totals, through a
+ * cache: a frame whose query and data are those of an earlier frame (a key
+ * that requeries within an interval: typing a filter, picking a sort,
+ * pausing, coming back to a pane) reuses that frame's rows, call tree and
+ * totals; only the text filter and the sort run again. The data changes
+ * when an interval closes or a replay moves (tui__data_changed), and, in
+ * the windows that grow between intervals, with every event.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "threadtop/util.h"
+#include "tui_internal.h"
+
+void frame_key_make(const struct tui *t, const struct model_query *q, struct frame_key *k)
+{
+	struct model_stats st;
+
+	model__stats(t->m, &st);
+	memset(k, 0, sizeof(*k));
+	k->valid = true;
+	k->gen = t->data_gen;
+	k->intervals = st.intervals;
+	k->interval_start_ns = st.interval_start_ns;
+	k->session_start_ns = st.session_start_ns;
+	if (q->window != WIN_LAST) { /* the last complete interval stays put until the next */
+		k->events = st.events;
+		k->now_ns = st.now_ns;
+	}
+	k->traced = model__traced(t->m);
+	k->q = *q;
+	k->q.filter.comm_substr = NULL;
+	if (q->filter.comm_substr)
+		snprintf(k->comm, sizeof(k->comm), "%s", q->filter.comm_substr);
+	k->offcpu = t->v.offcpu;
+}
+
+static bool filter_equal(const struct model_filter *a, const struct model_filter *b)
+{
+	return a->pid == b->pid && a->tid == b->tid && a->state_mask == b->state_mask &&
+	       a->syscall == b->syscall && a->wchan_id == b->wchan_id &&
+	       a->cgroup_id == b->cgroup_id && a->stack_ip == b->stack_ip &&
+	       a->labels_id == b->labels_id && a->hide_kthreads == b->hide_kthreads &&
+	       a->hide_user_threads == b->hide_user_threads;
+}
+
+bool frame_key_equal(const struct frame_key *a, const struct frame_key *b)
+{
+	return a->valid && b->valid && a->gen == b->gen && a->intervals == b->intervals &&
+	       a->interval_start_ns == b->interval_start_ns &&
+	       a->session_start_ns == b->session_start_ns && a->events == b->events &&
+	       a->now_ns == b->now_ns && a->traced == b->traced && a->q.window == b->q.window &&
+	       a->q.dims == b->q.dims && a->q.sort == b->q.sort && a->q.reverse == b->q.reverse &&
+	       a->q.limit == b->q.limit && filter_equal(&a->q.filter, &b->q.filter) &&
+	       !strcmp(a->comm, b->comm) && a->offcpu == b->offcpu;
+}
+
+/* The window to ask for: the last complete interval, or the one running before any ended. */
+static enum model_window effective_window(const struct tui *t)
+{
+	struct model_stats st;
+
+	model__stats(t->m, &st);
+	if (t->v.window == WIN_LAST && !st.intervals)
+		return WIN_INTERVAL;
+	return t->v.window;
+}
+
+/* The header's figures that do not need a query. */
+static void header_stats(struct tui *t, enum model_window w)
+{
+	struct header_info *hi = &t->hi;
+	struct model_stats st;
+
+	model__stats(t->m, &st);
+	hi->window = w;
+	hi->nr_threads = st.nr_threads;
+	hi->intervals = st.intervals;
+	hi->drops_interval = hi->drops_session = 0;
+	for (int r = 0; r < TT_DROP_MAX; r++) {
+		hi->drops_interval += st.drops_interval[r];
+		hi->drops_session += st.drops_session[r];
+	}
+	hi->tick_ms = st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0;
+	hi->window_s = model__window_seconds(t->m, w);
+	memset(hi->states, 0, sizeof(hi->states));
+	hi->cpu_pct = hi->active = hi->samples_per_s = 0;
+}
+
+/* The key of the header's totals: the window alone, everything else box-wide. */
+static void header_key(const struct tui *t, struct frame_key *k)
+{
+	struct model_query q;
+
+	model_query_init(&q);
+	q.window = t->hi.window;
+	q.dims = 0;
+	frame_key_make(t, &q, k);
+	k->offcpu = false;
+}
+
+/* Box-wide totals from rows that cover every thread once (an unfiltered per-thread query). */
+static void header_from_rows(struct tui *t, const struct model_result *res)
+{
+	struct header_info *hi = &t->hi;
+
+	for (size_t i = 0; i < res->nr; i++) {
+		const struct model_row *r = &res->rows[i];
+
+		for (int s = 0; s < TT_ST_MAX; s++)
+			hi->states[s] += r->state_samples[s];
+		hi->cpu_pct += r->cpu_pct;
+		hi->active += r->avg_active;
+	}
+	if (res->window_s > 0)
+		hi->samples_per_s = (double)res->total_samples / res->window_s;
+}
+
+/* Box-wide totals by a query of their own (the pane's query is filtered or grouped). */
+static void build_header(struct tui *t)
+{
+	struct model_result res;
+	struct model_query q;
+
+	model_query_init(&q);
+	q.window = t->hi.window;
+	q.dims = 0;
+	if (model__query(t->m, &q, &res) < 0)
+		return;
+	header_from_rows(t, &res);
+	model_result__release(&res);
+}
+
+/* Keeps sort_col one of the pane's columns. */
+static void fix_sort(struct tui *t)
+{
+	struct pane_view *pv = &t->v.pv[t->v.pane];
+
+	for (size_t i = 0; i < t->nr_cols; i++)
+		if (t->cols[i] == pv->sort_col)
+			return;
+	pv->sort_col = t->v.pane == PANE_THREADS ? COL_ACTIVE : COL_SAMPLES;
+	pv->reverse = false;
+}
+
+static void restore_selection(struct tui *t)
+{
+	struct pane_view *pv = &t->v.pv[t->v.pane];
+
+	if (!pv->sel_key)
+		return;
+	for (size_t i = 0; i < t->nr_rows; i++) {
+		if (rows_key(&t->rows[i]) == pv->sel_key) {
+			pv->sel = i;
+			return;
+		}
+	}
+}
+
+/* Follows the selected row across refreshes, unless it is the first (the top stays the top). */
+void tui_remember_selection(struct tui *t)
+{
+	struct pane_view *pv = &t->v.pv[t->v.pane];
+
+	pv->sel_key = 0;
+	if (t->tp && pv->sel && pv->sel < t->nr_rows)
+		pv->sel_key = rows_key(&t->rows[pv->sel]);
+}
+
+void tui_sort_rows(struct tui *t)
+{
+	struct pane_view *pv = &t->v.pv[t->v.pane];
+
+	if (t->v.pane == PANE_STACKS) {
+		stacks_flatten(t);
+		return;
+	}
+	if (!t->tp)
+		return;
+	tui_remember_selection(t);
+	fix_sort(t);
+	rows_sort(&t->rc, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
+	restore_selection(t);
+}
+
+/*
+ * Exact syscall figures (--syscalls) of the threads the filter keeps, by
+ * syscall, into c->sc; and a row for every traced syscall no sample caught.
+ * Returns false when there are none (not traced, or a window they lack).
+ */
+static bool syscall_stats(struct tui *t, struct table_cache *c, const struct model_query *pane_q,
+			  bool *header_done)
+{
+	struct model_result threads;
+	struct model_query q = *pane_q;
+	bool any = false;
+
+	if (!(model__traced(t->m) & MODEL_TRACED_SYSCALLS))
+		return false;
+	if (!c->sc)
+		c->sc = xcalloc(UI_SC_MAX, sizeof(*c->sc));
+	memset(c->sc, 0, UI_SC_MAX * sizeof(*c->sc));
+	q.dims = DIM_BIT(DIM_TID);
+	q.filter.state_mask = 0;
+	q.filter.syscall = MODEL_ANY_SYSCALL;
+	if (model__query(t->m, &q, &threads) < 0)
+		return false;
+	/* Every thread once, unfiltered: the header's totals come free. */
+	if (!*header_done && !t->v.nr_crumbs && !q.filter.hide_kthreads &&
+	    !q.filter.hide_user_threads) {
+		header_from_rows(t, &threads);
+		*header_done = true;
+	}
+	for (size_t i = 0; i < threads.nr; i++) {
+		struct model_syscall_stat *st = NULL;
+		int n = model__thread_syscall_stats(t->m, threads.rows[i].tid, q.window, &st);
+
+		for (int k = 0; k < n; k++) {
+			struct sc_stat *d;
+
+			if (st[k].nr < 0 || st[k].nr >= UI_SC_MAX ||
+			    (pane_q->filter.syscall != MODEL_ANY_SYSCALL &&
+			     st[k].nr != pane_q->filter.syscall))
+				continue;
+			d = &c->sc[st[k].nr];
+			d->count += st[k].count;
+			d->total_ns += st[k].total_ns;
+			for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
+				d->hist[b] += st[k].hist[b];
+			any = true;
+		}
+		free(st);
+	}
+	model_result__release(&threads);
+	if (!any)
+		return false;
+	/* Syscalls too short for any sample to catch still get their row. */
+	for (int nr = 0; nr < UI_SC_MAX; nr++) {
+		bool seen = false;
+
+		if (!c->sc[nr].count)
+			continue;
+		for (size_t i = 0; i < c->nr && !seen; i++)
+			seen = c->rows[i].syscall == nr;
+		if (seen)
+			continue;
+		c->rows = xrealloc(c->rows, (c->nr + 1) * sizeof(*c->rows));
+		c->rows[c->nr] = (struct model_row){.syscall = nr, .cur_syscall = nr};
+		c->nr++;
+	}
+	return true;
+}
+
+/* Asks the model for the table pane's rows into its cache. */
+static void fill_table_cache(struct tui *t, struct table_cache *c, const struct model_query *q,
+			     bool *header_done)
+{
+	bool unfiltered = q->dims == DIM_BIT(DIM_TID) && !t->v.nr_crumbs &&
+			  !q->filter.hide_kthreads && !q->filter.hide_user_threads;
+	struct model_result res;
+
+	free(c->rows);
+	c->rows = NULL;
+	c->nr = 0;
+	c->sc_exact = false;
+	c->key.valid = false;
+	if (model__query(t->m, q, &res) < 0)
+		return;
+	/* Take the rows; copy what points into threads the model may free. */
+	c->rows = res.rows;
+	c->nr = res.nr;
+	if (res.nr > c->cap_comms) {
+		c->cap_comms = res.nr;
+		c->comms = xrealloc(c->comms, res.nr * sizeof(*c->comms));
+	}
+	for (size_t i = 0; i < res.nr; i++) {
+		struct model_row *r = &c->rows[i];
+
+		if (r->comm) {
+			memcpy(c->comms[i], r->comm, TT_COMM_LEN);
+			c->comms[i][TT_COMM_LEN - 1] = '\0';
+			r->comm = c->comms[i];
+		}
+		r->cmdline = NULL;
+		r->wchan = NULL;
+	}
+	if (unfiltered && !*header_done) {
+		header_from_rows(t, &res);
+		*header_done = true;
+	}
+	c->rc = (struct rows_ctx){t->m, q->dims, res.total_samples, res.cpu_valid, NULL};
+	if (t->v.pane == PANE_SYSCALLS)
+		c->sc_exact = syscall_stats(t, c, q, header_done);
+	frame_key_make(t, q, &c->key);
+}
+
+static void build_table(struct tui *t, bool *header_done)
+{
+	struct table_cache *c = &t->tc[t->tp->pane];
+	struct pane_view *pv = &t->v.pv[t->v.pane];
+	struct frame_key key;
+	struct model_query q;
+
+	tui_remember_selection(t);
+	view_query(&t->v, t->v.pane, &q);
+	q.window = t->hi.window;
+	frame_key_make(t, &q, &key);
+	if (!frame_key_equal(&key, &c->key))
+		fill_table_cache(t, c, &q, header_done);
+	/* The rows on screen: the cached ones, filtered and sorted (their comm stays in c). */
+	t->rows = xrealloc(t->rows, (c->nr ? c->nr : 1) * sizeof(*t->rows));
+	if (c->nr)
+		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
+	t->nr_rows = c->nr;
+	t->rc = c->rc;
+	t->nr_cols = t->tp->columns(&t->v, t->cols, TUI_MAX_COLS);
+	if (c->sc_exact) {
+		/* Exact figures first; what sampling adds after (fits 80 columns). */
+		static const int exact[] = {COL_SYSCALL, COL_COUNT, COL_TIME,	 COL_P50,
+					    COL_P99,	 COL_HIST,  COL_SAMPLES, COL_THREADS};
+
+		t->rc.sc = c->sc;
+		memcpy(t->cols, exact, sizeof(exact));
+		t->nr_cols = sizeof(exact) / sizeof(exact[0]);
+	}
+	t->nr_rows = rows_filter(&t->rc, t->rows, t->nr_rows, t->cols, t->nr_cols, t->v.filter);
+	fix_sort(t);
+	rows_sort(&t->rc, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
+	restore_selection(t);
+}
+
+/* The header's totals from the cache when the data is that of their frame. */
+static bool header_cached(struct tui *t)
+{
+	struct header_cache *hc = &t->hc;
+	struct frame_key k;
+
+	header_key(t, &k);
+	if (!frame_key_equal(&k, &hc->key))
+		return false;
+	memcpy(t->hi.states, hc->states, sizeof(hc->states));
+	t->hi.cpu_pct = hc->cpu_pct;
+	t->hi.active = hc->active;
+	t->hi.samples_per_s = hc->samples_per_s;
+	return true;
+}
+
+static void header_store(struct tui *t)
+{
+	struct header_cache *hc = &t->hc;
+
+	header_key(t, &hc->key);
+	memcpy(hc->states, t->hi.states, sizeof(hc->states));
+	hc->cpu_pct = t->hi.cpu_pct;
+	hc->active = t->hi.active;
+	hc->samples_per_s = t->hi.samples_per_s;
+}
+
+/* Asks the model (or the cache) for the pane on screen and the header. */
+void tui_build(struct tui *t)
+{
+	bool header_done;
+
+	header_stats(t, effective_window(t));
+	header_done = header_cached(t);
+	t->v.has_labels = false;
+	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
+		t->v.has_labels |= model__label_name(t->m, i) != NULL;
+	t->tp = table_pane_of(t->v.pane);
+	if (t->tp)
+		build_table(t, &header_done);
+	else if (t->v.pane == PANE_STACKS)
+		stacks_build(t);
+	else if (t->v.pane == PANE_LUAJIT)
+		luajit_build(t);
+	else if (t->v.pane == PANE_TRACES)
+		capture_pane_build(t);
+	if (!header_done)
+		build_header(t);
+	header_store(t);
+}
+
+void tui_caches_free(struct tui *t)
+{
+	for (int p = 0; p < TUI_TABLE_PANES; p++) {
+		free(t->tc[p].rows);
+		free(t->tc[p].comms);
+		free(t->tc[p].sc);
+	}
+	memset(t->tc, 0, sizeof(t->tc));
+	t->hc.key.valid = false;
+}
