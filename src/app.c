@@ -198,6 +198,10 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 		if (app->replay)
 			frame_names__add(app->names, (const struct tt_frame_name *)ev);
 		break;
+	case TT_EV_BUILD_ID:
+		if (app->replay)
+			frame_names__add_build_id(app->names, (const struct tt_build_id *)ev);
+		break;
 	case TT_EV_INTERVAL:
 		handle_interval(app, (const struct tt_interval *)ev);
 		break;

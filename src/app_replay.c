@@ -205,6 +205,7 @@ static bool is_state(uint16_t type)
 	case TT_EV_LABEL_NAME:
 	case TT_EV_LUAJIT_FUNC:
 	case TT_EV_FRAME_NAME:
+	case TT_EV_BUILD_ID:
 		return true;
 	default:
 		return false;

@@ -29,6 +29,7 @@ _Static_assert(sizeof(struct tt_drops) == 16 + 8 * TT_DROP_MAX, "tt_drops layout
 _Static_assert(sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * sizeof(__u64) <= TT_EVENT_MAX_SIZE,
 	       "TT_EVENT_MAX_SIZE holds a full stack");
 _Static_assert(sizeof(struct tt_frame_name) == 40, "tt_frame_name layout");
+_Static_assert(sizeof(struct tt_build_id) == 24, "tt_build_id layout");
 _Static_assert(sizeof(struct tt_clock) == 16, "tt_clock layout");
 _Static_assert(sizeof(struct tt_interval) == 32, "tt_interval layout");
 _Static_assert(sizeof(struct tt_use_metric) == 112, "tt_use_metric layout");
@@ -55,6 +56,7 @@ enum tail_kind {
 	TAIL_TRACE,
 	TAIL_CMD,
 	TAIL_TIDS,
+	TAIL_BUILD_ID,
 };
 
 _Static_assert(sizeof(struct tt_trace_line) == 40, "tt_trace_line layout");
@@ -105,6 +107,8 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 	[TT_EV_CLOCK] = {"clock", TT_CLOCK_VERSION, sizeof(struct tt_clock), HDR, TAIL_NONE},
 	[TT_EV_FRAME_NAME] = {"frame_name", TT_FRAME_NAME_VERSION, sizeof(struct tt_frame_name),
 			      HDR "8422224", TAIL_FRAME},
+	[TT_EV_BUILD_ID] = {"build_id", TT_BUILD_ID_VERSION, sizeof(struct tt_build_id), HDR "422",
+			    TAIL_BUILD_ID},
 	[TT_EV_INTERVAL] = {"interval", TT_INTERVAL_VERSION, sizeof(struct tt_interval), HDR "844",
 			    TAIL_NONE},
 	[TT_EV_USE_METRIC] = {"use_metric", TT_USE_METRIC_VERSION, sizeof(struct tt_use_metric),
@@ -221,6 +225,9 @@ static size_t tail_size(const struct record_desc *d, const void *fixed)
 		       ((const struct tt_cmd_output *)fixed)->piece_len;
 	case TAIL_TIDS:
 		return (size_t)((const struct tt_thread_repeat *)fixed)->nr * sizeof(__u32);
+	case TAIL_BUILD_ID:
+		return (size_t)((const struct tt_build_id *)fixed)->module_len +
+		       ((const struct tt_build_id *)fixed)->id_len;
 	default:
 		return 0;
 	}
@@ -257,6 +264,15 @@ static const char *check_cmd(const struct tt_cmd_output *c)
 	return NULL;
 }
 
+static const char *check_build_id(const struct tt_build_id *b)
+{
+	if (!b->module_len || b->module_len > TT_MAX_STRING_LEN)
+		return "build-id module name not 1 to 4096 bytes";
+	if (!b->id_len || b->id_len > TT_BUILD_ID_MAX)
+		return "build-id not 1 to 64 bytes";
+	return NULL;
+}
+
 static const char *check_tail(const struct record_desc *d, const void *fixed)
 {
 	if (d->tail == TAIL_STRING && ((const struct tt_string *)fixed)->len > TT_MAX_STRING_LEN)
@@ -286,6 +302,8 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 		return check_cmd(fixed);
 	if (d->tail == TAIL_TIDS && ((const struct tt_thread_repeat *)fixed)->nr > TT_REPEAT_MAX)
 		return "more than 1024 threads in a repeat record";
+	if (d->tail == TAIL_BUILD_ID)
+		return check_build_id(fixed);
 	return NULL;
 }
 

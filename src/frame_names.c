@@ -4,9 +4,12 @@
  * kernel?) -> (name, module), filled from the live namer when recording and
  * from TT_EV_FRAME_NAME records when replaying. A user frame looked up with
  * another pid than it was named with (views name by thread, stacks by
- * address space) falls back to the address alone.
+ * address space) falls back to the address alone. Beside the names, a table
+ * (pid, module) -> GNU build-id (TT_EV_BUILD_ID records) gives a replay's
+ * frames the build-ids a live run's have.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,9 +25,17 @@ struct name_entry {
 	char *name, *module;
 };
 
+/* The build-id of one module in one address space, in hex. */
+struct bid_entry {
+	struct bid_entry *next; /* same hash */
+	uint32_t pid;
+	char *module, *hex;
+};
+
 struct frame_names {
 	struct u64map *exact;	/* hash(pid, addr, kernel) -> chain */
 	struct u64map *by_addr; /* user addr -> an entry (not owned) */
+	struct u64map *bids;	/* hash(pid, module) -> chain of struct bid_entry */
 	struct frame_namer namer;
 };
 
@@ -47,6 +58,45 @@ static struct name_entry *find(const struct frame_names *fn, uint32_t pid, uint6
 		if (e->addr == addr && e->kernel == kernel && e->pid == pid)
 			return e;
 	return NULL;
+}
+
+static uint64_t module_hash(uint32_t pid, const char *module, size_t len)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ pid; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)module[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static struct bid_entry *find_bid(const struct frame_names *fn, uint32_t pid, const char *module,
+				  size_t len)
+{
+	struct bid_entry *b = u64map__get(fn->bids, module_hash(pid, module, len));
+
+	for (; b; b = b->next)
+		if (b->pid == pid && !strncmp(b->module, module, len) && !b->module[len])
+			return b;
+	return NULL;
+}
+
+/* Keeps hex as the build-id of (pid, module), replacing an earlier one. */
+static void put_bid(struct frame_names *fn, uint32_t pid, const char *module, size_t len,
+		    const char *hex)
+{
+	uint64_t h = module_hash(pid, module, len);
+	struct bid_entry *b = find_bid(fn, pid, module, len);
+
+	if (b) {
+		free(b->hex);
+	} else {
+		b = xcalloc(1, sizeof(*b));
+		b->pid = pid;
+		b->module = xstrndup(module, len);
+		b->next = u64map__get(fn->bids, h);
+		u64map__put(fn->bids, h, b);
+	}
+	b->hex = xstrdup(hex);
 }
 
 static struct name_entry *put(struct frame_names *fn, uint32_t pid, uint64_t addr, bool kernel,
@@ -78,13 +128,18 @@ static int kept_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 {
 	struct frame_names *fn = ctx;
 	struct name_entry *e = find(fn, pid, addr, kernel);
+	struct bid_entry *b;
 
 	if (!e && !kernel)
 		e = u64map__get(fn->by_addr, addr);
 	if (!e)
 		return -ENOENT;
-	/* No build-id and no inline chain are recorded. */
-	*ret = (struct frame_name){.name = e->name, .module = e->module, .kernel = e->kernel};
+	/* No inline chain is recorded. */
+	b = e->module && !e->kernel ? find_bid(fn, e->pid, e->module, strlen(e->module)) : NULL;
+	*ret = (struct frame_name){.name = e->name,
+				   .module = e->module,
+				   .kernel = e->kernel,
+				   .build_id = b ? b->hex : NULL};
 	return 0;
 }
 
@@ -94,6 +149,7 @@ struct frame_names *frame_names__new(void)
 
 	fn->exact = u64map__new();
 	fn->by_addr = u64map__new();
+	fn->bids = u64map__new();
 	fn->namer = (struct frame_namer){kept_name, fn};
 	return fn;
 }
@@ -101,6 +157,7 @@ struct frame_names *frame_names__new(void)
 void frame_names__free(struct frame_names *fn)
 {
 	struct name_entry *e, *next;
+	struct bid_entry *b, *bnext;
 	uint64_t key;
 	size_t pos = 0;
 
@@ -114,6 +171,16 @@ void frame_names__free(struct frame_names *fn)
 			free(e);
 		}
 	}
+	pos = 0;
+	while (u64map__next(fn->bids, &pos, &key, (void **)&b)) {
+		for (; b; b = bnext) {
+			bnext = b->next;
+			free(b->module);
+			free(b->hex);
+			free(b);
+		}
+	}
+	u64map__free(fn->bids);
 	u64map__free(fn->exact);
 	u64map__free(fn->by_addr);
 	free(fn);
@@ -125,9 +192,67 @@ void frame_names__add(struct frame_names *fn, const struct tt_frame_name *rec)
 	    rec->data + rec->name_len, rec->module_len);
 }
 
+void frame_names__add_build_id(struct frame_names *fn, const struct tt_build_id *rec)
+{
+	char hex[2 * TT_BUILD_ID_MAX + 1];
+	const unsigned char *id = (const unsigned char *)rec->data + rec->module_len;
+
+	for (unsigned i = 0; i < rec->id_len && i < TT_BUILD_ID_MAX; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	hex[2 * (rec->id_len < TT_BUILD_ID_MAX ? rec->id_len : TT_BUILD_ID_MAX)] = '\0';
+	put_bid(fn, rec->pid, rec->data, rec->module_len, hex);
+}
+
 const struct frame_namer *frame_names__namer(struct frame_names *fn)
 {
 	return &fn->namer;
+}
+
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * The first frame of a module in process pid with a build-id: keeps it and
+ * emits a TT_EV_BUILD_ID record. A build-id that is not whole hex bytes
+ * (none the symbolizer gives) is not recorded.
+ */
+static void record_build_id(struct frame_names *fn, uint32_t pid, const char *module, size_t ml,
+			    const char *hex, const struct event_sink *sink, uint64_t time_ns)
+{
+	union {
+		struct tt_build_id rec;
+		char buf[sizeof(struct tt_build_id) + TT_MAX_STRING_LEN + TT_BUILD_ID_MAX];
+	} u;
+	size_t hl = strlen(hex);
+	unsigned char *id;
+
+	if (!ml || !hl || hl % 2 || hl > 2 * TT_BUILD_ID_MAX || find_bid(fn, pid, module, ml))
+		return;
+	memset(&u.rec, 0, sizeof(u.rec));
+	memcpy(u.rec.data, module, ml);
+	id = (unsigned char *)u.rec.data + ml;
+	for (size_t i = 0; i < hl / 2; i++) {
+		int hi = hex_digit(hex[2 * i]), lo = hex_digit(hex[2 * i + 1]);
+
+		if (hi < 0 || lo < 0)
+			return;
+		id[i] = (unsigned char)(hi << 4 | lo);
+	}
+	put_bid(fn, pid, module, ml, hex);
+	u.rec.hdr = (struct tt_event_header){TT_EV_BUILD_ID, TT_BUILD_ID_VERSION,
+					     (uint32_t)(sizeof(u.rec) + ml + hl / 2), time_ns};
+	u.rec.pid = pid;
+	u.rec.module_len = (uint16_t)ml;
+	u.rec.id_len = (uint16_t)(hl / 2);
+	sink_emit(sink, &u.rec.hdr);
 }
 
 void frame_names__record_stack(struct frame_names *fn, const struct frame_namer *namer,
@@ -153,6 +278,8 @@ void frame_names__record_stack(struct frame_names *fn, const struct frame_namer 
 			nl = TT_MAX_STRING_LEN / 2;
 		if (ml > TT_MAX_STRING_LEN / 2)
 			ml = TT_MAX_STRING_LEN / 2;
+		if (!kernel && name.build_id)
+			record_build_id(fn, st->pid, name.module, ml, name.build_id, sink, time_ns);
 		put(fn, st->pid, st->ips[i], kernel, name.name, nl, name.module, ml);
 		memset(&u.rec, 0, sizeof(u.rec));
 		u.rec.hdr = (struct tt_event_header){TT_EV_FRAME_NAME, TT_FRAME_NAME_VERSION,

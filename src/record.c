@@ -57,6 +57,7 @@ struct recorder {
 
 	struct u64map *strings, *stacks, *infos; /* id or tid -> struct dict_entry */
 	struct u64map *frames, *labels;		 /* frame hash, label slot -> entry */
+	struct u64map *build_ids;		 /* hash of (pid, module) -> entry */
 	unsigned dict_chunks;			 /* since the last snapshot */
 
 	uint64_t records;
@@ -274,11 +275,12 @@ static int write_snapshot(struct recorder *r)
 	append_dict(&buf, &len, &cap, r->strings);
 	append_dict(&buf, &len, &cap, r->stacks);
 	append_dict(&buf, &len, &cap, r->infos);
+	append_dict(&buf, &len, &cap, r->build_ids);
 	append_dict(&buf, &len, &cap, r->frames);
 	append_dict(&buf, &len, &cap, r->labels);
 	h.nr_records = (uint32_t)(u64map__count(r->strings) + u64map__count(r->stacks) +
-				  u64map__count(r->infos) + u64map__count(r->frames) +
-				  u64map__count(r->labels));
+				  u64map__count(r->infos) + u64map__count(r->build_ids) +
+				  u64map__count(r->frames) + u64map__count(r->labels));
 	h.first_ns = h.last_ns = r->last_ns;
 	if (len > TTR_MAX_RAW) {
 		free(buf);
@@ -352,6 +354,16 @@ static void track(struct recorder *r, const struct tt_event_header *ev, const un
 			  f->addr * 0x9e3779b97f4a7c15ull ^
 				  ((uint64_t)f->pid << 1 | (f->flags & 1)),
 			  data, len, ev->time_ns);
+		r->flags |= TTR_CF_DICT;
+		break;
+	}
+	case TT_EV_BUILD_ID: {
+		const struct tt_build_id *b = (const struct tt_build_id *)ev;
+		uint64_t h = 0xcbf29ce484222325ull ^ b->pid; /* FNV-1a of the module */
+
+		for (unsigned i = 0; i < b->module_len; i++)
+			h = (h ^ (unsigned char)b->data[i]) * 0x100000001b3ull;
+		keep_dict(r->build_ids, h, data, len, ev->time_ns);
 		r->flags |= TTR_CF_DICT;
 		break;
 	}
@@ -496,6 +508,7 @@ struct recorder *recorder__new(const struct recorder_opts *o, char *err, size_t 
 	r->stacks = u64map__new();
 	r->infos = u64map__new();
 	r->frames = u64map__new();
+	r->build_ids = u64map__new();
 	r->labels = u64map__new();
 	e = r->cctx ? write_header(r, o) : -ENOMEM;
 	if (e < 0) {
@@ -603,6 +616,7 @@ int recorder__close(struct recorder *r)
 	free_dict(r->stacks);
 	free_dict(r->infos);
 	free_dict(r->frames);
+	free_dict(r->build_ids);
 	free_dict(r->labels);
 	free(r->raw);
 	free(r->stored);

@@ -108,7 +108,7 @@ static int replay_ready(struct source *src)
 static bool is_dict(uint16_t type)
 {
 	return type == TT_EV_STRING || type == TT_EV_STACK || type == TT_EV_THREAD_INFO ||
-	       type == TT_EV_FRAME_NAME || type == TT_EV_LABEL_NAME;
+	       type == TT_EV_FRAME_NAME || type == TT_EV_BUILD_ID || type == TT_EV_LABEL_NAME;
 }
 
 /*

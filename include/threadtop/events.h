@@ -50,6 +50,7 @@ enum tt_event_type {
 	TT_EV_CLOCK = 32,      /* the loop's clock moved to hdr.time_ns */
 	TT_EV_INTERVAL = 33,   /* an output interval closed at hdr.time_ns */
 	TT_EV_FRAME_NAME = 34, /* a recording's name of one stack frame (symbolized live) */
+	TT_EV_BUILD_ID = 35,   /* a recording's GNU build-id of one module of one process */
 	TT_EV_TYPE_MAX,
 };
 
@@ -64,6 +65,7 @@ enum tt_event_type {
 #define TT_CLOCK_VERSION 1
 #define TT_INTERVAL_VERSION 1
 #define TT_FRAME_NAME_VERSION 1
+#define TT_BUILD_ID_VERSION 1
 #define TT_USE_METRIC_VERSION 1
 #define TT_CPU_SAMPLE_VERSION 2 /* 2: labels_hash */
 #define TT_SYSCALL_STATS_VERSION 1
@@ -449,6 +451,24 @@ struct tt_frame_name {
 	__u16 module_len;
 	__u16 reserved;
 	__u32 reserved2;
+	char data[];
+};
+
+#define TT_BUILD_ID_MAX 64 /* bytes of a GNU build-id (SHA-1 ones have 20) */
+
+/*
+ * The GNU build-id of a module that the frames of process pid named in a
+ * recording belong to, so that a replay's pprof mappings carry it as a live
+ * export's do. Written once per (pid, module), before the first
+ * TT_EV_FRAME_NAME naming that module. The tail is module_len bytes of the
+ * module, as the frame names spell it (no NULs), then id_len bytes of the
+ * build-id (binary, as in the ELF note).
+ */
+struct tt_build_id {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u16 module_len; /* 1 to TT_MAX_STRING_LEN */
+	__u16 id_len;	  /* 1 to TT_BUILD_ID_MAX */
 	char data[];
 };
 

@@ -22,12 +22,15 @@ void frame_names__free(struct frame_names *fn);
 
 /* Replay side: keeps the name of a (validated) TT_EV_FRAME_NAME record. */
 void frame_names__add(struct frame_names *fn, const struct tt_frame_name *rec);
+/* Replay side: keeps the build-id of a (validated) TT_EV_BUILD_ID record. */
+void frame_names__add_build_id(struct frame_names *fn, const struct tt_build_id *rec);
 /* A namer answering from the names kept (ctx fn): valid while fn lives. */
 const struct frame_namer *frame_names__namer(struct frame_names *fn);
 
 /*
  * Recording side: names with namer every frame of st not named before and
- * emits one TT_EV_FRAME_NAME record per frame to sink, timed time_ns.
+ * emits one TT_EV_FRAME_NAME record per frame to sink, timed time_ns, after
+ * a TT_EV_BUILD_ID record for each (pid, module) with a build-id seen first.
  */
 void frame_names__record_stack(struct frame_names *fn, const struct frame_namer *namer,
 			       const struct tt_stack *st, const struct event_sink *sink,
