@@ -368,7 +368,8 @@ static void thread_sample(struct bpf_source *bs, const struct tt_thread_sample *
  * ring buffer was full) is dropped from the list, counted, and its kernel
  * slot cleared so that the next pass samples it in full. The other passes
  * cost nothing per thread here. When recording, each repeat is sent as the full sample it
- * stands for: a recording replays from any point without earlier samples.
+ * stands for: a recording replays from any point without earlier samples. That sample
+ * goes out as the kernel's resent ones do, so it gets its DWARF stack again (--unwind).
  */
 static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 {
@@ -401,8 +402,11 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 		}
 		seen->generation = bs->generation;
 		if (bs->opts.full_samples) {
-			seen->last.hdr.time_ns = r->hdr.time_ns;
-			sink_emit(&bs->base.sink, &seen->last.hdr);
+			struct tt_thread_sample s = seen->last;
+
+			s.hdr.time_ns = r->hdr.time_ns;
+			s.flags |= TT_SAMPLE_RESENT;
+			thread_sample(bs, &s);
 		} else {
 			out.rec.tids[n++] = r->tids[i];
 		}

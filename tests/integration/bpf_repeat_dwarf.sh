@@ -1,0 +1,60 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A recording with --unwind dwarf keeps the DWARF stack of a thread that
+# sleeps through many ticks. The one-pass sampler reports such a thread as a
+# repeat; the recorder writes each repeat as the full sample it stands for,
+# and that sample must carry the thread's DWARF-unwound user stack, not the
+# frame-pointer one the kernel walked. The live view of a recording run
+# counts those samples too: it shows the DWARF chain in every tick after the
+# sleeper's first DWARF stack, and the replay shows exactly what it did. The sleeper is the symchain workload built
+# without frame pointers (under a name of its own), so only DWARF finds
+# main -> ... -> pause.
+# A pass copies at most 64 stacks of threads off CPU, and a busy machine
+# changes more threads than that, so the test stops and continues the
+# sleeper once the run has started (its next full sample comes with a stack
+# copy), and tries again when the live run got no DWARF stack of it at all.
+. "$(dirname "$0")/bpf_common.bash"
+
+cp "$TT_WORKLOADS/symchain_nofp" "$TMPD/ttsleep_nofp" # the library comes by absolute RUNPATH
+"$TMPD/ttsleep_nofp" wait >/dev/null 2>&1 &
+sleeper=$!
+WL_PIDS+=("$sleeper")
+for _ in $(seq 100); do
+	[ "$(awk '{print $3}' /proc/"$sleeper"/stat 2>/dev/null)" = S ] && break
+	sleep 0.1
+done
+CHAIN='main;chain_exe_1;chain_lib_2;chain_lib_3;chain_exe_leaf;pause'
+sleeper_stacks() { grep '^ttsleep_nofp;' "$1" | sort || true; }
+
+rec=$TMPD/rec.ttr
+for try in 1 2 3 4; do
+	rm -f "$rec" "$TMPD/live.folded"
+	"$TT_BIN" -b --format json -n 3 -d 1 --source bpf --cpu-hz 0 --unwind dwarf -w "$rec" \
+		--export "$TMPD/live.folded" >"$TMPD/live.json" 2>"$TMPD/live.err" &
+	tt=$!
+	wait_first_line "$TMPD/live.json"
+	kill -STOP "$sleeper"
+	sleep 0.2
+	kill -CONT "$sleeper"
+	wait "$tt" || fail "recording run: $(cat "$TMPD/live.err")"
+	live=$(sleeper_stacks "$TMPD/live.folded")
+	chained=$(echo "$live" | grep -F -- "$CHAIN" | awk '{n += $NF} END {print n + 0}')
+	[ "$chained" -ge 1 ] && break
+	echo "try $try: the sleeper's stack copies were all capped; again"
+done
+[ "$chained" -ge 1 ] || skip "the sleeper's stack was never copied in 4 runs (over 64 threads off CPU change per pass here)"
+# From its first DWARF stack on (the second interval at the latest), every tick.
+[ "$chained" -ge 20 ] || fail "$chained live samples of the sleeper with its DWARF chain, 20 expected
+(repeats sent with frame-pointer stacks?):
+$live"
+
+"$TT_BIN" -r "$rec" -b --format json --export "$TMPD/replay.folded" >/dev/null \
+	2>"$TMPD/replay.err" || fail "replay: $(cat "$TMPD/replay.err")"
+replay=$(sleeper_stacks "$TMPD/replay.folded")
+[ "$live" = "$replay" ] || fail "the replay's stacks of the sleeper differ from the live run's
+(repeats recorded with frame-pointer stacks?):
+live:
+$live
+replay:
+$replay"
+echo PASS
