@@ -97,6 +97,8 @@ static void print_json_label_groups(struct model *m, struct json *j)
 		json_double(j, "avg_active", res.rows[i].avg_active, 3);
 		json_double(j, "avg_threads", res.rows[i].avg_threads, 3);
 		json_u64(j, "threads", res.rows[i].nr_threads);
+		if (res.cpu_valid)
+			json_double(j, "cpu_pct", res.rows[i].cpu_pct, 1);
 		json_end_object(j);
 	}
 	json_end_array(j);

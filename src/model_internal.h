@@ -79,6 +79,7 @@ struct model {
 	uint64_t intervals;
 	uint64_t now_ns;
 	uint32_t weight_us;
+	uint32_t cpu_weight_us; /* period of the latest on-CPU sample */
 	uint64_t events, ticks, tick_cost_ns;
 	uint64_t ticks_interval, tick_cost_interval_ns;
 	uint64_t drops_interval[TT_DROP_MAX];
@@ -109,6 +110,12 @@ void trace_thread_free(struct thread_trace *tr);
 void trace_end_interval(struct model *m, struct thread *t);
 void trace_model_end_interval(struct model *m);
 void trace_model_free(struct model *m);
+/*
+ * Calls add with the on-CPU samples of t in window per labels id, for the
+ * stacks whose labels are known (nothing for WIN_MINUTE: not kept).
+ */
+void trace_oncpu_labels(const struct thread *t, enum model_window window,
+			void (*add)(void *arg, uint32_t labels_id, uint64_t samples), void *arg);
 /* Whether thread t has traced data in window (it gets a row without samples). */
 bool trace_thread_active(const struct thread *t, enum model_window window);
 

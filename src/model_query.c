@@ -226,6 +226,41 @@ static void add_thread(struct builder *b, const struct thread *t)
 	}
 }
 
+/*
+ * Rows by application labels (alone or with thread-level dims) get the CPU of
+ * the on-CPU samples with their labels, when there are such samples and the
+ * filter says nothing those samples lack (state, syscall, wait channel, frame).
+ */
+static bool labels_cpu(const struct model *m, const struct model_query *q)
+{
+	const struct model_filter *f = &q->filter;
+
+	return (q->dims & DIM_BIT(DIM_LABELS)) &&
+	       !(q->dims & ~(THREAD_DIMS | DIM_BIT(DIM_LABELS))) &&
+	       (m->traced & MODEL_TRACED_ONCPU) && q->window != WIN_MINUTE && !f->state_mask &&
+	       f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->stack_ip;
+}
+
+struct cpu_add {
+	struct builder *b;
+	const struct thread *t;
+};
+
+static void add_cpu_samples(void *arg, uint32_t labels_id, uint64_t samples)
+{
+	struct cpu_add *ca = arg;
+	const struct model_filter *f = &ca->b->q->filter;
+	struct sample_key sk = {.syscall = TT_SYSCALL_NONE, .labels_id = labels_id};
+	struct group_key k;
+	size_t r;
+
+	if (f->labels_id && labels_id != (f->labels_id == MODEL_NO_LABELS ? 0 : f->labels_id))
+		return;
+	make_key(ca->b, ca->t, &sk, &k);
+	r = row_for(ca->b, &k, ca->t);
+	ca->b->rows[r].cpu_pct += (double)samples * ca->b->m->cpu_weight_us * 1000.0;
+}
+
 static int cmp_str(const char *a, const char *b)
 {
 	return strcmp(a ? a : "", b ? b : "");
@@ -301,6 +336,15 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
 		if (model_filter_thread(m, &q->filter, t))
 			add_thread(&b, t);
+	if (labels_cpu(m, q)) {
+		pos = 0;
+		while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+			struct cpu_add ca = {&b, t};
+
+			if (model_filter_thread(m, &q->filter, t))
+				trace_oncpu_labels(t, q->window, add_cpu_samples, &ca);
+		}
+	}
 
 	memset(ret, 0, sizeof(*ret));
 	for (size_t i = 0; i < b.nr; i++) {
@@ -323,7 +367,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	ret->rows = b.rows;
 	ret->nr = q->limit && q->limit < b.nr ? q->limit : b.nr;
 	ret->window_s = window_s;
-	ret->cpu_valid = !(q->dims & ~THREAD_DIMS);
+	ret->cpu_valid = !(q->dims & ~THREAD_DIMS) || labels_cpu(m, q);
 	free(b.keys);
 	free(b.next);
 	free(b.last_tid);

@@ -119,6 +119,7 @@ static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
 
 	if (s->flags & TT_CPU_KTHREAD)
 		t->kthread = true;
+	m->cpu_weight_us = s->weight_us;
 	for (int w = 0; w < W_ACCUM; w++) {
 		ts->value[w]++;
 		ts->count[w]++;
@@ -361,6 +362,21 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 		qsort(rows, nr, sizeof(*rows), cmp_stack_rows);
 	*ret = rows;
 	return (int)nr;
+}
+
+void trace_oncpu_labels(const struct thread *t, enum model_window window,
+			void (*add)(void *arg, uint32_t labels_id, uint64_t samples), void *arg)
+{
+	int w = window_index(window);
+
+	if (!t->trace || w < 0)
+		return;
+	for (size_t i = 0; i < t->trace->nr_oncpu; i++) {
+		const struct trace_stack *ts = &t->trace->oncpu[i];
+
+		if (ts->labels_known && ts->count[w])
+			add(arg, ts->labels_id, ts->count[w]);
+	}
 }
 
 int model__oncpu(struct model *m, enum model_window window, struct model_stack_row **ret)

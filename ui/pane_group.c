@@ -36,6 +36,9 @@ static size_t group_columns(const struct view *v, int *cols, size_t cap)
 		if (d == DIM_PID && !(v->group_dims & DIM_BIT(DIM_COMM)) && n < cap)
 			cols[n++] = COL_COMM; /* a process is shown with its name */
 	}
+	/* Grouped by labels: the CPU their on-CPU samples show ("-" without BPF). */
+	if (v->group_dims & DIM_BIT(DIM_LABELS) && n < cap)
+		cols[n++] = COL_CPU;
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && n < cap; i++)
 		cols[n++] = tail[i];
 	return n;

@@ -130,7 +130,12 @@ struct model_result {
 	size_t nr;
 	double window_s;
 	uint64_t total_samples;
-	bool cpu_valid; /* dims are thread-level (pid/tid/comm/cgroup): cpu_pct means CPU */
+	/*
+	 * cpu_pct means CPU: the dims are thread-level (pid/tid/comm/cgroup),
+	 * the threads' CPU time; or application labels with thread-level dims
+	 * and on-CPU samples (BPF), the CPU of the samples with those labels.
+	 */
+	bool cpu_valid;
 };
 
 /* Runs q. Returns 0 or a negative errno; free the result with model_result__release. */

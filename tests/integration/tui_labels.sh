@@ -38,7 +38,7 @@ wait_for 'wait=\\e\[31mLock:\\x07rel' 20
 keys g
 wait_for 'application labels'
 keys End Space Enter
-wait_for 'LABELS +THR' 10
+wait_for 'LABELS +%CPU +THR' 10
 wait_for 'wait=IO:DataFileRead' 10
 wait_for '\(no labels\)' 10
 

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Labels on CPU stacks in the TUI, driven in tmux on the label_burn workload
 # with real uprobes (root, BPF): its thread burns CPU in burn_cpu() under
-# phase=A and phase=B and only sleeps under phase=C. Drilling down from the
+# phase=A (30 ms) and phase=B (10 ms) and only sleeps under phase=C. The
+# Group pane by labels has a %CPU column from the on-CPU samples, higher for
+# phase=A than for phase=B. Drilling down from the
 # Group pane's labels dimension into phase=C leaves the Stacks pane's on-CPU
 # tree without burn_cpu (the CPU stacks follow the label filter); into
 # phase=A, burn_cpu is there.
@@ -72,10 +74,18 @@ keys 2
 keys g
 wait_for 'application labels'
 keys Space Down Down Down Space End Space Enter
-wait_for 'LABELS +THR' 10
+wait_for 'LABELS +%CPU +THR' 10
 # The session window (F7 twice): every phase has rows, whatever the last interval held.
 keys F7 F7
 wait_for 'window: session' 10
+# %CPU by phase from the on-CPU samples: A burns three times what B does.
+wait_for 'phase=A +[0-9]+\.[0-9] ' 10
+wait_for 'phase=B +[0-9]+\.[0-9] ' 10
+cpu_of() { screen | awk -v p="phase=$1" '$1 == p {print int($2)}'; }
+sleep 2
+a=$(cpu_of A)
+b=$(cpu_of B)
+[ -n "$a" ] && [ -n "$b" ] && [ "$a" -gt "$b" ] || fail "phase=A %CPU ($a) not above phase=B's ($b)"
 
 # From the top, Enter on the row of phase=$1 (the rows filtered to it with \).
 drill() {

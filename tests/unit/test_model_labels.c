@@ -253,6 +253,70 @@ static void cpu_samples_carry_labels_by_hash(void **state)
 	model__free(m);
 }
 
+/*
+ * The Group pane by labels: each combination's %CPU is that of the on-CPU
+ * samples with those labels (99 samples at 99 Hz in one second = one CPU),
+ * a combination only on-CPU samples had gets a row; a label filter keeps its
+ * combination's CPU only; without on-CPU samples %CPU is not valid.
+ */
+static void group_by_labels_has_cpu(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_result res;
+	struct model_query q;
+	uint32_t id_a;
+	bool seen_a = false, seen_b = false;
+
+	model__advance(m, T0);
+	name(m, 0, "phase");
+	hashed_labels(m, 7, "A", 0x111);
+	id_a = model__thread_labels(m, 7);
+	sample(m, 7, 5);
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_LABELS);
+	q.window = WIN_SESSION;
+	model__advance(m, T0 + NSEC_PER_SEC / 2);
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_false(res.cpu_valid);
+	model_result__release(&res);
+
+	cpu_samples(m, 7, 2, 0x111, 99);
+	hashed_labels(m, 7, "B", 0x222);
+	cpu_samples(m, 7, 2, 0x222, 33);
+	cpu_samples(m, 7, 1, 0, 50); /* labels unknown: no row's CPU */
+	model__advance(m, T0 + NSEC_PER_SEC);
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_true(res.cpu_valid);
+	assert_int_equal(res.nr, 2);
+	for (size_t i = 0; i < res.nr; i++) {
+		if (!strcmp(phase_of(m, res.rows[i].labels_id), "A")) {
+			seen_a = true;
+			assert_int_equal(res.rows[i].samples, 5);
+			assert_float_equal(res.rows[i].cpu_pct, 100.0, 0.1);
+		} else {
+			seen_b = true;
+			assert_string_equal(phase_of(m, res.rows[i].labels_id), "B");
+			assert_int_equal(res.rows[i].samples, 0); /* only on-CPU samples had B */
+			assert_float_equal(res.rows[i].cpu_pct, 33.3, 0.1);
+		}
+	}
+	assert_true(seen_a && seen_b);
+	model_result__release(&res);
+
+	q.filter.labels_id = id_a;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.rows[0].labels_id, id_a);
+	model_result__release(&res);
+	/* A state filter: on-CPU samples have no say, %CPU is not valid. */
+	q.filter.labels_id = 0;
+	q.filter.state_mask = 1u << TT_ST_S;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_false(res.cpu_valid);
+	model_result__release(&res);
+	model__free(m);
+}
+
 /* Off-CPU time goes to the labels the thread blocked with (version 2), unknown in version 1. */
 static void offcpu_time_carries_labels(void **state)
 {
@@ -294,6 +358,7 @@ int main(void)
 		cmocka_unit_test(records_round_trip),
 		cmocka_unit_test(cpu_samples_carry_labels_by_hash),
 		cmocka_unit_test(offcpu_time_carries_labels),
+		cmocka_unit_test(group_by_labels_has_cpu),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
