@@ -376,6 +376,89 @@ static void labels(void **state)
 	model__free(m);
 }
 
+/*
+ * On-CPU samples carry labels: --export-by label:phase splits the on-CPU
+ * folded file by them ("[no phase]" for none, "[labels unknown]" for a
+ * version 1 sample), and their pprof samples have the label.
+ */
+static void labels_on_cpu_samples(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct export_opts o = opts(EXPORT_BY_LABEL);
+	struct tt_label_name ln = {
+		.hdr = {TT_EV_LABEL_NAME, TT_LABEL_NAME_VERSION, sizeof(ln), FX_T0},
+		.slot = 0,
+		.name = "phase",
+	};
+	struct tt_thread_labels tl = {
+		.hdr = {TT_EV_THREAD_LABELS, TT_THREAD_LABELS_VERSION, sizeof(tl), FX_T0},
+		.pid = 100,
+		.tid = 101,
+		.set_mask = 1,
+		.labels_hash = 0x111,
+		.v[0] = {.kind = TT_LABEL_STRING, .str = "A"},
+	};
+	struct export_result res;
+	Tt__Pprof__Profile *p;
+	char err[256] = "", *text;
+	size_t len, labelled = 0;
+	uint8_t *buf;
+
+	model__advance(m, FX_T0);
+	model__ingest(m, &ln.hdr);
+	model__ingest(m, &tl.hdr);
+	fx_sample(m, FX_T0, 100, 101, "worker", TT_ST_R, TT_SYSCALL_NONE, 0, 0);
+	for (int i = 0; i < 7; i++) {
+		struct tt_cpu_sample s = {
+			.hdr = {TT_EV_CPU_SAMPLE, TT_CPU_SAMPLE_VERSION, sizeof(s), FX_T0 + 1000},
+			.pid = 100,
+			.tid = 101,
+			.ustack_id = 7,
+			.weight_us = 10000,
+			.flags = TT_CPU_LABELS,
+			.labels_hash = i < 4 ? 0x111 : 0,
+			.comm = "worker",
+		};
+
+		if (i == 6) { /* a recording of before: version 1, no labels_hash */
+			s.hdr.version = 1;
+			s.hdr.size = offsetof(struct tt_cpu_sample, labels_hash);
+			s.flags = 0;
+		}
+		model__ingest(m, &s.hdr);
+	}
+	model__advance(m, FX_T0 + NSEC_PER_SEC);
+	o.by_label = "phase";
+	o.cpu_hz = 100;
+	assert_int_equal(export__write(m, path_of("c.folded"), &o, &res, err, sizeof(err)), 0);
+	export_result__release(&res);
+	text = slurp(path_of("c.folded"));
+	/* No stack records here: the frames are "[unknown]". */
+	assert_string_equal(text, "[labels unknown];worker;[unknown] 1\n"
+				  "[no phase];worker;[unknown] 2\n"
+				  "phase=A;worker;[unknown] 4\n");
+	free(text);
+	unlink(path_of("c.threads.folded"));
+	o.by = EXPORT_BY_PROCESS;
+	assert_int_equal(export__write(m, path_of("c.pb.gz"), &o, &res, err, sizeof(err)), 0);
+	export_result__release(&res);
+	buf = gunzip(path_of("c.pb.gz"), &len);
+	p = tt__pprof__profile__unpack(NULL, len, buf);
+	assert_non_null(p);
+	/* Sample values: thread samples, their ns, CPU samples, their ns, ... */
+	for (size_t i = 0; i < p->n_sample; i++)
+		for (size_t k = 0; k < p->sample[i]->n_label; k++)
+			if (!strcmp(pstr(p, p->sample[i]->label[k]->key), "phase") &&
+			    p->sample[i]->n_value > 2 && p->sample[i]->value[2]) {
+				assert_string_equal(pstr(p, p->sample[i]->label[k]->str), "A");
+				labelled += (size_t)p->sample[i]->value[2];
+			}
+	assert_int_equal(labelled, 4);
+	tt__pprof__profile__free_unpacked(p, NULL);
+	free(buf);
+	model__free(m);
+}
+
 static void bad_names(void **state)
 {
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
@@ -403,6 +486,7 @@ int main(void)
 		cmocka_unit_test(svg),
 		cmocka_unit_test(traced),
 		cmocka_unit_test(labels),
+		cmocka_unit_test(labels_on_cpu_samples),
 		cmocka_unit_test(bad_names),
 	};
 
