@@ -10,62 +10,24 @@
 # phase=A, burn_cpu is there.
 set -u
 
-: "${TT_BIN:?}" "${TT_WORKLOADS:?}"
-command -v tmux >/dev/null || { echo "SKIP: tmux is not installed"; exit 77; }
+TUI_NAME=tuilabcpu
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
 
-S=tt_tuilabcpu_$$
-WL=
-fail() {
-	echo "FAIL: $*"
-	echo "--- screen ---"
-	tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null
-	exit 1
-}
-cleanup() {
-	tmux -L "$S" kill-server 2>/dev/null
-	[ -n "$WL" ] && kill "$WL" 2>/dev/null
-}
-trap cleanup EXIT
-
-screen() { tmux -L "$S" capture-pane -t "$S" -p; }
-wait_for() {
-	local deadline=$((SECONDS + ${2:-15}))
-	while ((SECONDS < deadline)); do
-		screen | grep -Eq -- "$1" && return 0
-		sleep 0.2
-	done
-	fail "timed out waiting for: $1"
-}
-keys() { tmux -L "$S" send-keys -t "$S" "$@"; }
-
 bin=$(readlink -f "$TT_WORKLOADS/label_burn")
-"$bin" 120 &
-WL=$!
-sleep 0.3
-
-log=/tmp/tt_tuilabcpu_log.$$
-tmux -L "$S" new-session -d -s "$S" -x 160 -y 40 -e LANG=C.UTF-8 "bash --norc --noprofile" ||
-	fail "cannot start tmux"
-tmux -L "$S" set-option -t "$S" window-size manual >/dev/null 2>&1
-keys "PS1='PROMPT\$ '" Enter
-wait_for '^PROMPT\$'
-keys "clear; $TT_BIN --source bpf -d 0.5 -p $WL --log $log \
+start_workload label_burn 2 120
+start_shell 160 40
+keys "clear; $TT_BIN --source bpf -d 0.5 -p $WL --log $TUI_TMP/log \
 --label 'phase=$bin:set_phase:str:arg1'; echo EXIT=\$?" Enter
 
 # A BPF source that cannot load ends the run: skip, saying why.
-deadline=$((SECONDS + 15))
-while ((SECONDS < deadline)); do
-	s=$(screen)
-	grep -q 'LABELS' <<<"$s" && break
-	if grep -q 'EXIT=' <<<"$s"; then
-		echo "SKIP: threadtop could not start the BPF source: $(cat $log)"
-		rm -f $log
-		exit 77
-	fi
-	sleep 0.2
-done
-rm -f $log
+started() { screen | grep -Eq 'LABELS|EXIT=[0-9]'; }
+wait_until 15 "threadtop to start" started
+screen | grep -q 'LABELS' || {
+	echo "SKIP: threadtop could not start the BPF source: $(cat "$TUI_TMP/log")"
+	exit 77
+}
 wait_for 'burner .*phase=' 20
 
 # Group by the labels dimension only: g, state off (the first), syscall off
