@@ -88,7 +88,7 @@ static struct dso *find(struct dso_cache *c, uint64_t h, uint64_t dev, uint64_t 
 {
 	for (struct dso *d = u64map__get(c->by_key, h); d; d = d->next)
 		if (d->dev == dev && d->ino == ino && d->build_id_len == bid_len &&
-		    !memcmp(d->build_id, bid, bid_len))
+		    (!bid_len || !memcmp(d->build_id, bid, bid_len))) /* no build-id: bid NULL */
 			return d;
 	return NULL;
 }
