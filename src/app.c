@@ -454,6 +454,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 		app_start_use(&app);
 		/* Live addresses are this machine's: name them lazily, at output time. */
 		app.sym = symbolizer__new(NULL);
+		symbolizer__load_kernel(app.sym);
 		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
 	}
 	err = setup_loop(&app);

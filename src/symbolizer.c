@@ -146,17 +146,22 @@ static const struct sym_frame *new_frame(struct u64map *cache, uint64_t addr, co
 
 /* ---- kernel ------------------------------------------------------------- */
 
+void symbolizer__load_kernel(struct symbolizer *s)
+{
+	if (s->ksyms || s->ksyms_err)
+		return;
+	s->ksyms = ksyms__load(s->proc_root);
+	if (!s->ksyms)
+		s->ksyms_err = -errno;
+	s->stats.kernel_symbols = ksyms__count(s->ksyms);
+}
+
 static const struct sym_frame *resolve_kernel(struct symbolizer *s, uint64_t addr)
 {
 	const struct ksym *k;
 	char name[64], module[80];
 
-	if (!s->ksyms && !s->ksyms_err) {
-		s->ksyms = ksyms__load(s->proc_root);
-		if (!s->ksyms)
-			s->ksyms_err = -errno;
-		s->stats.kernel_symbols = ksyms__count(s->ksyms);
-	}
+	symbolizer__load_kernel(s);
 	k = ksyms__find(s->ksyms, addr);
 	if (!k) {
 		s->stats.unknown++;

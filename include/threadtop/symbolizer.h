@@ -67,6 +67,11 @@ int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool 
 /* Drops what is cached for process pid (it exited, or its pid was reused).
  * Shared file symbols stay. */
 void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid);
+/*
+ * Reads the kernel's symbols now rather than at the first kernel frame
+ * (tens of milliseconds): start-up then holds the cost, not a later tick.
+ */
+void symbolizer__load_kernel(struct symbolizer *s);
 
 /*
  * Ends one round (the app calls it once per interval): processes no look-up
