@@ -69,6 +69,7 @@ void model__free(struct model *m)
 	if (!m)
 		return;
 	model_labels_free(m);
+	model_repeat_free(m);
 	free_values(m->threads, thread_free_void);
 	free_values(m->strings, free);
 	free_values(m->stacks, free);
@@ -144,7 +145,11 @@ struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uin
 		t = NULL;
 	}
 	if (!t) {
-		t = xcalloc(1, sizeof(*t));
+		/* Cache-line aligned: a repeat touches the first line only. */
+		if (posix_memalign((void **)&t, 64, sizeof(*t)))
+			t = xcalloc(1, sizeof(*t));
+		else
+			memset(t, 0, sizeof(*t));
 		t->tid = tid;
 		t->pid = pid;
 		t->start_time_ns = start_ns;
@@ -209,7 +214,7 @@ static void count_key(struct thread *t, struct key_counts *kc, uint32_t sec, uin
 }
 
 /* Moves t's pending repeats into the counts of its current key. */
-static void settle(struct thread *t)
+void model_settle(struct thread *t)
 {
 	struct key_counts *kc;
 	uint32_t n = t->pending, slot;
@@ -228,13 +233,12 @@ static void settle(struct thread *t)
 }
 
 /* One more sample of t with this key (labels_id is filled in here). */
-static void count_sample(struct model *m, struct thread *t, struct sample_key *key,
-			 uint64_t time_ns)
+void model_count_sample(struct model *m, struct thread *t, struct sample_key *key, uint64_t time_ns)
 {
 	uint32_t sec = model_sec(m, time_ns);
 	struct key_counts *kc;
 
-	settle(t);
+	model_settle(t);
 	key->labels_id = t->labels_id;
 	kc = key_get(t, key, sec);
 	t->cur = *key;
@@ -252,7 +256,10 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 		.state = s->state < TT_ST_MAX ? s->state : TT_ST_UNKNOWN,
 	};
 	uint32_t sec = model_sec(m, s->hdr.time_ns);
-	struct thread *t = model_thread_get(m, s->pid, s->tid, s->start_time_ns);
+	struct thread *t;
+
+	model_repeat_before_sample(m);
+	t = model_thread_get(m, s->pid, s->tid, s->start_time_ns);
 
 	memcpy(t->comm, s->comm, TT_COMM_LEN);
 	t->comm[TT_COMM_LEN - 1] = '\0';
@@ -261,40 +268,7 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 	if (s->weight_us)
 		m->weight_us = s->weight_us;
 	account_cpu(m, t, s->cpu_time_ns, sec);
-	count_sample(m, t, &key, s->hdr.time_ns);
-}
-
-/*
- * Threads unchanged since their last sample: each counts as that sample
- * again (its key, labels as they are now). A tid with no sample yet is
- * skipped. Most of an idle box's threads come here on every tick, so a
- * repeat only bumps t->pending, in t's first cache line; the key's counts
- * take it at the next second, sample or interval end (settle), and readers
- * add what is pending (model_key_samples). CPU time did not move: its ring
- * is advanced by the next write, readers stop at ring_sec.
- */
-static void ingest_repeat(struct model *m, const struct tt_thread_repeat *r)
-{
-	uint32_t sec = model_sec(m, r->hdr.time_ns);
-
-	for (uint32_t i = 0; i < r->nr; i++) {
-		struct thread *t = u64map__get(m->threads, r->tids[i]);
-		struct sample_key key;
-
-		/* cur is set with cur_key (count_sample): a sample exists. */
-		if (!t || t->cur.state == TT_ST_UNKNOWN)
-			continue;
-		t->last_seen_ns = r->hdr.time_ns;
-		if (t->cur.labels_id == t->labels_id) {
-			if (t->pending && t->pending_sec != sec)
-				settle(t);
-			t->pending++;
-			t->pending_sec = sec;
-			continue;
-		}
-		key = t->cur;
-		count_sample(m, t, &key, r->hdr.time_ns);
-	}
+	model_count_sample(m, t, &key, s->hdr.time_ns);
 }
 
 static void ingest_info(struct model *m, const struct tt_thread_info *info)
@@ -337,7 +311,7 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 		ingest_sample(m, (const struct tt_thread_sample *)ev);
 		break;
 	case TT_EV_THREAD_REPEAT:
-		ingest_repeat(m, (const struct tt_thread_repeat *)ev);
+		model_repeat_ingest(m, (const struct tt_thread_repeat *)ev);
 		break;
 	case TT_EV_THREAD_INFO:
 		ingest_info(m, (const struct tt_thread_info *)ev);
@@ -353,6 +327,7 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 		ingest_stack(m, (const struct tt_stack *)ev);
 		break;
 	case TT_EV_TICK:
+		model_repeat_tick(m);
 		m->ticks++;
 		m->ticks_interval++;
 		m->tick_cost_ns += ((const struct tt_tick *)ev)->duration_ns;
@@ -394,13 +369,14 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 	size_t pos = 0;
 
 	model__advance(m, now_ns);
+	model_repeat_flush(m);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
 		if (t->last_seen_ns + m->opts.retain_ns < now_ns) {
 			u64map__remove_at(m->threads, &pos);
 			thread_free(t);
 			continue;
 		}
-		settle(t);
+		model_settle(t);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			t->keys[i].last = t->keys[i].interval;
 			t->keys[i].interval = 0;

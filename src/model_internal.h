@@ -93,6 +93,11 @@ struct model {
 	const struct frame_namer *namer;
 	struct lj_model *lj;   /* LuaJIT VM states and functions (lj_model.c) */
 	uint32_t nr_lj_stacks; /* stitched LuaJIT stacks made (model_luajit.c) */
+
+	/* Repeat records of the pass so far, as runs not yet counted (model_repeat.c). */
+	struct repeat_run *runs;
+	uint32_t nr_runs, run_idx;
+	bool stale_flushed; /* runs not confirmed by this pass are counted */
 };
 
 /* Seconds since the session start: the minute rings' clock. */
@@ -103,6 +108,21 @@ static inline uint32_t model_sec(const struct model *m, uint64_t t)
 
 /* The thread tid, created when new; a reused tid with another start time is a new thread. */
 struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns);
+/* One more sample of t with this key (labels_id is filled in here). */
+void model_count_sample(struct model *m, struct thread *t, struct sample_key *key,
+			uint64_t time_ns);
+/* Moves t's pending repeats into the counts of its current key. */
+void model_settle(struct thread *t);
+
+/*
+ * model_repeat.c: TT_EV_THREAD_REPEAT. Counts are read only after
+ * model_repeat_flush: every reader of key counts calls it first.
+ */
+void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r);
+void model_repeat_tick(struct model *m);
+void model_repeat_before_sample(struct model *m);
+void model_repeat_flush(struct model *m);
+void model_repeat_free(struct model *m);
 
 /* model_trace.c: the record types of tracing and on-CPU sampling. */
 void trace_ingest(struct model *m, const struct tt_event_header *ev);

@@ -324,6 +324,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	uint64_t tid;
 	size_t pos = 0;
 
+	model_repeat_flush(m);
 	if (q->window >= WIN_MAX || q->sort >= SORT_MAX)
 		return -EINVAL;
 	b.index = u64map__new();
@@ -393,8 +394,11 @@ static int cmp_syscall_counts(const void *a, const void *b)
 int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window window,
 			   struct model_syscall_count **ret)
 {
-	struct thread *t = u64map__get(m->threads, tid);
+	struct thread *t;
 	uint32_t now_sec = model_sec(m, m->now_ns);
+
+	model_repeat_flush(m);
+	t = u64map__get(m->threads, tid);
 	struct model_syscall_count *out = NULL;
 	size_t nr = 0, cap = 0;
 
@@ -443,6 +447,7 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 	*ret_total = 0;
 	if (q->window >= WIN_MAX)
 		return -EINVAL;
+	model_repeat_flush(m);
 	index = u64map__new();
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
 		if (!model_filter_thread(m, &q->filter, t) ||

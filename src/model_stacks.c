@@ -46,6 +46,7 @@ int model__thread_stacks(struct model *m, enum model_window window,
 
 	if (window >= WIN_MAX || !ret)
 		return -EINVAL;
+	model_repeat_flush(m);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
 		const struct thread *main_thread;
 		const char *pcomm;

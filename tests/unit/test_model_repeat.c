@@ -54,6 +54,14 @@ static void repeat(struct model *m, uint64_t t, const uint32_t *tids, uint32_t n
 	model__ingest(m, &u.r.hdr);
 }
 
+/* The end of a sampling pass: the next repeat record starts the next pass. */
+static void tick(struct model *m, uint64_t t)
+{
+	struct tt_tick k = {.hdr = {TT_EV_TICK, TT_TICK_VERSION, sizeof(k), t}, .weight_us = 50000};
+
+	model__ingest(m, &k.hdr);
+}
+
 static struct model_row query_tid(struct model *m, enum model_window w, uint32_t tid)
 {
 	struct model_result res;
@@ -109,6 +117,8 @@ static void repeats_count_as_full_samples(void **state)
 			       running ? 0 : 5, cpu);
 		else
 			repeat(rep, t, &tid, 1);
+		tick(full, t);
+		tick(rep, t);
 		if (i == 19) {
 			model__end_interval(full, T0 + SEC);
 			model__end_interval(rep, T0 + SEC);
@@ -165,6 +175,8 @@ static void lazy_repeats_read_exactly_at_any_tick(void **state)
 			sample(rep, t, tid, st, phase, 5 + (uint32_t)phase, 1000000);
 		else
 			repeat(rep, t, &tid, 1);
+		tick(full, t);
+		tick(rep, t);
 		if (i % 7 == 0 || i % 20 == 19) {
 			for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
 				struct model_row a = query_tid(full, windows[w], tid),
@@ -173,6 +185,68 @@ static void lazy_repeats_read_exactly_at_any_tick(void **state)
 				assert_rows_equal(&a, &b);
 			}
 		}
+	}
+	model__free(full);
+	model__free(rep);
+}
+
+/*
+ * Many threads, their repeats split over records as the kernel sends them
+ * (in walk order, in lists of up to `per_record` tids): records that list
+ * the same tids pass after pass are counted as runs. One thread in three
+ * changes every 13 ticks (leaving the lists, which shifts every later
+ * record), another is new at tick 50, one exits at tick 90: at any tick the
+ * counts equal those of full samples.
+ */
+static void runs_of_repeat_records_count_exactly(void **state)
+{
+	struct model *full = model__new(NULL), *rep = model__new(NULL);
+	enum model_window windows[] = {WIN_INTERVAL, WIN_MINUTE, WIN_LAST, WIN_SESSION};
+	const uint32_t per_record = 3, nr = 9;
+
+	model__advance(full, T0);
+	model__advance(rep, T0);
+	for (int i = 0; i < 200; i++) {
+		uint64_t t = T0 + (uint64_t)i * TICK;
+		uint32_t list[16], n = 0;
+
+		if (i && i % 20 == 0) {
+			model__end_interval(full, t);
+			model__end_interval(rep, t);
+		}
+		for (uint32_t tid = 20; tid < 20 + nr; tid++) {
+			bool exists = (tid != 28 || i >= 50) && (tid != 21 || i < 90);
+			bool changes = tid % 3 == 0 && i % 13 == 0;
+			bool first = i == 0 || (tid == 28 && i == 50);
+			enum tt_state st = changes && (i / 13) % 2 ? TT_ST_D : TT_ST_S;
+
+			if (!exists)
+				continue;
+			if (tid % 3 == 0)
+				st = (i / 13) % 2 ? TT_ST_D : TT_ST_S;
+			sample(full, t, tid, st, 0, tid, 1000000);
+			if (first || changes)
+				sample(rep, t, tid, st, 0, tid, 1000000);
+			else
+				list[n++] = tid;
+			if (n == per_record) {
+				repeat(rep, t, list, n);
+				n = 0;
+			}
+		}
+		if (n)
+			repeat(rep, t, list, n);
+		tick(full, t);
+		tick(rep, t);
+		if (i % 5 != 4)
+			continue;
+		for (uint32_t tid = 20; tid < 20 + nr; tid++)
+			for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+				struct model_row a = query_tid(full, windows[w], tid),
+						 b = query_tid(rep, windows[w], tid);
+
+				assert_rows_equal(&a, &b);
+			}
 	}
 	model__free(full);
 	model__free(rep);
@@ -228,6 +302,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(repeats_count_as_full_samples),
 		cmocka_unit_test(lazy_repeats_read_exactly_at_any_tick),
+		cmocka_unit_test(runs_of_repeat_records_count_exactly),
 		cmocka_unit_test(unknown_tids_are_skipped),
 		cmocka_unit_test(repeated_threads_age_out),
 	};
