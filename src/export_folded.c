@@ -2,7 +2,8 @@
 /*
  * Folded stacks ("root;...;leaf count" per line), the input of
  * flamegraph.pl, inferno, speedscope and Pyroscope: the process name is the
- * root frame, kernel frames end in "_[k]", equal stacks are merged, and the
+ * root frame, kernel frames end in "_[k]", functions inlined into their
+ * caller in " [inlined]" (as perf report --inline), equal stacks are merged, and the
  * count is samples (threads, on-CPU) or nanoseconds (off-CPU).
  */
 #include <errno.h>
@@ -46,6 +47,8 @@ static void put_frame(const char *name, unsigned flags, void *arg)
 		append(b, "_[k]", 4);
 	else if (flags & PROFILE_FRAME_LUA)
 		append(b, "_[lua]", 6);
+	if (flags & PROFILE_FRAME_INLINED)
+		append(b, " [inlined]", 10);
 }
 
 static int cmp_lines(const void *a, const void *b)

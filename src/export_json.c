@@ -190,6 +190,8 @@ static void write_frames(const struct export_ctx *x, struct json *j)
 		json_bool(j, "kernel", fr->flags & PROFILE_FRAME_KERNEL);
 		if (fr->flags & PROFILE_FRAME_SYNTH)
 			json_bool(j, "synthetic", true);
+		if (fr->flags & PROFILE_FRAME_INLINED)
+			json_bool(j, "inlined", true);
 		json_end_object(j);
 	}
 	json_end_array(j);

@@ -4,7 +4,9 @@
  * kind of samples in the profile (thread samples and time, on-CPU samples
  * and CPU time, off-CPU time and switches), labels pid, tid, comm, process,
  * state and syscall on every sample, one location and function per frame,
- * one mapping per module (kernel frames in "[kernel]"), leaf first. Read by
+ * one mapping per module (kernel frames in "[kernel]"), leaf first. A frame
+ * with functions inlined into it is one location with a line per function,
+ * innermost first, as pprof models inlining. Read by
  * pprof, Pyroscope, Parca, Grafana and speedscope.
  */
 #include <errno.h>
@@ -17,6 +19,7 @@
 #include "threadtop/escape.h"
 #include "threadtop/strtab.h"
 #include "threadtop/syscalls.h"
+#include "threadtop/u64map.h"
 #include "threadtop/util.h"
 
 #define NR_LABELS (6 + TT_LABEL_SLOTS)
@@ -35,6 +38,9 @@ struct pprof {
 	Tt__Pprof__Sample *samples;
 	Tt__Pprof__Label *labels;
 	Tt__Pprof__Location *locations;
+	Tt__Pprof__Location *inl_locations; /* frames with inlined functions, after the others */
+	size_t nr_inl, cap_inl;
+	struct u64map *inl_index; /* hash of a run of frames -> inl_locations index + 1, probed */
 	Tt__Pprof__Line *lines;
 	Tt__Pprof__Function *functions;
 	Tt__Pprof__Mapping *mappings;
@@ -130,6 +136,49 @@ static void build_frames(struct pprof *pp, const struct profile *p)
 	}
 }
 
+/*
+ * The location of frames[0..n) (root first): a frame and the functions
+ * inlined into it. One frame is its own location; a longer run gets a
+ * location of its own, its lines leaf first, made once per distinct run.
+ */
+static uint64_t run_location(struct pprof *pp, const struct profile *p, const uint32_t *frames,
+			     uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	Tt__Pprof__Location *loc;
+
+	if (n == 1)
+		return frames[0] + 1;
+	for (uint32_t i = 0; i < n; i++)
+		h = (h ^ frames[i]) * 0x100000001b3ull;
+	for (;; h++) {
+		size_t idx = (size_t)(uintptr_t)u64map__get(pp->inl_index, h);
+
+		if (!idx)
+			break;
+		loc = &pp->inl_locations[idx - 1];
+		if (loc->n_line == n) {
+			uint32_t i = 0;
+
+			while (i < n && loc->line[i]->function_id == frames[n - 1 - i] + 1)
+				i++;
+			if (i == n)
+				return loc->id;
+		}
+	}
+	xgrow((void **)&pp->inl_locations, &pp->cap_inl, pp->nr_inl + 1,
+	      sizeof(*pp->inl_locations));
+	loc = &pp->inl_locations[pp->nr_inl++];
+	*loc = pp->locations[frames[0]]; /* the address and mapping of the real frame */
+	loc->id = p->nr_frames + pp->nr_inl;
+	loc->n_line = n;
+	loc->line = xmalloc(n * sizeof(*loc->line));
+	for (uint32_t i = 0; i < n; i++)
+		loc->line[i] = &pp->lines[frames[n - 1 - i]];
+	u64map__put(pp->inl_index, h, (void *)(uintptr_t)pp->nr_inl);
+	return loc->id;
+}
+
 static void label(struct pprof *pp, Tt__Pprof__Label *l, const char *key, const char *s,
 		  int64_t num)
 {
@@ -162,9 +211,16 @@ static void build_samples(struct pprof *pp, const struct model *m, const struct 
 
 		tt__pprof__sample__init(ps);
 		ps->location_id = &pp->location_ids[li];
-		for (uint32_t k = s->nr_frames; k > 0; k--) /* leaf first */
-			pp->location_ids[li++] = s->frames[k - 1] + 1;
-		ps->n_location_id = s->nr_frames;
+		for (uint32_t k = s->nr_frames; k > 0;) { /* leaf first */
+			uint32_t start = k - 1;		  /* the run's first frame: not inlined */
+
+			while (start > 0 &&
+			       p->frames[s->frames[start]].flags & PROFILE_FRAME_INLINED)
+				start--;
+			pp->location_ids[li++] = run_location(pp, p, &s->frames[start], k - start);
+			k = start;
+		}
+		ps->n_location_id = (size_t)(&pp->location_ids[li] - ps->location_id);
 		v[pp->value_of_kind[s->kind]] = (int64_t)s->count;
 		v[pp->value_of_kind[s->kind] + 1] = (int64_t)s->ns;
 		ps->value = v;
@@ -233,7 +289,7 @@ static int gzip_to(FILE *f, const uint8_t *data, size_t len)
 int export_pprof(const struct export_ctx *x, FILE *f)
 {
 	const struct profile *p = x->p;
-	struct pprof pp = {.strings = strtab__new()};
+	struct pprof pp = {.strings = strtab__new(), .inl_index = u64map__new()};
 	Tt__Pprof__Profile *prof = &pp.prof;
 	size_t nr_values = 0, len;
 	char comment[512];
@@ -261,8 +317,12 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 	prof->sample_type = (Tt__Pprof__ValueType **)POINTERS(pp.types, nr_values);
 	prof->n_sample = p->nr_samples;
 	prof->sample = (Tt__Pprof__Sample **)POINTERS(pp.samples, p->nr_samples);
-	prof->n_location = p->nr_frames;
-	prof->location = (Tt__Pprof__Location **)POINTERS(pp.locations, p->nr_frames);
+	prof->n_location = p->nr_frames + pp.nr_inl;
+	prof->location = xcalloc(prof->n_location + 1, sizeof(*prof->location));
+	for (size_t i = 0; i < p->nr_frames; i++)
+		prof->location[i] = &pp.locations[i];
+	for (size_t i = 0; i < pp.nr_inl; i++)
+		prof->location[p->nr_frames + i] = &pp.inl_locations[i];
 	prof->n_function = p->nr_frames;
 	prof->function = (Tt__Pprof__Function **)POINTERS(pp.functions, p->nr_frames);
 	prof->n_mapping = pp.nr_mappings;
@@ -308,6 +368,10 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 		free(pp.samples[i].label);
 	for (size_t i = 0; i < p->nr_frames; i++)
 		free(pp.locations[i].line);
+	for (size_t i = 0; i < pp.nr_inl; i++)
+		free(pp.inl_locations[i].line);
+	free(pp.inl_locations);
+	u64map__free(pp.inl_index);
 	free(prof->sample_type);
 	free(prof->sample);
 	free(prof->location);

@@ -71,7 +71,12 @@ int export_speedscope(const struct export_ctx *x, FILE *f)
 	json_begin_array(&j, "frames");
 	for (size_t i = 0; i < p->nr_frames; i++) {
 		json_begin_object(&j, NULL);
-		json_string(&j, "name", p->frames[i].name);
+		if (p->frames[i].flags & PROFILE_FRAME_INLINED) {
+			snprintf(name, sizeof(name), "%s [inlined]", p->frames[i].name);
+			json_string(&j, "name", name);
+		} else {
+			json_string(&j, "name", p->frames[i].name);
+		}
 		if (p->frames[i].module)
 			json_string(&j, "file", p->frames[i].module);
 		json_end_object(&j);

@@ -69,8 +69,15 @@ static uint32_t new_node(struct tree *t, const char *name, unsigned flags, uint3
 static void put_frame(const char *name, unsigned flags, void *arg)
 {
 	struct tree *t = arg;
-	uint64_t h = hash_child(t->cur, name, flags);
+	char inlined[1024];
+	uint64_t h;
 	uint32_t child;
+
+	if (flags & PROFILE_FRAME_INLINED) { /* shown as perf shows it */
+		snprintf(inlined, sizeof(inlined), "%s [inlined]", name);
+		name = inlined;
+	}
+	h = hash_child(t->cur, name, flags);
 
 	for (;; h++) {
 		size_t idx = (size_t)(uintptr_t)u64map__get(t->index, h);
@@ -157,6 +164,8 @@ static void colour(const struct node *n, char *buf, size_t len)
 		snprintf(buf, len, "rgb(%u,%u,%u)", 220 + a % 30, 120 + b % 60, 40u);
 	else if (n->flags & PROFILE_FRAME_LUA) /* green, as flamegraph.pl's "java" palette */
 		snprintf(buf, len, "rgb(%u,%u,%u)", 50 + a % 60, 180 + b % 60, 60 + a % 50);
+	else if (n->flags & PROFILE_FRAME_INLINED) /* aqua, as flamegraph.pl's inlined frames */
+		snprintf(buf, len, "rgb(%u,%u,%u)", 80 + a % 50, 200 + b % 40, 200 + a % 40);
 	else
 		snprintf(buf, len, "rgb(%u,%u,%u)", 225 + a % 30, 60 + b % 150, 50 + a % 40);
 }

@@ -26,6 +26,7 @@ const char *profile_kind_name(enum profile_kind kind)
 struct stack_frames {
 	uint32_t *idx;
 	uint32_t nr;
+	size_t cap;
 };
 
 struct builder {
@@ -125,7 +126,7 @@ static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 		return sf;
 	bool kernel = st->flags & TT_STACK_KERNEL;
 
-	sf->idx = xmalloc(st->nr * sizeof(*sf->idx));
+	xgrow((void **)&sf->idx, &sf->cap, st->nr, sizeof(*sf->idx));
 	for (int i = st->nr - 1; i >= 0; i--) {
 		bool lua = !kernel && lj_frame_is_lua(st->ips[i]);
 		struct frame_name fn = {0}; /* a namer may fill only some fields */
@@ -141,6 +142,16 @@ static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 		/* The module's build-id, for pprof mappings (first frame of the module seen wins). */
 		if (fn.build_id && !b->p->frames[sf->idx[sf->nr - 1]].build_id)
 			b->p->frames[sf->idx[sf->nr - 1]].build_id = intern_string(b, fn.build_id);
+		/* Functions inlined at this address: callees of the frame, outermost first. */
+		if (!lua && fn.nr_inlined && fn.inlined) {
+			xgrow((void **)&sf->idx, &sf->cap, sf->nr + fn.nr_inlined + (size_t)i,
+			      sizeof(*sf->idx));
+			for (unsigned k = 0; k < fn.nr_inlined; k++)
+				sf->idx[sf->nr++] =
+					intern_frame(b, fn.inlined[k], fn.module, st->ips[i],
+						     (kernel ? PROFILE_FRAME_KERNEL : 0) |
+							     PROFILE_FRAME_INLINED);
+		}
 	}
 	return sf;
 }

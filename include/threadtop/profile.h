@@ -34,6 +34,10 @@ const char *profile_kind_name(enum profile_kind kind);
 #define PROFILE_FRAME_KERNEL (1u << 0) /* a kernel function */
 #define PROFILE_FRAME_SYNTH (1u << 1)  /* made up by threadtop: "[running]", "[unknown]" */
 #define PROFILE_FRAME_LUA (1u << 2)    /* a Lua function of a LuaJIT stack (module "[lua]") */
+/* A function the compiler inlined into the frame before it (root first):
+ * the code at one address shows as its function and the ones inlined
+ * there (frame_name.inlined), as perf report --inline does. */
+#define PROFILE_FRAME_INLINED (1u << 3)
 
 struct profile_frame {
 	const char *name;     /* raw bytes as named; exporters escape */
