@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "threadtop/calltree.h"
+#include "threadtop/frame_namer.h"
 #include "threadtop/u64map.h"
 #include "threadtop/util.h"
 
@@ -19,9 +20,17 @@ struct pair {
 	const struct tt_stack *us, *ks;
 	uint64_t samples;
 	uint16_t un, kn; /* frames of each stack */
+	/* Where the walk down the path is: the frame at depth `depth` is stack
+	 * frame `at` (user frames, then kernel ones), inlined level `level` of
+	 * its nr_inlined. Nodes are expanded parent first, so each pair is
+	 * asked for depth 0, 1, 2, ... in turn. */
+	uint16_t depth, at;
+	uint8_t level, nr_inlined;
 };
 
 struct calltree {
+	const struct model *m; /* to ask the frame namer for inlined functions */
+	bool inline_frames;    /* the model has a namer: frames may expand */
 	struct calltree_node *nodes;
 	size_t nr, cap;
 	struct u64map *index; /* path -> index + 1, of the nodes made */
@@ -41,25 +50,82 @@ static uint64_t path_hash(uint64_t parent, uint64_t ip, bool kernel)
 	return h ? h : 1;
 }
 
-/* Frame d (0 = outermost) of a pair's path: user frames, then kernel frames. */
-static bool frame_at(const struct pair *p, unsigned d, uint64_t *ip, bool *kernel)
+/* Stack frame i (0 = outermost) of a pair: user frames, then kernel frames. */
+static bool stack_frame(const struct pair *p, unsigned i, uint64_t *ip, bool *kernel)
 {
-	if (d < p->un) {
-		*ip = p->us->ips[p->un - 1 - d];
+	if (i < p->un) {
+		*ip = p->us->ips[p->un - 1 - i];
 		*kernel = p->us->flags & TT_STACK_KERNEL;
 		return true;
 	}
-	d -= p->un;
-	if (d < p->kn) {
-		*ip = p->ks->ips[p->kn - 1 - d];
+	i -= p->un;
+	if (i < p->kn) {
+		*ip = p->ks->ips[p->kn - 1 - i];
 		*kernel = p->ks->flags & TT_STACK_KERNEL;
 		return true;
 	}
 	return false;
 }
 
+/* How many functions are inlined at stack frame i of p (0 without a namer). */
+static uint8_t inlined_at(const struct calltree *t, const struct pair *p, unsigned i)
+{
+	struct frame_name fn;
+	uint64_t ip;
+	bool kernel;
+
+	if (!t->inline_frames || !stack_frame(p, i, &ip, &kernel) || kernel)
+		return 0;
+	model__frame_name(t->m, p->us ? p->us->pid : 0, ip, false, &fn);
+	return fn.inlined ? (uint8_t)(fn.nr_inlined < 255 ? fn.nr_inlined : 255) : 0;
+}
+
+/* Moves p's walk to depth d (one step when asked in order, as expansion does). */
+static bool walk_to(const struct calltree *t, struct pair *p, unsigned d)
+{
+	if (d < p->depth || p->depth == UINT16_MAX) { /* out of order: from the start */
+		p->depth = 0;
+		p->at = 0;
+		p->level = 0;
+		p->nr_inlined = inlined_at(t, p, 0);
+	}
+	while (p->depth < d) {
+		if (p->level < p->nr_inlined) {
+			p->level++;
+		} else {
+			p->at++;
+			p->level = 0;
+			p->nr_inlined = inlined_at(t, p, p->at);
+		}
+		p->depth++;
+	}
+	return p->at < (unsigned)p->un + p->kn;
+}
+
+/* Frame d (0 = outermost) of a pair's path, inlined functions expanded. */
+static bool frame_at(const struct calltree *t, struct pair *p, unsigned d, uint64_t *ip,
+		     bool *kernel, uint8_t *level)
+{
+	if (!walk_to(t, p, d))
+		return false;
+	*level = p->level;
+	return stack_frame(p, p->at, ip, kernel);
+}
+
+/* Whether p's path goes on after its frame at depth d (the last one asked). */
+static bool more_after(const struct pair *p)
+{
+	return p->level < p->nr_inlined || p->at + 1u < (unsigned)p->un + p->kn;
+}
+
+/* The identity of a frame in a path: its address, kernel bit and inlined level. */
+static uint64_t frame_key(uint64_t ip, uint8_t level)
+{
+	return ip ^ ((uint64_t)level << 56);
+}
+
 static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool kernel,
-			 uint64_t path)
+			 uint8_t inlined, uint64_t path)
 {
 	struct calltree_node *n;
 	uint32_t i;
@@ -71,6 +137,7 @@ static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool 
 	n->ip = ip;
 	n->path = path;
 	n->kernel = kernel;
+	n->inlined = inlined;
 	n->parent = parent;
 	n->first_child = CALLTREE_NONE;
 	n->next_sibling = CALLTREE_NONE;
@@ -90,6 +157,7 @@ static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool 
 struct slot {
 	uint64_t ip;
 	bool kernel;
+	uint8_t level;
 	uint32_t child; /* node index, CALLTREE_NONE for the pairs that end here */
 	uint32_t count, at;
 };
@@ -115,17 +183,19 @@ void calltree__expand(struct calltree *t, uint32_t i)
 	xgrow((void **)&slots, &cap_slots, 1, sizeof(*slots));
 	slots[nr_slots++] = (struct slot){.child = CALLTREE_NONE};
 	for (uint32_t k = begin; k < end; k++) {
-		const struct pair *p = &t->pairs[t->perm[k]];
+		struct pair *p = &t->pairs[t->perm[k]];
 		uint64_t ip, key;
+		uint8_t level;
 		bool kernel;
 		size_t s = 0;
 
-		if (frame_at(p, depth, &ip, &kernel)) {
-			key = path_hash(0, ip, kernel);
+		if (frame_at(t, p, depth, &ip, &kernel, &level)) {
+			key = path_hash(0, frame_key(ip, level), kernel);
 			s = (size_t)(uintptr_t)u64map__get(groups, key);
 			if (!s) {
 				xgrow((void **)&slots, &cap_slots, nr_slots + 1, sizeof(*slots));
-				slots[nr_slots] = (struct slot){.ip = ip, .kernel = kernel};
+				slots[nr_slots] =
+					(struct slot){.ip = ip, .kernel = kernel, .level = level};
 				s = nr_slots++;
 				u64map__put(groups, key, (void *)(uintptr_t)s);
 			}
@@ -159,13 +229,14 @@ void calltree__expand(struct calltree *t, uint32_t i)
 			const struct pair *p = &t->pairs[t->perm[k]];
 
 			total += p->samples;
-			if ((unsigned)p->un + p->kn > depth + 1)
+			if (more_after(p))
 				more = true;
 			else
 				self += p->samples;
 		}
-		c = add_node(t, i, slots[s].ip, slots[s].kernel,
-			     path_hash(t->nodes[i].path, slots[s].ip, slots[s].kernel));
+		c = add_node(t, i, slots[s].ip, slots[s].kernel, slots[s].level,
+			     path_hash(t->nodes[i].path, frame_key(slots[s].ip, slots[s].level),
+				       slots[s].kernel));
 		t->nodes[c].begin = c_begin;
 		t->nodes[c].end = c_end;
 		t->nodes[c].total = total;
@@ -184,6 +255,8 @@ struct calltree *calltree__new(const struct model *m, const struct model_stack_c
 	struct calltree_node *root;
 	uint64_t total = 0, self = 0;
 
+	t->m = m;
+	t->inline_frames = model__frame_namer(m) != NULL;
 	t->index = u64map__new();
 	t->pairs = xcalloc(nr ? nr : 1, sizeof(*t->pairs));
 	t->perm = xcalloc(nr ? nr : 1, sizeof(*t->perm));
@@ -195,13 +268,14 @@ struct calltree *calltree__new(const struct model *m, const struct model_stack_c
 		p->un = p->us ? p->us->nr : 0;
 		p->kn = p->ks ? p->ks->nr : 0;
 		p->samples = pairs[i].samples;
+		p->depth = UINT16_MAX; /* not walked yet */
 		total += p->samples;
 		if (!p->un && !p->kn)
 			self += p->samples; /* unknown stacks count at the root */
 		t->perm[t->nr_pairs] = (uint32_t)t->nr_pairs;
 		t->nr_pairs++;
 	}
-	add_node(t, CALLTREE_NONE, 0, false, 0);
+	add_node(t, CALLTREE_NONE, 0, false, 0, 0);
 	root = &t->nodes[CALLTREE_ROOT];
 	root->total = total;
 	root->self = self;
@@ -250,6 +324,8 @@ static int cmp_hot(const void *a, const void *b)
 		return x->total < y->total ? 1 : -1;
 	if (x->ip != y->ip)
 		return x->ip < y->ip ? -1 : 1;
+	if (x->inlined != y->inlined)
+		return x->inlined < y->inlined ? -1 : 1;
 	return (x->kernel > y->kernel) - (x->kernel < y->kernel);
 }
 

@@ -3,7 +3,8 @@
  * The Stacks pane: the merged call tree of the window's samples, on-CPU
  * (running) or off-CPU (waiting), with inclusive and self columns, expanded
  * along the hottest path until the user expands or collapses a node. Frames
- * show by name through the model's frame namer ("[k]" marks kernel frames;
+ * show by name through the model's frame namer ("[k]" marks kernel frames,
+ * "[inlined]" functions the compiler inlined into the frame above;
  * addresses in a replay). On-CPU, LuaJIT threads show their sysprof
  * samples, Lua frames ("[lua]", another colour) stitched into the C stack. With the /proc source there are no stacks, and the
  * pane says so.
@@ -289,9 +290,9 @@ void stacks_tree_op(struct tui *t, size_t row, int op)
 
 static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, size_t len)
 {
-	rows_frame_pid(t->m,
-		       calltree__node_pid(t->tree, (uint32_t)(n - calltree__node(t->tree, 0))),
-		       n->ip, n->kernel, buf, len);
+	rows_frame_inlined(t->m,
+			   calltree__node_pid(t->tree, (uint32_t)(n - calltree__node(t->tree, 0))),
+			   n->ip, n->kernel, n->inlined, buf, len);
 }
 
 bool stacks_drill(struct tui *t, size_t row, struct crumb *c)

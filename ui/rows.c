@@ -174,12 +174,24 @@ char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, siz
 char *rows_frame_pid(const struct model *m, uint32_t pid, uint64_t ip, bool kernel, char *buf,
 		     size_t len)
 {
+	return rows_frame_inlined(m, pid, ip, kernel, 0, buf, len);
+}
+
+char *rows_frame_inlined(const struct model *m, uint32_t pid, uint64_t ip, bool kernel,
+			 unsigned inlined, char *buf, size_t len)
+{
 	struct frame_name fn;
+	const char *s;
 	char name[256];
 
 	model__frame_name(m, pid, ip, kernel, &fn);
-	escape_for_terminal(fn.name, strlen(fn.name), name, sizeof(name));
-	snprintf(buf, len, "%s%s", name, kernel ? " [k]" : lj_frame_is_lua(ip) ? " [lua]" : "");
+	s = inlined && fn.inlined && inlined <= fn.nr_inlined ? fn.inlined[inlined - 1] : fn.name;
+	escape_for_terminal(s, strlen(s), name, sizeof(name));
+	snprintf(buf, len, "%s%s", name,
+		 kernel		       ? " [k]"
+		 : s != fn.name	       ? " [inlined]"
+		 : lj_frame_is_lua(ip) ? " [lua]"
+				       : "");
 	return buf;
 }
 

@@ -109,5 +109,9 @@ char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, siz
  * for a user frame. Escaped for the terminal. */
 char *rows_frame_pid(const struct model *m, uint32_t pid, uint64_t ip, bool kernel, char *buf,
 		     size_t len);
+/* The same for function number `inlined` of those inlined at ip (1 = the
+ * outermost; 0 = the frame's own function), "name [inlined]". */
+char *rows_frame_inlined(const struct model *m, uint32_t pid, uint64_t ip, bool kernel,
+			 unsigned inlined, char *buf, size_t len);
 
 #endif /* THREADTOP_UI_ROWS_H */

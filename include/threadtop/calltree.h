@@ -3,7 +3,10 @@
  * The merged call tree of a set of stack samples (model__stack_samples):
  * one node per distinct path from the outermost frame, with inclusive
  * (total) and self sample counts. User frames come first (outermost at the
- * root), then the kernel frames of the same sample. Nodes are identified
+ * root), then the kernel frames of the same sample. A frame with functions
+ * inlined at its address (the model's frame namer says which: frame_name
+ * .inlined) is a node per function, outermost first, as perf report
+ * --inline shows them. Nodes are identified
  * across rebuilds by a hash of their path, so a view can keep what the user
  * expanded. No ncurses: the TUI's Stacks pane and exporters read it.
  *
@@ -32,6 +35,7 @@ struct calltree_node {
 	uint32_t parent, first_child, next_sibling; /* CALLTREE_NONE = none */
 	uint32_t nr_children;			    /* exact once built; 1 = "some" before */
 	uint16_t depth;				    /* 0 for the root */
+	uint8_t inlined; /* 0: the function at ip; k: the k-th function inlined there */
 	bool kernel;
 	bool built;	     /* children made */
 	uint32_t begin, end; /* the node's stack pairs (internal) */
@@ -41,7 +45,7 @@ struct calltree;
 
 /*
  * The tree of nr (kernel stack, user stack) pairs from m's stack dictionary
- * (the stacks must stay in the model while the tree lives). The root's total
+ * (the stacks, and m's frame namer, must stay while the tree lives). The root's total
  * is the sum of the pairs' samples; pairs whose stacks are unknown count at
  * the root. Only the root's children are made. Never NULL.
  */

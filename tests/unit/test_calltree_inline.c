@@ -1,0 +1,207 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Inlined functions in the merged call tree (the Stacks pane): with a frame
+ * namer that says which functions the compiler inlined at an address, that
+ * frame is a node per function, outermost first, each a child of the one
+ * before; without a namer (a replay) the tree is the plain one.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "threadtop/calltree.h"
+#include "threadtop/frame_namer.h"
+#include "threadtop/model.h"
+#include "threadtop/util.h"
+
+#define SEC NSEC_PER_SEC
+#define T0 (1000 * SEC)
+
+/* main -> work (helper inlined) -> {compute (mid, inner inlined), io -> kernel}. */
+#define U_MAIN 0x1000
+#define U_WORK 0x1100
+#define U_COMPUTE 0x1200
+#define U_IO 0x1300
+#define K_READ 0xffffffff81000100ull
+#define K_WAIT 0xffffffff81000200ull
+
+static void stack(struct model *m, uint32_t id, bool kernel, const uint64_t *ips, int nr)
+{
+	size_t size = sizeof(struct tt_stack) + (size_t)nr * sizeof(uint64_t);
+	struct tt_stack *st = calloc(1, size);
+
+	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, (uint32_t)size, T0};
+	st->id = id;
+	st->pid = 10;
+	st->nr = (uint16_t)nr;
+	st->flags = kernel ? TT_STACK_KERNEL : 0;
+	memcpy(st->ips, ips, (size_t)nr * sizeof(uint64_t));
+	model__ingest(m, &st->hdr);
+	free(st);
+}
+
+static void sample(struct model *m, uint32_t tid, enum tt_state state, uint32_t k, uint32_t u)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), T0 + SEC / 2},
+		.pid = 10,
+		.tid = tid,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.syscall_nr = TT_SYSCALL_NONE,
+		.state = (uint8_t)state,
+		.kstack_id = k,
+		.ustack_id = u,
+		.comm = "app",
+	};
+
+	model__ingest(m, &s.hdr);
+}
+
+static unsigned namer_calls;
+
+static int inline_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	static const char *const at_work[] = {"helper"}, *const at_compute[] = {"mid", "inner"};
+
+	namer_calls++;
+	*ret = (struct frame_name){.name = "fn", .kernel = kernel};
+	if (addr == U_WORK) {
+		ret->inlined = at_work;
+		ret->nr_inlined = 1;
+	} else if (addr == U_COMPUTE) {
+		ret->inlined = at_compute;
+		ret->nr_inlined = 2;
+	}
+	return 0;
+}
+
+static const struct frame_namer namer = {inline_name, NULL};
+
+/* 6 samples computing, 3 in io waiting in the kernel. */
+static struct calltree *tree(struct model *m, bool with_namer)
+{
+	static const uint64_t compute[] = {U_COMPUTE, U_WORK, U_MAIN}; /* leaf first */
+	static const uint64_t io[] = {U_IO, U_WORK, U_MAIN};
+	static const uint64_t kio[] = {K_WAIT, K_READ};
+	struct model_stack_count *pairs;
+	struct model_query q;
+	struct calltree *t;
+	uint64_t total;
+	int nr;
+
+	if (with_namer)
+		model__set_frame_namer(m, &namer);
+	model__advance(m, T0);
+	stack(m, 1, false, compute, 3);
+	stack(m, 2, false, io, 3);
+	stack(m, 3, true, kio, 2);
+	for (int i = 0; i < 6; i++)
+		sample(m, 11, TT_ST_R, 0, 1);
+	for (int i = 0; i < 3; i++)
+		sample(m, 12, TT_ST_D, 3, 2);
+	model__advance(m, T0 + SEC);
+	model_query_init(&q);
+	nr = model__stack_samples(m, &q, &pairs, &total);
+	assert_int_equal(nr, 2);
+	t = calltree__new(m, pairs, (size_t)nr);
+	free(pairs);
+	return t;
+}
+
+/* The child of parent at ip and inlined level, or CALLTREE_NONE. */
+static uint32_t child(struct calltree *t, uint32_t parent, uint64_t ip, unsigned level)
+{
+	calltree__expand(t, parent);
+	for (uint32_t c = calltree__node(t, parent)->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t, c)->next_sibling)
+		if (calltree__node(t, c)->ip == ip && calltree__node(t, c)->inlined == level)
+			return c;
+	return CALLTREE_NONE;
+}
+
+static bool all_open(void *ctx, const struct calltree_node *n)
+{
+	return true;
+}
+
+static void expanded(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct calltree *t = tree(m, true);
+	uint32_t main_, work, helper, compute, mid, inner, io, kread, kwait, *flat, path[16];
+
+	main_ = child(t, CALLTREE_ROOT, U_MAIN, 0);
+	work = child(t, main_, U_WORK, 0);
+	assert_int_not_equal(work, CALLTREE_NONE);
+	/* work's frame is work, then helper inlined in it; both paths go through. */
+	assert_int_equal(child(t, work, U_COMPUTE, 0), CALLTREE_NONE);
+	helper = child(t, work, U_WORK, 1);
+	assert_int_not_equal(helper, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, work)->self, 0);
+	assert_int_equal(calltree__node(t, helper)->total, 9);
+	compute = child(t, helper, U_COMPUTE, 0);
+	mid = child(t, compute, U_COMPUTE, 1);
+	inner = child(t, mid, U_COMPUTE, 2);
+	assert_int_not_equal(inner, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, compute)->self, 0);
+	assert_int_equal(calltree__node(t, mid)->self, 0);
+	assert_int_equal(calltree__node(t, inner)->self, 6);
+	assert_int_equal(calltree__node(t, inner)->nr_children, 0);
+	assert_int_equal(calltree__node(t, inner)->depth, 6);
+	/* Kernel frames follow the user path, not expanded. */
+	io = child(t, helper, U_IO, 0);
+	kread = child(t, io, K_READ, 0);
+	kwait = child(t, kread, K_WAIT, 0);
+	assert_int_not_equal(kwait, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, kwait)->depth, 6);
+	assert_int_equal(calltree__node(t, kwait)->self, 3);
+	/* Distinct paths, found again. */
+	assert_int_not_equal(calltree__node(t, helper)->path, calltree__node(t, work)->path);
+	assert_int_equal(calltree__find(t, calltree__node(t, mid)->path), mid);
+	assert_int_equal(calltree__flatten(t, all_open, NULL, &flat), 9);
+	free(flat);
+	calltree__free(t);
+
+	/* A fresh tree's hot path walks down to the innermost inlined function. */
+	model__free(m);
+	m = model__new(NULL);
+	t = tree(m, true);
+	assert_int_equal(calltree__hot_path(t, path, 16), 6);
+	assert_int_equal(calltree__node(t, path[5])->ip, U_COMPUTE);
+	assert_int_equal(calltree__node(t, path[5])->inlined, 2);
+	assert_int_equal(calltree__node(t, path[5])->self, 6);
+	calltree__free(t);
+	model__free(m);
+}
+
+/* No namer (a replay): one node per address, and the namer is never asked. */
+static void plain(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct calltree *t;
+	uint32_t *flat;
+
+	namer_calls = 0;
+	t = tree(m, false);
+	assert_int_equal(calltree__flatten(t, all_open, NULL, &flat), 6);
+	free(flat);
+	assert_int_equal(namer_calls, 0);
+	calltree__free(t);
+	model__free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(expanded),
+		cmocka_unit_test(plain),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
