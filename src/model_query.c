@@ -115,10 +115,16 @@ static void make_key(const struct builder *b, const struct thread *t, const stru
 		k->labels_id = sk->labels_id;
 }
 
-static size_t row_for(struct builder *b, const struct group_key *k, const struct thread *t)
+/*
+ * The row of key k, made if new. own: rows of this thread's tid, which no
+ * other thread shares (the table holds one thread per tid): a new row,
+ * without the hash look-up, the thread's only call.
+ */
+static size_t row_for(struct builder *b, const struct group_key *k, const struct thread *t,
+		      bool own)
 {
-	uint64_t h = hash_key(k);
-	size_t idx = (size_t)(uintptr_t)u64map__get(b->index, h);
+	uint64_t h = own ? 0 : hash_key(k);
+	size_t idx = own ? 0 : (size_t)(uintptr_t)u64map__get(b->index, h);
 	struct model_row *row;
 	unsigned dims = b->q->dims;
 
@@ -137,7 +143,8 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	b->keys[b->nr] = *k;
 	b->next[b->nr] = idx;
 	b->last_tid[b->nr] = 0;
-	u64map__put(b->index, h, (void *)(uintptr_t)(b->nr + 1));
+	if (!own)
+		u64map__put(b->index, h, (void *)(uintptr_t)(b->nr + 1));
 
 	row->syscall = TT_SYSCALL_NONE;
 	if (dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID) | DIM_BIT(DIM_COMM))) {
@@ -178,8 +185,9 @@ static bool filter_keyless(const struct model_filter *f)
 static void add_thread(struct builder *b, const struct thread *t)
 {
 	const struct model_filter *f = &b->q->filter;
-	/* Thread-level dims: every key of the thread falls in one row. */
+	/* Thread-level dims: every key of the thread falls in one row, its own with the tid. */
 	bool per_thread = !(b->q->dims & ~THREAD_DIMS);
+	bool own = per_thread && (b->q->dims & DIM_BIT(DIM_TID));
 	size_t r = SIZE_MAX;
 	struct group_key k;
 	bool counted = false;
@@ -195,7 +203,7 @@ static void add_thread(struct builder *b, const struct thread *t)
 			continue;
 		if (!per_thread || r == SIZE_MAX) {
 			make_key(b, t, &kc->key, &k);
-			r = row_for(b, &k, t);
+			r = row_for(b, &k, t, own);
 		}
 		counted = true;
 		b->rows[r].samples += n;
@@ -217,7 +225,7 @@ static void add_thread(struct builder *b, const struct thread *t)
 		struct sample_key none = {.syscall = TT_SYSCALL_NONE};
 
 		make_key(b, t, &none, &k);
-		r = row_for(b, &k, t);
+		r = row_for(b, &k, t, own);
 		if (b->last_tid[r] != t->tid) {
 			b->last_tid[r] = t->tid;
 			b->rows[r].nr_threads++;
@@ -257,7 +265,7 @@ static void add_cpu_samples(void *arg, uint32_t labels_id, uint64_t samples)
 	if (f->labels_id && labels_id != (f->labels_id == MODEL_NO_LABELS ? 0 : f->labels_id))
 		return;
 	make_key(ca->b, ca->t, &sk, &k);
-	r = row_for(ca->b, &k, ca->t);
+	r = row_for(ca->b, &k, ca->t, false);
 	ca->b->rows[r].cpu_pct += (double)samples * ca->b->m->cpu_weight_us * 1000.0;
 }
 
@@ -363,7 +371,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 		}
 	}
 	sort_query = q;
-	if (b.nr > 1)
+	if (b.nr > 1 && q->sort != SORT_NONE)
 		qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);
 	ret->rows = b.rows;
 	ret->nr = q->limit && q->limit < b.nr ? q->limit : b.nr;

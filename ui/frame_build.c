@@ -306,14 +306,10 @@ static void build_table(struct tui *t, bool *header_done)
 	tui_remember_selection(t);
 	view_query(&t->v, t->v.pane, &q);
 	q.window = t->hi.window;
+	q.sort = SORT_NONE; /* rows_sort orders them, by the pane's column */
 	frame_key_make(t, &q, &key);
 	if (!frame_key_equal(&key, &c->key))
 		fill_table_cache(t, c, &q, header_done);
-	/* The rows on screen: the cached ones, filtered and sorted (their comm stays in c). */
-	t->rows = xrealloc(t->rows, (c->nr ? c->nr : 1) * sizeof(*t->rows));
-	if (c->nr)
-		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
-	t->nr_rows = c->nr;
 	t->rc = c->rc;
 	t->nr_cols = t->tp->columns(&t->v, t->cols, TUI_MAX_COLS);
 	if (c->sc_exact) {
@@ -325,9 +321,15 @@ static void build_table(struct tui *t, bool *header_done)
 		memcpy(t->cols, exact, sizeof(exact));
 		t->nr_cols = sizeof(exact) / sizeof(exact[0]);
 	}
-	t->nr_rows = rows_filter(&t->rc, t->rows, t->nr_rows, t->cols, t->nr_cols, t->v.filter);
 	fix_sort(t);
-	rows_sort(&t->rc, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
+	/* The cached rows are sorted in place: the next frame of the same data
+	 * finds them in order (a merge sort then only checks). */
+	rows_sort(&t->rc, c->rows, c->nr, pv->sort_col, pv->reverse);
+	/* The rows on screen: the cached ones, filtered (their comm stays in c). */
+	t->rows = xrealloc(t->rows, (c->nr ? c->nr : 1) * sizeof(*t->rows));
+	if (c->nr)
+		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
+	t->nr_rows = rows_filter(&t->rc, t->rows, c->nr, t->cols, t->nr_cols, t->v.filter);
 	restore_selection(t);
 }
 

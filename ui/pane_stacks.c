@@ -202,7 +202,13 @@ void stacks_build(struct tui *t)
 		uint64_t total = 0;
 
 		nr = model__stack_samples_except(t->m, &q, nlj ? skip : NULL, &pairs, &total);
-		for (int i = 0; i < nr; i++)
+		if (!nlj && nr > 0) {
+			/* The only source: its pairs are already merged, take them as they are. */
+			p.out = pairs;
+			p.nr = p.cap = (size_t)nr;
+			pairs = NULL;
+		}
+		for (int i = 0; i < nr && pairs; i++)
 			add_pair(&p, pairs[i].kstack_id, pairs[i].ustack_id, pairs[i].samples);
 		p.total += total;
 		free(pairs);

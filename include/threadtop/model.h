@@ -74,6 +74,7 @@ enum model_sort {
 	SORT_COMM,
 	SORT_STATE,
 	SORT_SYSCALL,
+	SORT_NONE, /* no set order, for callers that sort the rows their own way (no time spent) */
 	SORT_MAX,
 };
 

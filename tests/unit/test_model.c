@@ -154,6 +154,14 @@ static void group_filter_sort(void **state)
 	assert_int_equal(res.rows[0].pid, 20);
 	model_result__release(&res);
 
+	/* No sort: the same rows, in whatever order (the TUI sorts its own way). */
+	q.sort = SORT_NONE;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 2);
+	assert_int_equal(res.rows[0].samples + res.rows[1].samples, 41);
+	assert_true(res.rows[0].pid == 10 ? res.rows[1].pid == 20 : res.rows[0].pid == 20);
+	model_result__release(&res);
+
 	/* Drill down: pid 10, in clock_nanosleep. */
 	model_query_init(&q);
 	q.filter.pid = 10;
