@@ -41,8 +41,15 @@ static void run(const char *what, uint32_t pid, const uint64_t *addrs, size_t n,
 	double fresh = pass(s, pid, addrs, n, 4, kernel, &unk_new);
 	double warm = pass(s, pid, addrs, n, 0, kernel, &unk_warm);
 
+	struct symbolizer_stats st;
+
 	printf("%-7s %8zu addrs  cold %10.0f/s  new-addr %10.0f/s  warm %11.0f/s  unknown %zu\n",
 	       what, n, cold, fresh, warm, unk_cold);
+	symbolizer__stats(s, &st);
+	if (st.dwarf_files) /* the rates above include reading inline chains from DWARF */
+		printf("%-7s %8" PRIu64 " frames with inlined functions, %" PRIu64
+		       " files with DWARF\n",
+		       what, st.inlined, st.dwarf_files);
 	symbolizer__free(s);
 }
 

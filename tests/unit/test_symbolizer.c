@@ -324,7 +324,8 @@ static void addr2line_first(const char *path, uint64_t vaddr, char *out, size_t 
 
 /*
  * The inline_hot workload (-O2 -g): its hot loop is inline_hot() inlined
- * into inline_outer(), so the loop's address is [inline_outer, inline_hot];
+ * into inline_mid() inlined into inline_outer(), so the loop's address is
+ * inline_outer with [inline_mid, inline_hot] inlined, outermost first;
  * inline_outer's own prologue has no inline chain. addr2line -i, when
  * installed, agrees on the innermost function.
  */
@@ -360,8 +361,9 @@ static void test_inlined(void **state)
 
 	f = resolve(s, (uint32_t)live_child, hot_pc, false);
 	assert_string_equal(f->name, "inline_outer");
-	assert_int_equal(f->nr_inlined, 1);
-	assert_string_equal(f->inlined[0], "inline_hot");
+	assert_int_equal(f->nr_inlined, 2);
+	assert_string_equal(f->inlined[0], "inline_mid");
+	assert_string_equal(f->inlined[1], "inline_hot");
 	/* Cached: the same chain, shared. */
 	assert_ptr_equal(resolve(s, (uint32_t)live_child, hot_pc, false)->inlined, f->inlined);
 	f = resolve(s, (uint32_t)live_child, outer, false);

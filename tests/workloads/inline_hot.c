@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * inline_hot: CPU burnt in a function the compiler inlined. inline_outer()
- * (noinline) calls inline_hot(), a static always_inline loop, so at -O2
- * the hot code sits inside inline_outer and only DWARF says it is
- * inline_hot's (built -O2 -g: tests/CMakeLists.txt). It first prints
+ * (noinline) calls inline_mid(), which calls inline_hot(), a loop, both
+ * static always_inline, so at -O2 the hot code sits inside inline_outer and
+ * only DWARF says it is inline_hot's, inlined in inline_mid (built -O2 -g:
+ * tests/CMakeLists.txt). It first prints
  * "inline_hot PID outer=ADDR hot_pc=ADDR hot_vaddr=0xVADDR", hot_pc an
  * address inside the inlined loop and hot_vaddr the same as an ELF address
  * of this file (for addr2line), then spins for SECONDS (default 5) or, with
@@ -40,10 +41,19 @@ static inline __attribute__((always_inline)) unsigned long inline_hot(unsigned l
 	return x;
 }
 
+static inline __attribute__((always_inline)) unsigned long inline_mid(unsigned long n,
+								      uintptr_t *pc)
+{
+	unsigned long r = inline_hot(n ^ 0x5a, pc);
+
+	__asm__ volatile("" ::: "memory");
+	return r * 3;
+}
+
 __attribute__((noinline)) unsigned long inline_outer(unsigned long n, uintptr_t *pc);
 __attribute__((noinline)) unsigned long inline_outer(unsigned long n, uintptr_t *pc)
 {
-	unsigned long r = inline_hot(n, pc);
+	unsigned long r = inline_mid(n, pc);
 
 	__asm__ volatile("" ::: "memory");
 	return r + 1;
