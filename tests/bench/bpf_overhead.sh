@@ -47,7 +47,7 @@ ulimit -l unlimited 2>/dev/null
 # measure LABEL STORM MODE CMD: MODE bg (tool runs beside the storm) or wrap
 # (CMD prefixes the storm command, on a storm SLOW_DIV times smaller).
 measure() {
-	local label=$1 name=$2 mode=$3 cmd=$4 ratios="" base with
+	local label=$1 name=$2 mode=$3 cmd=$4 ratios="" floors="" floor base with
 	local BENCH_N_GETPPID=$BENCH_N_GETPPID BENCH_N_PINGPONG=$BENCH_N_PINGPONG
 	if [ "$mode" = wrap ]; then
 		BENCH_N_GETPPID=$((BENCH_N_GETPPID / SLOW_DIV))
@@ -56,9 +56,17 @@ measure() {
 	for _ in $(seq "$PAIRS"); do
 		base=$(bench_wl "$name")
 		if [ "$mode" = bg ]; then
+			rm -f "$BENCH_TMP/tt.json"
 			bench_tool_start "$cmd"
 			with=$(bench_wl "$name")
 			bench_tool_stop
+			# Direct cost: BPF run time outside threadtop (every program but
+			# the iterator) over the storm's time. Tracing modes turn the
+			# stats off (they would cost every hook): no figure there.
+			[ -s "$BENCH_TMP/tt.json" ] && floor=$(jq -rs --argjson w "$with" '
+				[.[].bpf_stats | select(.) | to_entries[] | select(.key != "sample_threads")
+				 | .value.run_time_ns] | if length > 0 then 1 + add / 1e9 / $w else empty end' \
+				"$BENCH_TMP/tt.json") && [ -n "$floor" ] && floors="$floors $floor"
 		else
 			# shellcheck disable=SC2086 # the command's words
 			with=$(bench_wl "$name" $cmd)
@@ -67,6 +75,8 @@ measure() {
 	done
 	printf "%-9s %-34s %8sx   (pairs:%s; base %.3f s)\n" "$name" "$label" \
 		"$(echo "$ratios" | bench_median)" "$ratios" "$base"
+	[ -z "$floors" ] || printf "%-9s %-34s %8.4fx   (1 + BPF run time outside threadtop / storm time)\n" \
+		"" "  direct BPF cost" "$(echo "$floors" | bench_median)"
 }
 
 TTB="$TT -b --format json -d 1 --source bpf"
@@ -75,9 +85,9 @@ echo "median of $PAIRS alternating pairs; ratio = storm time with the tool / wit
 echo
 STORMS=${STORMS-getppid pingpong}
 for name in $STORMS; do
-	measure "threadtop (default: 20 Hz + 99 Hz)" $name bg "$TTB >/dev/null"
-	measure "threadtop --syscalls" $name bg "$TTB --syscalls >/dev/null"
-	measure "threadtop --offcpu" $name bg "$TTB --offcpu >/dev/null"
+	measure "threadtop (default: 20 Hz + 99 Hz)" $name bg "$TTB >$BENCH_TMP/tt.json"
+	measure "threadtop --syscalls" $name bg "$TTB --syscalls >$BENCH_TMP/tt.json"
+	measure "threadtop --offcpu" $name bg "$TTB --offcpu >$BENCH_TMP/tt.json"
 	[ "$PEERS" = 1 ] || continue
 	measure "bpftrace syscall counts" $name bg "$BENCH_BT_COUNT"
 	measure "perf record -F 99 -a -g" $name bg "perf record -F 99 -a -g -o $BENCH_TMP/perf.data"
