@@ -60,8 +60,13 @@ struct {
 	__type(value, struct scratch);
 } tt_cpu_scratch SEC(".maps");
 
+/* Set by user space while its unwinding budget for this second is spent. */
+__u32 tt_copies_paused = 0;
+
 static __always_inline bool want_copy(__u32 tgid, long fp_bytes)
 {
+	if (tt_copies_paused)
+		return false;
 	if (tt_unwind_mode == TT_UNWIND_DWARF)
 		return true;
 	if (tt_unwind_mode != TT_UNWIND_AUTO)

@@ -130,6 +130,8 @@ __u32 tt_nr_samples = 0;
 /* Stack copies sent by the current pass, and those the cap refused. */
 __u32 tt_nr_copies = 0;
 __u32 tt_copies_capped = 0;
+/* Set by user space while its unwinding budget for this second is spent. */
+__u32 tt_copies_paused = 0;
 /* Time of the current pass (CLOCK_MONOTONIC), set by user space: one clock
  * read per pass instead of one per thread. */
 __u64 tt_pass_ns = 0;
@@ -252,7 +254,8 @@ static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid
 	if (tt_unwind_mode == TT_UNWIND_FP || !regs ||
 	    (tt_unwind_mode == TT_UNWIND_AUTO && fp_bytes > AUTO_MAX_FP_FRAMES * 8))
 		return;
-	if (tt_nr_copies >= tt_copies_per_pass) {
+	/* Capped or paused: the thread is sampled in full again next pass. */
+	if (tt_nr_copies >= tt_copies_per_pass || tt_copies_paused) {
 		tt_copies_capped++;
 		return;
 	}

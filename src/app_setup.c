@@ -66,6 +66,7 @@ int app_start_source(struct app *app)
 			.cpu_hz = o->cpu_hz,
 			.unwind = o->unwind,
 			.stack_bytes = o->stack_bytes,
+			.unwind_budget_pct = o->unwind_budget_pct,
 			.syscalls = o->syscalls,
 			.offcpu = o->offcpu,
 			/* Timing each run costs more than a tracer's run itself. */

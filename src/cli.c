@@ -34,6 +34,9 @@ void cli_usage(FILE *f)
 	      "                         fp (frame pointers only) or dwarf (every sample, BPF)\n"
 	      "      --stack-bytes N    user stack copied per sample for DWARF unwinding\n"
 	      "                         (default 8192, 64 to 65528)\n"
+	      "      --unwind-budget PCT\n"
+	      "                         CPU for DWARF unwinding, % of one core (default 1; past\n"
+	      "                         it, frame-pointer stacks until the next second)\n"
 	      "      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
 	      "      --label NAME=BINARY:FUNCTION:ARG\n"
 	      "                         a uprobe on FUNCTION sets the thread's label NAME to ARG\n"
@@ -178,6 +181,7 @@ enum long_only {
 	OPT_CPU_HZ,
 	OPT_UNWIND,
 	OPT_STACK_BYTES,
+	OPT_UNWIND_BUDGET,
 	OPT_SYSCALLS,
 	OPT_OFFCPU,
 	OPT_BPF_STATS,
@@ -216,6 +220,7 @@ static const struct option long_opts[] = {
 	{"cpu-hz", required_argument, NULL, OPT_CPU_HZ},
 	{"unwind", required_argument, NULL, OPT_UNWIND},
 	{"stack-bytes", required_argument, NULL, OPT_STACK_BYTES},
+	{"unwind-budget", required_argument, NULL, OPT_UNWIND_BUDGET},
 	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
 	{"offcpu", no_argument, NULL, OPT_OFFCPU},
 	{"bpf-stats", required_argument, NULL, OPT_BPF_STATS},
@@ -256,6 +261,7 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.cpu_hz = 99,
 		.unwind = TT_UNWIND_AUTO,
 		.stack_bytes = 8192,
+		.unwind_budget_pct = 1.0,
 		.bpf_stats = -1,
 	};
 	bool run = argc > 1 && !strcmp(argv[1], "run");
@@ -420,6 +426,11 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 				return bad(err, "--stack-bytes", optarg,
 					   "need a size from 64 to 65528 bytes");
 			o.stack_bytes = (unsigned)v & ~7u;
+			break;
+		case OPT_UNWIND_BUDGET:
+			if (parse_double(optarg, 0.01, 100, &o.unwind_budget_pct) < 0)
+				return bad(err, "--unwind-budget", optarg,
+					   "need a percentage of one core from 0.01 to 100");
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;

@@ -110,7 +110,20 @@ struct bpf_source {
 	struct u64map *pending; /* tid -> unwound stack id of its coming sample (1 = none) */
 	uint64_t copies_capped; /* threads off CPU left to frame pointers by the per-pass cap */
 	int dwarf_tgids_fd;	/* auto: processes to copy stacks of on every sample */
+	/* The unwinding budget: CPU spent unwinding in the current second. */
+	uint64_t budget_start_ns, budget_used_ns;
+	uint64_t over_budget; /* copies left unwound because the budget was spent */
+	bool copies_paused;
 };
+
+/*
+ * DWARF unwinding may cost at most --unwind-budget of a core (default 1%):
+ * past it, stacks keep their frame-pointer walk and the kernel stops copying
+ * until the next second. A busy box full of processes built without frame
+ * pointers (a compile farm) would otherwise make threadtop its busiest
+ * process: a new process's first unwind reads its maps and files (~50 us).
+ */
+#define UNWIND_BUDGET_NS(bs) ((uint64_t)((bs)->opts.unwind_budget_pct * 1e7))
 
 /* A stack unwound in user space and already sent under id. */
 struct ustack {
@@ -291,11 +304,19 @@ static uint32_t unwind_copy(struct bpf_source *bs, const struct tt_stack_copy *c
 	uint64_t ips[TT_MAX_STACK_DEPTH], regs[TT_UREG_NR];
 	size_t nr = 0;
 
+	uint64_t start;
+
 	if (!bs->unwinder)
 		return 0;
+	if (bs->budget_used_ns >= UNWIND_BUDGET_NS(bs)) {
+		bs->over_budget++;
+		return 0;
+	}
 	memcpy(regs, copy->regs, sizeof(regs));
+	start = monotonic_ns();
 	unwinder__unwind(bs->unwinder, copy->pid, regs, copy->data, copy->len, ips,
 			 TT_MAX_STACK_DEPTH, &nr);
+	bs->budget_used_ns += monotonic_ns() - start;
 	if (!nr || nr < copy->fp_frames ||
 	    (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))
 		return 0;
@@ -507,6 +528,24 @@ static int run_iter(struct bpf_link *link)
 	return (int)n;
 }
 
+/* Once a pass: a new second renews the unwinding budget; a spent one stops the copies. */
+static void pace_copies(struct bpf_source *bs, uint64_t now)
+{
+	bool pause;
+
+	if (now - bs->budget_start_ns >= 1000000000ull) {
+		bs->budget_start_ns = now;
+		bs->budget_used_ns = 0;
+	}
+	pause = bs->budget_used_ns >= UNWIND_BUDGET_NS(bs);
+	if (pause == bs->copies_paused)
+		return;
+	bs->copies_paused = pause;
+	bs->threads->bss->tt_copies_paused = pause;
+	if (bs->oncpu)
+		bs->oncpu->bss->tt_copies_paused = pause;
+}
+
 static int bpf_tick(struct source *src, uint64_t now)
 {
 	struct bpf_source *bs = to_bpf(src);
@@ -535,6 +574,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 		bs->copies_capped += bs->threads->bss->tt_copies_capped;
 		bs->threads->bss->tt_copies_capped = 0;
 		bs->threads->bss->tt_nr_copies = 0;
+		pace_copies(bs, start);
 	}
 	tick.hdr = (struct tt_event_header){TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), now};
 	tick.weight_us = 1000000u / bs->opts.hz;
@@ -723,9 +763,16 @@ static void report_unwinding(struct bpf_source *bs)
 				      unwind_result_name((enum unwind_result)r),
 				      (unsigned long long)st.result[r]);
 	if (bs->copies_capped && n > 0 && (size_t)n < sizeof(line))
-		snprintf(line + n, sizeof(line) - (size_t)n,
-			 "; %llu threads off CPU left to frame pointers (64 copies per tick)",
-			 (unsigned long long)bs->copies_capped);
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			      "; %llu threads off CPU left to frame pointers for a pass (64 copies "
+			      "per pass, and the budget)",
+			      (unsigned long long)bs->copies_capped);
+	if (bs->over_budget && n > 0 && (size_t)n < sizeof(line))
+		snprintf(
+			line + n, sizeof(line) - (size_t)n,
+			"; %llu stacks left to frame pointers by the unwinding budget (%g%% of a core, "
+			"--unwind-budget)",
+			(unsigned long long)bs->over_budget, bs->opts.unwind_budget_pct);
 	bs->opts.warn(line);
 }
 
@@ -1129,6 +1176,8 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 		bs->opts.unwind = TT_UNWIND_AUTO;
 	if (!bs->opts.stack_bytes || bs->opts.stack_bytes > TT_STACK_COPY_MAX)
 		bs->opts.stack_bytes = 8192;
+	if (!(bs->opts.unwind_budget_pct > 0) || bs->opts.unwind_budget_pct > 100)
+		bs->opts.unwind_budget_pct = 1;
 	if (bs->opts.unwind != TT_UNWIND_FP) {
 		bs->unwinder = unwinder__new(NULL);
 		bs->ustacks = u64map__new();

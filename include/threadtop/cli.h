@@ -45,6 +45,7 @@ struct options {
 	unsigned cpu_hz;	     /* --cpu-hz, on-CPU sampling rate per CPU; 0 = off */
 	unsigned unwind;	     /* --unwind: enum tt_unwind_mode */
 	unsigned stack_bytes;	     /* --stack-bytes: user stack copied per sample (DWARF) */
+	double unwind_budget_pct;    /* --unwind-budget: CPU for DWARF unwinding, % of a core */
 	bool syscalls;		     /* --syscalls, exact syscall tracing (BPF) */
 	bool offcpu;		     /* --offcpu, exact off-CPU tracing (BPF) */
 	int bpf_stats;		     /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */

@@ -18,15 +18,16 @@
 struct bpf_source_opts {
 	const int *pids; /* only these processes; NULL = all */
 	size_t nr_pids;
-	unsigned hz;	      /* task-iterator sampling rate */
-	int self_pid;	      /* left out in the kernel */
-	unsigned cpu_hz;      /* on-CPU sampling rate per CPU; 0 = no on-CPU sampler */
-	unsigned unwind;      /* enum tt_unwind_mode of the on-CPU user stacks */
-	unsigned stack_bytes; /* user stack copied per sample for DWARF unwinding */
-	bool syscalls;	      /* --syscalls: exact per-thread syscall counts and latency */
-	bool offcpu;	      /* --offcpu: exact off-CPU time per stack, run-queue latency */
-	bool bpf_stats;	      /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
-	bool full_samples;    /* send unchanged threads as full samples, not repeats (recording) */
+	unsigned hz;		  /* task-iterator sampling rate */
+	int self_pid;		  /* left out in the kernel */
+	unsigned cpu_hz;	  /* on-CPU sampling rate per CPU; 0 = no on-CPU sampler */
+	unsigned unwind;	  /* enum tt_unwind_mode of the on-CPU user stacks */
+	unsigned stack_bytes;	  /* user stack copied per sample for DWARF unwinding */
+	double unwind_budget_pct; /* CPU for DWARF unwinding per second, % of a core (0 = 1) */
+	bool syscalls;		  /* --syscalls: exact per-thread syscall counts and latency */
+	bool offcpu;		  /* --offcpu: exact off-CPU time per stack, run-queue latency */
+	bool bpf_stats;		  /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
+	bool full_samples; /* send unchanged threads as full samples, not repeats (recording) */
 	const struct label_set *labels; /* --label definitions, or NULL */
 	void (*warn)(const char *msg);	/* told what could not be set up (the run goes on) */
 };

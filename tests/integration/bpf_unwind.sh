@@ -12,7 +12,8 @@
 # Many sleeping threads (more than the 64 copies a pass allows), without -p
 # (the one-pass sampler): after the first passes every one of them has its
 # DWARF stack, including the threads whose stacks lie just below libc (a read
-# of libc's unwind tables is not a read past the stack copy).
+# of libc's unwind tables is not a read past the stack copy). With
+# --unwind-budget 0.05, 2,000 of them cost about 0.5 ms of unwinding a second.
 . "$(dirname "$0")/bpf_common.bash"
 
 top_frames() { # file pid: the frames of pid's busiest on-CPU stack, one per line
@@ -78,13 +79,31 @@ got=$(chain_of "$TMPD/auto.json" "$nofp")
 start idle_threads 200 60
 idle=$WL
 sleep 0.5
-"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 --unwind dwarf \
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 --unwind dwarf --unwind-budget 100 \
 	--export "$TMPD/idle.folded" >/dev/null 2>"$TMPD/idle.err" ||
 	fail "200 sleeping threads: threadtop failed: $(cat "$TMPD/idle.err")"
 read -r dwarf total < <(awk '/^idle_threads;.*;read;/ { t += $NF; if (/;clone3;start_thread;idle;read;/) d += $NF }
 	END { print d + 0, t + 0 }' "$TMPD/idle.folded")
 [ "$total" -gt 0 ] && [ $((dwarf * 100)) -ge $((total * 85)) ] ||
 	fail "200 sleeping threads: $dwarf of $total samples with the DWARF stack (want 85%+): $(cat "$TMPD/idle.err")"
+kill "$idle" 2>/dev/null
+
+# The unwinding budget: 2,000 sleeping threads want 2,000 unwinds (64 a
+# pass, ~2.5 ms a second here); with --unwind-budget 0.05 threadtop spends
+# about 0.5 ms a second on them (plus at most one unwind past it per pass)
+# and says what it left to frame pointers.
+start idle_threads 2000 60
+idle=$WL
+sleep 1
+"$TT_BIN" -b --format json -n 3 -d 1 --source bpf --cpu-hz 0 --unwind dwarf \
+	--unwind-budget 0.05 -p "$idle" >/dev/null 2>"$TMPD/budget.err" ||
+	fail "budget: threadtop failed: $(cat "$TMPD/budget.err")"
+grep -q 'left to frame pointers by the unwinding budget (0.05% of a core' "$TMPD/budget.err" ||
+	fail "budget: not reported: $(cat "$TMPD/budget.err")"
+spent_ms=$(sed -nE 's/.*DWARF unwinding: ([0-9]+) samples, [0-9.]+ frames and ([0-9]+) ns per sample.*/\1 \2/p' \
+	"$TMPD/budget.err" | awk '{ printf "%d", $1 * $2 / 1e6 }')
+[ -n "$spent_ms" ] && [ "$spent_ms" -le 8 ] ||
+	fail "budget: ${spent_ms:-?} ms unwinding in ~4 s at 0.05% (want <= 8): $(cat "$TMPD/budget.err")"
 kill "$idle" 2>/dev/null
 
 run short --unwind dwarf --stack-bytes 64

@@ -44,6 +44,7 @@ static void defaults(void **state)
 	assert_int_equal(o.format, FORMAT_TEXT);
 	assert_int_equal(o.source, SOURCE_AUTO);
 	assert_int_equal(o.nr_pids, 0);
+	assert_true(o.unwind_budget_pct == 1.0);
 }
 
 static void batch_options(void **state)
@@ -83,6 +84,11 @@ static void errors(void **state)
 	assert_int_equal(parse(&o, err, sizeof(err), "--format", "xml", NULL), -EINVAL);
 	assert_int_equal(parse(&o, err, sizeof(err), "-d", NULL), -EINVAL);
 	assert_non_null(strstr(err, "needs a value"));
+	assert_int_equal(parse(&o, err, sizeof(err), "--unwind-budget", "0", NULL), -EINVAL);
+	assert_non_null(strstr(err, "--unwind-budget 0: need a percentage of one core"));
+	assert_int_equal(parse(&o, err, sizeof(err), "--unwind-budget", "101", NULL), -EINVAL);
+	assert_int_equal(parse(&o, err, sizeof(err), "--unwind-budget", "0.1", NULL), CLI_RUN);
+	assert_true(o.unwind_budget_pct == 0.1);
 	assert_int_equal(parse(&o, err, sizeof(err), "stray", NULL), -EINVAL);
 	assert_int_equal(parse(&o, err, sizeof(err), "-h", NULL), CLI_EXIT_OK);
 	assert_int_equal(parse(&o, err, sizeof(err), "-V", NULL), CLI_EXIT_OK);
