@@ -210,7 +210,8 @@ static size_t tail_size(const struct record_desc *d, const void *fixed)
 		return (size_t)((const struct tt_stack *)fixed)->nr * sizeof(__u64);
 	case TAIL_FRAME:
 		return (size_t)((const struct tt_frame_name *)fixed)->name_len +
-		       ((const struct tt_frame_name *)fixed)->module_len;
+		       ((const struct tt_frame_name *)fixed)->module_len +
+		       ((const struct tt_frame_name *)fixed)->inlined_len;
 	case TAIL_LJ_FRAMES:
 		return (size_t)((const struct tt_luajit_sample *)fixed)->nr * sizeof(__u64);
 	case TAIL_LJ_NAME:
@@ -284,6 +285,9 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 			    ((const struct tt_frame_name *)fixed)->module_len >
 		    TT_MAX_STRING_LEN)
 		return "frame name longer than 4096 bytes";
+	if (d->tail == TAIL_FRAME &&
+	    ((const struct tt_frame_name *)fixed)->inlined_len > TT_MAX_STRING_LEN)
+		return "inlined frame names longer than 4096 bytes";
 	if (d->tail == TAIL_LJ_FRAMES &&
 	    ((const struct tt_luajit_sample *)fixed)->nr > TT_LJ_MAX_FRAMES)
 		return "LuaJIT sample deeper than 64 frames";

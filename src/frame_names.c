@@ -23,6 +23,8 @@ struct name_entry {
 	uint32_t pid;
 	bool kernel;
 	char *name, *module;
+	char **inlined; /* the functions inlined at addr, outermost first */
+	unsigned nr_inlined;
 };
 
 /* The build-id of one module in one address space, in hex. */
@@ -99,6 +101,32 @@ static void put_bid(struct frame_names *fn, uint32_t pid, const char *module, si
 	b->hex = xstrdup(hex);
 }
 
+static void free_inlined(struct name_entry *e)
+{
+	for (unsigned i = 0; i < e->nr_inlined; i++)
+		free(e->inlined[i]);
+	free(e->inlined);
+	e->inlined = NULL;
+	e->nr_inlined = 0;
+}
+
+/* Keeps the NUL-ended names of block (len bytes, at most TT_FRAME_MAX_INLINED). */
+static void put_inlined(struct name_entry *e, const char *block, size_t len)
+{
+	size_t off = 0;
+
+	free_inlined(e);
+	while (off < len && e->nr_inlined < TT_FRAME_MAX_INLINED) {
+		const char *end = memchr(block + off, '\0', len - off);
+		size_t n = end ? (size_t)(end - (block + off)) : len - off;
+
+		if (!e->inlined)
+			e->inlined = xcalloc(TT_FRAME_MAX_INLINED, sizeof(*e->inlined));
+		e->inlined[e->nr_inlined++] = xstrndup(block + off, n);
+		off += n + 1;
+	}
+}
+
 static struct name_entry *put(struct frame_names *fn, uint32_t pid, uint64_t addr, bool kernel,
 			      const char *name, size_t name_len, const char *module,
 			      size_t module_len)
@@ -109,6 +137,7 @@ static struct name_entry *put(struct frame_names *fn, uint32_t pid, uint64_t add
 	if (e) {
 		free(e->name);
 		free(e->module);
+		free_inlined(e);
 	} else {
 		e = xcalloc(1, sizeof(*e));
 		e->addr = addr;
@@ -134,12 +163,13 @@ static int kept_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 		e = u64map__get(fn->by_addr, addr);
 	if (!e)
 		return -ENOENT;
-	/* No inline chain is recorded. */
 	b = e->module && !e->kernel ? find_bid(fn, e->pid, e->module, strlen(e->module)) : NULL;
 	*ret = (struct frame_name){.name = e->name,
 				   .module = e->module,
 				   .kernel = e->kernel,
-				   .build_id = b ? b->hex : NULL};
+				   .build_id = b ? b->hex : NULL,
+				   .inlined = (const char *const *)e->inlined,
+				   .nr_inlined = e->nr_inlined};
 	return 0;
 }
 
@@ -168,6 +198,7 @@ void frame_names__free(struct frame_names *fn)
 			next = e->next;
 			free(e->name);
 			free(e->module);
+			free_inlined(e);
 			free(e);
 		}
 	}
@@ -188,8 +219,10 @@ void frame_names__free(struct frame_names *fn)
 
 void frame_names__add(struct frame_names *fn, const struct tt_frame_name *rec)
 {
-	put(fn, rec->pid, rec->addr, rec->flags & TT_FRAME_KERNEL, rec->data, rec->name_len,
-	    rec->data + rec->name_len, rec->module_len);
+	struct name_entry *e = put(fn, rec->pid, rec->addr, rec->flags & TT_FRAME_KERNEL, rec->data,
+				   rec->name_len, rec->data + rec->name_len, rec->module_len);
+
+	put_inlined(e, rec->data + rec->name_len + rec->module_len, rec->inlined_len);
 }
 
 void frame_names__add_build_id(struct frame_names *fn, const struct tt_build_id *rec)
@@ -261,13 +294,14 @@ void frame_names__record_stack(struct frame_names *fn, const struct frame_namer 
 {
 	union {
 		struct tt_frame_name rec;
-		char buf[sizeof(struct tt_frame_name) + TT_MAX_STRING_LEN];
+		char buf[sizeof(struct tt_frame_name) + 2 * TT_MAX_STRING_LEN];
 	} u;
 	bool kernel = st->flags & TT_STACK_KERNEL;
 
 	for (unsigned i = 0; i < st->nr; i++) {
+		struct name_entry *e;
 		struct frame_name name;
-		size_t nl, ml;
+		size_t nl, ml, il;
 
 		if (find(fn, st->pid, st->ips[i], kernel))
 			continue;
@@ -280,18 +314,31 @@ void frame_names__record_stack(struct frame_names *fn, const struct frame_namer 
 			ml = TT_MAX_STRING_LEN / 2;
 		if (!kernel && name.build_id)
 			record_build_id(fn, st->pid, name.module, ml, name.build_id, sink, time_ns);
-		put(fn, st->pid, st->ips[i], kernel, name.name, nl, name.module, ml);
+		e = put(fn, st->pid, st->ips[i], kernel, name.name, nl, name.module, ml);
 		memset(&u.rec, 0, sizeof(u.rec));
-		u.rec.hdr = (struct tt_event_header){TT_EV_FRAME_NAME, TT_FRAME_NAME_VERSION,
-						     (uint32_t)(sizeof(u.rec) + nl + ml), time_ns};
+		memcpy(u.rec.data, name.name, nl);
+		if (ml)
+			memcpy(u.rec.data + nl, name.module, ml);
+		/* The inlined chain, NUL-ended names, as many as fit in 4096 bytes. */
+		il = 0;
+		for (unsigned k = 0; k < name.nr_inlined && k < TT_FRAME_MAX_INLINED; k++) {
+			size_t n = strlen(name.inlined[k]);
+
+			if (il + n + 1 > TT_MAX_STRING_LEN)
+				break;
+			memcpy(u.rec.data + nl + ml + il, name.inlined[k], n + 1);
+			il += n + 1;
+		}
+		put_inlined(e, u.rec.data + nl + ml, il);
+		u.rec.hdr =
+			(struct tt_event_header){TT_EV_FRAME_NAME, TT_FRAME_NAME_VERSION,
+						 (uint32_t)(sizeof(u.rec) + nl + ml + il), time_ns};
 		u.rec.addr = st->ips[i];
 		u.rec.pid = kernel ? 0 : st->pid;
 		u.rec.flags = kernel ? TT_FRAME_KERNEL : 0;
 		u.rec.name_len = (uint16_t)nl;
 		u.rec.module_len = (uint16_t)ml;
-		memcpy(u.rec.data, name.name, nl);
-		if (ml)
-			memcpy(u.rec.data + nl, name.module, ml);
+		u.rec.inlined_len = (uint16_t)il;
 		sink_emit(sink, &u.rec.hdr);
 	}
 }

@@ -64,7 +64,7 @@ enum tt_event_type {
 #define TT_DROPS_VERSION 1
 #define TT_CLOCK_VERSION 1
 #define TT_INTERVAL_VERSION 1
-#define TT_FRAME_NAME_VERSION 1
+#define TT_FRAME_NAME_VERSION 2
 #define TT_BUILD_ID_VERSION 1
 #define TT_USE_METRIC_VERSION 1
 #define TT_CPU_SAMPLE_VERSION 2 /* 2: labels_hash */
@@ -449,12 +449,14 @@ struct tt_frame_name {
 	__u16 flags; /* TT_FRAME_* */
 	__u16 name_len;
 	__u16 module_len;
-	__u16 reserved;
+	__u16 inlined_len; /* version 2: bytes of inlined names after the module (0 in v1) */
 	__u32 reserved2;
+	/* name, module, then the functions inlined at addr, outermost first, each NUL-ended */
 	char data[];
 };
 
-#define TT_BUILD_ID_MAX 64 /* bytes of a GNU build-id (SHA-1 ones have 20) */
+#define TT_FRAME_MAX_INLINED 16 /* inlined functions kept per frame in a recording */
+#define TT_BUILD_ID_MAX 64	/* bytes of a GNU build-id (SHA-1 ones have 20) */
 
 /*
  * The GNU build-id of a module that the frames of process pid named in a

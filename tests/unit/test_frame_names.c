@@ -45,6 +45,12 @@ static int live_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 		ret->module = "odd.so";
 		ret->build_id = "xyz";
 	}
+	if (addr == 0x402000) { /* two functions inlined there */
+		static const char *const chain[] = {"mid", "hot"};
+
+		ret->inlined = chain;
+		ret->nr_inlined = 2;
+	}
 	return 0;
 }
 
@@ -117,6 +123,12 @@ static void test_names_travel(void **state)
 	assert_string_equal(a.module, "app");
 	assert_non_null(a.build_id);
 	assert_string_equal(a.build_id, APP_BID);
+	/* The inlined chain travels (record version 2), outermost first. */
+	assert_int_equal(a.nr_inlined, 2);
+	assert_string_equal(a.inlined[0], "mid");
+	assert_string_equal(a.inlined[1], "hot");
+	frame_namer__name(kept, 42, 0x401000, false, &a);
+	assert_int_equal(a.nr_inlined, 0);
 	/* Another thread's pid: the address alone still names it. */
 	frame_namer__name(kept, 43, 0x401000, false, &b);
 	assert_string_equal(b.name, "fn_42_401000");
