@@ -254,8 +254,14 @@ static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid
 	if (tt_unwind_mode == TT_UNWIND_FP || !regs ||
 	    (tt_unwind_mode == TT_UNWIND_AUTO && fp_bytes > AUTO_MAX_FP_FRAMES * 8))
 		return;
-	/* Capped or paused: the thread is sampled in full again next pass. */
-	if (tt_nr_copies >= tt_copies_per_pass || tt_copies_paused) {
+	/*
+	 * Past the unwinding budget: frame pointers until the thread changes
+	 * (resampling it in full on every pass would cost more than the copy).
+	 */
+	if (tt_copies_paused)
+		return;
+	/* Past the cap: the thread is sampled in full again next pass. */
+	if (tt_nr_copies >= tt_copies_per_pass) {
 		tt_copies_capped++;
 		return;
 	}

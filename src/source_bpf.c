@@ -765,7 +765,7 @@ static void report_unwinding(struct bpf_source *bs)
 	if (bs->copies_capped && n > 0 && (size_t)n < sizeof(line))
 		n += snprintf(line + n, sizeof(line) - (size_t)n,
 			      "; %llu threads off CPU left to frame pointers for a pass (64 copies "
-			      "per pass, and the budget)",
+			      "per pass)",
 			      (unsigned long long)bs->copies_capped);
 	if (bs->over_budget && n > 0 && (size_t)n < sizeof(line))
 		snprintf(
