@@ -14,54 +14,11 @@
 
 #include <cmocka.h>
 
+#include "calltree_fixture.h"
 #include "threadtop/calltree.h"
 #include "threadtop/frame_namer.h"
 #include "threadtop/model.h"
 #include "threadtop/util.h"
-
-#define SEC NSEC_PER_SEC
-#define T0 (1000 * SEC)
-
-/* main -> work (helper inlined) -> {compute (mid, inner inlined), io -> kernel}. */
-#define U_MAIN 0x1000
-#define U_WORK 0x1100
-#define U_COMPUTE 0x1200
-#define U_IO 0x1300
-#define K_READ 0xffffffff81000100ull
-#define K_WAIT 0xffffffff81000200ull
-
-static void stack(struct model *m, uint32_t id, bool kernel, const uint64_t *ips, int nr)
-{
-	size_t size = sizeof(struct tt_stack) + (size_t)nr * sizeof(uint64_t);
-	struct tt_stack *st = calloc(1, size);
-
-	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, (uint32_t)size, T0};
-	st->id = id;
-	st->pid = 10;
-	st->nr = (uint16_t)nr;
-	st->flags = kernel ? TT_STACK_KERNEL : 0;
-	memcpy(st->ips, ips, (size_t)nr * sizeof(uint64_t));
-	model__ingest(m, &st->hdr);
-	free(st);
-}
-
-static void sample(struct model *m, uint32_t tid, enum tt_state state, uint32_t k, uint32_t u)
-{
-	struct tt_thread_sample s = {
-		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), T0 + SEC / 2},
-		.pid = 10,
-		.tid = tid,
-		.start_time_ns = 1,
-		.weight_us = 50000,
-		.syscall_nr = TT_SYSCALL_NONE,
-		.state = (uint8_t)state,
-		.kstack_id = k,
-		.ustack_id = u,
-		.comm = "app",
-	};
-
-	model__ingest(m, &s.hdr);
-}
 
 static unsigned namer_calls;
 
@@ -86,9 +43,6 @@ static const struct frame_namer namer = {inline_name, NULL};
 /* 6 samples computing, 3 in io waiting in the kernel. */
 static struct calltree *tree(struct model *m, bool with_namer)
 {
-	static const uint64_t compute[] = {U_COMPUTE, U_WORK, U_MAIN}; /* leaf first */
-	static const uint64_t io[] = {U_IO, U_WORK, U_MAIN};
-	static const uint64_t kio[] = {K_WAIT, K_READ};
 	struct model_stack_count *pairs;
 	struct model_query q;
 	struct calltree *t;
@@ -97,15 +51,7 @@ static struct calltree *tree(struct model *m, bool with_namer)
 
 	if (with_namer)
 		model__set_frame_namer(m, &namer);
-	model__advance(m, T0);
-	stack(m, 1, false, compute, 3);
-	stack(m, 2, false, io, 3);
-	stack(m, 3, true, kio, 2);
-	for (int i = 0; i < 6; i++)
-		sample(m, 11, TT_ST_R, 0, 1);
-	for (int i = 0; i < 3; i++)
-		sample(m, 12, TT_ST_D, 3, 2);
-	model__advance(m, T0 + SEC);
+	ct_fill(m, false);
 	model_query_init(&q);
 	nr = model__stack_samples(m, &q, &pairs, &total);
 	assert_int_equal(nr, 2);

@@ -93,6 +93,20 @@ static void assert_rows_equal(const struct model_row *a, const struct model_row 
 	assert_true(a->cpu_pct == b->cpu_pct);
 }
 
+/* Thread tid reads the same from both models in every window. */
+static void assert_same_in_every_window(struct model *full, struct model *rep, uint32_t tid)
+{
+	static const enum model_window windows[] = {WIN_INTERVAL, WIN_MINUTE, WIN_LAST,
+						    WIN_SESSION};
+
+	for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
+		struct model_row a = query_tid(full, windows[w], tid),
+				 b = query_tid(rep, windows[w], tid);
+
+		assert_rows_equal(&a, &b);
+	}
+}
+
 /*
  * Two seconds of a sleeper (tid 12, S in read with kernel stack 5) that
  * wakes once at tick 30 into R: one model gets every sample in full, the
@@ -155,7 +169,6 @@ static void repeats_count_as_full_samples(void **state)
 static void lazy_repeats_read_exactly_at_any_tick(void **state)
 {
 	struct model *full = model__new(NULL), *rep = model__new(NULL);
-	enum model_window windows[] = {WIN_INTERVAL, WIN_MINUTE, WIN_LAST, WIN_SESSION};
 	uint32_t tid = 12;
 
 	model__advance(full, T0);
@@ -177,14 +190,8 @@ static void lazy_repeats_read_exactly_at_any_tick(void **state)
 			repeat(rep, t, &tid, 1);
 		tick(full, t);
 		tick(rep, t);
-		if (i % 7 == 0 || i % 20 == 19) {
-			for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
-				struct model_row a = query_tid(full, windows[w], tid),
-						 b = query_tid(rep, windows[w], tid);
-
-				assert_rows_equal(&a, &b);
-			}
-		}
+		if (i % 7 == 0 || i % 20 == 19)
+			assert_same_in_every_window(full, rep, tid);
 	}
 	model__free(full);
 	model__free(rep);
@@ -201,7 +208,6 @@ static void lazy_repeats_read_exactly_at_any_tick(void **state)
 static void runs_of_repeat_records_count_exactly(void **state)
 {
 	struct model *full = model__new(NULL), *rep = model__new(NULL);
-	enum model_window windows[] = {WIN_INTERVAL, WIN_MINUTE, WIN_LAST, WIN_SESSION};
 	const uint32_t per_record = 3, nr = 9;
 
 	model__advance(full, T0);
@@ -241,12 +247,7 @@ static void runs_of_repeat_records_count_exactly(void **state)
 		if (i % 5 != 4)
 			continue;
 		for (uint32_t tid = 20; tid < 20 + nr; tid++)
-			for (size_t w = 0; w < sizeof(windows) / sizeof(windows[0]); w++) {
-				struct model_row a = query_tid(full, windows[w], tid),
-						 b = query_tid(rep, windows[w], tid);
-
-				assert_rows_equal(&a, &b);
-			}
+			assert_same_in_every_window(full, rep, tid);
 	}
 	model__free(full);
 	model__free(rep);
