@@ -5,8 +5,12 @@
 # (default sampling, --syscalls, --offcpu) and under the peers (bpftrace
 # counting, latency and off-CPU scripts, perf record -F 99 -a -g, perf trace
 # -s, strace -c -f), as the median of PAIRS alternating (without tool, with
-# tool) pairs; then threadtop's own CPU with 1,000 idle threads at default
-# settings. Not run by CI. As root:
+# tool) pairs. For threadtop's default mode also its direct cost, which the
+# VM's noise does not move: 1 + the run time of its BPF programs outside
+# threadtop (BPF_ENABLE_STATS; every program but the task iterator) over the
+# storm's time; it counts every process's samples, so on a busy box it
+# overstates. Then threadtop's own CPU with 1,000 idle threads at default
+# settings, in batch JSON and in the TUI (tmux). Not run by CI. As root:
 #
 #   tests/bench/bpf_overhead.sh [BUILD_DIR]      (default build/release)
 #
@@ -124,3 +128,25 @@ threads=$(jq -s '[.[].nr_threads] | max' "$BENCH_TMP/idle.json")
 awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" -v t="$threads" 'BEGIN {
 	printf "idle box (%d threads shown), threadtop default, steady %.1f s: %.2f%% of one CPU (start-up before it: %.2f s CPU)\n",
 		t, t1 - t0, (c1 - c0) / (t1 - t0) * 100, c0 }'
+
+# The same box under the TUI, the default front end (160x50 tmux pane): it
+# queries every thread each second but draws one screen, where batch JSON
+# prints every thread.
+command -v tmux >/dev/null || { echo "idle box, TUI: skipped (no tmux)"; exit 0; }
+"$BENCH_WL/idle_threads" 1000 $((IDLE_S + WARM_S + 10)) &
+idle=$!
+sleep 1
+sock=$BENCH_TMP/tmux.sock
+tmux -S "$sock" new-session -d -x 160 -y 50 "exec $TT --source bpf"
+sleep "$WARM_S"
+tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
+c0=$(bench_proc_cpu "$tt")
+t0=$(date +%s.%N)
+sleep "$IDLE_S"
+c1=$(bench_proc_cpu "$tt")
+t1=$(date +%s.%N)
+tmux -S "$sock" kill-server 2>/dev/null
+kill "$idle" 2>/dev/null
+awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" 'BEGIN {
+	printf "idle box, TUI (default settings), steady %.1f s: %.2f%% of one CPU (target 1%%)\n",
+		t1 - t0, (c1 - c0) / (t1 - t0) * 100 }'
