@@ -8,6 +8,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <libelf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -34,10 +35,11 @@ struct chain {
 static struct chain no_chain; /* the cached "nothing inlined here" */
 
 struct dwarf_inline {
-	int fd;	    /* -1 until opened (or when it failed) */
+	int fd;	    /* -1 until opened, and again once the file is mapped */
 	char *path; /* to open on the first look-up; NULL when given an fd */
 	bool tried; /* dwarf_begin was attempted */
 	bool scan;  /* no .debug_aranges: find units by scanning */
+	Elf *elf;   /* the whole file, mapped */
 	Dwarf *dw;
 	struct u64map *cache; /* vaddr -> struct chain (or &no_chain) */
 };
@@ -76,6 +78,8 @@ void dwarf_inline__free(struct dwarf_inline *di)
 	u64map__free(di->cache);
 	if (di->dw)
 		dwarf_end(di->dw);
+	if (di->elf)
+		elf_end(di->elf);
 	if (di->fd >= 0)
 		close(di->fd);
 	free(di->path);
@@ -94,7 +98,18 @@ static bool open_dwarf(struct dwarf_inline *di)
 		di->fd = open(di->path, O_RDONLY | O_CLOEXEC);
 	if (di->fd < 0)
 		return false;
-	di->dw = dwarf_begin(di->fd, DWARF_C_READ);
+	/*
+	 * The file is mapped whole and its fd closed: a cached file must not
+	 * hold an fd for the whole session (one per binary with DWARF seen).
+	 */
+	elf_version(EV_CURRENT);
+	di->elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);
+	if (di->elf)
+		di->dw = dwarf_begin_elf(di->elf, DWARF_C_READ, NULL);
+	if (di->elf && elf_cntl(di->elf, ELF_C_FDDONE) == 0) {
+		close(di->fd);
+		di->fd = -1;
+	}
 	if (!di->dw)
 		return false;
 	di->scan = dwarf_getaranges(di->dw, &ar, &nr) != 0 || nr == 0;

@@ -82,7 +82,7 @@ sleep 0.5
 "$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 --unwind dwarf --unwind-budget 100 \
 	--export "$TMPD/idle.folded" >/dev/null 2>"$TMPD/idle.err" ||
 	fail "200 sleeping threads: threadtop failed: $(cat "$TMPD/idle.err")"
-read -r dwarf total < <(awk '/^idle_threads;.*;read;/ { t += $NF; if (/;clone3;start_thread;idle;read;/) d += $NF }
+read -r dwarf total < <(awk '/^idle_threads;.*;read;/ { t += $NF; if (/;clone3;start_thread;idle;/) d += $NF }
 	END { print d + 0, t + 0 }' "$TMPD/idle.folded")
 [ "$total" -gt 0 ] && [ $((dwarf * 100)) -ge $((total * 85)) ] ||
 	fail "200 sleeping threads: $dwarf of $total samples with the DWARF stack (want 85%+): $(cat "$TMPD/idle.err")"
