@@ -13,77 +13,31 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cmocka.h>
 
+#include "export_files.h"
 #include "export_fixture.h"
 #include "profile.pb-c.h"
 #include "threadtop/export.h"
 
-static char dir[64];
 static struct model *model;
 
 static int setup(void **state)
 {
-	strcpy(dir, "/tmp/tt_export.XXXXXX");
 	model = fx_model();
-	return mkdtemp(dir) ? 0 : -1;
+	return fx_dir_make("/tmp/tt_export.XXXXXX");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	model__free(model);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static char *path_of(const char *name)
-{
-	static char buf[128];
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
-	return buf;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 1 << 20);
-
-	assert_non_null(f);
-	fread(buf, 1, (1 << 20) - 1, f);
-	fclose(f);
-	return buf;
+	return fx_dir_remove();
 }
 
 static struct export_opts opts(enum export_by by)
 {
-	return (struct export_opts){
-		.by = by,
-		.window = WIN_SESSION,
-		.namer = &fx_namer,
-		.source = "proc",
-		.hz = 20,
-		.host = "testhost",
-		.realtime_ns = 1700000000ull * NSEC_PER_SEC,
-	};
-}
-
-static int export(const char *name, const struct export_opts *o, char *err, size_t len)
-{
-	struct export_result res;
-	int e = export__write(model, path_of(name), o, &res, err, len);
-
-	if (!e) {
-		assert_int_equal(res.nr, 1);
-		assert_string_equal(res.paths[0], path_of(name));
-		assert_true(res.sizes[0] > 0);
-		export_result__release(&res);
-	}
-	return e;
+	return fx_opts(by, &fx_namer);
 }
 
 static void formats_from_names(void **state)
@@ -107,8 +61,8 @@ static void folded(void **state)
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
 	char err[256] = "", *text;
 
-	assert_int_equal(export("a.folded", &o, err, sizeof(err)), 0);
-	text = slurp(path_of("a.folded"));
+	assert_int_equal(fx_export(model, "a.folded", &o, err, sizeof(err)), 0);
+	text = fx_slurp(fx_path("a.folded"));
 	/* Sorted lines, process root, kernel frames marked, the hostile name escaped. */
 	assert_string_equal(text, "app;[running] 5\n"
 				  "app;fn_402000;fn_403000;kfn_ffffffff81000020_[k];"
@@ -116,11 +70,11 @@ static void folded(void **state)
 				  "app;fn_402000;hot<fn>&\"\\e[31m 30\n");
 	free(text);
 	/* The file exists now: refused, kept, and the message says what to do. */
-	assert_int_equal(export("a.folded", &o, err, sizeof(err)), -EEXIST);
+	assert_int_equal(fx_export(model, "a.folded", &o, err, sizeof(err)), -EEXIST);
 	assert_non_null(strstr(err, "--force"));
 	assert_non_null(strstr(err, "a.folded"));
 	o.force = true;
-	assert_int_equal(export("a.folded", &o, err, sizeof(err)), 0);
+	assert_int_equal(fx_export(model, "a.folded", &o, err, sizeof(err)), 0);
 }
 
 static void folded_by_tid_and_state(void **state)
@@ -128,14 +82,14 @@ static void folded_by_tid_and_state(void **state)
 	struct export_opts o = opts(EXPORT_BY_TID);
 	char err[256] = "", *text;
 
-	assert_int_equal(export("tid.folded", &o, err, sizeof(err)), 0);
-	text = slurp(path_of("tid.folded"));
+	assert_int_equal(fx_export(model, "tid.folded", &o, err, sizeof(err)), 0);
+	text = fx_slurp(fx_path("tid.folded"));
 	assert_non_null(strstr(text, "app;worker [101];fn_402000;hot<fn>"));
 	assert_non_null(strstr(text, "app;app [100];[running] 5\n"));
 	free(text);
 	o = opts(EXPORT_BY_STATE);
-	assert_int_equal(export("state.folded", &o, err, sizeof(err)), 0);
-	text = slurp(path_of("state.folded"));
+	assert_int_equal(fx_export(model, "state.folded", &o, err, sizeof(err)), 0);
+	text = fx_slurp(fx_path("state.folded"));
 	assert_non_null(strstr(text, "app;state R;[running] 5\n"));
 	assert_non_null(strstr(text, "app;state S;fn_402000;fn_403000;"));
 	free(text);
@@ -146,8 +100,8 @@ static void json_report(void **state)
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
 	char err[256] = "", *text;
 
-	assert_int_equal(export("r.json", &o, err, sizeof(err)), 0);
-	text = slurp(path_of("r.json"));
+	assert_int_equal(fx_export(model, "r.json", &o, err, sizeof(err)), 0);
+	text = fx_slurp(fx_path("r.json"));
 	assert_non_null(strstr(text, "\"schema\":1"));
 	assert_non_null(strstr(text, "\"kind\":\"report\""));
 	assert_non_null(strstr(text, "\"report_version\":1"));
@@ -160,21 +114,6 @@ static void json_report(void **state)
 	assert_null(strchr(text, '\x1b'));
 	assert_non_null(strstr(text, "\"syscall\":\"clock_nanosleep\""));
 	free(text);
-}
-
-/* Reads a gzipped file whole (at most 1 MiB). */
-static uint8_t *gunzip(const char *path, size_t *ret_len)
-{
-	gzFile gz = gzopen(path, "rb");
-	uint8_t *buf = malloc(1 << 20);
-	int n;
-
-	assert_non_null(gz);
-	n = gzread(gz, buf, 1 << 20);
-	assert_true(n > 0);
-	gzclose(gz);
-	*ret_len = (size_t)n;
-	return buf;
 }
 
 static const char *pstr(const Tt__Pprof__Profile *p, int64_t i)
@@ -193,8 +132,8 @@ static void pprof(void **state)
 	uint8_t *buf;
 	size_t len;
 
-	assert_int_equal(export("p.pb.gz", &o, err, sizeof(err)), 0);
-	buf = gunzip(path_of("p.pb.gz"), &len);
+	assert_int_equal(fx_export(model, "p.pb.gz", &o, err, sizeof(err)), 0);
+	buf = fx_gunzip(fx_path("p.pb.gz"), &len);
 	p = tt__pprof__profile__unpack(NULL, len, buf);
 	assert_non_null(p);
 	assert_string_equal(p->string_table[0], "");
@@ -234,8 +173,8 @@ static void speedscope(void **state)
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
 	char err[256] = "", *text;
 
-	assert_int_equal(export("s.speedscope.json", &o, err, sizeof(err)), 0);
-	text = slurp(path_of("s.speedscope.json"));
+	assert_int_equal(fx_export(model, "s.speedscope.json", &o, err, sizeof(err)), 0);
+	text = fx_slurp(fx_path("s.speedscope.json"));
 	assert_non_null(
 		strstr(text, "\"$schema\":\"https://www.speedscope.app/file-format-schema.json\""));
 	assert_non_null(strstr(text, "\"name\":\"worker (101) threads\""));
@@ -251,8 +190,8 @@ static void svg(void **state)
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
 	char err[256] = "", *text;
 
-	assert_int_equal(export("f.svg", &o, err, sizeof(err)), 0);
-	text = slurp(path_of("f.svg"));
+	assert_int_equal(fx_export(model, "f.svg", &o, err, sizeof(err)), 0);
+	text = fx_slurp(fx_path("f.svg"));
 	assert_non_null(strstr(text, "<svg "));
 	assert_non_null(strstr(text, "function init(evt)"));
 	assert_non_null(strstr(text, "data-name=\"hot&lt;fn&gt;&amp;&quot;\\e[31m\""));
@@ -275,33 +214,33 @@ static void traced(void **state)
 
 	model = fx_model_traced();
 	o.cpu_hz = 100;
-	assert_int_equal(export__write(model, path_of("t.folded"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(export__write(model, fx_path("t.folded"), &o, &res, err, sizeof(err)), 0);
 	assert_int_equal(res.nr, 3);
-	snprintf(path, sizeof(path), "%s", path_of("t.threads.folded"));
+	snprintf(path, sizeof(path), "%s", fx_path("t.threads.folded"));
 	assert_string_equal(res.paths[1], path);
-	snprintf(path, sizeof(path), "%s", path_of("t.offcpu.folded"));
+	snprintf(path, sizeof(path), "%s", fx_path("t.offcpu.folded"));
 	assert_string_equal(res.paths[2], path);
 	export_result__release(&res);
-	text = slurp(path_of("t.folded"));
+	text = fx_slurp(fx_path("t.folded"));
 	assert_string_equal(text, "app;fn_402000;hot<fn>&\"\\e[31m 40\n"
 				  "app;kfn_ffffffff81000020_[k];kfn_ffffffff81000010_[k] 8\n");
 	free(text);
-	text = slurp(path_of("t.offcpu.folded"));
+	text = fx_slurp(fx_path("t.offcpu.folded"));
 	assert_string_equal(text, "app;fn_402000;fn_403000;kfn_ffffffff81000020_[k];"
 				  "kfn_ffffffff81000010_[k] 700000000\n");
 	free(text);
 	/* A sibling name taken: nothing is written. */
-	assert_int_equal(export__write(model, path_of("u.folded"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(export__write(model, fx_path("u.folded"), &o, &res, err, sizeof(err)), 0);
 	export_result__release(&res);
-	unlink(path_of("u.folded"));
-	unlink(path_of("u.threads.folded"));
-	assert_int_equal(export__write(model, path_of("u.folded"), &o, &res, err, sizeof(err)),
+	unlink(fx_path("u.folded"));
+	unlink(fx_path("u.threads.folded"));
+	assert_int_equal(export__write(model, fx_path("u.folded"), &o, &res, err, sizeof(err)),
 			 -EEXIST);
 	assert_non_null(strstr(err, "u.offcpu.folded"));
-	assert_int_equal(access(path_of("u.folded"), F_OK), -1);
+	assert_int_equal(access(fx_path("u.folded"), F_OK), -1);
 
-	assert_int_equal(export("t.pb.gz", &o, err, sizeof(err)), 0);
-	buf = gunzip(path_of("t.pb.gz"), &len);
+	assert_int_equal(fx_export(model, "t.pb.gz", &o, err, sizeof(err)), 0);
+	buf = fx_gunzip(fx_path("t.pb.gz"), &len);
 	p = tt__pprof__profile__unpack(NULL, len, buf);
 	assert_non_null(p);
 	assert_int_equal(p->n_sample_type, 6);
@@ -345,11 +284,11 @@ static void labels(void **state)
 	for (int i = 0; i < 4; i++)
 		fx_sample(m, FX_T0 + (uint64_t)i * 1000, 100, 101, "worker", TT_ST_R,
 			  TT_SYSCALL_NONE, 0, 0);
-	assert_int_equal(export__write(m, path_of("l.pb.gz"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(export__write(m, fx_path("l.pb.gz"), &o, &res, err, sizeof(err)), 0);
 	export_result__release(&res);
-	assert_int_equal(export__write(m, path_of("l.json"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(export__write(m, fx_path("l.json"), &o, &res, err, sizeof(err)), 0);
 	export_result__release(&res);
-	buf = gunzip(path_of("l.pb.gz"), &len);
+	buf = fx_gunzip(fx_path("l.pb.gz"), &len);
 	p = tt__pprof__profile__unpack(NULL, len, buf);
 	assert_non_null(p);
 	for (size_t k = 0; k < p->sample[0]->n_label; k++)
@@ -360,16 +299,16 @@ static void labels(void **state)
 	assert_true(found);
 	tt__pprof__profile__free_unpacked(p, NULL);
 	free(buf);
-	text = slurp(path_of("l.json"));
+	text = fx_slurp(fx_path("l.json"));
 	assert_non_null(strstr(text, "\"labels\":{\"route\":\"/api<&>\"}"));
 	free(text);
 	/* --export-by label:route: the value is the root frame; samples without it say so. */
 	fx_sample(m, FX_T0 + 9000, 100, 100, "app", TT_ST_S, TT_SYSCALL_NONE, 0, 0);
 	o.by = EXPORT_BY_LABEL;
 	o.by_label = "route";
-	assert_int_equal(export__write(m, path_of("l.folded"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(export__write(m, fx_path("l.folded"), &o, &res, err, sizeof(err)), 0);
 	export_result__release(&res);
-	text = slurp(path_of("l.folded"));
+	text = fx_slurp(fx_path("l.folded"));
 	assert_string_equal(text, "[no route];app;[sleeping] 1\n"
 				  "route=/api<&>;app;[running] 4\n");
 	free(text);
@@ -430,19 +369,19 @@ static void labels_on_cpu_samples(void **state)
 	model__advance(m, FX_T0 + NSEC_PER_SEC);
 	o.by_label = "phase";
 	o.cpu_hz = 100;
-	assert_int_equal(export__write(m, path_of("c.folded"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(export__write(m, fx_path("c.folded"), &o, &res, err, sizeof(err)), 0);
 	export_result__release(&res);
-	text = slurp(path_of("c.folded"));
+	text = fx_slurp(fx_path("c.folded"));
 	/* No stack records here: the frames are "[unknown]". */
 	assert_string_equal(text, "[labels unknown];worker;[unknown] 1\n"
 				  "[no phase];worker;[unknown] 2\n"
 				  "phase=A;worker;[unknown] 4\n");
 	free(text);
-	unlink(path_of("c.threads.folded"));
+	unlink(fx_path("c.threads.folded"));
 	o.by = EXPORT_BY_PROCESS;
-	assert_int_equal(export__write(m, path_of("c.pb.gz"), &o, &res, err, sizeof(err)), 0);
+	assert_int_equal(export__write(m, fx_path("c.pb.gz"), &o, &res, err, sizeof(err)), 0);
 	export_result__release(&res);
-	buf = gunzip(path_of("c.pb.gz"), &len);
+	buf = fx_gunzip(fx_path("c.pb.gz"), &len);
 	p = tt__pprof__profile__unpack(NULL, len, buf);
 	assert_non_null(p);
 	/* Sample values: thread samples, their ns, CPU samples, their ns, ... */
@@ -464,14 +403,14 @@ static void bad_names(void **state)
 	struct export_opts o = opts(EXPORT_BY_PROCESS);
 	char err[256] = "";
 
-	assert_int_equal(export("a.png", &o, err, sizeof(err)), -EINVAL);
+	assert_int_equal(fx_export(model, "a.png", &o, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--export-format"));
-	assert_int_equal(export("nodir/a.json", &o, err, sizeof(err)), -ENOENT);
-	assert_int_equal(export__check(path_of("nodir/a.json"), &o, err, sizeof(err)), -ENOENT);
+	assert_int_equal(fx_export(model, "nodir/a.json", &o, err, sizeof(err)), -ENOENT);
+	assert_int_equal(export__check(fx_path("nodir/a.json"), &o, err, sizeof(err)), -ENOENT);
 	assert_non_null(strstr(err, "nodir"));
 	o.format = EXPORT_FOLDED;
-	assert_int_equal(export("forced.png", &o, err, sizeof(err)), 0);
-	assert_int_equal(export__check(path_of("forced.png"), &o, err, sizeof(err)), -EEXIST);
+	assert_int_equal(fx_export(model, "forced.png", &o, err, sizeof(err)), 0);
+	assert_int_equal(export__check(fx_path("forced.png"), &o, err, sizeof(err)), -EEXIST);
 }
 
 int main(void)

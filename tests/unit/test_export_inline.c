@@ -12,15 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <cmocka.h>
 
+#include "export_files.h"
 #include "export_fixture.h"
 #include "profile.pb-c.h"
 #include "threadtop/export.h"
 
-static char dir[64];
 static struct model *model;
 
 /* fx_name, plus [mid_fn, inner_fn] inlined in the hot address and
@@ -45,60 +44,29 @@ static const struct frame_namer inline_namer = {inline_name, NULL};
 
 static int setup(void **state)
 {
-	strcpy(dir, "/tmp/tt_export_inl.XXXXXX");
 	model = fx_model();
-	return mkdtemp(dir) ? 0 : -1;
+	return fx_dir_make("/tmp/tt_export_inl.XXXXXX");
 }
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	model__free(model);
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
+	return fx_dir_remove();
 }
 
-static char *path_of(const char *name)
+/* Exports NAME with the inlining namer and reads it back as text; the caller frees it. */
+static char *export_text(const char *name)
 {
-	static char buf[128];
-
-	snprintf(buf, sizeof(buf), "%s/%s", dir, name);
-	return buf;
-}
-
-static char *export_slurp(const char *name, size_t *ret_len)
-{
-	struct export_opts o = {
-		.by = EXPORT_BY_PROCESS,
-		.window = WIN_SESSION,
-		.namer = &inline_namer,
-		.source = "proc",
-		.hz = 20,
-		.host = "testhost",
-		.realtime_ns = 1700000000ull * NSEC_PER_SEC,
-	};
-	struct export_result res;
+	struct export_opts o = fx_opts(EXPORT_BY_PROCESS, &inline_namer);
 	char err[256] = "";
-	gzFile gz;
-	char *buf = calloc(1, 1 << 20);
-	int n;
 
-	assert_int_equal(export__write(model, path_of(name), &o, &res, err, sizeof(err)), 0);
-	export_result__release(&res);
-	gz = gzopen(path_of(name), "rb"); /* reads plain files as they are */
-	assert_non_null(gz);
-	n = gzread(gz, buf, (1 << 20) - 1);
-	assert_true(n > 0);
-	gzclose(gz);
-	if (ret_len)
-		*ret_len = (size_t)n;
-	return buf;
+	assert_int_equal(fx_export(model, name, &o, err, sizeof(err)), 0);
+	return fx_slurp(fx_path(name));
 }
 
 static void folded(void **state)
 {
-	char *text = export_slurp("a.folded", NULL);
+	char *text = export_text("a.folded");
 
 	assert_string_equal(text,
 			    "app;[running] 5\n"
@@ -110,18 +78,18 @@ static void folded(void **state)
 
 static void json_speedscope_svg(void **state)
 {
-	char *text = export_slurp("r.json", NULL);
+	char *text = export_text("r.json");
 
 	assert_non_null(strstr(text, "{\"name\":\"inner_fn\",\"module\":\"app\",\"addr\":4198400,"
 				     "\"kernel\":false,\"inlined\":true}"));
 	assert_non_null(strstr(text, "{\"name\":\"outer_fn\",\"module\":\"app\",\"addr\":4198400,"
 				     "\"kernel\":false}"));
 	free(text);
-	text = export_slurp("s.speedscope.json", NULL);
+	text = export_text("s.speedscope.json");
 	assert_non_null(strstr(text, "\"name\":\"inner_fn [inlined]\""));
 	assert_non_null(strstr(text, "\"name\":\"outer_fn\""));
 	free(text);
-	text = export_slurp("f.svg", NULL);
+	text = export_text("f.svg");
 	assert_non_null(strstr(text, "data-name=\"mid_fn [inlined]\""));
 	assert_non_null(strstr(text, "data-name=\"outer_fn\""));
 	free(text);
@@ -148,10 +116,14 @@ static const Tt__Pprof__Location *location(const Tt__Pprof__Profile *p, uint64_t
 /* The worker's hot stack: 2 locations, the leaf one with 3 lines, innermost first. */
 static void pprof(void **state)
 {
+	struct export_opts o = fx_opts(EXPORT_BY_PROCESS, &inline_namer);
+	char err[256] = "";
 	Tt__Pprof__Profile *p;
 	size_t len, hot = 0, ids = 0;
-	uint8_t *buf = (uint8_t *)export_slurp("p.pb.gz", &len);
+	uint8_t *buf;
 
+	assert_int_equal(fx_export(model, "p.pb.gz", &o, err, sizeof(err)), 0);
+	buf = fx_gunzip(fx_path("p.pb.gz"), &len);
 	p = tt__pprof__profile__unpack(NULL, len, buf);
 	assert_non_null(p);
 	for (size_t i = 0; i < p->n_sample; i++) {
