@@ -7,28 +7,13 @@
 # the label roots add up to the same total as the thread samples; an unknown
 # label name is reported.
 set -euo pipefail
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=lib/bpf_workload.bash
+source "$(dirname "$0")/lib/bpf_workload.bash"
 
-dir=$(mktemp -d)
-bin=$(readlink -f "$TT_WORKLOADS/label_waits")
-"$bin" 40 &
-wl=$!
-trap 'kill $wl 2>/dev/null || true; rm -rf "$dir"' EXIT
-sleep 0.3
-
-set +e
-"$TT_BIN" -b --format json --source bpf -p $wl -n 3 -d 1 \
+start_workload label_waits 40
+run_bpf /dev/null -b --format json --source bpf -p "$wl" -n 3 -d 1 \
 	--label "wait=$bin:begin_wait:str:arg1" --label-clear "wait=$bin:end_wait" \
-	--export "$dir/p.folded" --export "$dir/p.json" --export-by label:wait \
-	>/dev/null 2>"$dir/err"
-rc=$?
-set -e
-if [ $rc -ne 0 ] && grep -q "BPF source" "$dir/err"; then
-	echo "SKIP: BPF unavailable: $(cat "$dir/err")"
-	exit 77
-fi
-[ $rc -eq 0 ] || fail "exit $rc: $(cat "$dir/err")"
+	--export "$dir/p.folded" --export "$dir/p.json" --export-by label:wait
 th="$dir/p.threads.folded"
 [ -s "$th" ] || fail "no thread-sample file: $(ls "$dir")"
 grep -q '^wait=IO:DataFileRead;label_waits;' "$th" || fail "no waiter label root: $(head "$th")"
@@ -52,7 +37,7 @@ if command -v jq >/dev/null; then
 fi
 
 # A label name the session does not know is reported (the export is still written).
-"$TT_BIN" -b --format json --source bpf -p $wl -n 1 -d 0.5 \
+"$TT_BIN" -b --format json --source bpf -p "$wl" -n 1 -d 0.5 \
 	--export "$dir/q.folded" --export-by label:nosuch >/dev/null 2>"$dir/err2" || true
 grep -q 'label:nosuch' "$dir/err2" || fail "unknown label name not reported: $(cat "$dir/err2")"
 echo PASS

@@ -8,27 +8,13 @@
 # quarters; no on-CPU line is "[labels unknown]"; the off-CPU export puts
 # the sleep under phase=C; a recording replays to the same on-CPU export.
 set -euo pipefail
-[ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
-fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=lib/bpf_workload.bash
+source "$(dirname "$0")/lib/bpf_workload.bash"
 
-dir=$(mktemp -d)
-bin=$(readlink -f "$TT_WORKLOADS/label_burn")
-"$bin" 60 &
-wl=$!
-trap 'kill $wl 2>/dev/null || true; rm -rf "$dir"' EXIT
-sleep 0.3
-
-set +e
-"$TT_BIN" -b --format json --source bpf -p $wl -n 4 -d 1 --offcpu \
+start_workload label_burn 60
+run_bpf "$dir/live.json" -b --format json --source bpf -p "$wl" -n 4 -d 1 --offcpu \
 	--label "phase=$bin:set_phase:str:arg1" -w "$dir/p.ttr" \
-	--export "$dir/p.folded" --export-by label:phase >"$dir/live.json" 2>"$dir/err"
-rc=$?
-set -e
-if [ $rc -ne 0 ] && grep -q "BPF source" "$dir/err"; then
-	echo "SKIP: BPF unavailable: $(cat "$dir/err")"
-	exit 77
-fi
-[ $rc -eq 0 ] || fail "exit $rc: $(cat "$dir/err")"
+	--export "$dir/p.folded" --export-by label:phase
 if grep -q 'phase.*could not\|cannot attach' "$dir/err"; then
 	echo "SKIP: the label probe did not attach: $(cat "$dir/err")"
 	exit 77
