@@ -18,6 +18,7 @@
 #include "maps.h"
 
 #define PF_KTHREAD 0x00200000
+#define PAGE 4096
 #ifndef EEXIST
 #define EEXIST 17
 #endif
@@ -123,6 +124,55 @@ static __always_inline void copy_user_regs(struct pt_regs *regs, __u64 *out)
 	out[TT_UREG_R13] = BPF_CORE_READ(regs, r13);
 	out[TT_UREG_R14] = BPF_CORE_READ(regs, r14);
 	out[TT_UREG_R15] = BPF_CORE_READ(regs, r15);
+}
+
+/*
+ * Fills a TT_EV_STACK_COPY record but for its time, pid and tid: task's user
+ * registers, and up to want bytes of its user stack in data, read page by
+ * page from sp up so that a stack whose top is nearer than want still gives
+ * what it has. data must hold TT_STACK_COPY_MAX + PAGE bytes: the verifier
+ * sees every page-sized read stay inside it. sleepable (a constant, folded
+ * by clang) reads with bpf_copy_from_user_task, which may fault pages in and
+ * needs a sleepable program, else with bpf_probe_read_user. Returns the
+ * stack bytes copied, at most TT_STACK_COPY_MAX.
+ */
+static __always_inline __u64 fill_stack_copy(struct tt_stack_copy *copy, __u8 *data,
+					     struct task_struct *task, struct pt_regs *regs,
+					     __u64 want, long fp_bytes, const bool sleepable)
+{
+	__u64 sp = BPF_CORE_READ(regs, sp), got = 0, chunk, off;
+	long err;
+
+	if (want > TT_STACK_COPY_MAX)
+		want = TT_STACK_COPY_MAX;
+	copy_user_regs(regs, copy->regs);
+	for (int i = 0; i < TT_STACK_COPY_MAX / PAGE + 2; i++) {
+		if (got >= want)
+			break;
+		chunk = PAGE - ((sp + got) & (PAGE - 1));
+		if (chunk > want - got)
+			chunk = want - got;
+		off = got & 0xffff;
+		if (chunk > PAGE || off > TT_STACK_COPY_MAX)
+			break;
+		if (sleepable)
+			err = bpf_copy_from_user_task(data + off, chunk, (const void *)(sp + got),
+						      task, 0);
+		else
+			err = bpf_probe_read_user(data + off, chunk, (const void *)(sp + got));
+		if (err)
+			break;
+		got += chunk;
+	}
+	got &= 0xffff;
+	if (got > TT_STACK_COPY_MAX)
+		got = TT_STACK_COPY_MAX;
+	copy->hdr.type = TT_EV_STACK_COPY;
+	copy->hdr.version = TT_STACK_COPY_VERSION;
+	copy->hdr.size = sizeof(*copy) + got;
+	copy->len = got;
+	copy->fp_frames = fp_bytes > 0 ? (__u32)((__u64)fp_bytes >> 3) : 0;
+	return got;
 }
 
 static __always_inline __u64 mix64(__u64 h)

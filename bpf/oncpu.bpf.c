@@ -13,7 +13,6 @@
 #include "labels.bpf.h"
 
 #define AUTO_MAX_FP_FRAMES 2
-#define PAGE 4096
 
 const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
 const volatile __u32 tt_stack_bytes = 8192; /* at most TT_STACK_COPY_MAX */
@@ -75,52 +74,27 @@ static __always_inline bool want_copy(__u32 tgid, long fp_bytes)
 }
 
 /*
- * Sends s followed by the user registers and stack of task. The stack is read
- * page by page from sp up, so that a stack whose top is nearer than
- * tt_stack_bytes still gives what it has. Returns false when nothing was
- * sent (the caller then sends s alone).
+ * Sends s followed by the user registers and up to tt_stack_bytes of the
+ * user stack of task. Returns false when nothing was sent (the caller then
+ * sends s alone).
  */
 static __always_inline bool copy_and_emit(struct task_struct *task, struct tt_cpu_sample *s,
 					  long fp_bytes)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 sp, got = 0, want = tt_stack_bytes, chunk, off, size;
+	__u64 got, size;
 	struct copy_buf *b;
 
 	b = bpf_map_lookup_elem(&tt_copy_bufs, &cpu);
 	if (!b || !regs)
 		return false;
-	if (want > TT_STACK_COPY_MAX)
-		want = TT_STACK_COPY_MAX;
-	sp = BPF_CORE_READ(regs, sp);
-	copy_user_regs(regs, b->copy.regs);
-	for (int i = 0; i < TT_STACK_COPY_MAX / PAGE + 2; i++) {
-		if (got >= want)
-			break;
-		chunk = PAGE - ((sp + got) & (PAGE - 1));
-		if (chunk > want - got)
-			chunk = want - got;
-		off = got & 0xffff;
-		if (chunk > PAGE || off > TT_STACK_COPY_MAX)
-			break;
-		if (bpf_probe_read_user(b->data + off, chunk, (const void *)(sp + got)))
-			break;
-		got += chunk;
-	}
-	got &= 0xffff;
-	if (got > TT_STACK_COPY_MAX)
-		got = TT_STACK_COPY_MAX;
+	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, false);
 	b->sample = *s;
 	b->sample.flags |= TT_CPU_STACK_COPY;
-	b->copy.hdr.type = TT_EV_STACK_COPY;
-	b->copy.hdr.version = TT_STACK_COPY_VERSION;
-	b->copy.hdr.size = sizeof(b->copy) + got;
 	b->copy.hdr.time_ns = s->hdr.time_ns;
 	b->copy.pid = s->pid;
 	b->copy.tid = s->tid;
-	b->copy.len = got;
-	b->copy.fp_frames = fp_bytes > 0 ? (__u32)((__u64)fp_bytes >> 3) : 0;
 	size = sizeof(b->sample) + sizeof(b->copy) + got;
 	if (size > sizeof(*b))
 		return false;

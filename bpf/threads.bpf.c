@@ -31,7 +31,6 @@ const volatile __u32 tt_stack_bytes = 8192;
 const volatile __u32 tt_copies_per_pass = 64;
 
 #define AUTO_MAX_FP_FRAMES 2
-#define PAGE 4096
 
 /* Kernel functions of the one-pass sampler (6.7+); declared weak, probed. */
 extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
@@ -247,7 +246,7 @@ static __always_inline long walk_user_stack(struct task_struct *task, struct tt_
 static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid, long fp_bytes)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	__u64 sp, got = 0, want = tt_stack_bytes, chunk, off;
+	__u64 got;
 	struct copy_buf *b;
 	__u32 zero = 0;
 
@@ -268,35 +267,10 @@ static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid
 	b = bpf_map_lookup_elem(&tt_iter_copy, &zero);
 	if (!b)
 		return;
-	if (want > TT_STACK_COPY_MAX)
-		want = TT_STACK_COPY_MAX;
-	sp = BPF_CORE_READ(regs, sp);
-	copy_user_regs(regs, b->copy.regs);
-	for (int i = 0; i < TT_STACK_COPY_MAX / PAGE + 2; i++) {
-		if (got >= want)
-			break;
-		chunk = PAGE - ((sp + got) & (PAGE - 1));
-		if (chunk > want - got)
-			chunk = want - got;
-		off = got & 0xffff;
-		if (chunk > PAGE || off > TT_STACK_COPY_MAX)
-			break;
-		if (bpf_copy_from_user_task(b->data + off, chunk, (const void *)(sp + got), task,
-					    0))
-			break;
-		got += chunk;
-	}
-	got &= 0xffff;
-	if (got > TT_STACK_COPY_MAX)
-		got = TT_STACK_COPY_MAX;
-	b->copy.hdr.type = TT_EV_STACK_COPY;
-	b->copy.hdr.version = TT_STACK_COPY_VERSION;
-	b->copy.hdr.size = sizeof(b->copy) + got;
+	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, true);
 	b->copy.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
 	b->copy.pid = tgid;
 	b->copy.tid = task->pid;
-	b->copy.len = got;
-	b->copy.fp_frames = fp_bytes > 0 ? (__u32)((__u64)fp_bytes >> 3) : 0;
 	if (sizeof(b->copy) + got <= sizeof(*b) && !emit(b, sizeof(b->copy) + got))
 		tt_nr_copies++;
 }
