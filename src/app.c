@@ -23,6 +23,7 @@
 #include "threadtop/export_app.h"
 #include "threadtop/frame_names.h"
 #include "threadtop/log.h"
+#include "threadtop/maps_cache.h"
 #include "threadtop/record.h"
 #include "threadtop/run_cmd.h"
 #include "threadtop/source_replay.h"
@@ -446,6 +447,8 @@ int app_run(const struct options *given, const struct frontend *fe)
 		log_msg("cannot create the event loop: %s", strerror(errno));
 		goto out;
 	}
+	if (!o->read_path) /* read once per process for the unwinder and the symbolizer */
+		app.maps = maps_cache__new(NULL);
 	if ((o->read_path ? app_replay_start(&app) : app_start_source(&app)) < 0)
 		goto out;
 	if (o->write_path && app_start_recording(&app) < 0)
@@ -453,7 +456,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 	if (!app.replay) {
 		app_start_use(&app);
 		/* Live addresses are this machine's: name them lazily, at output time. */
-		app.sym = symbolizer__new(NULL);
+		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
 		symbolizer__load_kernel(app.sym);
 		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
 	}
@@ -508,6 +511,7 @@ out:
 	model__free(app.model);
 	frame_names__free(app.names);
 	symbolizer__free(app.sym);
+	maps_cache__free(app.maps); /* after both its users */
 	loop__free(app.loop);
 	log_close();
 	return code;

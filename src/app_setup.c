@@ -75,6 +75,7 @@ int app_start_source(struct app *app)
 			.full_samples = o->write_path != NULL,
 			.labels = o->labels.nr_defs ? &o->labels : NULL,
 			.warn = warn_line,
+			.maps = app->maps,
 		};
 		const char *why;
 

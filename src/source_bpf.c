@@ -1179,7 +1179,10 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 	if (!(bs->opts.unwind_budget_pct > 0) || bs->opts.unwind_budget_pct > 100)
 		bs->opts.unwind_budget_pct = 1;
 	if (bs->opts.unwind != TT_UNWIND_FP) {
-		bs->unwinder = unwinder__new(NULL);
+		/* Sharing the symbolizer's maps: a new process's are read once. */
+		bs->unwinder = unwinder__new(bs->opts.maps);
+		if (!bs->unwinder)
+			bs->unwinder = unwinder__new(NULL); /* no room to share: its own */
 		bs->ustacks = u64map__new();
 		bs->pending = u64map__new();
 		bs->next_ustack_id = TT_USER_STACK_ID_BASE;

@@ -16,6 +16,7 @@
 #include "threadtop/demangle.h"
 #include "threadtop/dso_cache.h"
 #include "threadtop/kallsyms.h"
+#include "threadtop/maps_cache.h"
 #include "threadtop/perfmap.h"
 #include "threadtop/procfs.h"
 #include "threadtop/proc_maps.h"
@@ -23,7 +24,6 @@
 #include "threadtop/u64map.h"
 #include "threadtop/util.h"
 
-#define MAPS_RELOAD_NS (1 * NSEC_PER_SEC)     /* at most one maps re-read per second */
 #define PERFMAP_RECHECK_NS (1 * NSEC_PER_SEC) /* and one perf map stat */
 #define VDSO_MAX (1u << 20)
 #define DSO_FAILED ((struct dso *)1)
@@ -36,9 +36,8 @@ struct frame_ent {
 
 struct sym_proc {
 	uint32_t pid;
-	struct proc_maps *maps; /* NULL when unreadable */
-	struct dso **dsos;	/* per maps entry: NULL = not tried, DSO_FAILED */
-	uint64_t maps_ns;	/* when maps was read */
+	struct process_maps *maps; /* held; each mapping's slot: its dso, or DSO_FAILED */
+	unsigned maps_user;	   /* our user id in the maps cache */
 	struct perfmap *perfmap;
 	uint64_t perfmap_ns; /* when the perf map file was last checked */
 	struct timespec perfmap_mtime;
@@ -49,6 +48,9 @@ struct sym_proc {
 
 struct symbolizer {
 	char *proc_root, *tmp_dir;
+	struct maps_cache *maps; /* shared with the unwinder, or our own */
+	bool own_maps;
+	unsigned maps_user;
 	struct dso_cache *dsos;
 	struct u64map *procs; /* pid -> struct sym_proc */
 	struct ksyms *ksyms;
@@ -61,9 +63,23 @@ struct symbolizer {
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
-	struct symbolizer *s = xcalloc(1, sizeof(*s));
+	struct maps_cache *maps = opts ? opts->maps : NULL;
+	struct symbolizer *s;
+	int user;
 
-	s->proc_root = xstrdup(opts && opts->proc_root ? opts->proc_root : "/proc");
+	if (!maps)
+		maps = maps_cache__new(
+			&(struct maps_cache_opts){.proc_root = opts ? opts->proc_root : NULL});
+	user = maps_cache__add_user(maps);
+	if (user < 0) {
+		errno = -user;
+		return NULL;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->maps = maps;
+	s->own_maps = !opts || !opts->maps;
+	s->maps_user = (unsigned)user;
+	s->proc_root = xstrdup(maps_cache__proc_root(s->maps));
 	s->tmp_dir = xstrdup(opts && opts->tmp_dir ? opts->tmp_dir : "/tmp");
 	s->dsos = dso_cache__new(opts ? opts->debug_root : NULL);
 	s->procs = u64map__new();
@@ -86,8 +102,7 @@ static void proc_free(struct sym_proc *p)
 {
 	if (!p)
 		return;
-	proc_maps__free(p->maps);
-	free(p->dsos);
+	maps_cache__release(p->maps, p->maps_user);
 	perfmap__free(p->perfmap);
 	free_frames(p->frames);
 	free(p);
@@ -107,6 +122,8 @@ void symbolizer__free(struct symbolizer *s)
 	free_frames(s->kframes);
 	ksyms__free(s->ksyms);
 	dso_cache__free(s->dsos);
+	if (s->own_maps)
+		maps_cache__free(s->maps);
 	free(s->proc_root);
 	free(s->tmp_dir);
 	free(s);
@@ -178,18 +195,6 @@ static const struct sym_frame *resolve_kernel(struct symbolizer *s, uint64_t add
 
 /* ---- processes ---------------------------------------------------------- */
 
-static void load_maps(struct symbolizer *s, struct sym_proc *p)
-{
-	proc_maps__free(p->maps);
-	free(p->dsos);
-	p->dsos = NULL;
-	p->maps = proc_maps__read(s->proc_root, p->pid);
-	p->maps_ns = monotonic_ns();
-	s->stats.maps_reads++;
-	if (p->maps)
-		p->dsos = xcalloc(proc_maps__count(p->maps) + 1, sizeof(*p->dsos));
-}
-
 static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
 {
 	struct sym_proc *p = u64map__get(s->procs, pid);
@@ -202,7 +207,8 @@ static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
 	p->pid = pid;
 	p->round = s->round;
 	p->frames = u64map__new();
-	load_maps(s, p);
+	p->maps = maps_cache__hold(s->maps, pid, s->maps_user);
+	p->maps_user = s->maps_user;
 	u64map__put(s->procs, pid, p);
 	return p;
 }
@@ -282,15 +288,14 @@ static struct dso *open_vdso(struct symbolizer *s, struct sym_proc *p, const str
 static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
 {
 	char root[PATH_MAX];
+	void **slot = process_maps__slot(p->maps, p->maps_user, m);
 	struct dso *d = NULL;
-	size_t idx;
 	int fd;
 
-	if (!p->dsos) /* no maps (the process is gone): m cannot be one of them */
+	if (!slot) /* no maps (the process is gone): m cannot be one of them */
 		return NULL;
-	idx = (size_t)(m - proc_maps__get(p->maps, 0));
-	if (p->dsos[idx])
-		return p->dsos[idx] == DSO_FAILED ? NULL : p->dsos[idx];
+	if (*slot)
+		return *slot == DSO_FAILED ? NULL : *slot;
 	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {
 		d = open_vdso(s, p, m);
 	} else if (!(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON))) {
@@ -303,7 +308,7 @@ static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const s
 	}
 	if (!d)
 		s->stats.file_errors++;
-	p->dsos[idx] = d ? d : DSO_FAILED;
+	*slot = d ? d : DSO_FAILED;
 	return d;
 }
 
@@ -341,11 +346,7 @@ static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, 
 		s->stats.cache_hits++;
 		return cached;
 	}
-	m = proc_maps__find(p->maps, addr);
-	if (!m && monotonic_ns() - p->maps_ns >= MAPS_RELOAD_NS) {
-		load_maps(s, p); /* new mappings since (dlopen, JIT) */
-		m = proc_maps__find(p->maps, addr);
-	}
+	m = process_maps__find(p->maps, addr); /* re-read when new (dlopen, JIT) */
 	if (!m || (m->flags & PROC_MAP_ANON) ||
 	    ((m->flags & PROC_MAP_PSEUDO) && strcmp(m->path, "[vdso]"))) {
 		const struct perfmap_sym *js;
@@ -417,6 +418,7 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
 	ret->debug_files = ds.debug_files;
 	ret->dwarf_files = ds.dwarf_files;
 	ret->procs = u64map__count(s->procs);
+	ret->maps_reads = maps_cache__reads(s->maps);
 }
 
 static uint64_t proc_last_round(const void *p)

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "threadtop/proc_maps.h"
+#include "threadtop/maps_cache.h"
 #include "threadtop/u64map.h"
 #include "threadtop/unwind_dwarf.h"
 #include "threadtop/unwind_files.h"
@@ -29,21 +29,23 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 					      unw_dyn_info_t *di, unw_proc_info_t *pi,
 					      int need_unwind_info, void *arg);
 
-#define MAPS_RELOAD_NS (1 * NSEC_PER_SEC)
 #define VDSO_MAX (1u << 20)
 #define NO_FILE ((struct unwind_file *)1)
 #define STACK_SPAN (8u << 20) /* reads this far above sp are "beyond the copy" */
 
 struct uw_proc {
-	unw_addr_space_t as; /* per process, so libunwind may cache its CFI by ip */
-	struct proc_maps *maps;
-	struct unwind_file **files; /* per maps entry: NULL = not tried, NO_FILE */
-	uint64_t maps_ns;
+	unw_addr_space_t as;	   /* per process, so libunwind may cache its CFI by ip */
+	struct process_maps *maps; /* held; each mapping's slot: its file, or NO_FILE */
+	unsigned maps_user;
+	uint64_t generation; /* of the maps libunwind's cache was filled from */
 	uint64_t round;
 };
 
 struct unwinder {
-	char *proc_root;
+	const char *proc_root;	 /* the maps cache's */
+	struct maps_cache *maps; /* shared with the symbolizer, or our own */
+	bool own_maps;
+	unsigned maps_user;
 	struct unwind_files *files;
 	struct u64map *procs; /* pid -> struct uw_proc */
 	uint64_t round;
@@ -114,23 +116,22 @@ static void proc_free(void *value)
 		return;
 	if (p->as)
 		unw_destroy_addr_space(p->as);
-	proc_maps__free(p->maps);
-	free(p->files);
+	maps_cache__release(p->maps, p->maps_user);
 	free(p);
 }
 
-static void load_maps(struct unwinder *u, struct uw_proc *p, uint32_t pid)
+/* After a re-read of the maps (ours or another user's) code may have moved:
+ * forget what libunwind cached. */
+static void follow_generation(struct uw_ctx *c)
 {
-	proc_maps__free(p->maps);
-	free(p->files);
-	p->files = NULL;
-	if (p->as) /* code may have moved: forget what libunwind cached */
-		unw_flush_cache(p->as, 0, 0);
-	p->maps = proc_maps__read(u->proc_root, pid);
-	p->maps_ns = monotonic_ns();
-	u->stats.maps_reads++;
-	if (p->maps)
-		p->files = xcalloc(proc_maps__count(p->maps) + 1, sizeof(*p->files));
+	uint64_t gen = process_maps__generation(c->proc->maps);
+
+	if (gen == c->proc->generation)
+		return;
+	c->proc->generation = gen;
+	c->last_map = NULL;
+	if (c->proc->as)
+		unw_flush_cache(c->proc->as, 0, 0);
 }
 
 static struct uw_proc *get_proc(struct unwinder *u, uint32_t pid)
@@ -142,7 +143,9 @@ static struct uw_proc *get_proc(struct unwinder *u, uint32_t pid)
 		p->as = unw_create_addr_space(&accessors, 0);
 		if (p->as)
 			unw_set_caching_policy(p->as, UNW_CACHE_GLOBAL);
-		load_maps(u, p, pid);
+		p->maps = maps_cache__hold(u->maps, pid, u->maps_user);
+		p->maps_user = u->maps_user;
+		p->generation = process_maps__generation(p->maps);
 		u64map__put(u->procs, pid, p);
 	}
 	p->round = u->round;
@@ -151,13 +154,9 @@ static struct uw_proc *get_proc(struct unwinder *u, uint32_t pid)
 
 static const struct proc_map *find_map(struct uw_ctx *c, uint64_t addr)
 {
-	const struct proc_map *m = c->proc->maps ? proc_maps__find(c->proc->maps, addr) : NULL;
+	const struct proc_map *m = process_maps__find(c->proc->maps, addr); /* dlopen'd since? */
 
-	if (!m && monotonic_ns() - c->proc->maps_ns >= MAPS_RELOAD_NS) {
-		c->last_map = NULL;
-		load_maps(c->u, c->proc, c->pid); /* dlopen'd since */
-		m = c->proc->maps ? proc_maps__find(c->proc->maps, addr) : NULL;
-	}
+	follow_generation(c);
 	return m;
 }
 
@@ -188,12 +187,14 @@ static struct unwind_file *open_vdso(struct uw_ctx *c, const struct proc_map *m)
 /* The file behind mapping m, mapped once; NULL for anonymous memory. */
 static struct unwind_file *map_file(struct uw_ctx *c, const struct proc_map *m)
 {
-	size_t idx = (size_t)(m - proc_maps__get(c->proc->maps, 0));
+	void **slot = process_maps__slot(c->proc->maps, c->proc->maps_user, m);
 	struct unwind_file *f = NULL;
 	int fd;
 
-	if (c->proc->files[idx])
-		return c->proc->files[idx] == NO_FILE ? NULL : c->proc->files[idx];
+	if (!slot)
+		return NULL;
+	if (*slot)
+		return *slot == NO_FILE ? NULL : *slot;
 	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {
 		f = open_vdso(c, m);
 	} else if (!(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON))) {
@@ -204,7 +205,7 @@ static struct unwind_file *map_file(struct uw_ctx *c, const struct proc_map *m)
 			close(fd);
 		}
 	}
-	c->proc->files[idx] = f ? f : NO_FILE;
+	*slot = f ? f : NO_FILE;
 	return f;
 }
 
@@ -356,11 +357,21 @@ static unw_accessors_t accessors = {
 
 /* ---- the unwinder ------------------------------------------------------- */
 
-struct unwinder *unwinder__new(const char *proc_root)
+struct unwinder *unwinder__new(struct maps_cache *maps)
 {
-	struct unwinder *u = xcalloc(1, sizeof(*u));
+	struct maps_cache *own = maps ? NULL : maps_cache__new(NULL);
+	struct unwinder *u;
+	int user = maps_cache__add_user(maps ? maps : own);
 
-	u->proc_root = xstrdup(proc_root ? proc_root : "/proc");
+	if (user < 0) {
+		errno = -user;
+		return NULL;
+	}
+	u = xcalloc(1, sizeof(*u));
+	u->maps = maps ? maps : own;
+	u->own_maps = own != NULL;
+	u->maps_user = (unsigned)user;
+	u->proc_root = maps_cache__proc_root(u->maps);
 	u->files = unwind_files__new();
 	u->procs = u64map__new();
 	return u;
@@ -372,7 +383,8 @@ void unwinder__free(struct unwinder *u)
 		return;
 	u64map__free_all(u->procs, proc_free);
 	unwind_files__free(u->files);
-	free(u->proc_root);
+	if (u->own_maps)
+		maps_cache__free(u->maps);
 	free(u);
 }
 
@@ -427,7 +439,8 @@ enum unwind_result unwinder__unwind(struct unwinder *u, uint32_t pid,
 		goto out;
 	}
 	c.proc = get_proc(u, pid);
-	if (!c.proc->maps) {
+	follow_generation(&c);
+	if (!process_maps__maps(c.proc->maps)) {
 		r = UNWIND_NO_PROCESS;
 		goto out;
 	}
@@ -456,4 +469,5 @@ void unwinder__stats(const struct unwinder *u, struct unwinder_stats *ret)
 {
 	*ret = u->stats;
 	ret->files = unwind_files__count(u->files);
+	ret->maps_reads = maps_cache__reads(u->maps);
 }

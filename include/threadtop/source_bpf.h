@@ -15,6 +15,8 @@
 #include "threadtop/labels.h"
 #include "threadtop/source.h"
 
+struct maps_cache;
+
 struct bpf_source_opts {
 	const int *pids; /* only these processes; NULL = all */
 	size_t nr_pids;
@@ -30,6 +32,8 @@ struct bpf_source_opts {
 	bool full_samples; /* send unchanged threads as full samples, not repeats (recording) */
 	const struct label_set *labels; /* --label definitions, or NULL */
 	void (*warn)(const char *msg);	/* told what could not be set up (the run goes on) */
+	struct maps_cache *maps;	/* process maps shared with the symbolizer (outlives the
+				    source); NULL = the unwinder reads its own */
 };
 
 /*

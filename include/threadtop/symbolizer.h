@@ -26,11 +26,15 @@
 #include "threadtop/frame_namer.h"
 
 struct symbolizer;
+struct maps_cache;
 
 struct symbolizer_opts {
-	const char *proc_root;	/* NULL = "/proc" */
+	const char *proc_root;	/* NULL = "/proc"; unused when maps is set */
 	const char *debug_root; /* NULL = "/usr/lib/debug"; "" = no debuginfo look-up */
 	const char *tmp_dir;	/* where perf-PID.map files are; NULL = "/tmp" */
+	/* Process maps shared with other readers (the unwinder), read once per
+	 * process; it must outlive the symbolizer. NULL = its own. */
+	struct maps_cache *maps;
 };
 
 /* Flags of struct sym_frame. */
@@ -52,6 +56,7 @@ struct sym_frame {
 	unsigned nr_inlined;
 };
 
+/* NULL with errno ENOSPC when opts->maps has all the users it can take. */
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts);
 void symbolizer__free(struct symbolizer *s);
 
@@ -88,7 +93,7 @@ struct symbolizer_stats {
 	uint64_t lookups;      /* symbolizer__resolve calls */
 	uint64_t cache_hits;   /* answered from the per-address cache */
 	uint64_t unknown;      /* frames with no symbol */
-	uint64_t maps_reads;   /* /proc/PID/maps parsed */
+	uint64_t maps_reads;   /* /proc/PID/maps parsed (by every user of the maps cache) */
 	uint64_t files;	       /* distinct files whose symbols are loaded */
 	uint64_t debug_files;  /* of which with separate debuginfo */
 	uint64_t dwarf_files;  /* of which with DWARF, for inline chains */

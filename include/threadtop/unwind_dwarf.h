@@ -4,9 +4,9 @@
  * given a thread's user registers and a copy of its stack from sp up, walks
  * the frames with libunwind's remote API. Memory reads come from the copy
  * (the stack) or from the mapped files (the .eh_frame_hdr and .eh_frame of
- * the binaries, see unwind_files.h); the process's maps come from
- * <proc_root>/PID/maps, re-read at most once a second when an address is
- * not in them. Nothing here runs in the kernel or touches the process.
+ * the binaries, see unwind_files.h); the process's maps come from the
+ * maps cache (maps_cache.h), re-read at most once a second when an address
+ * is not in them. Nothing here runs in the kernel or touches the process.
  *
  * Library code: no logging, no threads. Failures are counted by reason.
  */
@@ -34,9 +34,15 @@ enum unwind_result {
 const char *unwind_result_name(enum unwind_result r);
 
 struct unwinder;
+struct maps_cache;
 
-/* proc_root NULL = "/proc". */
-struct unwinder *unwinder__new(const char *proc_root);
+/*
+ * maps: the process maps, shared with other readers (the symbolizer) so a
+ * process's are read once; it must outlive the unwinder. NULL = its own,
+ * read from /proc. NULL with errno ENOSPC when maps has all the users it
+ * can take.
+ */
+struct unwinder *unwinder__new(struct maps_cache *maps);
 void unwinder__free(struct unwinder *u);
 
 /*
@@ -58,7 +64,7 @@ struct unwinder_stats {
 	uint64_t frames;		    /* frames they gave */
 	uint64_t ns;			    /* time spent in them */
 	uint64_t result[UNWIND_RESULT_MAX]; /* by outcome */
-	uint64_t maps_reads;		    /* /proc/PID/maps parsed */
+	uint64_t maps_reads;		    /* /proc/PID/maps parsed (by every user of the maps) */
 	uint64_t files;			    /* files mapped (shared by processes) */
 };
 void unwinder__stats(const struct unwinder *u, struct unwinder_stats *ret);

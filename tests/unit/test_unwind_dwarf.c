@@ -19,6 +19,7 @@
 
 #include <cmocka.h>
 
+#include "threadtop/maps_cache.h"
 #include "threadtop/proc_maps.h"
 #include "threadtop/symbolizer.h"
 #include "threadtop/unwind_dwarf.h"
@@ -191,7 +192,10 @@ static void test_malformed(void **state)
 		assert_true(nr >= 1);
 	}
 	/* A process that is not there. */
-	struct unwinder *gone = unwinder__new("/nonexistent-proc");
+	struct maps_cache *no_proc = maps_cache__new(&(struct maps_cache_opts){
+		.proc_root = "/nonexistent-proc",
+	});
+	struct unwinder *gone = unwinder__new(no_proc);
 
 	assert_int_equal(unwinder__unwind(gone, 4242, cap.regs, cap.stack, cap.len, ips,
 					  TT_MAX_STACK_DEPTH, &nr),
@@ -202,6 +206,7 @@ static void test_malformed(void **state)
 	assert_int_equal(st.result[UNWIND_SHORT_COPY], 2);
 	assert_string_equal(unwind_result_name(UNWIND_STACK_END), "stack_end");
 	unwinder__free(gone);
+	maps_cache__free(no_proc);
 	unwinder__free(u);
 	free(junk);
 }
