@@ -8,19 +8,22 @@
 # quarters; no on-CPU line is "[labels unknown]"; the off-CPU export puts
 # the sleep under phase=C; a recording replays to the same on-CPU export.
 set -euo pipefail
-# shellcheck source=lib/bpf_workload.bash
-source "$(dirname "$0")/lib/bpf_workload.bash"
+# shellcheck source=bpf_common.bash
+. "$(dirname "$0")/bpf_common.bash"
 
-start_workload label_burn 60
-run_bpf "$dir/live.json" -b --format json --source bpf -p "$wl" -n 4 -d 1 --offcpu \
-	--label "phase=$bin:set_phase:str:arg1" -w "$dir/p.ttr" \
-	--export "$dir/p.folded" --export-by label:phase
-if grep -q 'phase.*could not\|cannot attach' "$dir/err"; then
-	echo "SKIP: the label probe did not attach: $(cat "$dir/err")"
+bin=$(readlink -f "$TT_WORKLOADS/label_burn")
+start label_burn 60
+sleep 0.3
+"$TT_BIN" -b --format json --source bpf -p "$WL" -n 4 -d 1 --offcpu \
+	--label "phase=$bin:set_phase:str:arg1" -w "$TMPD/p.ttr" \
+	--export "$TMPD/p.folded" --export-by label:phase \
+	>"$TMPD/live.json" 2>"$TMPD/err" || fail "exit $?: $(cat "$TMPD/err")"
+if grep -q 'phase.*could not\|cannot attach' "$TMPD/err"; then
+	echo "SKIP: the label probe did not attach: $(cat "$TMPD/err")"
 	exit 77
 fi
-on="$dir/p.folded"
-[ -s "$on" ] || fail "no on-CPU export: $(ls "$dir")"
+on="$TMPD/p.folded"
+[ -s "$on" ] || fail "no on-CPU export: $(ls "$TMPD")"
 ! grep -q '^\[labels unknown\];' "$on" || fail "on-CPU samples without labels: $(head -n 3 "$on")"
 
 # burn_cpu's samples (as the leaf or below it) per phase root.
@@ -38,8 +41,8 @@ c=$(burn_of phase=C "$on")
 [ "$c" -le $(((a + b) / 10)) ] || fail "$c burn_cpu samples under phase=C (it only sleeps)"
 
 # Off-CPU time: the sleep is phase C's.
-off="$dir/p.offcpu.folded"
-[ -s "$off" ] || fail "no off-CPU export: $(ls "$dir")"
+off="$TMPD/p.offcpu.folded"
+[ -s "$off" ] || fail "no off-CPU export: $(ls "$TMPD")"
 sleep_c=$(awk 'index($0, "phase=C;") == 1 && /nanosleep/ {s += $NF} END {print s + 0}' "$off")
 # Any sleep of the process (the thread's only one): in a release build the
 # frame-pointer walk from glibc's clock_nanosleep skips burner's own frame.
@@ -48,7 +51,7 @@ sleep_all=$(awk '/;label_burn;.*nanosleep/ {s += $NF} END {print s + 0}' "$off")
 [ $((100 * sleep_c / sleep_all)) -ge 90 ] || fail "phase=C holds $sleep_c of $sleep_all ns of sleep"
 
 # The recording carries the labels of CPU samples: the replay exports the same.
-"$TT_BIN" -r "$dir/p.ttr" -b --format json --export "$dir/r.folded" \
-	--export-by label:phase >/dev/null 2>"$dir/rerr" || fail "replay: $(cat "$dir/rerr")"
-cmp -s "$on" "$dir/r.folded" || fail "the replay exports another on-CPU profile: $(diff "$on" "$dir/r.folded" | head)"
+"$TT_BIN" -r "$TMPD/p.ttr" -b --format json --export "$TMPD/r.folded" \
+	--export-by label:phase >/dev/null 2>"$TMPD/rerr" || fail "replay: $(cat "$TMPD/rerr")"
+cmp -s "$on" "$TMPD/r.folded" || fail "the replay exports another on-CPU profile: $(diff "$on" "$TMPD/r.folded" | head)"
 echo PASS
