@@ -259,3 +259,30 @@ int proc_map__open(const char *proc_root, uint32_t pid, const struct proc_map *m
 		close(fd);
 	return -ENOENT;
 }
+
+void *proc_map__copy_mem(const char *proc_root, uint32_t pid, const struct proc_map *m, size_t max)
+{
+	size_t len = m->end - m->start;
+	char path[PATH_MAX];
+	ssize_t n;
+	void *buf;
+	int fd, err;
+
+	if (len > max) {
+		errno = EFBIG;
+		return NULL;
+	}
+	snprintf(path, sizeof(path), "%s/%u/mem", proc_root, pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	buf = xmalloc(len);
+	n = pread(fd, buf, len, (off_t)m->start);
+	err = n < 0 ? errno : EIO;
+	close(fd);
+	if (n == (ssize_t)len)
+		return buf;
+	free(buf);
+	errno = err;
+	return NULL;
+}

@@ -263,24 +263,12 @@ static void refresh_perfmap(struct symbolizer *s, struct sym_proc *p)
 
 static struct dso *open_vdso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
 {
-	char path[PATH_MAX];
-	struct dso *d = NULL;
-	size_t len = m->end - m->start;
-	ssize_t n;
-	char *buf;
-	int fd;
+	void *buf = proc_map__copy_mem(s->proc_root, p->pid, m, VDSO_MAX);
+	struct dso *d;
 
-	if (len > VDSO_MAX)
+	if (!buf)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%u/mem", s->proc_root, p->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(len);
-	n = pread(fd, buf, len, (off_t)m->start);
-	close(fd);
-	if (n == (ssize_t)len)
-		d = dso_cache__get_mem(s->dsos, buf, len, "[vdso]");
+	d = dso_cache__get_mem(s->dsos, buf, m->end - m->start, "[vdso]");
 	free(buf);
 	return d;
 }

@@ -162,24 +162,12 @@ static const struct proc_map *find_map(struct uw_ctx *c, uint64_t addr)
 
 static struct unwind_file *open_vdso(struct uw_ctx *c, const struct proc_map *m)
 {
-	struct unwind_file *f = NULL;
-	size_t len = m->end - m->start;
-	char path[PATH_MAX];
-	ssize_t n;
-	char *buf;
-	int fd;
+	void *buf = proc_map__copy_mem(c->u->proc_root, c->pid, m, VDSO_MAX);
+	struct unwind_file *f;
 
-	if (len > VDSO_MAX)
+	if (!buf)
 		return NULL;
-	snprintf(path, sizeof(path), "%s/%u/mem", c->u->proc_root, c->pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	buf = xmalloc(len);
-	n = pread(fd, buf, len, (off_t)m->start);
-	close(fd);
-	if (n == (ssize_t)len)
-		f = unwind_files__get_mem(c->u->files, buf, len, "[vdso]");
+	f = unwind_files__get_mem(c->u->files, buf, m->end - m->start, "[vdso]");
 	free(buf);
 	return f;
 }

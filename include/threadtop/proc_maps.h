@@ -57,6 +57,12 @@ const struct proc_map *proc_maps__get(const struct proc_maps *maps, size_t i);
  * it is that file. Returns an O_CLOEXEC fd the caller closes, or -ENOENT.
  */
 int proc_map__open(const char *proc_root, uint32_t pid, const struct proc_map *m);
+/*
+ * Copies the memory of mapping m of process pid (the vdso: no file behind it)
+ * from <proc_root>/PID/mem. Returns a buffer of m->end - m->start bytes the
+ * caller frees, or NULL with errno set (EFBIG: larger than max; EIO: short).
+ */
+void *proc_map__copy_mem(const char *proc_root, uint32_t pid, const struct proc_map *m, size_t max);
 
 /* Lines that could not be parsed. */
 size_t proc_maps__bad_lines(const struct proc_maps *maps);

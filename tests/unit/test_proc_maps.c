@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -133,13 +134,41 @@ static void test_self(void **state)
 	proc_maps__free(maps);
 }
 
+/* The vdso has no file: its bytes come from the process's memory. */
+static void test_copy_vdso(void **state)
+{
+	uint64_t vdso = getauxval(AT_SYSINFO_EHDR);
+	struct proc_maps *maps = proc_maps__read(NULL, (uint32_t)getpid());
+	const struct proc_map *m;
+	void *copy;
+
+	assert_non_null(maps);
+	if (!vdso) {
+		proc_maps__free(maps);
+		skip(); /* a kernel without a vdso */
+	}
+	m = proc_maps__find(maps, vdso);
+	assert_non_null(m);
+	assert_string_equal(m->path, "[vdso]");
+	copy = proc_map__copy_mem("/proc", (uint32_t)getpid(), m, 1u << 20);
+	assert_non_null(copy);
+	assert_memory_equal(copy, (const void *)(uintptr_t)m->start, m->end - m->start);
+	free(copy);
+	errno = 0;
+	assert_null(proc_map__copy_mem("/proc", (uint32_t)getpid(), m, m->end - m->start - 1));
+	assert_int_equal(errno, EFBIG);
+	errno = 0;
+	assert_null(proc_map__copy_mem("/nonexistent-proc", (uint32_t)getpid(), m, 1u << 20));
+	assert_int_equal(errno, ENOENT);
+	proc_maps__free(maps);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixture),
-		cmocka_unit_test(test_missing),
-		cmocka_unit_test(test_hostile),
-		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_fixture),	  cmocka_unit_test(test_missing),
+		cmocka_unit_test(test_hostile),	  cmocka_unit_test(test_self),
+		cmocka_unit_test(test_copy_vdso),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
