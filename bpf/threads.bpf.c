@@ -40,7 +40,11 @@ extern void bpf_iter_task_destroy(struct bpf_iter_task *it) __weak __ksym;
 extern void bpf_rcu_read_lock(void) __weak __ksym;
 extern void bpf_rcu_read_unlock(void) __weak __ksym;
 extern struct task_struct *bpf_task_from_pid(s32 pid) __weak __ksym;
+extern struct task_struct *bpf_task_acquire(struct task_struct *p) __weak __ksym;
 extern void bpf_task_release(struct task_struct *p) __weak __ksym;
+extern int bpf_iter_num_new(struct bpf_iter_num *it, int start, int end) __weak __ksym;
+extern int *bpf_iter_num_next(struct bpf_iter_num *it) __weak __ksym;
+extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __weak __ksym;
 
 /* Task states (include/linux/sched.h), stable for years. */
 #define TS_INTERRUPTIBLE 0x0001
@@ -156,11 +160,10 @@ static __always_inline bool preempted_by_us(struct task_struct *task)
 	return queued && queued == arrived;
 }
 
-static __always_inline __u8 task_state(struct task_struct *task)
+static __always_inline __u8 state_of(struct task_struct *task, unsigned int raw,
+				     unsigned int exit_state)
 {
-	/* Plain loads (a trusted task pointer): no helper call per field. */
-	unsigned int raw = task->__state;
-	unsigned int st = (raw | (unsigned int)task->exit_state) & TS_REPORT;
+	unsigned int st = (raw | exit_state) & TS_REPORT;
 
 	if (st == 0)
 		return task->on_cpu || preempted_by_us(task) ? TT_ST_R : TT_ST_Q;
@@ -179,6 +182,12 @@ static __always_inline __u8 task_state(struct task_struct *task)
 	if (st & TS_UNINTERRUPTIBLE)
 		return TT_ST_D;
 	return TT_ST_S;
+}
+
+static __always_inline __u8 task_state(struct task_struct *task)
+{
+	/* Plain loads (a trusted task pointer): no helper call per field. */
+	return state_of(task, task->__state, task->exit_state);
 }
 
 /*
@@ -418,9 +427,58 @@ struct {
 	__type(value, struct last_seen);
 } tt_last SEC(".maps");
 
+/*
+ * The threads the last walk of the thread list found, in its order, each
+ * held by a reference. Walking the list costs a cache miss per thread that
+ * the next step waits for (the next thread's address is in this one), about
+ * 200 ns on a VM: most of an idle box's pass. While no task is created, a
+ * pass reads the threads from this array instead, where the loads of one
+ * thread do not wait for those of another (needs_walk says when not).
+ */
+#define KNOWN_MAX 65536
+#define KNOWN_NONE 0xffffffffu
+#define STATE_RESAMPLE 0xff /* no full sample of the thread at this index yet */
+
+struct known {
+	struct task_struct __kptr *task;
+	__u64 switches; /* nvcsw + nivcsw at the thread's last full sample */
+	__u32 tid;
+	__u8 state; /* at the thread's last full sample, or STATE_RESAMPLE */
+	__u8 kthread;
+	__u16 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KNOWN_MAX);
+	__type(key, __u32);
+	__type(value, struct known);
+} tt_known SEC(".maps");
+
+/* The thread list is walked at least once in this many passes (-F: a second). */
+const volatile __u32 tt_walk_every = 20;
+
+/* Set by user space: the next pass walks the list (it reset a slot of tt_last). */
+__u32 tt_walk_now = 0;
+/* Passes that walked the thread list, and those that read tt_known instead. */
+__u64 tt_walks = 0;
+__u64 tt_rereads = 0;
+/* The walks' own state (one pass runs at a time). */
+__u32 tt_nr_known = 0;		/* entries of tt_known the last walk filled */
+bool tt_known_complete = false; /* it held every thread the walk saw */
+__u32 tt_passes_since_walk = 0;
+__u32 tt_pid_cursor = 0;      /* the init pid namespace's next pid, last pass */
+bool tt_cursor_moved = false; /* it had moved at the last pass */
+__u32 tt_walk_epoch = 0;
+
 /* tids per TT_EV_THREAD_REPEAT record; threads sampled in full per pass. */
 #define REPEAT_BATCH TT_REPEAT_MAX
 #define CHANGED_MAX 32768
+
+struct changed_thread {
+	__u32 tid;
+	__u32 known; /* its index in tt_known, or KNOWN_NONE */
+};
 
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
@@ -428,8 +486,9 @@ struct pass {
 	struct tt_thread_repeat rep; /* tids follow */
 	__u32 rep_tids[REPEAT_BATCH];
 	__u32 nr_changed;
-	__u32 pad;
-	__u32 changed[CHANGED_MAX]; /* tids to sample in full */
+	__u32 nr_walked; /* threads the walk has put in tt_known so far */
+	bool overflow;	 /* a thread the walk saw found no room in tt_known */
+	struct changed_thread changed[CHANGED_MAX]; /* to sample in full */
 };
 #pragma clang diagnostic pop
 
@@ -468,42 +527,211 @@ static __always_inline void flush_repeats(struct pass *p)
 	p->rep.nr = 0;
 }
 
-/* Phase one, under RCU: an unchanged thread is repeated, the others listed. */
-static __always_inline void sort_thread(struct task_struct *task, struct pass *p)
+static __always_inline void add_repeat(struct pass *p, __u32 tid)
 {
-	bool kthread = task->flags & PF_KTHREAD;
-	__u8 state = task_state(task);
-	__u32 tid = task->pid, slot = tid & (LAST_SLOTS - 1), i;
-	struct last_seen *last;
+	__u32 i = p->rep.nr;
 
-	if (skipped(task, state, kthread))
-		return;
-	last = bpf_map_lookup_elem(&tt_last, &slot);
-	if (last && state != TT_ST_R && last->tid == tid && last->state == state &&
-	    last->sig == thread_sig(task)) {
-		i = p->rep.nr;
-		if (i < REPEAT_BATCH) {
-			p->rep_tids[i] = tid;
-			p->rep.nr = i + 1;
-		}
-		if (p->rep.nr >= REPEAT_BATCH)
-			flush_repeats(p);
-		return;
+	if (i < REPEAT_BATCH) {
+		p->rep_tids[i] = tid;
+		p->rep.nr = i + 1;
 	}
-	i = p->nr_changed;
+	if (p->rep.nr >= REPEAT_BATCH)
+		flush_repeats(p);
+}
+
+static __always_inline void add_changed(struct pass *p, __u32 tid, __u32 known)
+{
+	__u32 i = p->nr_changed;
+
 	if (i < CHANGED_MAX) {
-		p->changed[i] = tid;
+		p->changed[i].tid = tid;
+		p->changed[i].known = known;
 		p->nr_changed = i + 1;
 	} else {
 		count_drop(TT_DROP_MAP_FULL);
 	}
 }
 
-/* Phase two, one thread of the list: a full sample, remembered in tt_last. */
+/*
+ * Whether this pass walks the thread list. Every new thread or process
+ * takes a pid of the init namespace, which moves its cursor (idr_next): the
+ * list is walked when the cursor moved at this pass or the one before (a
+ * task is linked into the list shortly after it took its pid). Also after
+ * ring-buffer losses (tt_epoch), on user space's request, while tt_known
+ * cannot hold every thread, and once every tt_walk_every passes for what
+ * the cursor does not see (a pid chosen with clone3's set_tid).
+ */
+static __always_inline bool needs_walk(void)
+{
+	struct task_struct *me = bpf_get_current_task_btf();
+	__u32 cursor = BPF_CORE_READ(me, thread_pid, numbers[0].ns, idr.idr_next);
+	bool moved = cursor != tt_pid_cursor;
+	bool walk = moved || tt_cursor_moved || tt_walk_now || !tt_known_complete ||
+		    tt_epoch != tt_walk_epoch || ++tt_passes_since_walk >= tt_walk_every;
+
+	tt_pid_cursor = cursor;
+	tt_cursor_moved = moved;
+	if (walk) {
+		tt_walk_now = 0;
+		tt_passes_since_walk = 0;
+		tt_walk_epoch = tt_epoch;
+	}
+	return walk;
+}
+
+/* The walk's next thread goes to tt_known, held, unless it is there already. */
+static __always_inline struct known *remember(struct task_struct *task, struct pass *p,
+					      bool kthread)
+{
+	struct task_struct *ref, *old;
+	__u32 j = p->nr_walked;
+	struct known *k;
+
+	if (j >= KNOWN_MAX) {
+		p->overflow = true;
+		return NULL;
+	}
+	k = bpf_map_lookup_elem(&tt_known, &j);
+	if (!k)
+		return NULL;
+	if (k->task != task) {
+		ref = bpf_task_acquire(task);
+		if (!ref)
+			return NULL; /* on its way out */
+		old = bpf_kptr_xchg(&k->task, ref);
+		if (old)
+			bpf_task_release(old);
+		k->state = STATE_RESAMPLE;
+	}
+	k->tid = task->pid;
+	k->kthread = kthread;
+	p->nr_walked = j + 1;
+	return k;
+}
+
+/* Under RCU: an unchanged thread is repeated, the others listed. */
+static __always_inline void sort_thread(struct task_struct *task, struct pass *p)
+{
+	bool kthread = task->flags & PF_KTHREAD;
+	__u8 state = task_state(task);
+	__u32 tid = task->pid, slot = tid & (LAST_SLOTS - 1), known = KNOWN_NONE;
+	struct last_seen *last;
+	struct known *k;
+
+	if (!tid || !want_tgid(task->tgid))
+		return;
+	k = remember(task, p, kthread);
+	if (k)
+		known = p->nr_walked - 1;
+	if (kthread && state == TT_ST_I)
+		return;
+	last = bpf_map_lookup_elem(&tt_last, &slot);
+	if (last && state != TT_ST_R && last->tid == tid && last->state == state &&
+	    last->sig == thread_sig(task)) {
+		if (k) {
+			k->state = state;
+			k->switches = task->nvcsw + task->nivcsw;
+		}
+		add_repeat(p, tid);
+		return;
+	}
+	add_changed(p, tid, known);
+}
+
+/* Drops the references of tt_known[from, to): threads the last walk did not see. */
+static __always_inline void forget(__u32 from, __u32 to)
+{
+	struct task_struct *old;
+	struct bpf_iter_num it;
+	struct known *k;
+	int *v;
+
+	bpf_iter_num_new(&it, from, to);
+	while ((v = bpf_iter_num_next(&it))) {
+		__u32 i = *v;
+
+		k = bpf_map_lookup_elem(&tt_known, &i);
+		if (!k)
+			continue;
+		old = bpf_kptr_xchg(&k->task, NULL);
+		if (old)
+			bpf_task_release(old);
+	}
+	bpf_iter_num_destroy(&it);
+}
+
+static __always_inline void walk_threads(struct pass *p)
+{
+	struct task_struct *task;
+	struct bpf_iter_task it;
+
+	p->nr_walked = 0;
+	p->overflow = false;
+	bpf_rcu_read_lock();
+	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+	while ((task = bpf_iter_task_next(&it)))
+		sort_thread(task, p);
+	bpf_iter_task_destroy(&it);
+	bpf_rcu_read_unlock();
+	if (p->nr_walked < tt_nr_known)
+		forget(p->nr_walked, tt_nr_known);
+	tt_nr_known = p->nr_walked;
+	tt_known_complete = !p->overflow;
+	tt_walks++;
+}
+
+/*
+ * Under RCU, the i-th thread of tt_known as sort_thread would see it. Only
+ * two lines of the task are read: a dead one (TASK_DEAD) also has its exit
+ * state read, to tell a zombie from a reaped thread.
+ */
+static __always_inline void recheck(struct pass *p, __u32 i)
+{
+	struct known *k = bpf_map_lookup_elem(&tt_known, &i);
+	struct task_struct *task;
+	unsigned int raw;
+	__u8 state;
+
+	if (!k)
+		return;
+	task = k->task;
+	if (!task)
+		return;
+	raw = task->__state;
+	state = state_of(task, raw, raw & TS_DEAD ? task->exit_state : 0);
+	if (k->kthread && state == TT_ST_I)
+		return;
+	if (state != TT_ST_R && state == k->state && k->switches == task->nvcsw + task->nivcsw)
+		add_repeat(p, k->tid);
+	else
+		add_changed(p, k->tid, i);
+}
+
+static __always_inline void reread_known(struct pass *p)
+{
+	struct bpf_iter_num it;
+	int *v;
+
+	bpf_rcu_read_lock();
+	bpf_iter_num_new(&it, 0, tt_nr_known);
+	while ((v = bpf_iter_num_next(&it)))
+		recheck(p, *v);
+	bpf_iter_num_destroy(&it);
+	bpf_rcu_read_unlock();
+	tt_rereads++;
+}
+
+/*
+ * Phase two, one thread of the list: a full sample, remembered in tt_last
+ * and tt_known. A thread of tt_known is taken out of it for the sample (it
+ * may sleep) and put back, unless it has exited and been reaped.
+ */
 static long sample_changed(__u32 i, void *ctx)
 {
 	struct task_struct *task;
+	struct changed_thread c;
 	struct last_seen *last;
+	struct known *k = NULL;
 	struct scratch *sc;
 	struct batch *batch;
 	struct pass *p;
@@ -516,22 +744,43 @@ static long sample_changed(__u32 i, void *ctx)
 	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
 	if (!p || !sc || !batch || i >= CHANGED_MAX)
 		return 1;
-	task = bpf_task_from_pid(p->changed[i]);
-	if (!task)
-		return 0; /* exited since phase one */
+	barrier_var(i); /* keeps the mask below, which clang would drop: the verifier needs it */
+	c = p->changed[i & (CHANGED_MAX - 1)];
+	if (c.known < KNOWN_MAX)
+		k = bpf_map_lookup_elem(&tt_known, &c.known);
+	if (k) {
+		task = bpf_kptr_xchg(&k->task, NULL);
+		if (!task)
+			return 0;
+		if (!task->thread_pid) { /* reaped: leaves tt_known */
+			bpf_task_release(task);
+			return 0;
+		}
+	} else {
+		task = bpf_task_from_pid(c.tid);
+		if (!task)
+			return 0; /* exited since phase one */
+	}
 	kthread = task->flags & PF_KTHREAD;
 	state = task_state(task);
 	capped = tt_copies_capped;
 	take_sample(task, sc, state, kthread);
 	slot = sc->sample.tid & (LAST_SLOTS - 1);
 	last = bpf_map_lookup_elem(&tt_last, &slot);
+	/* Refused a stack copy by the cap: sampled in full again next pass. */
 	if (last) {
-		/* Refused a stack copy by the cap: sampled in full again next pass. */
 		last->tid = tt_copies_capped == capped ? sc->sample.tid : 0;
 		last->state = state;
 		last->sig = thread_sig(task);
 	}
-	bpf_task_release(task);
+	if (k) {
+		k->tid = task->pid;
+		k->state = tt_copies_capped == capped ? state : STATE_RESAMPLE;
+		k->switches = task->nvcsw + task->nivcsw;
+		task = bpf_kptr_xchg(&k->task, task);
+	}
+	if (task)
+		bpf_task_release(task);
 	add_sample(batch, &sc->sample);
 	return 0;
 }
@@ -540,8 +789,6 @@ static long sample_changed(__u32 i, void *ctx)
 SEC("iter.s/task")
 int sample_threads(struct bpf_iter__task *ctx)
 {
-	struct task_struct *task;
-	struct bpf_iter_task it;
 	struct batch *batch;
 	struct pass *p;
 	__u32 zero = 0;
@@ -554,12 +801,10 @@ int sample_threads(struct bpf_iter__task *ctx)
 		return 0;
 	p->rep.nr = 0;
 	p->nr_changed = 0;
-	bpf_rcu_read_lock();
-	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
-	while ((task = bpf_iter_task_next(&it)))
-		sort_thread(task, p);
-	bpf_iter_task_destroy(&it);
-	bpf_rcu_read_unlock();
+	if (needs_walk())
+		walk_threads(p);
+	else
+		reread_known(p);
 	flush_repeats(p);
 	bpf_loop(p->nr_changed, sample_changed, NULL, 0);
 	flush_batch(batch);

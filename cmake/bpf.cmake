@@ -3,7 +3,15 @@
 # (<name>.skel.h) for each with bpftool. A new BPF program is a new file in
 # bpf/: nothing here changes.
 
-find_program(TT_CLANG NAMES clang clang-14 REQUIRED)
+# The thread sampler keeps task references in a map (kptrs), whose BTF type
+# tags clang emits from version 15: the newest clang found is used.
+find_program(TT_BPF_CLANG NAMES clang-19 clang-18 clang-17 clang-16 clang-15 clang REQUIRED)
+execute_process(COMMAND ${TT_BPF_CLANG} -dumpversion OUTPUT_VARIABLE tt_clang_version
+	OUTPUT_STRIP_TRAILING_WHITESPACE)
+if(tt_clang_version VERSION_LESS 15)
+	message(FATAL_ERROR "${TT_BPF_CLANG} is clang ${tt_clang_version}; the BPF programs need clang 15 "
+		"or newer (BTF type tags for task references): apt-get install clang-16")
+endif()
 find_program(TT_BPFTOOL NAMES bpftool HINTS /usr/sbin /sbin REQUIRED)
 
 set(TT_BPF_GEN_DIR ${CMAKE_BINARY_DIR}/bpf-gen)
@@ -45,7 +53,7 @@ function(tt_bpf_skeletons out_var)
 		set(obj ${TT_BPF_GEN_DIR}/${name}.bpf.o)
 		set(skel ${TT_BPF_GEN_DIR}/${name}.skel.h)
 		add_custom_command(OUTPUT ${obj}
-			COMMAND ${TT_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${arch}
+			COMMAND ${TT_BPF_CLANG} -g -O2 -target bpf -D__TARGET_ARCH_${arch}
 				-mcpu=v3 -Wall -Wno-unused-function -Werror
 				-I${TT_BPF_GEN_DIR} -I${PROJECT_SOURCE_DIR}/bpf
 				-I${PROJECT_SOURCE_DIR}/include

@@ -40,6 +40,7 @@
 
 #define RINGBUF_BYTES (16u << 20)
 #define RINGBUF_TEST_ENV "THREADTOP_TEST_RINGBUF_KB"
+#define WALK_TEST_ENV "THREADTOP_TEST_WALK_EVERY"
 #define STACK_IDS_MAX 65536
 #define TRACE_MAP_MAX 32768
 #define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
@@ -418,6 +419,8 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 			struct last_seen none = {0};
 
 			bpf_map_update_elem(slots, &slot, &none, BPF_ANY);
+			bs->threads->bss->tt_walk_now =
+				1; /* a pass without the walk skips tt_last */
 			bs->user_drops[TT_DROP_RINGBUF_FULL]++;
 			continue;
 		}
@@ -776,6 +779,17 @@ static void report_unwinding(struct bpf_source *bs)
 	bs->opts.warn(line);
 }
 
+/* For the log: how often the one-pass sampler had to walk the thread list. */
+static void report_passes(struct bpf_source *bs)
+{
+	if (!bs->threads || !bs->one_pass || !bs->threads->bss)
+		return;
+	log_info("thread sampler: %llu passes walked the thread list (a task was created, or "
+		 "once a second), %llu re-read the %u threads known",
+		 (unsigned long long)bs->threads->bss->tt_walks,
+		 (unsigned long long)bs->threads->bss->tt_rereads, bs->threads->bss->tt_nr_known);
+}
+
 static void bpf_free(struct source *src)
 {
 	struct bpf_source *bs = to_bpf(src);
@@ -786,6 +800,7 @@ static void bpf_free(struct source *src)
 	if (!bs)
 		return;
 	report_unwinding(bs);
+	report_passes(bs);
 	unwinder__free(bs->unwinder);
 	u64map__free(bs->pending);
 	if (bs->ustacks)
@@ -923,6 +938,29 @@ static uint32_t ringbuf_bytes(void)
 	return (uint32_t)(kb << 10);
 }
 
+/*
+ * Passes between walks of the thread list when no task is created: -F (a
+ * second), or THREADTOP_TEST_WALK_EVERY for bpf_known.sh, which must see the
+ * passes in between do the work alone.
+ */
+static uint32_t walk_every(const struct bpf_source *bs)
+{
+	const char *s = getenv(WALK_TEST_ENV);
+	unsigned long n;
+	char *end;
+
+	if (!s)
+		return bs->opts.hz;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || n < 1 || n > 1000000) {
+		log_msg(WALK_TEST_ENV ": need a number of passes from 1 to 1000000; using %u (-F)",
+			bs->opts.hz);
+		return bs->opts.hz;
+	}
+	return (uint32_t)n;
+}
+
 static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 {
 	bs->threads = threads_bpf__open();
@@ -933,9 +971,11 @@ static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 	bs->threads->rodata->tt_stack_bytes = bs->opts.stack_bytes;
 	bpf_program__set_autoload(bs->threads->progs.sample_threads, bs->one_pass);
 	bpf_program__set_autoload(bs->threads->progs.sample_tasks, !bs->one_pass);
+	bs->threads->rodata->tt_walk_every = walk_every(bs);
 	if (!bs->one_pass) {
 		bpf_map__set_max_entries(bs->threads->maps.tt_last, 1);
 		bpf_map__set_max_entries(bs->threads->maps.tt_pass, 1);
+		bpf_map__set_max_entries(bs->threads->maps.tt_known, 1);
 	}
 	if (threads_bpf__load(bs->threads))
 		return load_failed("threads", errno, err, errlen);
