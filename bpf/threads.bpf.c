@@ -1,22 +1,23 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
- * The thread sampler: a sleepable task iterator that user space runs once per
- * tick. For every thread worth showing it sends one TT_EV_THREAD_SAMPLE:
- * state (R on a CPU, Q runnable but waiting for one, S, D, ...), the syscall
- * and its arguments from the saved user registers, the kernel stack of
- * threads off CPU and their user stack by frame-pointer walk, the cgroup.
- * Idle kernel threads, threadtop itself and processes outside -p are left out
- * here, in the kernel.
+ * The thread sampler, run by user space once per tick. For every thread
+ * worth showing it sends one TT_EV_THREAD_SAMPLE: state (R on a CPU, Q
+ * runnable but waiting for one, S, D, ...), the syscall and its arguments
+ * from the saved user registers, the kernel stack of threads off CPU and
+ * their user stack by frame-pointer walk, the cgroup. Idle kernel threads,
+ * threadtop itself and processes outside -p are left out here, in the kernel.
  *
  * Two programs, one loaded. sample_threads (kernel 6.7+, every thread of the
- * box) runs once per pass: it walks every thread with the open-coded task
- * iterator under RCU and sorts them. A thread that has not run since it was
- * last sampled (same context-switch count and start time, same state, not on
- * a CPU) has the same syscall, registers, stacks and CPU time: only its tid
- * is sent, in a TT_EV_THREAD_REPEAT record, and user space repeats the
- * thread's last sample. The others are sampled in full afterwards, out of the
- * RCU section, since walking a user stack may sleep. On a box of idle threads
- * a pass costs a few loads per thread and no per-thread program run.
+ * box) is a syscall program run once per pass. Under RCU it goes through
+ * every thread and sorts them: a thread that has not run since it was last
+ * sampled (same context-switch count, same state, not on a CPU) has the same
+ * syscall, registers, stacks and CPU time, so only its tid is sent, in a
+ * TT_EV_THREAD_REPEAT record, and user space repeats the thread's last
+ * sample. The others are sampled in full afterwards, out of the RCU section,
+ * since walking a user stack may sleep. It walks the kernel's thread list
+ * only when a task was created since the last pass (or once a second);
+ * otherwise it re-reads the threads the last walk found (tt_known). On a box
+ * of idle threads a pass costs two cache lines per thread.
  * sample_tasks (the per-task iterator: -p, older kernels) runs once per
  * thread and re-sends an unchanged thread's sample from task storage.
  */
@@ -785,16 +786,18 @@ static long sample_changed(__u32 i, void *ctx)
 	return 0;
 }
 
-/* Attached to threadtop's own main thread: runs once per pass. */
-SEC("iter.s/task")
-int sample_threads(struct bpf_iter__task *ctx)
+/*
+ * Run by user space once per pass (BPF_PROG_TEST_RUN): a syscall program,
+ * sleepable, costs one bpf() call where an iterator costs a file, a read
+ * and a close.
+ */
+SEC("syscall")
+int sample_threads(void *ctx)
 {
 	struct batch *batch;
 	struct pass *p;
 	__u32 zero = 0;
 
-	if (!ctx->task)
-		return 0;
 	p = bpf_map_lookup_elem(&tt_pass, &zero);
 	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
 	if (!p || !batch)

@@ -531,6 +531,16 @@ static int run_iter(struct bpf_link *link)
 	return (int)n;
 }
 
+/* The one-pass sampler: one run of the syscall program. */
+static int run_pass(struct bpf_source *bs)
+{
+	DECLARE_LIBBPF_OPTS(bpf_test_run_opts, o);
+
+	if (bpf_prog_test_run_opts(bpf_program__fd(bs->threads->progs.sample_threads), &o) < 0)
+		return -errno;
+	return 0;
+}
+
 /* Once a pass: a new second renews the unwinding budget; a spent one stops the copies. */
 static void pace_copies(struct bpf_source *bs, uint64_t now)
 {
@@ -563,6 +573,12 @@ static int bpf_tick(struct source *src, uint64_t now)
 	/* Labels first: the samples of this pass carry what they say. */
 	if (bs->labels)
 		err = bpf_labels__tick(bs->labels, &src->sink, now);
+	if (bs->one_pass) {
+		int e = run_pass(bs);
+
+		if (e < 0 && !err)
+			err = e;
+	}
 	for (size_t i = 0; i < bs->nr_iters; i++) {
 		int e = run_iter(bs->iters[i]);
 
@@ -1072,17 +1088,13 @@ static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
 
 		bpf_map_update_elem(fd, &tgid, &one, BPF_ANY);
 	}
+	if (bs->one_pass) /* a syscall program: run_pass runs it, nothing to attach */
+		return 0;
 	bs->iters = xcalloc(n, sizeof(*bs->iters));
 	for (size_t i = 0; i < n; i++) {
 		DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, o);
 		union bpf_iter_link_info linfo = {0};
 
-		/* One pass: one run, on our own main thread (6.1+). */
-		if (bs->one_pass) {
-			linfo.task.tid = (__u32)bs->opts.self_pid;
-			o.link_info = &linfo;
-			o.link_info_len = sizeof(linfo);
-		}
 		/* One process: the kernel walks only its threads (6.1+). */
 		if (n == bs->opts.nr_pids) {
 			linfo.task.pid = (__u32)bs->opts.pids[i];
