@@ -427,6 +427,9 @@ enum unwind_result unwinder__unwind(struct unwinder *u, uint32_t pid,
 		goto out;
 	}
 	c.proc = get_proc(u, pid);
+	/* No maps: gone when read, or its pid is a new process's now (a re-read, once a second). */
+	if (!process_maps__maps(c.proc->maps))
+		process_maps__find(c.proc->maps, regs[TT_UREG_IP]);
 	follow_generation(&c);
 	if (!process_maps__maps(c.proc->maps)) {
 		r = UNWIND_NO_PROCESS;

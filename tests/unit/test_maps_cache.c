@@ -5,7 +5,8 @@
  * and serves both, with a new generation and cleared slots; the maps go with
  * the last holder; a process with no maps file. Then the real users, the
  * symbolizer and the DWARF unwinder, on one cache over a fixture /proc tree
- * whose maps file the test rewrites.
+ * whose maps file the test rewrites, and the unwinder meeting a pid whose
+ * maps file appears later (a reused pid).
  */
 #include <errno.h>
 #include <limits.h>
@@ -266,6 +267,32 @@ static void test_symbolizer_and_unwinder(void **state)
 	maps_cache__free(c);
 }
 
+/* A pid met before its maps file existed (gone, or reused since): read again. */
+static void test_unwinder_rereads_missing(void **state)
+{
+	struct fake_proc *fp = *state;
+	uint64_t regs[TT_UREG_NR] = {0}, ips[8];
+	uint8_t stack[64] = {0};
+	struct maps_cache *c;
+	struct unwinder *u;
+	uint64_t reads;
+	size_t nr;
+
+	c = maps_cache__new(&(struct maps_cache_opts){.proc_root = fp->root, .reread_ns = 1});
+	u = unwinder__new(c);
+	regs[TT_UREG_IP] = APP_TEXT;
+	regs[TT_UREG_SP] = 0x7ffc00010000ull;
+	assert_int_equal(unwinder__unwind(u, PID, regs, stack, sizeof(stack), ips, 8, &nr),
+			 UNWIND_NO_PROCESS);
+	reads = maps_cache__reads(c); /* the first, and a retry: 1 ns is a short interval */
+	write_maps(fp, maps_v1);
+	assert_int_not_equal(unwinder__unwind(u, PID, regs, stack, sizeof(stack), ips, 8, &nr),
+			     UNWIND_NO_PROCESS);
+	assert_int_equal(maps_cache__reads(c), reads + 1);
+	unwinder__free(u);
+	maps_cache__free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +300,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_reread_once_for_both, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symbolizer_and_unwinder, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwinder_rereads_missing, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
