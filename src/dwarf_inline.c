@@ -54,9 +54,27 @@ static struct dwarf_inline *alloc(int fd, const char *path)
 	return di;
 }
 
+/*
+ * Maps the file whole and lets its fd go: a cached file must not hold an fd
+ * for the whole session (one per binary with DWARF met, looked up or not).
+ */
+static void map_file(struct dwarf_inline *di)
+{
+	elf_version(EV_CURRENT);
+	di->elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);
+	if (di->elf && elf_cntl(di->elf, ELF_C_FDDONE) == 0) {
+		close(di->fd);
+		di->fd = -1;
+	}
+}
+
 struct dwarf_inline *dwarf_inline__from_fd(int fd)
 {
-	return alloc(fd, NULL);
+	struct dwarf_inline *di = alloc(fd, NULL);
+
+	if (fd >= 0)
+		map_file(di);
+	return di;
 }
 
 struct dwarf_inline *dwarf_inline__from_path(const char *path)
@@ -94,22 +112,13 @@ static bool open_dwarf(struct dwarf_inline *di)
 	if (di->tried)
 		return di->dw != NULL;
 	di->tried = true;
-	if (di->fd < 0 && di->path)
+	if (!di->elf && di->fd < 0 && di->path) {
 		di->fd = open(di->path, O_RDONLY | O_CLOEXEC);
-	if (di->fd < 0)
-		return false;
-	/*
-	 * The file is mapped whole and its fd closed: a cached file must not
-	 * hold an fd for the whole session (one per binary with DWARF seen).
-	 */
-	elf_version(EV_CURRENT);
-	di->elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);
+		if (di->fd >= 0)
+			map_file(di);
+	}
 	if (di->elf)
 		di->dw = dwarf_begin_elf(di->elf, DWARF_C_READ, NULL);
-	if (di->elf && elf_cntl(di->elf, ELF_C_FDDONE) == 0) {
-		close(di->fd);
-		di->fd = -1;
-	}
 	if (!di->dw)
 		return false;
 	di->scan = dwarf_getaranges(di->dw, &ar, &nr) != 0 || nr == 0;

@@ -20,7 +20,8 @@
 
 struct dwarf_inline;
 
-/* Takes fd (an ELF file with .debug_info), closed by dwarf_inline__free.
+/* Takes fd (an ELF file with .debug_info): the file is mapped and fd closed
+ * at once (else by dwarf_inline__free), so a cached file holds no fd.
  * Never NULL; a file libdw cannot read just has no chains. */
 struct dwarf_inline *dwarf_inline__from_fd(int fd);
 /* Same for the file at path, opened on the first look-up. */

@@ -26,6 +26,7 @@
 
 #include <cmocka.h>
 
+#include "threadtop/dwarf_inline.h"
 #include "threadtop/elf_symbols.h"
 #include "threadtop/symbolizer.h"
 
@@ -379,6 +380,19 @@ static void test_inlined(void **state)
 		assert_string_equal(line, "inline_hot");
 	kill_child(state);
 	symbolizer__free(s);
+
+	/* A file with DWARF holds no fd, even before its first look-up. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct dwarf_inline *di;
+	const char *const *names;
+
+	assert_true(fd >= 0);
+	di = dwarf_inline__from_fd(fd);
+	assert_int_equal(fcntl(fd, F_GETFD), -1);
+	assert_int_equal(errno, EBADF);
+	assert_int_equal(dwarf_inline__find(di, hot_vaddr, &names), 2);
+	assert_string_equal(names[1], "inline_hot");
+	dwarf_inline__free(di);
 }
 
 /* The vdso of a child: its clock_gettime is named from the in-memory ELF. */
