@@ -442,7 +442,7 @@ struct {
 
 struct known {
 	struct task_struct __kptr *task;
-	__u64 switches; /* nvcsw + nivcsw at the thread's last full sample */
+	__u64 runtime; /* CPU time at the thread's last full sample: it ran if it moved */
 	__u32 tid;
 	__u8 state; /* at the thread's last full sample, or STATE_RESAMPLE */
 	__u8 kthread;
@@ -631,7 +631,7 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 	    last->sig == thread_sig(task)) {
 		if (k) {
 			k->state = state;
-			k->switches = task->nvcsw + task->nivcsw;
+			k->runtime = task->se.sum_exec_runtime;
 		}
 		add_repeat(p, tid);
 		return;
@@ -683,7 +683,8 @@ static __always_inline void walk_threads(struct pass *p)
 
 /*
  * Under RCU, the i-th thread of tt_known as sort_thread would see it. Only
- * two lines of the task are read: a dead one (TASK_DEAD) also has its exit
+ * the first four cache lines of the task are read (state, on_cpu, CPU time:
+ * a thread that ran has more): a dead one (TASK_DEAD) also has its exit
  * state read, to tell a zombie from a reaped thread.
  */
 static __always_inline void recheck(struct pass *p, __u32 i)
@@ -702,7 +703,7 @@ static __always_inline void recheck(struct pass *p, __u32 i)
 	state = state_of(task, raw, raw & TS_DEAD ? task->exit_state : 0);
 	if (k->kthread && state == TT_ST_I)
 		return;
-	if (state != TT_ST_R && state == k->state && k->switches == task->nvcsw + task->nivcsw)
+	if (state != TT_ST_R && state == k->state && k->runtime == task->se.sum_exec_runtime)
 		add_repeat(p, k->tid);
 	else
 		add_changed(p, k->tid, i);
@@ -777,7 +778,7 @@ static long sample_changed(__u32 i, void *ctx)
 	if (k) {
 		k->tid = task->pid;
 		k->state = tt_copies_capped == capped ? state : STATE_RESAMPLE;
-		k->switches = task->nvcsw + task->nivcsw;
+		k->runtime = task->se.sum_exec_runtime;
 		task = bpf_kptr_xchg(&k->task, task);
 	}
 	if (task)
