@@ -486,6 +486,7 @@ struct changed_thread {
 struct pass {
 	struct tt_thread_repeat rep; /* tids follow */
 	__u32 rep_tids[REPEAT_BATCH];
+	__u32 rep_block; /* the block of the repeats in rep */
 	__u32 nr_changed;
 	__u32 nr_walked; /* threads the walk has put in tt_known so far */
 	bool overflow;	 /* a thread the walk saw found no room in tt_known */
@@ -521,17 +522,26 @@ static __always_inline void flush_repeats(struct pass *p)
 		p->rep.hdr.size = sizeof(p->rep) + nr * sizeof(__u32);
 		p->rep.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
 		p->rep.nr = nr;
-		p->rep.reserved = 0;
+		p->rep.block = p->rep_block;
 		if (!emit(&p->rep, sizeof(p->rep) + nr * sizeof(__u32)))
 			tt_nr_samples += nr;
 	}
 	p->rep.nr = 0;
 }
 
-static __always_inline void add_repeat(struct pass *p, __u32 tid)
+/*
+ * idx is the thread's place in tt_known: records are cut at block bounds, so
+ * that a thread that changes alters only the record of its block.
+ */
+static __always_inline void add_repeat(struct pass *p, __u32 tid, __u32 idx)
 {
-	__u32 i = p->rep.nr;
+	__u32 block = idx / TT_REPEAT_BLOCK, i;
 
+	if (block != p->rep_block) {
+		flush_repeats(p);
+		p->rep_block = block;
+	}
+	i = p->rep.nr;
 	if (i < REPEAT_BATCH) {
 		p->rep_tids[i] = tid;
 		p->rep.nr = i + 1;
@@ -633,7 +643,7 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 			k->state = state;
 			k->runtime = task->se.sum_exec_runtime;
 		}
-		add_repeat(p, tid);
+		add_repeat(p, tid, known);
 		return;
 	}
 	add_changed(p, tid, known);
@@ -704,7 +714,7 @@ static __always_inline void recheck(struct pass *p, __u32 i)
 	if (k->kthread && state == TT_ST_I)
 		return;
 	if (state != TT_ST_R && state == k->state && k->runtime == task->se.sum_exec_runtime)
-		add_repeat(p, k->tid);
+		add_repeat(p, k->tid, i);
 	else
 		add_changed(p, k->tid, i);
 }
@@ -804,6 +814,7 @@ int sample_threads(void *ctx)
 	if (!p || !batch)
 		return 0;
 	p->rep.nr = 0;
+	p->rep_block = 0;
 	p->nr_changed = 0;
 	if (needs_walk())
 		walk_threads(p);

@@ -5,13 +5,14 @@
  * with no sample yet is skipped).
  *
  * On an idle box nearly every thread is repeated on every tick, and the
- * kernel walks them in the same order each time, so the k-th repeat record
- * of a pass usually lists exactly the tids of the k-th record of the pass
- * before. Such a record only bumps the count of its run; the threads take
- * the run's count (into t->pending, then their key, see model_settle) when
- * the list changes, the second changes, or a reader flushes. Touching 1,000
- * threads all over the heap 20 times a second cost more than the rest of
- * the tick's user-space work.
+ * kernel goes through them in the same order each time, in blocks (see
+ * struct tt_thread_repeat), so a block's record usually lists exactly the
+ * tids of its record of the pass before. Such a record only bumps the count
+ * of its block's run; the threads take the run's count (into t->pending,
+ * then their key, see model_settle) when the list changes, the second
+ * changes, or a reader flushes. Touching 1,000 threads all over the heap 20
+ * times a second cost more than the rest of the tick's user-space work; a
+ * thread that changes costs the lookups of its block only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,12 +20,13 @@
 #include "model_internal.h"
 #include "threadtop/util.h"
 
-/* Records of one pass kept as runs: 64 x 1024 tids; later records count at once. */
-#define MAX_RUNS 64
+/* Blocks kept as runs (65,536 threads); records of later blocks count at once. */
+#define MAX_RUNS 512
 
 struct repeat_run {
 	uint32_t *tids;
 	uint32_t nr, cap;
+	uint32_t pass;	  /* 1 + the pass (m->repeat_pass) that last confirmed the run */
 	uint32_t count;	  /* passes that repeated this list, not yet counted */
 	uint32_t sec;	  /* the second of those passes (model_sec) */
 	uint64_t time_ns; /* the latest of them */
@@ -84,14 +86,16 @@ void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r)
 
 	if (!m->runs)
 		m->runs = xcalloc(MAX_RUNS, sizeof(*m->runs));
-	if (m->run_idx >= MAX_RUNS) {
+	run = r->block < MAX_RUNS ? &m->runs[r->block] : NULL;
+	/* Past the runs, or a second record of the block in this pass: counted at once. */
+	if (!run || run->pass == m->repeat_pass + 1) {
 		repeat_tids(m, r->tids, r->nr, 1, sec, r->hdr.time_ns);
 		return;
 	}
+	run->pass = m->repeat_pass + 1;
 	m->stale_flushed = false;
-	run = &m->runs[m->run_idx++];
-	if (m->run_idx > m->nr_runs)
-		m->nr_runs = m->run_idx;
+	if (r->block >= m->nr_runs)
+		m->nr_runs = r->block + 1;
 	if (run->count && run->sec == sec && run->nr == r->nr &&
 	    !memcmp(run->tids, r->tids, r->nr * sizeof(*r->tids))) {
 		run->count++;
@@ -110,11 +114,12 @@ void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r)
 	run->time_ns = r->hdr.time_ns;
 }
 
-/* Runs past the records of this pass so far are lists of older passes. */
+/* Runs this pass has not confirmed (so far) are lists of older passes. */
 static void flush_stale(struct model *m)
 {
-	for (uint32_t i = m->run_idx; i < m->nr_runs; i++)
-		flush_run(m, &m->runs[i]);
+	for (uint32_t i = 0; i < m->nr_runs; i++)
+		if (m->runs[i].pass != m->repeat_pass + 1)
+			flush_run(m, &m->runs[i]);
 	m->stale_flushed = true;
 }
 
@@ -134,7 +139,7 @@ void model_repeat_before_sample(struct model *m)
 void model_repeat_tick(struct model *m)
 {
 	flush_stale(m);
-	m->run_idx = 0;
+	m->repeat_pass++;
 	m->stale_flushed = false;
 }
 
@@ -150,5 +155,5 @@ void model_repeat_free(struct model *m)
 		free(m->runs[i].tids);
 	free(m->runs);
 	m->runs = NULL;
-	m->nr_runs = m->run_idx = 0;
+	m->nr_runs = 0;
 }

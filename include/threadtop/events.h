@@ -146,14 +146,18 @@ struct tt_thread_sample {
  * One sampling pass saw these threads exactly as their last thread sample
  * described them (they have not run since, same state): each counts as that
  * sample again, at hdr.time_ns. The BPF source sends idle threads this way;
- * a thread the reader has no sample of is skipped.
+ * a thread the reader has no sample of is skipped. The sender cuts its
+ * thread order into blocks of at most TT_REPEAT_BLOCK threads, one record
+ * per block and pass: when nothing in a block changed, its record lists the
+ * same tids as the pass before (the model counts such a record as a run).
  */
-#define TT_REPEAT_MAX 1024 /* tids per record */
+#define TT_REPEAT_MAX 1024  /* tids per record */
+#define TT_REPEAT_BLOCK 128 /* threads per block of the sender's order */
 
 struct tt_thread_repeat {
 	struct tt_event_header hdr;
-	__u32 nr; /* tids that follow */
-	__u32 reserved;
+	__u32 nr;    /* tids that follow */
+	__u32 block; /* the block of the sender's order they come from */
 	__u32 tids[];
 };
 

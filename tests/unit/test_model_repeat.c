@@ -39,7 +39,9 @@ static void sample(struct model *m, uint64_t t, uint32_t tid, enum tt_state stat
 	model__ingest(m, &s.hdr);
 }
 
-static void repeat(struct model *m, uint64_t t, const uint32_t *tids, uint32_t nr)
+/* A repeat record of the sender's block block. */
+static void repeat_block(struct model *m, uint64_t t, uint32_t block, const uint32_t *tids,
+			 uint32_t nr)
 {
 	union {
 		struct tt_thread_repeat r;
@@ -50,8 +52,15 @@ static void repeat(struct model *m, uint64_t t, const uint32_t *tids, uint32_t n
 	u.r.hdr = (struct tt_event_header){TT_EV_THREAD_REPEAT, TT_THREAD_REPEAT_VERSION,
 					   (uint32_t)(sizeof(u.r) + nr * sizeof(uint32_t)), t};
 	u.r.nr = nr;
+	u.r.block = block;
 	memcpy(u.r.tids, tids, nr * sizeof(uint32_t));
 	model__ingest(m, &u.r.hdr);
+}
+
+/* All in block 0: the second and later records of a pass count at once. */
+static void repeat(struct model *m, uint64_t t, const uint32_t *tids, uint32_t nr)
+{
+	repeat_block(m, t, 0, tids, nr);
 }
 
 /* The end of a sampling pass: the next repeat record starts the next pass. */
@@ -205,7 +214,7 @@ static void lazy_repeats_read_exactly_at_any_tick(void **state)
  * record), another is new at tick 50, one exits at tick 90: at any tick the
  * counts equal those of full samples.
  */
-static void runs_of_repeat_records_count_exactly(void **state)
+static void count_runs(bool by_block)
 {
 	struct model *full = model__new(NULL), *rep = model__new(NULL);
 	const uint32_t per_record = 3, nr = 9;
@@ -214,7 +223,7 @@ static void runs_of_repeat_records_count_exactly(void **state)
 	model__advance(rep, T0);
 	for (int i = 0; i < 200; i++) {
 		uint64_t t = T0 + (uint64_t)i * TICK;
-		uint32_t list[16], n = 0;
+		uint32_t list[16], n = 0, block = 0;
 
 		if (i && i % 20 == 0) {
 			model__end_interval(full, t);
@@ -228,6 +237,13 @@ static void runs_of_repeat_records_count_exactly(void **state)
 
 			if (!exists)
 				continue;
+			/* The kernel's blocks: by place in its order; else records of 3. */
+			if (by_block && (tid - 20) / per_record != block) {
+				if (n)
+					repeat_block(rep, t, block, list, n);
+				n = 0;
+				block = (tid - 20) / per_record;
+			}
 			if (tid % 3 == 0)
 				st = (i / 13) % 2 ? TT_ST_D : TT_ST_S;
 			sample(full, t, tid, st, 0, tid, 1000000);
@@ -235,13 +251,13 @@ static void runs_of_repeat_records_count_exactly(void **state)
 				sample(rep, t, tid, st, 0, tid, 1000000);
 			else
 				list[n++] = tid;
-			if (n == per_record) {
+			if (!by_block && n == per_record) {
 				repeat(rep, t, list, n);
 				n = 0;
 			}
 		}
 		if (n)
-			repeat(rep, t, list, n);
+			repeat_block(rep, t, by_block ? block : 0, list, n);
 		tick(full, t);
 		tick(rep, t);
 		if (i % 5 != 4)
@@ -251,6 +267,17 @@ static void runs_of_repeat_records_count_exactly(void **state)
 	}
 	model__free(full);
 	model__free(rep);
+}
+
+static void runs_of_repeat_records_count_exactly(void **state)
+{
+	count_runs(false);
+}
+
+/* Records cut at the sender's block bounds: a change re-lists its block only. */
+static void runs_of_blocks_count_exactly(void **state)
+{
+	count_runs(true);
 }
 
 /* A repeat names threads the model has no sample of: they are skipped. */
@@ -304,6 +331,7 @@ int main(void)
 		cmocka_unit_test(repeats_count_as_full_samples),
 		cmocka_unit_test(lazy_repeats_read_exactly_at_any_tick),
 		cmocka_unit_test(runs_of_repeat_records_count_exactly),
+		cmocka_unit_test(runs_of_blocks_count_exactly),
 		cmocka_unit_test(unknown_tids_are_skipped),
 		cmocka_unit_test(repeated_threads_age_out),
 	};
