@@ -152,7 +152,7 @@ int app_start_capture(struct app *app)
 void app_drop_privileges(struct app *app)
 {
 	static const struct capability_need bpf_needs[] = {
-		{CAP_BPF, "drain BPF maps, re-run the thread iterator"},
+		{CAP_BPF, "drain BPF maps, run the thread sampler each tick"},
 		{CAP_PERFMON, "BPF tracing, uprobes on processes that start later"},
 	};
 	static const struct capability_need proc_needs[] = {
