@@ -60,3 +60,12 @@ wait_first_line() {
 	done
 	fail "threadtop printed nothing within 10 s"
 }
+
+# wait_threads PID N: waits up to 10 s until process PID has N threads or more.
+wait_threads() {
+	for _ in $(seq 100); do
+		[ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "process $1 did not start its threads: $(ls /proc/"$1"/task 2>/dev/null | wc -l) of $2"
+}

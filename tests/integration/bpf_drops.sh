@@ -10,11 +10,7 @@
 
 start idle_threads 300 120
 wl=$WL
-for _ in $(seq 100); do
-	[ "$(ls /proc/"$wl"/task 2>/dev/null | wc -l)" -ge 301 ] && break
-	sleep 0.1
-done
-[ "$(ls /proc/"$wl"/task | wc -l)" -ge 301 ] || fail "idle_threads did not start its threads"
+wait_threads "$wl" 301
 
 # wl_samples FILE: per line, the samples of the workload's threads in that interval.
 wl_samples() { jq -c "[.threads[] | select(.pid == $wl) | .samples | add // 0] | add // 0" "$1"; }

@@ -22,11 +22,7 @@ pause_s() {
 
 start thread_phases 60
 wl=$WL
-for _ in $(seq 100); do
-	[ "$(ls /proc/"$wl"/task | wc -l)" -eq 3 ] && break
-	sleep 0.1
-done
-[ "$(ls /proc/"$wl"/task | wc -l)" -eq 3 ] || fail "thread_phases did not start its threads"
+wait_threads "$wl" 3
 
 out=$TMPD/out.json
 pid0=$(last_pid)
