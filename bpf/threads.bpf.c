@@ -613,9 +613,9 @@ static __always_inline struct known *remember(struct task_struct *task, struct p
 		if (old)
 			bpf_task_release(old);
 		k->state = STATE_RESAMPLE;
+		k->tid = task->pid; /* an exec that changes it also makes a full sample */
+		k->kthread = kthread;
 	}
-	k->tid = task->pid;
-	k->kthread = kthread;
 	p->nr_walked = j + 1;
 	return k;
 }
@@ -639,7 +639,8 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 	last = bpf_map_lookup_elem(&tt_last, &slot);
 	if (last && state != TT_ST_R && last->tid == tid && last->state == state &&
 	    last->sig == thread_sig(task)) {
-		if (k) {
+		/* Unchanged since its full sample: so is its entry, unless new here. */
+		if (k && k->state != state) {
 			k->state = state;
 			k->runtime = task->se.sum_exec_runtime;
 		}
