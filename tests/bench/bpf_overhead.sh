@@ -7,7 +7,7 @@
 # -s, strace -c -f), as the median of PAIRS alternating (without tool, with
 # tool) pairs. For threadtop's default mode also its direct cost, which the
 # VM's noise does not move: 1 + the run time of its BPF programs outside
-# threadtop (BPF_ENABLE_STATS; every program but the task iterator) over the
+# threadtop (BPF_ENABLE_STATS; every program but the thread sampler, which runs in threadtop) over the
 # storm's time; it counts every process's samples, so on a busy box it
 # overstates. Then threadtop's own CPU with 1,000 idle threads at default
 # settings, in batch JSON and in the TUI (tmux). Not run by CI. As root:
@@ -65,7 +65,7 @@ measure() {
 			with=$(bench_wl "$name")
 			bench_tool_stop
 			# Direct cost: BPF run time outside threadtop (every program but
-			# the iterator) over the storm's time. Tracing modes turn the
+			# the thread sampler) over the storm's time. Tracing modes turn the
 			# stats off (they would cost every hook): no figure there.
 			[ -s "$BENCH_TMP/tt.json" ] && floor=$(jq -rs --argjson w "$with" '
 				[.[].bpf_stats | select(.) | to_entries[] | select(.key != "sample_threads")

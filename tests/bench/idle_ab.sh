@@ -1,0 +1,66 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# threadtop's own CPU beside 1,000 idle threads, in the TUI (160x50 tmux
+# pane, default settings), for two binaries in alternating runs: a change's
+# effect on the idle box, which this VM's noise hides in a single run. With
+# FORKS=1 a shell loop starts a task every 40 ms meanwhile, so that every
+# pass walks the thread list (the known-threads array does not help). Not
+# run by CI. As root:
+#
+#   tests/bench/idle_ab.sh OLD_BINARY NEW_BINARY [ROUNDS (3)] [SECONDS (20)]
+#
+# Environment: FORKS (0), WARM_S (6): start-up left out of each window.
+set -uo pipefail
+
+[ $# -ge 2 ] || { echo "usage: $0 OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]" >&2; exit 2; }
+A=$1
+B=$2
+ROUNDS=${3:-3}
+SECS=${4:-20}
+WARM_S=${WARM_S:-6}
+FORKS=${FORKS:-0}
+BENCH_WL=${BENCH_WL:-$(dirname "$(readlink -f "$B")")/tests/workloads}
+BENCH_TMP=$(mktemp -d)
+trap 'rm -rf "$BENCH_TMP"' EXIT
+. "$(dirname "$0")/lib_bench.bash"
+WL=$BENCH_WL
+[ -x "$WL/idle_threads" ] || { echo "no $WL/idle_threads: set BENCH_WL" >&2; exit 2; }
+command -v tmux >/dev/null || { echo "needs tmux" >&2; exit 2; }
+
+one_run() {
+	local bin=$1 idle loop=0 sock tt c0 c1 t0 t1
+	"$WL/idle_threads" 1000 $((SECS + WARM_S + 10)) &
+	idle=$!
+	if [ "$FORKS" = 1 ]; then
+		(
+			end=$((SECONDS + SECS + WARM_S + 5))
+			while [ $SECONDS -lt $end ]; do
+				/bin/true
+				sleep 0.04
+			done
+		) &
+		loop=$!
+	fi
+	sleep 1
+	sock=$BENCH_TMP/ab.sock
+	tmux -S "$sock" new-session -d -x 160 -y 50 "exec $bin --source bpf"
+	sleep "$WARM_S"
+	tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
+	c0=$(bench_proc_cpu "$tt")
+	t0=$(date +%s.%N)
+	sleep "$SECS"
+	c1=$(bench_proc_cpu "$tt")
+	t1=$(date +%s.%N)
+	tmux -S "$sock" kill-server 2>/dev/null
+	kill "$idle" 2>/dev/null
+	[ "$loop" != 0 ] && kill "$loop" 2>/dev/null
+	wait 2>/dev/null
+	awk -v n="$bin" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" 'BEGIN {
+		printf "%-40s %.2f%% of one CPU\n", n, (c1 - c0) / (t1 - t0) * 100 }'
+}
+
+echo "1,000 idle threads, TUI, ${SECS} s windows$([ "$FORKS" = 1 ] && echo ", a task started every 40 ms")"
+for _ in $(seq "$ROUNDS"); do
+	one_run "$A"
+	one_run "$B"
+done
