@@ -531,12 +531,17 @@ static __always_inline void flush_repeats(struct pass *p)
 
 /*
  * idx is the thread's place in tt_known: records are cut at block bounds, so
- * that a thread that changes alters only the record of its block.
+ * that a thread that changes alters only the record of its block. This and
+ * add_changed are global functions, checked by the verifier once rather than
+ * on every path through the loops that call them (which halves the load).
  */
-static __always_inline void add_repeat(struct pass *p, __u32 tid, __u32 idx)
+__noinline int add_repeat(__u32 tid, __u32 idx)
 {
-	__u32 block = idx / TT_REPEAT_BLOCK, i;
+	__u32 block = idx / TT_REPEAT_BLOCK, i, zero = 0;
+	struct pass *p = bpf_map_lookup_elem(&tt_pass, &zero);
 
+	if (!p)
+		return 0;
 	if (block != p->rep_block) {
 		flush_repeats(p);
 		p->rep_block = block;
@@ -548,12 +553,17 @@ static __always_inline void add_repeat(struct pass *p, __u32 tid, __u32 idx)
 	}
 	if (p->rep.nr >= REPEAT_BATCH)
 		flush_repeats(p);
+	return 0;
 }
 
-static __always_inline void add_changed(struct pass *p, __u32 tid, __u32 known)
+__noinline int add_changed(__u32 tid, __u32 known)
 {
-	__u32 i = p->nr_changed;
+	__u32 zero = 0, i;
+	struct pass *p = bpf_map_lookup_elem(&tt_pass, &zero);
 
+	if (!p)
+		return 0;
+	i = p->nr_changed;
 	if (i < CHANGED_MAX) {
 		p->changed[i].tid = tid;
 		p->changed[i].known = known;
@@ -561,6 +571,7 @@ static __always_inline void add_changed(struct pass *p, __u32 tid, __u32 known)
 	} else {
 		count_drop(TT_DROP_MAP_FULL);
 	}
+	return 0;
 }
 
 /*
@@ -644,10 +655,10 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 			k->state = state;
 			k->runtime = task->se.sum_exec_runtime;
 		}
-		add_repeat(p, tid, known);
+		add_repeat(tid, known);
 		return;
 	}
-	add_changed(p, tid, known);
+	add_changed(tid, known);
 }
 
 /* Drops the references of tt_known[from, to): threads the last walk did not see. */
@@ -715,9 +726,9 @@ static __always_inline void recheck(struct pass *p, __u32 i)
 	if (k->kthread && state == TT_ST_I)
 		return;
 	if (state != TT_ST_R && state == k->state && k->runtime == task->se.sum_exec_runtime)
-		add_repeat(p, k->tid, i);
+		add_repeat(k->tid, i);
 	else
-		add_changed(p, k->tid, i);
+		add_changed(k->tid, i);
 }
 
 static __always_inline void reread_known(struct pass *p)
