@@ -136,17 +136,6 @@ command -v tmux >/dev/null || { echo "idle box, TUI: skipped (no tmux)"; exit 0;
 "$BENCH_WL/idle_threads" 1000 $((IDLE_S + WARM_S + 10)) &
 idle=$!
 sleep 1
-sock=$BENCH_TMP/tmux.sock
-tmux -S "$sock" new-session -d -x 160 -y 50 "exec $TT --source bpf"
-sleep "$WARM_S"
-tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
-c0=$(bench_proc_cpu "$tt")
-t0=$(date +%s.%N)
-sleep "$IDLE_S"
-c1=$(bench_proc_cpu "$tt")
-t1=$(date +%s.%N)
-tmux -S "$sock" kill-server 2>/dev/null
+pct=$(bench_tui_cpu "$TT" "$WARM_S" "$IDLE_S")
 kill "$idle" 2>/dev/null
-awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" 'BEGIN {
-	printf "idle box, TUI (default settings), steady %.1f s: %.2f%% of one CPU (target 1%%)\n",
-		t1 - t0, (c1 - c0) / (t1 - t0) * 100 }'
+echo "idle box, TUI (default settings), steady ${IDLE_S} s: ${pct}% of one CPU (target 1%)"

@@ -28,7 +28,7 @@ WL=$BENCH_WL
 command -v tmux >/dev/null || { echo "needs tmux" >&2; exit 2; }
 
 one_run() {
-	local bin=$1 idle loop=0 sock tt c0 c1 t0 t1
+	local bin=$1 idle loop=0 pct
 	"$WL/idle_threads" 1000 $((SECS + WARM_S + 10)) &
 	idle=$!
 	if [ "$FORKS" = 1 ]; then
@@ -42,21 +42,11 @@ one_run() {
 		loop=$!
 	fi
 	sleep 1
-	sock=$BENCH_TMP/ab.sock
-	tmux -S "$sock" new-session -d -x 160 -y 50 "exec $bin --source bpf"
-	sleep "$WARM_S"
-	tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
-	c0=$(bench_proc_cpu "$tt")
-	t0=$(date +%s.%N)
-	sleep "$SECS"
-	c1=$(bench_proc_cpu "$tt")
-	t1=$(date +%s.%N)
-	tmux -S "$sock" kill-server 2>/dev/null
+	pct=$(bench_tui_cpu "$bin" "$WARM_S" "$SECS")
 	kill "$idle" 2>/dev/null
 	[ "$loop" != 0 ] && kill "$loop" 2>/dev/null
 	wait 2>/dev/null
-	awk -v n="$bin" -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" 'BEGIN {
-		printf "%-40s %.2f%% of one CPU\n", n, (c1 - c0) / (t1 - t0) * 100 }'
+	printf "%-40s %s%% of one CPU\n" "$bin" "$pct"
 }
 
 echo "1,000 idle threads, TUI, ${SECS} s windows$([ "$FORKS" = 1 ] && echo ", a task started every 40 ms")"

@@ -183,3 +183,21 @@ bench_table_md() {
 		cat "$1"
 	} | awk -F'\t' '{ gsub(/\|/, "\\|"); line = "|"; for (i = 1; i <= NF; i++) line = line " " $i " |"; print line }'
 }
+
+# bench_tui_cpu BIN WARM_S SECS: threadtop BIN live (--source bpf) in a
+# 160x50 tmux pane; prints its CPU over SECS seconds after WARM_S seconds of
+# start-up, as a percentage of one CPU.
+bench_tui_cpu() {
+	local sock=$BENCH_TMP/tui.sock tt c0 c1 t0 t1
+	tmux -S "$sock" new-session -d -x 160 -y 50 "exec $1 --source bpf"
+	sleep "$2"
+	tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
+	c0=$(bench_proc_cpu "$tt")
+	t0=$(date +%s.%N)
+	sleep "$3"
+	c1=$(bench_proc_cpu "$tt")
+	t1=$(date +%s.%N)
+	tmux -S "$sock" kill-server 2>/dev/null
+	awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.2f\n", (c1 - c0) / (t1 - t0) * 100 }'
+}
