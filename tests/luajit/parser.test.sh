@@ -29,11 +29,20 @@ local function inner() local v = tt_cspin(2e6); return v end
 local function middle() local s = 0 for _ = 1, 30 do s = s + inner() end return s end
 local function hot() local s = 0 for i = 1, 1e8 do s = s + i % 3 end return s end
 local mode, path = arg[1], arg[2]
+-- Each phase runs from the main chunk until it has 5 samples of its own VM
+-- state (the timer counts CPU time: fixed work is fewer ticks on a fast
+-- machine), or 20 s of CPU.
+local function enough(state, t0)
+  return misc.sysprof.report().vmstate[state] >= 5 or os.clock() - t0 > 20
+end
 assert(misc.sysprof.start({ mode = mode, interval = 2, path = path }))
 jit.off(fib)
-fib(29)
-local x = tt_ccall(middle)
-hot()
+local t0 = os.clock()
+repeat fib(22) until enough("LFUNC", t0)
+t0 = os.clock()
+repeat tt_ccall(middle) until enough("CFUNC", t0)
+t0 = os.clock()
+repeat hot() until enough("TRACE", t0)
 assert(misc.sysprof.stop())
 LUA
 "$TT_LUAJIT" prof.lua C c.bin || { echo "not ok - profiling failed"; exit 1; }
@@ -63,7 +72,8 @@ local function build()
   return n
 end
 assert(misc.sysprof.start({ mode = "C", interval = 2, path = arg[1] }))
-local x = build()
+local t0 = os.clock()
+repeat build() until misc.sysprof.report().samples >= 20 or os.clock() - t0 > 20
 assert(misc.sysprof.stop())
 LUA
 "$TT_LUAJIT" builtin.lua builtin.bin

@@ -19,7 +19,10 @@ assert(type(misc) == "table" and misc.sysprof.available == true, "misc.sysprof m
 assert(misc.sysprof.start({ mode = "C", path = "pre.bin", interval = 1 }))
 local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
 jit.off(fib)
-fib(28)
+-- Until 20 samples: the timer counts CPU time, so fixed work is too few
+-- ticks on a fast machine.
+local t0 = os.clock()
+repeat fib(22) until misc.sysprof.report().samples >= 20 or os.clock() - t0 > 20
 assert(misc.sysprof.stop())
 local r = misc.sysprof.report()
 assert(r.samples > 0 and r.fidelity == 8, "no samples")
@@ -43,7 +46,10 @@ LUA_CPATH="$dir/?.so" luajit -e '
 local s = require("sysprof")
 assert(s == misc.sysprof)
 assert(s.start({ mode = "D", interval = 1 }))
-local x = 0 for i = 1, 3e7 do x = x + i % 3 end
+local x, t0 = 0, os.clock()
+repeat
+  for i = 1, 1e6 do x = x + i % 3 end
+until s.report().samples >= 5 or os.clock() - t0 > 20
 assert(s.stop())
 print("samples", s.report().samples)' >out 2>&1
 check grep -q "^samples	[1-9]" out

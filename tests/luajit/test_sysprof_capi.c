@@ -104,16 +104,55 @@ static void run(lua_State *L, const char *code)
 
 static volatile uint64_t burn_sink;
 
+static long thread_cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 static void burn_cpu_ms(long ms)
 {
-	struct timespec a, b;
+	long start = thread_cpu_ms();
 
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &a);
 	do {
 		for (int i = 0; i < 100000; i++)
 			burn_sink += (uint64_t)i * 7;
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &b);
-	} while ((b.tv_sec - a.tv_sec) * 1000 + (b.tv_nsec - a.tv_nsec) / 1000000 < ms);
+	} while (thread_cpu_ms() - start < ms);
+}
+
+/*
+ * The profiler's timer counts this thread's CPU time, so a fixed amount of
+ * work is fewer ticks on a fast machine than on a slow one: checks on what
+ * was sampled run the work until it is there, within a CPU budget.
+ */
+#define CPU_BUDGET_MS 20000
+
+static int cfunc_sampled(const struct luam_Sysprof_Counters *c)
+{
+	return c->samples > 1 && c->vmst_cfunc > 0;
+}
+
+static int lfunc_sampled(const struct luam_Sysprof_Counters *c)
+{
+	return c->samples > 0 && c->vmst_lfunc > 0;
+}
+
+/* Runs code until done(counters) or CPU_BUDGET_MS of CPU; 1 if done. */
+static int run_until(lua_State *L, const char *code,
+		     int (*done)(const struct luam_Sysprof_Counters *c))
+{
+	struct luam_Sysprof_Counters c;
+	long start = thread_cpu_ms();
+
+	do {
+		run(L, code);
+		assert_int_equal(luaM_sysprof_report(&c), PROFILE_SUCCESS);
+		if (done(&c))
+			return 1;
+	} while (thread_cpu_ms() - start < CPU_BUDGET_MS);
+	return 0;
 }
 
 static int setup_config(void **state)
@@ -215,6 +254,7 @@ static void profile_payload(int jit_on)
 	assert_int_equal(luaM_sysprof_start(L, &o), PROFILE_SUCCESS);
 	for (i = 0; i < 4; i++)
 		run(L, payload);
+	assert_true(run_until(L, payload, cfunc_sampled));
 	assert_int_equal(luaM_sysprof_report(&c), PROFILE_SUCCESS);
 	assert_int_equal(sum(&c), c.samples);
 	assert_int_equal(luaM_sysprof_stop(L), PROFILE_SUCCESS);
@@ -300,7 +340,10 @@ static void test_custom_backtracer(void **state)
 	assert_int_equal(luaM_sysprof_set_backtracer(fake_backtracer), PROFILE_SUCCESS);
 	assert_int_equal(luaM_sysprof_start(L, &o), PROFILE_SUCCESS);
 	run(L, "local s = 0 for i = 1, 1e7 do s = s + i % 7 end");
-	burn_cpu_ms(30);
+	/* Host code until the backtracer ran (the timer counts CPU time). */
+	for (long start = thread_cpu_ms(); !bt_calls && thread_cpu_ms() - start < CPU_BUDGET_MS;)
+		burn_cpu_ms(10);
+	burn_cpu_ms(10);
 	assert_int_equal(luaM_sysprof_stop(L), PROFILE_SUCCESS);
 	assert_true(bt_calls > 0);
 	/* 0x1234 0x5678 0 as ULEB128, as a host stack */
@@ -505,8 +548,10 @@ static void test_fallback_letters(void **state)
 		L = new_vm();
 		assert_int_equal(luaM_sysprof_start(L, &o), PROFILE_SUCCESS);
 		assert_int_equal(luaM_sysprof_fidelity(), 5);
-		run(L, "jit.off() local function f(n) if n < 2 then return n end\n"
-		       "return f(n-1) + f(n-2) end f(27)");
+		assert_true(run_until(L,
+				      "jit.off() local function f(n) if n < 2 then return n end\n"
+				      "return f(n-1) + f(n-2) end f(22)",
+				      lfunc_sampled));
 		assert_int_equal(luaM_sysprof_stop(L), PROFILE_SUCCESS);
 		assert_int_equal(luaM_sysprof_report(&c), PROFILE_SUCCESS);
 		assert_true(c.samples > 0);

@@ -157,7 +157,11 @@ static void test_free_kills(void **state)
 	struct cmdcap *c = cmdcap__new(&o, loop);
 
 	assert_int_equal(cmdcap__run_all(c), 1);
-	usleep(100000);
+	/* Until the command runs (a loaded machine starts it late), so that
+	 * the check below sees it killed, not yet to start. */
+	for (int i = 0; i < 300 && system("pgrep -f 'slee[p] 96' >/dev/null") != 0; i++)
+		usleep(100000);
+	assert_int_equal(system("pgrep -f 'slee[p] 96' >/dev/null"), 0);
 	cmdcap__free(c); /* the exit path: kill and reap */
 	assert_int_equal(system("pgrep -f 'slee[p] 96' >/dev/null"), 256);
 	loop__free(loop);
