@@ -8,7 +8,8 @@
 #   S          the tmux server and session name (new_server changes it)
 #   TUI_TMP    a private directory, removed at exit
 #   TUI_PIDS   background pids (workloads) killed at exit: TUI_PIDS+=($!)
-#   TT_TUI_WAIT  default deadline of the waits, seconds (20)
+#   TT_TUI_WAIT  default deadline of the waits, seconds (30: on a loaded
+#                machine the BPF source alone can take 8 s to start)
 
 : "${TT_BIN:?}" "${TT_WORKLOADS:?}"
 command -v tmux >/dev/null || {
@@ -20,7 +21,7 @@ S=tt_${TUI_NAME:-tui}_$$
 TUI_SERVERS=("$S")
 TUI_TMP=$(mktemp -d)
 TUI_PIDS=()
-TUI_WAIT=${TT_TUI_WAIT:-20}
+TUI_WAIT=${TT_TUI_WAIT:-30}
 
 tm() { tmux -L "$S" "$@"; }
 screen() { tm capture-pane -t "$S" -p "$@"; }
@@ -91,7 +92,20 @@ start_workload() {
 	"$TT_WORKLOADS/$prog" "$@" &
 	WL=$!
 	TUI_PIDS+=("$WL")
-	wait_until 10 "$prog to start $nr threads" has_threads "$WL" "$nr"
+	wait_until "$TUI_WAIT" "$prog to start $nr threads" has_threads "$WL" "$nr"
+}
+
+# row N: the screen's line N (1-based).
+row() { screen | sed -n "$1p"; }
+# redrawn [N]: until the title row has changed N times (default 1): its clock
+# moves on with the frames, so the screen then shows data of a later
+# interval. Checks that something is NOT shown wait on this, not on a sleep.
+redrawn() {
+	local t0 i
+	for ((i = 0; i < ${1:-1}; i++)); do
+		t0=$(row 1)
+		wait_until "$TUI_WAIT" "a redraw" eval '[ "$(row 1)" != "$t0" ]'
+	done
 }
 
 # start_shell COLS ROWS [LANG]: a tmux session at a fixed size running a plain
