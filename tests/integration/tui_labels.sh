@@ -22,7 +22,7 @@ keys "clear; $TT_BIN --source bpf -d 0.35 -p $WL --log $TUI_TMP/log \
 # A BPF source that cannot load ends the run: skip, saying why. (EXIT= and a
 # digit: the typed command line shows EXIT=$? until the screen is cleared.)
 started() { screen | grep -Eq 'LABELS|EXIT=[0-9]'; }
-wait_until 15 "threadtop to start" started
+wait_until "$TUI_WAIT" "threadtop to start" started
 screen | grep -q 'LABELS' || {
 	echo "SKIP: threadtop could not start the BPF source: $(cat "$TUI_TMP/log")"
 	exit 77
@@ -30,33 +30,33 @@ screen | grep -q 'LABELS' || {
 # The waiter's row shows its label (it is inside begin_wait 60% of the time).
 # The 0.35 s refresh drifts across the waiter's 0.5 s cycle: a refresh period
 # of 0.5 s can lock onto its CPU-burning phase and never see the label.
-wait_for 'waiter .*wait=IO:DataFileRead' 20
+wait_for 'waiter .*wait=IO:DataFileRead'
 # The hostile value is shown escaped; a raw ESC never reaches the terminal.
-wait_for 'wait=\\e\[31mLock:\\x07rel' 20
+wait_for 'wait=\\e\[31mLock:\\x07rel'
 
 # Group by the labels dimension: g, End (the last dimension), Space, Enter.
 keys g
 wait_for 'application labels'
 keys End Space Enter
-wait_for 'LABELS +%CPU +THR' 10
-wait_for 'wait=IO:DataFileRead' 10
-wait_for '\(no labels\)' 10
+wait_for 'LABELS +%CPU +THR'
+wait_for 'wait=IO:DataFileRead'
+wait_for '\(no labels\)'
 
 # Drill down into the label's row: filter the rows to it (\ DataFileRead), Enter.
 keys '\' 
 keys -l DataFileRead
 keys Enter
-wait_for 'wait=IO:DataFileRead' 10
-sleep 0.5
-screen | grep -q '(no labels)' && fail "the filter kept the unlabelled row"
+wait_for 'filter "DataFileRead"'
+wait_for 'wait=IO:DataFileRead'
+wait_gone '\(no labels\)' # (fails if the filter keeps the unlabelled row)
 keys Enter
-wait_for 'all > .*wait=IO:DataFileRead' 10
-wait_for 'waiter' 10
-sleep 1.5
+wait_for 'all > .*wait=IO:DataFileRead'
+wait_for 'waiter'
+redrawn 2 # a later frame than the first drawn after the drill-down
 s=$(screen)
 grep -q 'phases' <<<"$s" && fail "the drill-down by label still lists the phases thread"
 grep -q ' evil' <<<"$s" && fail "the drill-down by label still lists the evil thread"
 
 keys q
-wait_for 'EXIT=0' 10
+wait_for 'EXIT=0'
 echo PASS
