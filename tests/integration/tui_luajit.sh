@@ -43,7 +43,7 @@ wait_for '[0-9.]+% +[0-9.]+% +[0-9.]+% +hot_loop @.*w\.lua:1'
 
 # Drill down from the function: search it, Enter.
 keys / h o t _ l o o p Enter
-sleep 0.3
+wait_gone 'Search: ' # the search has moved the selection
 keys Enter
 wait_for 'all > lua hot_loop @'
 keys 1
@@ -55,7 +55,7 @@ keys Escape
 wait_for '^all *$|^all  '
 keys q
 replays() { "$TT_BIN" -r "$TMPD/s.ttr" -b --format json >"$TMPD/replay.json" 2>/dev/null; }
-wait_until 10 "the recording $TMPD/s.ttr to replay" replays
+wait_until "$TUI_WAIT" "the recording $TMPD/s.ttr to replay" replays
 
 # The recording replays in the TUI with the LuaJIT pane and Lua frames.
 new_server

@@ -24,7 +24,19 @@ start() {
 # threadtop has exited, its recording is complete.
 quit() {
 	keys q
-	wait_for '^PROMPT\$' 10
+	wait_for '^PROMPT\$'
+}
+
+# search_shows TEXT REGEX: searches for TEXT (/); true if REGEX is then on
+# the screen within a second.
+search_shows() {
+	local i
+	keys / "$1" Enter
+	for ((i = 0; i < 10; i++)); do
+		screen | grep -Eq -- "$2" && return 0
+		sleep 0.1
+	done
+	return 1
 }
 
 trace=
@@ -52,13 +64,25 @@ if [ -n "$trace" ]; then
 	wait_for '^KERNEL TRACES'
 	wait_for '^sched:sched_process_exec +[0-9.]+/s +total [0-9]+'
 	for _ in 1 2 3; do /bin/true; done
-	sleep 1.5
-	# Other jobs exec too: pause (the pane holds still), then search for the line.
+	# Other jobs exec too: pause (the pane holds still), then search for the
+	# line; until the pane has read it (a loaded machine reads it late),
+	# resume for a frame and search again.
+	deadline=$((SECONDS + TUI_WAIT))
+	until
+		keys p
+		wait_for 'PAUSED'
+		search_shows 'filename=/bin/true' 'sched_process_exec: filename=/bin/true'
+	do
+		((SECONDS < deadline)) || fail "the Traces pane lacks the exec line of /bin/true"
+		keys p
+		wait_gone 'PAUSED'
+		redrawn
+	done
 	keys p
-	wait_for 'PAUSED'
-	keys / 'filename=/bin/true' Enter
-	wait_for 'sched_process_exec: filename=/bin/true'
-	keys p
+	# The pane can show lines of the interval still running; the recording
+	# gets whole intervals only. Two clock ticks: that interval has ended.
+	wait_gone 'PAUSED'
+	redrawn 2
 fi
 quit
 
@@ -66,16 +90,13 @@ quit
 start C.UTF-8 "$TT_BIN -r $tmp/a.ttr"
 wait_for 'REPLAY'
 keys 8
-wait_for '^  hello' 20
+wait_for '^  hello'
 if [ -n "$trace" ]; then
 	keys + + + # play as fast as possible; search until the line has been replayed
-	found=
-	for _ in $(seq 30); do
-		keys / 'filename=/bin/true' Enter
-		sleep 0.5
-		screen | grep -q 'sched_process_exec: filename=/bin/true' && found=1 && break
+	deadline=$((SECONDS + TUI_WAIT))
+	until search_shows 'filename=/bin/true' 'sched_process_exec: filename=/bin/true'; do
+		((SECONDS < deadline)) || fail "the replay's Traces pane lacks the exec line of /bin/true"
 	done
-	[ -n "$found" ] || fail "the replay's Traces pane lacks the exec line of /bin/true"
 fi
 keys 7
 wait_for '^cpu +[0-9]+\.[0-9] '
