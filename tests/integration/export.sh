@@ -9,7 +9,9 @@ fail() { echo "FAIL: $*"; exit 1; }
 command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 
 dir=$(mktemp -d /tmp/tt_export.XXXXXX)
-"$TT_WORKLOADS/spin_sleep" 30 &
+# Until killed (300 s at most): under load the runs below can take longer
+# than the workload's default 30 s.
+"$TT_WORKLOADS/spin_sleep" 300 &
 wl=$!
 cleanup() {
 	kill $wl 2>/dev/null || true
@@ -17,7 +19,12 @@ cleanup() {
 	rm -rf "$dir"
 }
 trap cleanup EXIT
-sleep 0.3
+# Its spinner and sleeper threads exist before the first sample.
+for _ in $(seq 300); do
+	[ "$(ls /proc/$wl/task 2>/dev/null | wc -l)" -ge 3 ] && break
+	sleep 0.1
+done
+[ "$(ls /proc/$wl/task | wc -l)" -ge 3 ] || fail "spin_sleep did not start its threads"
 
 "$TT_BIN" -b -n 2 -d 0.5 --source proc -p "$wl" --export "$dir/a.folded" \
 	--export "$dir/a.json" >/dev/null 2>"$dir/err" ||

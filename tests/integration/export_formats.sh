@@ -22,10 +22,15 @@ fi
 
 dir=$(mktemp -d /tmp/tt_export_formats.XXXXXX)
 name=$'<&"\033[1mX'
-"$TT_WORKLOADS/named_spinner" 30 "$name" &
+"$TT_WORKLOADS/named_spinner" 300 "$name" & # killed at exit
 wl=$!
 trap 'kill $wl 2>/dev/null || true; rm -rf "$dir"' EXIT
-sleep 0.3
+# It has named itself before the first sample (the test checks the name).
+for _ in $(seq 300); do
+	[ "$(cat /proc/$wl/comm 2>/dev/null)" = "$name" ] && break
+	sleep 0.1
+done
+[ "$(cat /proc/$wl/comm)" = "$name" ] || fail "named_spinner did not name itself"
 
 "$TT_BIN" -b -n 2 -d 0.5 --source proc -p "$wl" --export "$dir/p.folded" \
 	--export "$dir/p.json" --export "$dir/p.pb.gz" --export "$dir/p.speedscope.json" \

@@ -23,9 +23,14 @@ summary() { # pprof file -> JSON summary
 		>"$1.json" || fail "pprof-format cannot decode $1"
 }
 
-start named_spinner 30 hotspinner
+start named_spinner 300 hotspinner # killed at exit
 sp=$WL
-sleep 0.3
+# It has named itself and mapped the C library before the first sample.
+for _ in $(seq 300); do
+	[ "$(cat /proc/"$sp"/comm 2>/dev/null)" = hotspinner ] && break
+	sleep 0.1
+done
+[ "$(cat /proc/"$sp"/comm)" = hotspinner ] || fail "named_spinner did not name itself"
 exe=$(readlink -f "$TT_WORKLOADS/named_spinner")
 libc=$(awk '$6 ~ /\/libc[.-][^\/]*so/ {print $6; exit}' /proc/"$sp"/maps)
 [ -n "$libc" ] || fail "named_spinner maps no C library: $(cat /proc/"$sp"/maps)"
