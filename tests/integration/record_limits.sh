@@ -6,11 +6,16 @@
 set -euo pipefail
 
 tmp=$(mktemp -d)
-"$TT_WORKLOADS/rr_threads" 2 2 60 &
+# 300 s, killed at exit: the runs below take 20 s on a quiet machine.
+"$TT_WORKLOADS/rr_threads" 2 2 300 &
 wl=$!
 trap 'kill $wl 2>/dev/null; rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
-sleep 0.2
+for _ in $(seq 300); do
+	[ "$(ls /proc/$wl/task 2>/dev/null | wc -l)" -ge 5 ] && break
+	sleep 0.1
+done
+[ "$(ls /proc/$wl/task | wc -l)" -ge 5 ] || fail "rr_threads did not start its threads"
 # The caps are sized from a measured 2 s of recording: the workload's threads
 # make ~1 KB a second, but the USE records are machine-wide (one per CPU,
 # disk, interface), so a fixed 4 KiB held two chunks here and none on a

@@ -15,6 +15,22 @@ cleanup() {
 }
 trap cleanup EXIT
 fail() { echo "FAIL: $*"; exit 1; }
+# wait_lines FILE N: until FILE has N lines (intervals printed), 60 s at most.
+wait_lines() {
+	for _ in $(seq 600); do
+		[ "$(wc -l <"$1")" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "$1 has $(wc -l <"$1") lines after 60 s, not $2"
+}
+# wait_threads PID N: until process PID has N threads.
+wait_threads() {
+	for _ in $(seq 300); do
+		[ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge "$2" ] && return 0
+		sleep 0.1
+	done
+	fail "process $1 did not start its $2 threads"
+}
 
 # The workload runs from a copy that is deleted before the replay.
 mkdir "$tmp/bin"
@@ -22,14 +38,14 @@ cp "$TT_WORKLOADS/rr_threads" "$tmp/bin/rr_threads"
 "$tmp/bin/rr_threads" 2 3 60 &
 wl=$!
 pids+=("$wl")
-sleep 0.3
+wait_threads "$wl" 6
 
 # 1. Fidelity: live -w then -r, same JSON interval for interval.
 "$TT_BIN" -b --format json --source proc -d 0.5 -n 6 -p "$wl" -w "$tmp/a.ttr" >"$tmp/live.json"
 [ "$(wc -l <"$tmp/live.json")" -eq 6 ] || fail "live run printed $(wc -l <"$tmp/live.json") lines"
 kill -9 "$wl"
+wait "$wl" 2>/dev/null || true
 rm -f "$tmp/bin/rr_threads"
-sleep 0.2
 "$TT_BIN" -r "$tmp/a.ttr" -b --format json >"$tmp/replay.json" 2>"$tmp/replay.err" ||
 	fail "replay exited $?: $(cat "$tmp/replay.err")"
 [ ! -s "$tmp/replay.err" ] || fail "replay complained: $(cat "$tmp/replay.err")"
@@ -59,13 +75,15 @@ n=$("$TT_BIN" -r "$tmp/a.ttr" -b --format json -n 2 | wc -l)
 grep -q "source proc (replay)" "$tmp/replay.txt" || fail "text header lacks (replay)"
 
 # 2. SIGHUP (a dropped SSH session) finishes the file: index present, no warning.
-"$TT_WORKLOADS/rr_threads" 1 1 60 &
+"$TT_WORKLOADS/rr_threads" 1 1 300 & # killed at exit
 wl=$!
 pids+=("$wl")
+wait_threads "$wl" 3
 "$TT_BIN" -b --format json --source proc -d 0.5 -p "$wl" -w "$tmp/hup.ttr" >"$tmp/hup.json" &
 rec=$!
 pids+=("$rec")
-sleep 2.3
+# Three intervals printed, however late a loaded machine starts it.
+wait_lines "$tmp/hup.json" 3
 kill -HUP "$rec"
 wait "$rec" || fail "recorder exited $? on SIGHUP"
 "$TT_BIN" -r "$tmp/hup.ttr" -b --format json 2>"$tmp/hup.err" | jq -c 'del(.replay)' \
@@ -78,7 +96,8 @@ jq -c . "$tmp/hup.json" | cmp -s - "$tmp/hup.cmp" || fail "SIGHUP run: replay di
 "$TT_BIN" -b --format json --source proc -d 0.5 -p "$wl" -w "$tmp/kill.ttr" >"$tmp/kill.json" &
 rec=$!
 pids+=("$rec")
-sleep 3.3
+# Seven intervals printed: at most the last chunk's (about two) are lost below.
+wait_lines "$tmp/kill.json" 7
 kill -9 "$rec"
 wait "$rec" 2>/dev/null || true
 "$TT_BIN" -r "$tmp/kill.ttr" -b --format json >"$tmp/kill.replay" 2>"$tmp/kill.err" ||
