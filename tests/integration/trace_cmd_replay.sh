@@ -25,8 +25,15 @@ fi
 	-w "$tmp/a.ttr" >"$tmp/live.json" 2>"$tmp/err" &
 pid=$!
 if [ ${#trace[@]} -gt 0 ]; then
+	# Exec only once the event is on, however slowly a loaded machine starts
+	# threadtop (60 s at most; the event is enabled before the first interval).
 	on=/sys/kernel/tracing/instances/threadtop-$pid/events/sched/sched_process_exec/enable
-	for _ in $(seq 200); do [ "$(cat "$on" 2>/dev/null)" = 1 ] && break; sleep 0.05; done
+	for _ in $(seq 1200); do
+		[ "$(cat "$on" 2>/dev/null)" = 1 ] && break
+		kill -0 $pid 2>/dev/null || break
+		sleep 0.05
+	done
+	[ "$(cat "$on" 2>/dev/null)" = 1 ] || fail "the event was never enabled: $(cat "$tmp/err")"
 	for _ in 1 2 3; do /bin/true; done
 fi
 wait $pid || fail "live run failed: $(cat "$tmp/err")"

@@ -21,8 +21,14 @@ inst=/sys/kernel/tracing/instances
 	--trace-lines 50000 --export "$tmp/snap.json" >"$tmp/out.json" 2>"$tmp/err" &
 pid=$!
 # Exec only once the event is on, however slowly a loaded machine starts threadtop.
+# (60 s at most; the event is enabled before the first interval.)
 on="$inst/threadtop-$pid/events/sched/sched_process_exec/enable"
-for _ in $(seq 200); do [ "$(cat "$on" 2>/dev/null)" = 1 ] && break; sleep 0.05; done
+for _ in $(seq 1200); do
+	[ "$(cat "$on" 2>/dev/null)" = 1 ] && break
+	kill -0 $pid 2>/dev/null || break
+	sleep 0.05
+done
+[ "$(cat "$on" 2>/dev/null)" = 1 ] || { cat "$tmp/err"; echo "FAIL: the event was never enabled"; exit 1; }
 for i in 1 2 3; do /bin/true; done
 wait $pid || { cat "$tmp/err"; echo "FAIL: threadtop failed"; exit 1; }
 n=$(jq -s '[.[].traces[] | select(.event == "sched:sched_process_exec") | .lines[] |
@@ -39,7 +45,7 @@ jq -s -e 'all(.[]; .traces[0].total >= .traces[0].interval)' "$tmp/out.json" >/d
 # SIGTERM mid-run also removes the instance.
 "$TT_BIN" -b -d 1 --source proc --format json --trace sched:sched_process_exec >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 50); do [ -d "$inst/threadtop-$pid" ] && break; sleep 0.1; done
+for _ in $(seq 600); do [ -d "$inst/threadtop-$pid" ] && break; sleep 0.1; done
 [ -d "$inst/threadtop-$pid" ] || { echo "FAIL: no instance threadtop-$pid while running"; exit 1; }
 kill -TERM $pid
 wait $pid
