@@ -11,9 +11,13 @@ command -v taskset >/dev/null || { echo "skip: taskset (util-linux) not installe
 tmp=$(mktemp -d)
 trap 'kill $spin 2>/dev/null; rm -rf "$tmp"' EXIT
 
-taskset -c 0,1 "$TT_WORKLOADS/use_spin" 4 10 &
+# Until killed: a slow start-up of threadtop must not outlast the spinners.
+taskset -c 0,1 "$TT_WORKLOADS/use_spin" 4 300 &
 spin=$!
-sleep 1
+for _ in $(seq 300); do
+	[ "$(ls /proc/$spin/task 2>/dev/null | wc -l)" -ge 5 ] && break
+	sleep 0.1
+done
 "$TT_BIN" -b -d 2 -n 3 --source proc --format json >"$tmp/tt.json" || { echo "threadtop failed"; exit 1; }
 jq -c '.verdict | {level, component, text}' "$tmp/tt.json"
 named=$(jq -s '[.[] | select(.verdict.level == "saturated" and .verdict.component.kind == "cpu")] | length' "$tmp/tt.json")

@@ -8,7 +8,8 @@ set -u
 command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
 : "${TT_BIN:?}" "${TT_BUILD:?}"
 dir=$(mktemp -d "$TT_BUILD/use_disk.XXXXXX")
-trap 'kill $dd 2>/dev/null; rm -rf "$dir"' EXIT
+# The hammer's loop and its dd (which would write on for seconds after the loop).
+trap 'kill $(pgrep -P $dd) $dd 2>/dev/null; wait $dd 2>/dev/null; rm -rf "$dir"' EXIT
 dev=$(df --output=source "$dir" | tail -1)
 case "$dev" in
 /dev/*) disk=$(basename "$(readlink -f "$dev")") ;;
@@ -18,11 +19,17 @@ esac
 [ -e "/sys/block/$disk" ] || { echo "skip: cannot tell the disk of $dev"; exit 77; }
 [ "$(df --output=avail -k "$dir" | tail -1)" -gt 1000000 ] || { echo "skip: needs 1 GB free"; exit 77; }
 
-# The same 400 MB rewritten for 11 s: bounded space, steady load.
-timeout 11 bash -c "while :; do dd if=/dev/zero of='$dir/hammer' bs=1M count=400 \
+# The same 400 MB rewritten until the test ends (killed at exit; 120 s at
+# most): bounded space, steady load for however long a loaded machine takes.
+timeout 120 bash -c "while :; do dd if=/dev/zero of='$dir/hammer' bs=1M count=400 \
 	oflag=direct conv=notrunc 2>/dev/null; done" &
 dd=$!
-sleep 1
+# Writing has begun before the first interval.
+for _ in $(seq 300); do
+	[ -s "$dir/hammer" ] && break
+	sleep 0.1
+done
+[ -s "$dir/hammer" ] || { echo "FAIL: the disk hammer does not write"; exit 1; }
 "$TT_BIN" -b -d 2 -n 4 --source proc --format json >"$dir/out.json" || { echo "threadtop failed"; exit 1; }
 jq -c --arg d "$disk" '[.verdict.text, (.use[] | select(.kind == "disk" and .name == $d) |
 	{util_pct, saturated, queue: .saturation.value, psi_some_pct, await_ms})]' "$dir/out.json"
