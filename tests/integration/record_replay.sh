@@ -65,7 +65,10 @@ echo "$last" | jq -e '[.threads[] | select(.comm == "rr-sleep")] | length == 3' 
 	fail "three rr-sleep threads expected: $last"
 echo "$last" | jq -e --arg c "$tmp/bin/rr_threads 2 3 60" \
 	'all(.threads[]; .cmdline == $c)' >/dev/null || fail "cmdline lost: $last"
-echo "$last" | jq -e '[.threads[] | select(.comm == "rr-spin") | .samples.R // 0] | min >= 7' \
+# (A share of each spinner's samples, not a count: a loaded machine delays the
+# sampler's ticks, and an interval holds fewer than its 10 samples.)
+echo "$last" | jq -e '[.threads[] | select(.comm == "rr-spin") |
+	(.samples.R // 0) / ([.samples[]] | add)] | min >= 0.7' \
 	>/dev/null || fail "spinners not mostly R: $last"
 
 # -n and text output work on a replay too.
