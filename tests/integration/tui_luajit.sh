@@ -53,8 +53,16 @@ wait_for 'hot_loop @.*\[lua\]'
 wait_for 'lua_pcall'
 keys Escape
 wait_for '^all *$|^all  '
+# The panes show the interval still running, the recording gets whole ones:
+# on a loaded machine all of the above can pass within the first. Quit once
+# intervals have ended (the USE line has one), two clock ticks later.
+wait_gone 'no interval measured yet'
+redrawn 2
 keys q
-replays() { "$TT_BIN" -r "$TMPD/s.ttr" -b --format json >"$TMPD/replay.json" 2>/dev/null; }
+replays() {
+	"$TT_BIN" -r "$TMPD/s.ttr" -b --format json >"$TMPD/replay.json" 2>/dev/null &&
+		[ "$(wc -l <"$TMPD/replay.json")" -ge 2 ]
+}
 wait_until "$TUI_WAIT" "the recording $TMPD/s.ttr to replay" replays
 
 # The recording replays in the TUI with the LuaJIT pane and Lua frames.
