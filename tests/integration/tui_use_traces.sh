@@ -79,11 +79,13 @@ if [ -n "$trace" ]; then
 		redrawn
 	done
 	keys p
-	# The pane can show lines of the interval still running; the recording
-	# gets whole intervals only. Two clock ticks: that interval has ended.
-	wait_gone 'PAUSED'
-	redrawn 2
 fi
+# The panes show the interval still running (its command output, its trace
+# lines); the recording gets whole intervals only. Quit once one has been
+# measured, two clock ticks after what was checked: its interval has ended.
+wait_gone 'PAUSED'
+wait_gone 'no interval measured yet'
+redrawn 2
 quit
 
 # The recording replays into the same panes.
