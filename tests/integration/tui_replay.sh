@@ -53,7 +53,6 @@ keys Home
 wait_gone 'rr-spin'
 wait_for 'REPLAY .* PAUSED 1x .* \+[0-9.]+s of'
 o=$(offset)
-home=$o
 keys t
 moved "$o" 0.3 30
 keys T
@@ -80,9 +79,11 @@ awk -v a="$off" -v b="$end" 'BEGIN { exit !(a >= b - 5.1 && a < b) }' ||
 # recorded intervals (2.7 s seen), and -5 s then two steps reach the last
 # interval, from where nothing is left to play below.
 keys Home
-wait_for "\\+${home}s of"
+near_start() { awk -v o="$(offset)" -v e="$end" 'BEGIN { exit !(o != "" && o < e - 6) }'; }
+wait_until "$TUI_WAIT" "Home to go back to the start" near_start
+o=$(offset)
 keys t
-moved "$home" 0.3 30
+moved "$o" 0.3 30
 off=$(offset)
 keys '['
 wait_for 'range starts here'
