@@ -35,7 +35,7 @@ moved() {
 rec=$!
 intervals() { [ "$(wc -l <"$tmp/live.json")" -ge "$1" ]; }
 wait_until 60 "6 recorded intervals" intervals 6
-start_workload rr_threads 3 1 1 30
+start_workload rr_threads 3 1 1 300 # until killed at exit: it must outlast the recording
 wait "$rec" || fail "recording failed"
 intervals 24 || fail "the recording has $(wc -l <"$tmp/live.json") intervals, not 24"
 
