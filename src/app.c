@@ -94,9 +94,10 @@ static void app_fail(struct app *app, int err)
 
 static void handle_interval(struct app *app, const struct tt_interval *iv)
 {
-	uint64_t t = iv->hdr.time_ns;
+	uint64_t t = iv->hdr.time_ns, start = app->last_mark_ns;
 	int err = 0;
 
+	app->last_mark_ns = t;
 	model__advance(app->model, t);
 	if (t < app->quiet_until_ns) {
 		model__end_interval(app->model, t);
@@ -110,6 +111,7 @@ static void handle_interval(struct app *app, const struct tt_interval *iv)
 	app->merge_until_ns = app->quiet_until_ns = 0;
 	app->interval_realtime_ns = iv->realtime_ns;
 	app->shown_ns = t;
+	app->shown_start_ns = start < t ? start : 0;
 	app->shown_count++;
 	if (app->fe->interval)
 		err = app->fe->interval(app->fe->ctx, app, iv->hdr.time_ns);

@@ -46,6 +46,10 @@ struct app {
 	uint64_t merge_until_ns; /* a range: intervals closing before this merge on */
 	uint64_t range_from_ns;	 /* start of the range shown, 0 = one interval */
 	uint64_t shown_ns;	 /* end of the interval shown */
+	/* Its start: the mark before it (0 = none seen since the last seek). Intervals
+	 * recorded on a loaded box are longer than -d: stepping back lands here. */
+	uint64_t shown_start_ns;
+	uint64_t last_mark_ns; /* the latest interval mark handled, shown or not */
 	uint64_t shown_count;
 	uint64_t quiet_last_ns; /* the last interval a jump closed unseen */
 	uint64_t span_first_ns, span_last_ns;

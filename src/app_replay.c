@@ -145,6 +145,7 @@ static int show_at(struct app *app, uint64_t from_ns, uint64_t time_ns)
 	app->merge_until_ns = from_ns ? time_ns : 0;
 	app->range_from_ns = from_ns;
 	app->quiet_last_ns = 0;
+	app->last_mark_ns = 0; /* the marks before the seek point are not this one's */
 	err = play_interval(app);
 	if (err == 1 && app->quiet_until_ns && app->quiet_last_ns && app->quiet_last_ns < time_ns) {
 		/* Past the last interval (End): show the last one there is. */
@@ -182,13 +183,19 @@ int app_replay_step(struct app *app, int dir)
 
 	if (!app->replay)
 		return -ENOTSUP;
-	if (dir < 0 || app->range_from_ns) {
-		/* Back: the interval whose end is about one interval before this one's. */
+	if (dir < 0 && app->shown_start_ns)
+		/* Back: the interval that ended where this one began (recorded
+		 * intervals are as long as the box made them, not -d). */
+		return show_at(app, 0, app->shown_start_ns);
+	if (dir < 0) {
+		/* No mark before this one since the seek: about one interval back. */
 		uint64_t t = app->shown_ns + interval_ns / 2;
 
-		t = dir < 0 ? (t > 2 * interval_ns ? t - 2 * interval_ns : 0) : t;
-		return show_at(app, 0, t);
+		return show_at(app, 0, t > 2 * interval_ns ? t - 2 * interval_ns : 0);
 	}
+	if (app->range_from_ns)
+		/* Forward from a range: the interval after its end. */
+		return show_at(app, 0, app->shown_ns + 1);
 	app->range_from_ns = 0;
 	return play_interval(app) < 0 ? -EBADMSG : 0;
 }
