@@ -3,6 +3,7 @@
 # BPF cannot load here (not root, no BTF, no BPF permission), fail otherwise;
 # helpers to start workloads and to read threadtop's NDJSON.
 set -euo pipefail
+. "$(dirname "${BASH_SOURCE[0]}")/lib/test_wait.bash"
 
 fail() {
 	echo "FAIL: $*"
@@ -52,20 +53,55 @@ sum_lines() {
 	jq -s "map($2) | add // 0" "$1"
 }
 
-# Waits until file $1 has at least one line (threadtop printed its first interval).
+# Waits until file $1 has at least one line (threadtop printed its first
+# interval: the BPF source's start-up takes seconds on a loaded machine).
 wait_first_line() {
-	for _ in $(seq 100); do
-		[ -s "$1" ] && return 0
-		sleep 0.1
-	done
-	fail "threadtop printed nothing within 10 s"
+	wait_until "threadtop printed nothing in $1" test -s "$1"
 }
 
-# wait_threads PID N: waits up to 10 s until process PID has N threads or more.
+# wait_threads PID N: waits until process PID has N threads or more.
 wait_threads() {
-	for _ in $(seq 100); do
-		[ "$(ls /proc/"$1"/task 2>/dev/null | wc -l)" -ge "$2" ] && return 0
-		sleep 0.1
+	wait_until "process $1 did not start $2 threads" _has_tasks "$1" "$2"
+}
+_has_tasks() { count_tasks "$1" && ((NT >= $2)); }
+
+# all_asleep PID: every thread of PID is asleep (S): started and settled.
+all_asleep() {
+	local f st
+	for f in /proc/"$1"/task/*/stat; do
+		read -r st <"$f" || return 1
+		st=${st##*) }
+		[ "${st%% *}" = S ] || return 1
 	done
-	fail "process $1 did not start its threads: $(ls /proc/"$1"/task 2>/dev/null | wc -l) of $2"
+}
+
+# count_lines FILE: its complete lines in NL, without a fork (mapfile keeps
+# each line's newline: a line being written is not counted).
+count_lines() {
+	local l
+	NL=0
+	[ -e "$1" ] || return 0
+	mapfile _lines <"$1"
+	for l in "${_lines[@]}"; do
+		[ "${l: -1}" = $'\n' ] && NL=$((NL + 1))
+	done
+	return 0
+}
+lines_ge() { count_lines "$1" && ((NL >= $2)); }
+
+# first_after FILE T: the first interval (1-based line of NDJSON FILE) that
+# starts 0.2 s or more after time T (seconds since the epoch, as
+# $EPOCHREALTIME): its "time" is its end. Each test that changes a workload
+# mid-run checks the first interval wholly after it saw the change done.
+first_after() {
+	jq -s --argjson t "$2" 'to_entries | map(select((.value.time | sub("\\.[0-9]+Z$"; "Z")
+		| fromdate) + (.value.time | capture("\\.(?<ms>[0-9]+)Z$").ms | tonumber / 1000)
+		- .value.interval_s > $t + 0.2)) | .[0].key + 1' "$1"
+}
+# wait_whole_interval FILE [PID]: waits until FILE holds an interval that
+# started after now: the interval in progress, one ended but not printed yet,
+# then a whole one.
+wait_whole_interval() {
+	count_lines "$1"
+	wait_lines "$1" $((NL + 3)) "${2:-}"
 }

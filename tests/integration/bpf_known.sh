@@ -20,28 +20,58 @@ pause_s() {
 	read -r -t "$1" -u "$never" _ || true
 }
 
-start thread_phases 60
+# No fork while threadtop runs: the waits below use builtins only.
+_nap() { pause_s 0.1; }
+# thread_is PID COMM STATE: a thread of PID named COMM is in STATE.
+thread_is() {
+	local t c st
+	for t in /proc/"$1"/task/*; do
+		read -r c <"$t/comm" 2>/dev/null || continue
+		[ "$c" = "$2" ] || continue
+		read -r st <"$t/stat" 2>/dev/null || continue
+		st=${st##*) }
+		[ "${st%% *}" = "$3" ] && return 0
+	done
+	return 1
+}
+tasks_are() { count_tasks "$1" && ((NT == $2)); }
+moved() { tasks_are "$wl" 2 && thread_is "$wl" mover S; }
+newcome() { tasks_are "$wl" 3 && thread_is "$wl" newcomer S; }
+
+start thread_phases "$TT_WL_LIFE"
 wl=$WL
 wait_threads "$wl" 3
+wait_until "thread_phases' threads asleep" all_asleep "$wl"
 
 out=$TMPD/out.json
 pid0=$(last_pid)
 # No walk but those a new task starts: the passes between are on their own.
-THREADTOP_TEST_WALK_EVERY=1000000 "$TT_BIN" -b --format json -n 6 -d 1 --source bpf --cpu-hz 0 \
-	--log "$TMPD/log" >"$out" 2>"$TMPD/err" &
+# Each change is checked in the first interval that starts after the
+# workload is seen changed (its "time" is its end), however late the first
+# interval comes and however long the workload takes to change.
+THREADTOP_TEST_WALK_EVERY=1000000 "$TT_BIN" -b --format json -n 1000 -d 1 --source bpf \
+	--cpu-hz 0 --log "$TMPD/log" >"$out" 2>"$TMPD/err" &
 tt=$!
-for _ in $(seq 200); do
-	[ -s "$out" ] && break
-	pause_s 0.1
-done
-[ -s "$out" ] || fail "threadtop printed nothing in 20 s: $(cat "$TMPD/err")"
-# The first second is out: the mover wakes in the third, the newcomer starts in the fifth.
-pause_s 1.5
+WL_PIDS+=("$tt")
+wait_until "threadtop printed nothing" lines_ge "$out" 1
 kill -USR1 "$wl"
-pause_s 2
+wait_until "the mover did not move, the leaver did not leave" moved
+t_moved=$EPOCHREALTIME
+count_lines "$out"
+# The interval in progress, one ended but not printed yet, then a whole one.
+wait_until "threadtop stopped printing" lines_ge "$out" $((NL + 3))
 kill -USR2 "$wl"
+wait_until "no newcomer in pause" newcome
+t_new=$EPOCHREALTIME
+count_lines "$out"
+wait_until "threadtop stopped printing" lines_ge "$out" $((NL + 3))
+kill -INT "$tt"
 wait "$tt" || fail "threadtop failed: $(cat "$TMPD/err")"
 created=$(($(last_pid) - pid0))
+
+i_moved=$(first_after "$out" "$t_moved")
+i_new=$(first_after "$out" "$t_new")
+echo "intervals: $(wc -l <"$out"); checked: 1, $i_moved (moved), $i_new (newcomer)"
 
 # "comm syscall:count,..." of the workload's threads in interval $1 (1-based).
 threads_in() {
@@ -57,14 +87,14 @@ first=$(threads_in 1)
 t=$(ticks_in 1)
 [ "$first" = "leaver read:$t / mover read:$t / thread_phases rt_sigtimedwait:$t" ] ||
 	fail "first second: $first (ticks $t)"
-t=$(ticks_in 4)
-moved=$(threads_in 4)
+t=$(ticks_in "$i_moved")
+moved=$(threads_in "$i_moved")
 [ "$moved" = "mover clock_nanosleep:$t / thread_phases rt_sigtimedwait:$t" ] ||
-	fail "fourth second, after SIGUSR1 (mover in clock_nanosleep, leaver gone): $moved (ticks $t)"
-t=$(ticks_in 6)
-final=$(threads_in 6)
+	fail "interval $i_moved, after SIGUSR1 (mover in clock_nanosleep, leaver gone): $moved (ticks $t)"
+t=$(ticks_in "$i_new")
+final=$(threads_in "$i_new")
 [ "$final" = "mover clock_nanosleep:$t / newcomer pause:$t / thread_phases rt_sigtimedwait:$t" ] ||
-	fail "last second, after SIGUSR2 (a newcomer in pause): $final (ticks $t)"
+	fail "interval $i_new, after SIGUSR2 (a newcomer in pause): $final (ticks $t)"
 
 line=$(grep "thread sampler:" "$TMPD/log") || fail "no pass counts in the log: $(cat "$TMPD/log")"
 read -r walks rereads < <(echo "$line" | sed -E 's/.* ([0-9]+) passes walked.* ([0-9]+) re-read .*/\1 \2/')

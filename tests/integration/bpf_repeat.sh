@@ -8,18 +8,14 @@
 # repeating run holds full samples only (it replays to the same figures).
 . "$(dirname "$0")/bpf_common.bash"
 
-start idle_threads 3 60
+start idle_threads 3 "$TT_WL_LIFE"
 idle=$WL
-start spin_sleep 60
+start spin_sleep "$TT_WL_LIFE"
+wait_threads "$WL" 3
 # On a loaded machine thread creation takes a while: wait until the four
 # threads exist and sleep, so that every tick finds them where they stay.
-for _ in $(seq 100); do
-	[ "$(ls /proc/"$idle"/task | wc -l)" -eq 4 ] &&
-		[ "$(cat /proc/"$idle"/task/*/stat | awk '$3 != "S"' | wc -l)" -eq 0 ] && break
-	sleep 0.1
-done
-[ "$(ls /proc/"$idle"/task | wc -l)" -eq 4 ] || fail "idle_threads did not start its threads"
-sleep 0.5
+four_asleep() { [ "$(nr_tasks "$idle")" -eq 4 ] && all_asleep "$idle"; }
+wait_until "idle_threads did not start its threads" four_asleep
 
 # "tid states syscalls" of the workload's threads in the last interval, and
 # whether each was sampled in every tick of it.
@@ -80,15 +76,32 @@ echo "$sl" | jq -e --argjson t "$ticks" '(.samples | add) == $t and .samples.S >
 
 # A repeated thread that wakes (SIGSTOP) is sampled again, now stopped.
 out=$TMPD/stop.json
-"$TT_BIN" -b --format json -n 3 -d 1 --source bpf --cpu-hz 0 >"$out" &
+# Stopped once threadtop runs; checked in the first interval wholly after
+# every thread was seen stopped, however late that comes.
+"$TT_BIN" -b --format json -n 1000 -d 1 --source bpf --cpu-hz 0 >"$out" &
 tt=$!
+WL_PIDS+=("$tt")
 wait_first_line "$out"
 kill -STOP "$idle"
+all_stopped() {
+	local f st
+	for f in /proc/"$idle"/task/*/stat; do
+		read -r st <"$f" || return 1
+		st=${st##*) }
+		[ "${st%% *}" = T ] || return 1
+	done
+}
+wait_until "idle_threads did not stop" all_stopped
+t_stop=$EPOCHREALTIME
+wait_whole_interval "$out" "$tt"
+kill -INT "$tt"
 wait "$tt" || fail "threadtop failed during the stop run"
 kill -CONT "$idle"
-st=$(tail -n 1 "$out" | jq -c --argjson p "$idle" '[.threads[] | select(.pid == $p) | .samples]')
-echo "$st" | jq -e 'length == 4 and all(.T >= 18 and (.S // 0) == 0)' >/dev/null ||
-	fail "stopped threads not T in the last interval: $st"
+i=$(first_after "$out" "$t_stop")
+st=$(sed -n "${i}p" "$out" | jq -c --argjson p "$idle" '.cost.ticks as $t |
+	[.threads[] | select(.pid == $p) | .samples | . + {ticks: $t}]')
+echo "$st" | jq -e 'length == 4 and all(.T >= .ticks - 2 and (.S // 0) == 0)' >/dev/null ||
+	fail "stopped threads not T in interval $i: $st"
 
 # Recording: full samples only, and the replay gives the same figures.
 rec=$TMPD/rec.ttr
