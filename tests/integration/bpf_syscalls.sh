@@ -6,13 +6,20 @@
 . "$(dirname "$0")/bpf_common.bash"
 
 N=100000
-start getppid_loop $N "$TMPD/go" 1
+start getppid_loop $N "$TMPD/go" "$TT_WL_LIFE"
 wl=$WL
 out=$TMPD/sc.json
-"$TT_BIN" -b --format json -n 6 -d 0.5 --source bpf --syscalls --bpf-stats on --cpu-hz 0 -p "$wl" >"$out" &
+# Runs until the calls are made and a whole interval has passed since: under
+# load they take longer than a fixed run would last.
+"$TT_BIN" -b --format json -n 1000 -d 0.5 --source bpf --syscalls --bpf-stats on --cpu-hz 0 \
+	-p "$wl" >"$out" &
 tt=$!
+WL_PIDS+=("$tt")
 wait_first_line "$out"
 touch "$TMPD/go"
+wait_until "getppid_loop did not make its calls" test -s "$TMPD/getppid_loop.out"
+wait_whole_interval "$out" "$tt"
+kill -INT "$tt"
 wait "$tt" || fail "threadtop exit $?"
 count=$(sum_lines "$out" '[.threads[].syscalls.getppid.count // 0] | add // 0')
 [ "$count" -eq $N ] || fail "getppid counted $count times, made $N: $(grep getppid "$out" | head -3)"
@@ -22,7 +29,7 @@ jq -e '.bpf_stats.sys_enter.run_cnt > 0 and .bpf_stats.sys_exit.run_cnt > 0' <(t
 	>/dev/null || fail "bpf_stats lacks the syscall programs: $(tail -n 1 "$out" | jq -c .bpf_stats)"
 
 # Thread storm: the maps hold entries of live threads only once the dead are drained.
-start thread_storm 2000 "$TMPD/storm_go" 30
+start thread_storm 2000 "$TMPD/storm_go" "$TT_WL_LIFE" done
 storm=$WL
 out=$TMPD/storm.json
 "$TT_BIN" -b --format json -d 0.5 --source bpf --syscalls --offcpu --cpu-hz 0 -p "$storm" \
@@ -31,13 +38,10 @@ tt=$!
 WL_PIDS+=("$tt")
 wait_first_line "$out"
 touch "$TMPD/storm_go"
-# The storm takes about a second; then two drains must clear the dead.
-sleep 0.5
-for _ in $(seq 100); do
-	[ "$(ls /proc/$storm/task | wc -l)" -le 1 ] && break
-	sleep 0.1
-done
-sleep 1.5
+wait_until "the thread storm did not end" test -s "$TMPD/thread_storm.out"
+# Then two drains (two whole intervals) must clear the dead.
+wait_whole_interval "$out" "$tt"
+wait_lines "$out" $(($(nr_lines "$out") + 1)) "$tt"
 map_ids=$(grep -h '^map_id:' /proc/$tt/fdinfo/* 2>/dev/null | awk '{print $2}' | sort -u)
 entries=0
 for id in $map_ids; do

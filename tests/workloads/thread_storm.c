@@ -3,9 +3,11 @@
  * Workload: once the file argv[2] exists ("-": at once), creates argv[1]
  * short-lived threads (default 2000), four at a time, each making a few
  * syscalls and blocking once before it exits; then sleeps argv[3] seconds
- * (default 0). Tracers must not keep per-thread entries of the dead.
+ * (default 0). Tracers must not keep per-thread entries of the dead. With
+ * argv[4] "done", prints "done" once the storm is over.
  */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -36,6 +38,10 @@ int main(int argc, char **argv)
 			pthread_create(&t[k], NULL, short_life, NULL);
 		for (int k = 0; k < 4; k++)
 			pthread_join(t[k], NULL);
+	}
+	if (argc > 4 && !strcmp(argv[4], "done")) {
+		printf("done\n");
+		fflush(stdout);
 	}
 	if (argc > 3)
 		sleep((unsigned)atoi(argv[3]));
