@@ -19,36 +19,43 @@ cp "$TT_WORKLOADS/symchain_nofp" "$TMPD/ttsleep_nofp" # the library comes by abs
 "$TMPD/ttsleep_nofp" wait >/dev/null 2>&1 &
 sleeper=$!
 WL_PIDS+=("$sleeper")
-for _ in $(seq 100); do
-	[ "$(awk '{print $3}' /proc/"$sleeper"/stat 2>/dev/null)" = S ] && break
-	sleep 0.1
-done
+state_is() { # PID STATE
+	local st
+	read -r st <"/proc/$1/stat" || return 1
+	st=${st##*) }
+	[ "${st%% *}" = "$2" ]
+}
+wait_until "the sleeper did not go to sleep" state_is "$sleeper" S
 CHAIN='main;chain_exe_1;chain_lib_2;chain_lib_3;chain_exe_leaf;pause'
 sleeper_stacks() { grep '^ttsleep_nofp;' "$1" | sort || true; }
 
 rec=$TMPD/rec.ttr
 for try in 1 2 3 4; do
 	rm -f "$rec" "$TMPD/live.folded"
-	"$TT_BIN" -b --format json -n 3 -d 1 --source bpf --cpu-hz 0 --unwind dwarf -w "$rec" \
+	"$TT_BIN" -b --format json -n 1000 -d 1 --source bpf --cpu-hz 0 --unwind dwarf -w "$rec" \
 		--export "$TMPD/live.folded" >"$TMPD/live.json" 2>"$TMPD/live.err" &
 	tt=$!
+	WL_PIDS+=("$tt")
 	# The first interval is out (loading and the first passes take long under ASan).
-	for _ in $(seq 600); do
-		[ -s "$TMPD/live.json" ] || ! kill -0 "$tt" 2>/dev/null && break
-		sleep 0.1
-	done
+	wait_first_line "$TMPD/live.json"
 	kill -STOP "$sleeper"
-	sleep 0.2
+	wait_until "the sleeper did not stop" state_is "$sleeper" T
 	kill -CONT "$sleeper"
+	wait_until "the sleeper did not sleep again" state_is "$sleeper" S
+	# Then a whole interval, however late it comes.
+	wait_whole_interval "$TMPD/live.json" "$tt"
+	kill -INT "$tt"
 	wait "$tt" || fail "recording run: $(cat "$TMPD/live.err")"
+	ticks=$(tail -n 1 "$TMPD/live.json" | jq .cost.ticks)
 	live=$(sleeper_stacks "$TMPD/live.folded")
 	chained=$(echo "$live" | grep -F -- "$CHAIN" | awk '{n += $NF} END {print n + 0}')
 	[ "$chained" -ge 1 ] && break
 	echo "try $try: the sleeper's stack copies were all capped; again"
 done
 [ "$chained" -ge 1 ] || skip "the sleeper's stack was never copied in 4 runs (over 64 threads off CPU change per pass here)"
-# From its first DWARF stack on (the second interval at the latest), every tick.
-[ "$chained" -ge 20 ] || fail "$chained live samples of the sleeper with its DWARF chain, 20 expected
+# From its first DWARF stack on (after SIGCONT), every tick: the last
+# interval's at least.
+[ "$chained" -ge "$ticks" ] || fail "$chained live samples of the sleeper with its DWARF chain, $ticks expected
 (repeats sent with frame-pointer stacks?):
 $live"
 
