@@ -2,21 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # --offcpu measures exact off-CPU time: the "ping" thread of a ping-pong whose
 # peer answers after 2 ms is blocked nearly all the time, so its off-CPU time
-# is close to the wall time; both threads have run-queue figures.
+# and the time it spends on a CPU or waiting for one make up the wall time
+# (on a loaded machine, the run-queue waits are a large part); both threads
+# have run-queue figures.
 . "$(dirname "$0")/bpf_common.bash"
 
 start pingpong 1000000 2000
 wl=$WL
-sleep 0.3
+wait_threads "$wl" 2
 out=$TMPD/oc.json
 "$TT_BIN" -b --format json -n 2 -d 1 --source bpf --offcpu --bpf-stats on --cpu-hz 0 -p "$wl" >"$out"
 last=$(tail -n 1 "$out")
-wall=$(echo "$last" | jq '.interval_s * 1e9')
+wall=$(echo "$last" | jq '.interval_s * 1e9 | floor')
 ping=$(echo "$last" | jq '[.offcpu[] | select(.comm == "ping") | .ns] | add // 0')
-ratio=$(echo "$ping $wall" | awk '{printf "%.3f", $1 / $2}')
-echo "ping off-CPU $ping ns of $wall ns: $ratio"
+# What ping measured of itself besides: its CPU time and its run-queue waits.
+cpu=$(echo "$last" | jq '[.threads[] | select(.comm == "ping") | .cpu_pct] | add // 0 |
+	. * .01 * '"$wall"' | floor')
+runq=$(echo "$last" | jq '[.threads[] | select(.comm == "ping") | .runq.total_ns] | add // 0')
+ratio=$(echo "$ping $cpu $runq $wall" | awk '{printf "%.3f", ($1 + $2 + $3) / $4}')
+echo "ping off-CPU $ping ns + on-CPU $cpu ns + run queue $runq ns of $wall ns: $ratio"
 awk -v r="$ratio" 'BEGIN { exit !(r > 0.8 && r < 1.1) }' ||
-	fail "ping off-CPU time is $ratio of the wall time: $(echo "$last" | jq -c .offcpu)"
+	fail "ping off-CPU, on-CPU and run-queue time make $ratio of the wall time: $(echo "$last" | jq -c .offcpu)"
 echo "$last" | jq -e '[.offcpu[] | select(.comm == "ping") | .frames | length] | max > 0' \
 	>/dev/null || fail "ping off-CPU time has no stacks"
 echo "$last" | jq -e '[.threads[] | select(.comm == "ping" or .comm == "pong") | .runq.count] | all(. > 0)' \
