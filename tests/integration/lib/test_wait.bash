@@ -58,3 +58,20 @@ nr_tasks() { # PID: its threads
 	count_tasks "$1"
 	echo "$NT"
 }
+
+# has_comms PID COMM...: PID has a thread named each COMM (the workloads name
+# their threads once they run: a count of threads is not enough).
+has_comms() {
+	local want t c found
+	for want in "${@:2}"; do
+		found=
+		for t in /proc/"$1"/task/*; do
+			read -r c <"$t/comm" 2>/dev/null || continue
+			[ "$c" = "$want" ] && found=1 && break
+		done
+		[ -n "$found" ] || return 1
+	done
+}
+wait_comms() { # PID COMM...
+	wait_until "process $1 has no thread named each of: ${*:2}" has_comms "$@"
+}
