@@ -11,7 +11,7 @@
 
 secs=$((${TT_SOAK_SECONDS:-20} / 2))
 ((secs >= 6)) || secs=6
-start churn $((secs + 5))
+start churn "$((secs + TT_WL_LIFE))"
 "$TT_BIN" -b --format json -d 1 --retain 2 --source bpf --cpu-hz 499 --offcpu \
 	>"$TMPD/out.json" 2>"$TMPD/err" &
 tt=$!

@@ -8,11 +8,12 @@
 . "$(dirname "$0")/bpf_common.bash"
 command -v python3 >/dev/null || skip "python3 is not installed"
 
-start named_spinner 30 hotspinner
+start named_spinner "$TT_WL_LIFE" hotspinner
 sp=$WL
-start spin_sleep 30
+start spin_sleep "$TT_WL_LIFE"
 ss=$WL
-sleep 0.3
+wait_comms "$sp" hotspinner
+wait_comms "$ss" spinner sleeper
 "$TT_BIN" -b -n 2 -d 0.5 --source bpf --offcpu --syscalls -p "$sp,$ss" --export "$TMPD/a.folded" \
 	--export "$TMPD/a.json" --export "$TMPD/a.svg" --export "$TMPD/a.pb.gz" \
 	>/dev/null 2>"$TMPD/err" || fail "export run: $(cat "$TMPD/err")"

@@ -9,11 +9,8 @@
 . "$(dirname "$0")/bpf_common.bash"
 
 exe=$TT_WORKLOADS/inline_hot
-start inline_hot 8
-for _ in $(seq 50); do
-	[ -s "$TMPD/inline_hot.out" ] && break
-	sleep 0.1
-done
+start inline_hot "$TT_WL_LIFE"
+wait_until "inline_hot printed nothing" test -s "$TMPD/inline_hot.out"
 vaddr=$(sed -n 's/.*hot_vaddr=\(0x[0-9a-f]*\).*/\1/p' "$TMPD/inline_hot.out")
 [ -n "$vaddr" ] || fail "inline_hot printed no address line: $(cat "$TMPD/inline_hot.out")"
 

@@ -24,16 +24,19 @@ chain_in_order() { # file pid
 }
 
 # Frame pointers, PIE: the whole chain, root to leaf.
-start symchain_fp 8
+start symchain_fp "$TT_WL_LIFE"
 fp=$WL
 # Deleted after start: a copy run from $TMPD, then removed.
 cp "$TT_WORKLOADS/symchain_fp" "$TMPD/symchain_gone"
-"$TMPD/symchain_gone" 8 >"$TMPD/gone.out" 2>&1 &
+"$TMPD/symchain_gone" "$TT_WL_LIFE" >"$TMPD/gone.out" 2>&1 &
 gone=$!
 WL_PIDS+=("$gone")
-start symchain_stripped 8
+start symchain_stripped "$TT_WL_LIFE"
 stripped=$WL
-sleep 0.3
+# Each prints a line once it runs (mapped, past the loader): then the binary goes.
+for f in symchain_fp.out gone.out symchain_stripped.out; do
+	wait_until "no start line in $f" test -s "$TMPD/$f"
+done
 rm "$TMPD/symchain_gone"
 
 out=$TMPD/sym.json

@@ -34,16 +34,18 @@ run() { # name args...: a 1.5 s batch run over both workloads
 		>"$TMPD/$1.json" 2>"$TMPD/$1.err" || fail "$1: threadtop failed: $(cat "$TMPD/$1.err")"
 }
 
-start symchain_nofp 120
+start symchain_nofp "$TT_WL_LIFE"
 nofp=$WL
-start symchain_fp 120
+start symchain_fp "$TT_WL_LIFE"
 fp=$WL
-sleep 0.3
+for f in symchain_nofp.out symchain_fp.out; do
+	wait_until "no start line in $f" test -s "$TMPD/$f"
+done
 
 # Sleeping: only the task iterator sees it.
 start symchain_nofp wait
 sleeper=$WL
-sleep 0.3
+wait_until "the sleeping symchain_nofp did not go to sleep" all_asleep "$sleeper"
 SLEEP_CHAIN='main;chain_exe_1;chain_lib_2;chain_lib_3;chain_exe_leaf;pause'
 for m in dwarf fp; do
 	"$TT_BIN" -b --format json -n 1 -d 1 --source bpf --cpu-hz 0 -p "$sleeper" --unwind "$m" \
@@ -76,9 +78,10 @@ got=$(chain_of "$TMPD/auto.json" "$nofp")
 [ "$got" = "$CHAIN" ] || fail "auto, no frame pointers: [$got]"
 
 # 200 sleeping threads, 2 s at 20 Hz: 40 passes, the first three capped.
-start idle_threads 200 60
+start idle_threads 200 "$TT_WL_LIFE"
 idle=$WL
-sleep 0.5
+wait_threads "$idle" 201
+wait_until "idle_threads' threads asleep" all_asleep "$idle"
 "$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 --unwind dwarf --unwind-budget 100 \
 	--export "$TMPD/idle.folded" >/dev/null 2>"$TMPD/idle.err" ||
 	fail "200 sleeping threads: threadtop failed: $(cat "$TMPD/idle.err")"
@@ -93,9 +96,10 @@ kill "$idle" 2>/dev/null
 # ms a second: a few dozen warm unwinds, after one cold one that reads the
 # maps) far fewer, and the exit line says how many stacks it left to frame
 # pointers.
-start idle_threads 2000 60
+start idle_threads 2000 "$TT_WL_LIFE"
 idle=$WL
-sleep 1
+wait_threads "$idle" 2001
+wait_until "idle_threads' threads asleep" all_asleep "$idle"
 for b in 100 0.01; do
 	"$TT_BIN" -b --format json -n 3 -d 1 --source bpf --cpu-hz 0 --unwind dwarf \
 		--unwind-budget "$b" -p "$idle" >/dev/null 2>"$TMPD/budget_$b.err" ||
