@@ -10,12 +10,13 @@ set -euo pipefail
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/test_wait.bash"
 
 bin=$(readlink -f "$TT_WORKLOADS/label_waits")
-"$bin" 40 &
+"$bin" "$TT_WL_LIFE" &
 wl=$!
 trap 'kill $wl 2>/dev/null || true' EXIT
-sleep 0.3
+wait_comms "$wl" waiter evil phases
 
 set +e
 "$TT_BIN" -b --format json --source bpf -p $wl -n 4 -d 1 \

@@ -11,8 +11,8 @@ set -euo pipefail
 . "$(dirname "$0")/bpf_common.bash"
 
 bin=$(readlink -f "$TT_WORKLOADS/label_waits")
-start label_waits 40
-sleep 0.3
+start label_waits "$TT_WL_LIFE"
+wait_comms "$WL" waiter evil phases
 "$TT_BIN" -b --format json --source bpf -p "$WL" -n 3 -d 1 \
 	--label "wait=$bin:begin_wait:str:arg1" --label-clear "wait=$bin:end_wait" \
 	--export "$TMPD/p.folded" --export "$TMPD/p.json" --export-by label:wait \

@@ -12,8 +12,8 @@ set -euo pipefail
 . "$(dirname "$0")/bpf_common.bash"
 
 bin=$(readlink -f "$TT_WORKLOADS/label_burn")
-start label_burn 60
-sleep 0.3
+start label_burn "$TT_WL_LIFE"
+wait_comms "$WL" burner
 "$TT_BIN" -b --format json --source bpf -p "$WL" -n 4 -d 1 --offcpu \
 	--label "phase=$bin:set_phase:str:arg1" -w "$TMPD/p.ttr" \
 	--export "$TMPD/p.folded" --export-by label:phase \
