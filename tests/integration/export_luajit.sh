@@ -27,11 +27,12 @@ while os.clock() - t < tonumber(arg[1] or 20) do hot_loop(1e6) interp(1e4) end
 LUA
 
 # The program runs through the export: C frames are named while it lives.
-LD_PRELOAD=$LIB luajit "$TMPD/jit.lua" &
+LD_PRELOAD=$LIB luajit "$TMPD/jit.lua" 1e9 &
 lj=$!
 WL_PIDS+=("$lj")
-sleep 0.3
-timeout 60 "$TT_BIN" -b -n 3 -d 1 -p "$lj" --export "$TMPD/a.folded" --export "$TMPD/a.pb.gz" \
+preloaded() { grep -q libthreadtop-sysprof "/proc/$lj/maps"; }
+wait_until "luajit did not load $LIB" preloaded
+timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b -n 3 -d 1 -p "$lj" --export "$TMPD/a.folded" --export "$TMPD/a.pb.gz" \
 	--export "$TMPD/a.speedscope.json" --export "$TMPD/a.svg" \
 	>/dev/null 2>"$TMPD/err" || fail "threadtop --export failed: $(tail -n 3 "$TMPD/err")"
 
@@ -63,7 +64,7 @@ else
 fi
 # "threadtop run --export": the command has exited when the files are
 # written, yet its C frames are named (named while it ran) and stitched.
-timeout 60 "$TT_BIN" run -b -d 1 --export "$TMPD/run.folded" -- luajit "$TMPD/jit.lua" 2 \
+timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" run -b -d 1 --export "$TMPD/run.folded" -- luajit "$TMPD/jit.lua" 2 \
 	>/dev/null 2>"$TMPD/err" || fail "threadtop run --export failed: $(tail -n 3 "$TMPD/err")"
 grep -Eq '(^|;)main;.*lua_[a-z]*call;([^;]*;)*hot_loop @[^;]*_\[lua\]' "$TMPD/run.folded" ||
 	fail "run --export: no stitched hot_loop: $(grep -m3 luajit "$TMPD/run.folded")"
