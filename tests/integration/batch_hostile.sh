@@ -7,12 +7,15 @@
 set -euo pipefail
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/test_wait.bash"
 
 long=$(printf '\033]0;pwned\007%.0s' $(seq 1 400))   # ~4 KiB of OSC escapes
-"$TT_WORKLOADS/hostile_strings" 30 "$long" &
+"$TT_WORKLOADS/hostile_strings" "$TT_WL_LIFE" "$long" &
 wl=$!
 trap 'kill $wl 2>/dev/null || true' EXIT
-sleep 0.3
+# It names itself once it runs.
+named() { grep -q EVIL "/proc/$wl/comm"; }
+wait_until "hostile_strings did not set its comm" named
 
 text=$("$TT_BIN" -b -n 1 -d 0.3 --source proc -p "$wl")
 if printf '%s' "$text" | grep -q $'\033'; then fail "raw ESC reached the text output"; fi

@@ -5,19 +5,26 @@
 set -euo pipefail
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: needs root to have capabilities to drop"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/test_wait.bash"
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+out=$(mktemp)
+trap 'rm -f "$log" "$out"' EXIT
 
 check() { # expected CapEff, extra env
 	local want=$1; shift
-	env "$@" "$TT_BIN" -b -n 2 -d 0.5 --source proc --log "$log" >/dev/null &
+	: >"$log"
+	: >"$out"
+	# Read once it has started up (dropped what it drops) and printed an
+	# interval, however long that takes; it runs until told to stop.
+	env "$@" "$TT_BIN" -b -d 0.5 --source proc --log "$log" >"$out" &
 	local pid=$!
-	sleep 0.7
+	wait_until "threadtop printed nothing" test -s "$out"
 	local eff nnp bnd
 	eff=$(awk '/^CapEff/ { print $2 }' /proc/$pid/status)
 	bnd=$(awk '/^CapBnd/ { print $2 }' /proc/$pid/status)
 	nnp=$(awk '/^NoNewPrivs/ { print $2 }' /proc/$pid/status)
-	wait $pid
+	kill -TERM $pid
+	wait $pid || fail "threadtop exit status $? after SIGTERM"
 	[ "$eff" = "$want" ] || fail "CapEff $eff, want $want"
 	[ "$bnd" = "$want" ] || fail "CapBnd $bnd, want $want"
 	[ "$nnp" = 1 ] || fail "no_new_privs not set"

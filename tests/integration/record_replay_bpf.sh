@@ -3,21 +3,17 @@
 # Record and replay on the BPF source (skipped where BPF cannot load): the
 # stream then holds stacks and on-CPU samples too; replayed batch JSON and
 # exports equal the live run's.
-set -euo pipefail
-command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
+. "$(dirname "$0")/bpf_common.bash"
+tmp=$TMPD
 
-tmp=$(mktemp -d)
-"$TT_WORKLOADS/rr_threads" 2 3 60 &
-wl=$!
-trap 'kill $wl 2>/dev/null; rm -rf "$tmp"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
-sleep 0.3
+start rr_threads 2 3 "$TT_WL_LIFE"
+wl=$WL
+wait_comms "$wl" rr-spin rr-sleep
 
-if ! "$TT_BIN" -b --format json --source bpf -d 0.5 -n 6 -p "$wl" -w "$tmp/b.ttr" \
-	--export "$tmp/live.folded" >"$tmp/live.json" 2>"$tmp/live.err"; then
-	echo "SKIP: the BPF source cannot run here: $(head -n 1 "$tmp/live.err")"
-	exit 77
-fi
+# bpf_common.bash skipped where BPF cannot load: a failure here is one.
+"$TT_BIN" -b --format json --source bpf -d 0.5 -n 6 -p "$wl" -w "$tmp/b.ttr" \
+	--export "$tmp/live.folded" >"$tmp/live.json" 2>"$tmp/live.err" ||
+	fail "live run: $(tail -n 3 "$tmp/live.err")"
 [ "$(jq -r .source "$tmp/live.json" | sort -u)" = bpf ] || fail "not the BPF source"
 "$TT_BIN" -r "$tmp/b.ttr" -b --format json --export "$tmp/replay.folded" \
 	>"$tmp/replay.json" 2>"$tmp/replay.err" || fail "replay: $(cat "$tmp/replay.err")"
