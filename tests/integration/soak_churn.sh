@@ -6,15 +6,18 @@
 # outside ASan, whose quarantine holds freed memory on purpose).
 set -euo pipefail
 fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib/test_wait.bash"
 secs=${TT_SOAK_SECONDS:-20}
+out=$(mktemp)
 
-"$TT_WORKLOADS/churn" $((secs + 5)) &
+"$TT_WORKLOADS/churn" "$((secs + TT_WL_LIFE))" &
 wl=$!
 # Exited threads leave the model after --retain seconds: 2 here, so the
-# steady state comes within the run.
-"$TT_BIN" -b --format json -d 1 --retain 2 --source proc >/dev/null &
+# steady state comes within the run. Its intervals are the clock: a loaded
+# machine delays them, not what is measured.
+"$TT_BIN" -b --format json -d 1 --retain 2 --source proc >"$out" &
 tt=$!
-trap 'kill $wl $tt 2>/dev/null || true' EXIT
+trap 'kill $wl $tt 2>/dev/null || true; rm -f "$out"' EXIT
 
 # The sampler opens /proc files for a moment on every tick: the fds it holds
 # for good are the fewest seen over a second.
@@ -27,12 +30,12 @@ sample() { # fds rss_kb
 	done
 	echo "$min $(awk '/^VmRSS/ { print $2 }' /proc/$tt/status)"
 }
-sleep 6
+wait_lines "$out" 6 "$tt"
 read -r fd0 rss0 < <(sample)
-sleep $((secs - 6))
+wait_lines "$out" "$secs" "$tt"
 kill -0 $tt 2>/dev/null || fail "threadtop died under churn"
 read -r fd1 rss1 < <(sample)
-echo "fds $fd0 -> $fd1, rss ${rss0} kB -> ${rss1} kB over $((secs - 6)) s of churn"
+echo "fds $fd0 -> $fd1, rss ${rss0} kB -> ${rss1} kB over $(($(nr_lines "$out") - 6)) intervals of churn"
 [ "$fd1" -eq "$fd0" ] || fail "fd leak: $fd0 -> $fd1"
 if [ -z "${ASAN_OPTIONS:-}" ]; then
 	[ "$rss1" -le $((rss0 * 3 / 2 + 2048)) ] || fail "memory grew: $rss0 -> $rss1 kB"
