@@ -17,6 +17,7 @@ start churn "$((secs + TT_WL_LIFE))"
 tt=$!
 WL_PIDS+=("$tt")
 wait_first_line "$TMPD/out.json"
+t0=$SECONDS
 
 # The fds it holds for good: the fewest seen over a second.
 fds() {
@@ -28,18 +29,25 @@ fds() {
 	done
 	echo "$min"
 }
-sleep 1
+# Its intervals are the clock (a loaded machine's start-up is out): the
+# fds after 2 of them and after secs.
+wait_lines "$TMPD/out.json" 2 "$tt"
 fd0=$(fds)
-sleep $((secs - 3))
+wait_lines "$TMPD/out.json" "$secs" "$tt"
 kill -0 "$tt" 2>/dev/null || fail "threadtop died under churn: $(tail -5 "$TMPD/err")"
 fd1=$(fds)
+elapsed=$((SECONDS - t0))
 [ "$fd1" -eq "$fd0" ] || fail "fd leak: $fd0 -> $fd1"
 kill -TERM "$tt"
 wait "$tt" || fail "threadtop exit status $? after SIGTERM: $(tail -5 "$TMPD/err")"
 grep -Eq 'Sanitizer|runtime error' "$TMPD/err" && fail "sanitizer report: $(head -20 "$TMPD/err")"
+# Every interval printed: those after the first cover the time since it
+# (a loaded machine may stretch an interval beyond 1 s, not lose one).
 n=$(wc -l <"$TMPD/out.json")
-((n >= secs - 3)) || fail "only $n intervals in $secs s"
+covered=$(jq -s '.[1:] | map(.interval_s) | add // 0 | floor' "$TMPD/out.json")
+((covered >= elapsed - 3)) ||
+	fail "$n intervals cover $covered s of $elapsed s: $(jq -r .interval_s "$TMPD/out.json" | tr "\n" " ")"
 seen=$(jq -s '[.[].threads[] | select(.comm == "churn")] | length' "$TMPD/out.json")
 ((seen > 0)) || fail "the churn workload was never sampled"
 vanished=$(sum_lines "$TMPD/out.json" '.dropped.vanished')
-echo "ok: $n intervals, fds $fd0 -> $fd1, churn rows $seen, vanished $vanished"
+echo "ok: $n intervals ($covered s of $elapsed s), fds $fd0 -> $fd1, churn rows $seen, vanished $vanished"
