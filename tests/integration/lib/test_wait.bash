@@ -40,7 +40,7 @@ has_lines() { # FILE N
 # wait_lines FILE N [PID]: until FILE has N lines; fails at once if PID (the
 # process writing it) is gone before that.
 wait_lines() {
-	wait_until "$3 wrote $2 lines to $1 ($(nr_lines "$1") so far)" _lines_or_gone "$@"
+	wait_until "${3:+process $3 wrote }$2 lines to $1" _lines_or_gone "$@"
 	has_lines "$1" "$2" || fail "process $3 ended after $(nr_lines "$1") of $2 lines in $1"
 }
 _lines_or_gone() {
