@@ -14,9 +14,8 @@
 #include "export_key.h"
 #include "screen.h"
 #include "tui_internal.h"
-#include "threadtop/app.h"
-#include "threadtop/export.h"
-#include "threadtop/util.h"
+#include "export.h"
+#include "util.h"
 
 #define PATH_LEN 256
 
@@ -54,7 +53,7 @@ static void default_name(const struct tui *t, char *buf, size_t len)
 
 static void run_export(struct tui *t, const char *path)
 {
-	const struct options *o = t->app ? app_options(t->app) : NULL;
+	const struct frontend_settings *o = t->host ? t->host->settings(t->host) : NULL;
 	struct model_filter f;
 	struct export_opts eo = {
 		.window = t->hi.window,

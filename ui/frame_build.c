@@ -8,10 +8,11 @@
  * when an interval closes or a replay moves (tui__data_changed), and, in
  * the windows that grow between intervals, with every event.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/util.h"
+#include "util.h"
 #include "tui_internal.h"
 
 void frame_key_make(const struct tui *t, const struct model_query *q, struct frame_key *k)

@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "threadtop/use_model.h"
+#include "use_model.h"
 
 #include "rows.h"
 #include "screen.h"
-#include "threadtop/util.h"
+#include "util.h"
 #include "tui_internal.h"
 
 static void meter(int y, int x, int w, const char *label, const double *parts,
@@ -44,7 +44,7 @@ static void title_line(struct tui *t, int cols)
 	int x;
 
 	/* A replay shows the recording's time, not the time of watching it. */
-	if (t->app && app_replay_status(t->app, &st) && st.shown_ns)
+	if (t->host && t->host->replay_status(t->host, &st) && st.shown_ns)
 		now = (time_t)(st.shown_realtime_ns / NSEC_PER_SEC);
 	gmtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S UTC", &tm);
@@ -57,7 +57,7 @@ static void title_line(struct tui *t, int cols)
 		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "", view_window_name(hi->window),
 		 hi->window_s, clock);
 	x += screen_text(0, x, cols - x, buf, ROLE_NORMAL, false);
-	if (t->app && app_record_status(t->app, &rs)) {
+	if (t->host && t->host->record_status(t->host, &rs)) {
 		if (rs.stopped)
 			snprintf(buf, sizeof(buf), "  REC stopped (see log)");
 		else

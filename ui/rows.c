@@ -10,11 +10,11 @@
 #include <string.h>
 
 #include "rows.h"
-#include "threadtop/lj_model.h"
-#include "threadtop/escape.h"
+#include "lj_model.h"
+#include "escape.h"
 #include "threadtop/frame_namer.h"
-#include "threadtop/procfs.h"
-#include "threadtop/syscalls.h"
+#include "procfs.h"
+#include "syscalls.h"
 
 const struct ui_column ui_columns[COL_MAX] = {
 	[COL_PID] = {"PID", 7, COLK_NUMBER},	    [COL_TID] = {"TID", 7, COLK_NUMBER},

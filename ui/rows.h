@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "threadtop/model.h"
+#include "model.h"
 
 enum ui_col {
 	COL_PID,

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/util.h"
+#include "util.h"
 
 static _Thread_local const struct calltree *sort_tree;
 

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "threadtop/calltree.h"
+#include "calltree.h"
 
 /* Whether node n is open (its children are rows). */
 typedef bool (*stack_rows_open_fn)(void *ctx, const struct calltree_node *n);

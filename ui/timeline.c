@@ -19,8 +19,7 @@
 #include "screen.h"
 #include "timeline.h"
 #include "tui_internal.h"
-#include "threadtop/app.h"
-#include "threadtop/util.h"
+#include "util.h"
 
 #define PROMPT_LEN 32
 
@@ -110,7 +109,7 @@ static int prompt_key(struct tui *t, const struct replay_status *st, int key)
 			snprintf(t->v.status, sizeof(t->v.status), "not a time: %.40s", tl->edit);
 			return RX_REDRAW;
 		}
-		app_replay_jump(t->app, when);
+		t->host->replay_jump(t->host, when);
 		return RX_REQUERY;
 	}
 	case UK_BACKSPACE:
@@ -133,7 +132,7 @@ int timeline_key(struct tui *t, int key)
 	struct timeline *tl = t->tl;
 	struct replay_status st;
 
-	if (!tl || !t->app || !app_replay_status(t->app, &st))
+	if (!tl || !t->host || !t->host->replay_status(t->host, &st))
 		return -1;
 	if (tl->prompt)
 		return prompt_key(t, &st, key);
@@ -141,13 +140,13 @@ int timeline_key(struct tui *t, int key)
 		return -1;
 	switch (key) {
 	case ' ':
-		app_replay_pause(t->app, !st.paused);
+		t->host->replay_pause(t->host, !st.paused);
 		return RX_REDRAW;
 	case 't':
-		app_replay_step(t->app, 1);
+		t->host->replay_step(t->host, 1);
 		return RX_REQUERY;
 	case 'T':
-		app_replay_step(t->app, -1);
+		t->host->replay_step(t->host, -1);
 		return RX_REQUERY;
 	case 'b':
 		tl->prompt = true;
@@ -155,23 +154,24 @@ int timeline_key(struct tui *t, int key)
 		return RX_REDRAW;
 	case '+':
 	case '=':
-		app_replay_speed(t->app, 1);
+		t->host->replay_speed(t->host, 1);
 		return RX_REDRAW;
 	case '-':
-		app_replay_speed(t->app, -1);
+		t->host->replay_speed(t->host, -1);
 		return RX_REDRAW;
 	case UK_HOME:
-		app_replay_jump(t->app, st.first_ns);
+		t->host->replay_jump(t->host, st.first_ns);
 		return RX_REQUERY;
 	case UK_END:
-		app_replay_jump(t->app, st.last_ns);
+		t->host->replay_jump(t->host, st.last_ns);
 		return RX_REQUERY;
 	case '[':
 		tl->mark_ns = st.shown_ns;
 		snprintf(t->v.status, sizeof(t->v.status), "range starts here; ] shows it");
 		return RX_REDRAW;
 	case ']':
-		app_replay_range(t->app, tl->mark_ns ? tl->mark_ns : st.first_ns, st.shown_ns);
+		t->host->replay_range(t->host, tl->mark_ns ? tl->mark_ns : st.first_ns,
+				      st.shown_ns);
 		tl->mark_ns = 0;
 		t->v.status[0] = '\0';
 		return RX_REQUERY;
@@ -198,7 +198,7 @@ void timeline_draw(struct tui *t, int y, int cols)
 	char left[160], clock[16], from[16], bar[512];
 	int x, w;
 
-	if (!tl || !t->app || !app_replay_status(t->app, &st))
+	if (!tl || !t->host || !t->host->replay_status(t->host, &st))
 		return;
 	screen_fill(y, 0, cols, ROLE_NORMAL);
 	if (tl->prompt) {

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "keys.h"
-#include "threadtop/app.h"
+#include "threadtop/frontend.h"
 
 struct tui;
 struct timeline;

@@ -7,6 +7,8 @@
  */
 #include <errno.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
@@ -16,8 +18,9 @@
 #include "screen.h"
 #include "export_key.h"
 #include "timeline.h"
-#include "threadtop/log.h"
-#include "threadtop/util.h"
+#include "log.h"
+#include "loop.h"
+#include "util.h"
 #include "tui_internal.h"
 
 #define HEADER_ROWS 6 /* title, meters, CPUs + USE verdict, summary, tabs, breadcrumb */
@@ -349,12 +352,12 @@ static int on_stdin(void *ctx, int fd, uint32_t events)
 	/* Read all that is waiting; a burst of keys costs one frame each at most. */
 	while ((key = screen_key()) != UK_NONE && n++ < 256) {
 		if (!tui__key(t, key)) {
-			app_quit(t->app);
+			t->host->quit(t->host);
 			return 0;
 		}
 	}
 	if (events & (EPOLLHUP | EPOLLERR)) {
-		app_quit(t->app); /* the terminal went away */
+		t->host->quit(t->host); /* the terminal went away */
 	}
 	return 0;
 }
@@ -368,9 +371,9 @@ static int on_redraw(void *ctx, uint64_t now, uint64_t expirations)
 	return 0;
 }
 
-static int tui_start(void *ctx, struct app *app)
+static int tui_start(void *ctx, const struct frontend_host *host)
 {
-	const struct options *o = app_options(app);
+	const struct frontend_settings *o = host->settings(host);
 	struct tui *t;
 	int err;
 
@@ -379,9 +382,9 @@ static int tui_start(void *ctx, struct app *app)
 			"batch output");
 		return -ENOTTY;
 	}
-	t = tui__new(app_model(app), app_source_name(app), o->hz, o->delay_s);
-	t->app = app;
-	if (app_replaying(app))
+	t = tui__new(host->model(host), host->source_name(host), o->hz, o->delay_s);
+	t->host = host;
+	if (host->replaying(host))
 		t->tl = timeline__new();
 	err = screen_open(NULL);
 	if (err < 0) {
@@ -392,9 +395,9 @@ static int tui_start(void *ctx, struct app *app)
 	}
 	log_set_stderr(false);
 	/* Redraw just after each interval closes (the interval callback runs before). */
-	t->redraw_timer = loop__add_timer(app_loop(app), 0, 0, on_redraw, t);
+	t->redraw_timer = loop__add_timer(host->loop(host), 0, 0, on_redraw, t);
 	err = t->redraw_timer < 0 ? t->redraw_timer
-				  : loop__add_fd(app_loop(app), STDIN_FILENO, on_stdin, t);
+				  : loop__add_fd(host->loop(host), STDIN_FILENO, on_stdin, t);
 	if (err < 0) {
 		screen_close();
 		log_set_stderr(true);
@@ -407,7 +410,7 @@ static int tui_start(void *ctx, struct app *app)
 	return 0;
 }
 
-static int tui_interval(void *ctx, struct app *app, uint64_t now_ns)
+static int tui_interval(void *ctx, const struct frontend_host *host, uint64_t now_ns)
 {
 	struct tui *t = *(struct tui **)ctx;
 
@@ -416,11 +419,11 @@ static int tui_interval(void *ctx, struct app *app, uint64_t now_ns)
 		capture_pane_interval(t, model__window_seconds(t->m, WIN_INTERVAL));
 	}
 	if (t && t->redraw_timer >= 0)
-		loop__set_timer(app_loop(app), t->redraw_timer, 1, 0);
+		loop__set_timer(host->loop(host), t->redraw_timer, 1, 0);
 	return 0;
 }
 
-static int tui_signal(void *ctx, struct app *app, int signo)
+static int tui_signal(void *ctx, const struct frontend_host *host, int signo)
 {
 	struct tui *t = *(struct tui **)ctx;
 
@@ -429,13 +432,13 @@ static int tui_signal(void *ctx, struct app *app, int signo)
 	return 0;
 }
 
-static void tui_stop(void *ctx, struct app *app)
+static void tui_stop(void *ctx, const struct frontend_host *host)
 {
 	struct tui **tp = ctx;
 
 	if (!*tp)
 		return;
-	loop__remove_fd(app_loop(app), STDIN_FILENO);
+	loop__remove_fd(host->loop(host), STDIN_FILENO);
 	screen_close();
 	log_set_stderr(true);
 	tui__free(*tp);

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 
-#include "threadtop/app.h"
-#include "threadtop/model.h"
+#include "threadtop/frontend.h"
+#include "model.h"
 
 /* The TUI front end for app_run (ctx is allocated by start, freed by stop). */
 extern const struct frontend tui_frontend;

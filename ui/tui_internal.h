@@ -10,11 +10,11 @@
 #include "panes.h"
 #include "rows.h"
 #include "stack_rows.h"
-#include "threadtop/calltree.h"
-#include "threadtop/model.h"
-#include "threadtop/trace.h"
-#include "threadtop/use_model.h"
-#include "threadtop/u64map.h"
+#include "calltree.h"
+#include "model.h"
+#include "threadtop/capture_view.h"
+#include "use_model.h"
+#include "u64map.h"
 #include "tui.h"
 #include "view.h"
 
@@ -88,7 +88,7 @@ struct header_cache {
 };
 
 struct tui {
-	struct app *app; /* NULL when headless */
+	const struct frontend_host *host; /* NULL when headless */
 	struct model *m;
 	const char *source;
 	unsigned hz;

@@ -15,8 +15,8 @@
 #include <time.h>
 
 #include "synth.h"
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 
 static void fill(struct tt_thread_sample *s, uint32_t tid, uint64_t t)
 {

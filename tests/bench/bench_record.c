@@ -19,12 +19,12 @@
 #include <time.h>
 #include <zstd.h>
 
-#include "threadtop/event_codec.h"
-#include "threadtop/model.h"
-#include "threadtop/record.h"
-#include "threadtop/source_replay.h"
-#include "threadtop/ttr_reader.h"
-#include "threadtop/util.h"
+#include "event_codec.h"
+#include "model.h"
+#include "record.h"
+#include "source_replay.h"
+#include "ttr_reader.h"
+#include "util.h"
 
 #define HZ 20
 #define NR_PROCS 4

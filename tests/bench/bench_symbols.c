@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "threadtop/kallsyms.h"
-#include "threadtop/proc_maps.h"
-#include "threadtop/symbolizer.h"
-#include "threadtop/util.h"
+#include "kallsyms.h"
+#include "proc_maps.h"
+#include "symbolizer.h"
+#include "util.h"
 
 static double pass(struct symbolizer *s, uint32_t pid, const uint64_t *addrs, size_t n,
 		   uint64_t shift, bool kernel, size_t *unknown)

@@ -20,8 +20,8 @@
 #include "keys.h"
 #include "screen.h"
 #include "synth.h"
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 #include "tui.h"
 
 #define HZ 20

@@ -12,9 +12,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "threadtop/proc_maps.h"
-#include "threadtop/unwind_dwarf.h"
-#include "threadtop/util.h"
+#include "proc_maps.h"
+#include "unwind_dwarf.h"
+#include "util.h"
 
 #define COPY 8192
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 
 static uint64_t rnd_state = 0x2545f4914f6cdd1dull;
 

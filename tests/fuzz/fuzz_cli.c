@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/cli.h"
+#include "cli.h"
 
 #define MAX_ARGS 64
 

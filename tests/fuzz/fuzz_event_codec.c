@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/event_codec.h"
+#include "event_codec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/labels.h"
+#include "labels.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/procfs.h"
+#include "procfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/elf_symbols.h"
-#include "threadtop/kallsyms.h"
-#include "threadtop/perfmap.h"
-#include "threadtop/proc_maps.h"
+#include "elf_symbols.h"
+#include "kallsyms.h"
+#include "perfmap.h"
+#include "proc_maps.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -13,8 +13,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "threadtop/event_codec.h"
-#include "threadtop/ttr_reader.h"
+#include "event_codec.h"
+#include "ttr_reader.h"
 #include "ttr_format.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/use_parse.h"
+#include "use_parse.h"
 
 #define CAP 4 /* small: the "more devices than slots" paths run often */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * cmocka tests of the sysprof C API (include/threadtop/lmisclib.h): the
+ * cmocka tests of the sysprof C API (src/luajit/include/threadtop/lmisclib.h): the
  * validation of Tarantool's misclib-sysprof-capi test, profiling of a
  * coroutine alternating C and Lua work with the JIT on and off, writer and
  * on_stop semantics, a custom backtracer, lua_close() while running, a

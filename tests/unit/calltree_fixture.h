@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 
 #define SEC NSEC_PER_SEC
 #define T0 (1000 * SEC)

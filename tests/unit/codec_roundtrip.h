@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
+#include "event_codec.h"
 
 /* The encoding, and the record decoded from it. */
 static _Alignas(8) unsigned char wire[TT_EVENT_MAX_SIZE];

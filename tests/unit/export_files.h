@@ -14,10 +14,10 @@
 #include <string.h>
 #include <zlib.h>
 
-#include "threadtop/export.h"
+#include "export.h"
 #include "threadtop/frame_namer.h"
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 
 /* Every file the tests write is smaller than this. */
 #define FX_FILE_MAX (1 << 20)

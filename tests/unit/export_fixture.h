@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "threadtop/frame_namer.h"
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 
 #define FX_T0 (1000 * NSEC_PER_SEC)
 #define FX_KSTACK 1

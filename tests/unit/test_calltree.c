@@ -14,9 +14,9 @@
 #include <cmocka.h>
 
 #include "calltree_fixture.h"
-#include "threadtop/calltree.h"
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "calltree.h"
+#include "model.h"
+#include "util.h"
 
 /* 6 samples computing (R), 3 in io waiting in the kernel (D), 1 without stacks. */
 static struct model *fixture(void)

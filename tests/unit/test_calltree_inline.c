@@ -15,10 +15,10 @@
 #include <cmocka.h>
 
 #include "calltree_fixture.h"
-#include "threadtop/calltree.h"
+#include "calltree.h"
 #include "threadtop/frame_namer.h"
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 
 static unsigned namer_calls;
 

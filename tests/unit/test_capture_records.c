@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/capture.h"
-#include "threadtop/event_codec.h"
+#include "capture.h"
+#include "event_codec.h"
 
 #include "codec_roundtrip.h"
 

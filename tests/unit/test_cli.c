@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/cli.h"
-#include "threadtop/export.h"
+#include "cli.h"
+#include "export.h"
 
 static int parse(struct options *o, char *errbuf, size_t len, ...)
 {

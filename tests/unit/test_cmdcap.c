@@ -16,10 +16,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "threadtop/capture_report.h"
-#include "threadtop/cmdcap.h"
-#include "threadtop/loop.h"
-#include "threadtop/util.h"
+#include "capture_report.h"
+#include "cmdcap.h"
+#include "loop.h"
+#include "util.h"
 
 struct waiter {
 	struct cmdcap *c;

@@ -13,8 +13,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/demangle.h"
-#include "threadtop/symbolizer.h"
+#include "demangle.h"
+#include "symbolizer.h"
 
 /* A C function under the symbol a C++ compiler gives tt::probe::run(unsigned long). */
 __attribute__((noinline, noipa, used)) unsigned long

@@ -21,8 +21,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/elf_symbols.h"
-#include "threadtop/proc_maps.h"
+#include "elf_symbols.h"
+#include "proc_maps.h"
 
 __attribute__((noinline)) int elf_test_target_fn(int x);
 __attribute__((noinline)) int elf_test_target_fn(int x)

@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/escape.h"
-#include "threadtop/json.h"
+#include "escape.h"
+#include "json.h"
 
 static const char *esc(const char *s, size_t cap)
 {

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
+#include "event_codec.h"
 
 #include "codec_roundtrip.h"
 

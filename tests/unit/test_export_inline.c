@@ -18,7 +18,7 @@
 #include "export_files.h"
 #include "export_fixture.h"
 #include "profile.pb-c.h"
-#include "threadtop/export.h"
+#include "export.h"
 
 static struct model *model;
 

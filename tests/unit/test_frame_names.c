@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
-#include "threadtop/frame_names.h"
+#include "event_codec.h"
+#include "frame_names.h"
 
 static int live_calls;
 

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/kallsyms.h"
+#include "kallsyms.h"
 
 #define FIXTURE_PROC TT_FIXTURES "/sym/proc"
 

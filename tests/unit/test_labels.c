@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/labels.h"
+#include "labels.h"
 
 static struct label_set set;
 static char err[512];

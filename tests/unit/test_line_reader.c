@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/line_reader.h"
+#include "line_reader.h"
 
 static char tmp_path[64];
 

@@ -16,12 +16,12 @@
 #include <errno.h>
 #include <cmocka.h>
 
-#include "threadtop/batch.h"
-#include "threadtop/cli.h"
-#include "threadtop/event_codec.h"
-#include "threadtop/json.h"
-#include "threadtop/lj_model.h"
-#include "threadtop/model.h"
+#include "batch.h"
+#include "cli.h"
+#include "event_codec.h"
+#include "json.h"
+#include "lj_model.h"
+#include "model.h"
 
 static void func(struct model *m, uint32_t pid, uint64_t id, const char *name, uint32_t flags)
 {

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
+#include "event_codec.h"
 #include "threadtop/frame_namer.h"
-#include "threadtop/lj_model.h"
-#include "threadtop/lj_stitch.h"
-#include "threadtop/model.h"
+#include "lj_model.h"
+#include "lj_stitch.h"
+#include "model.h"
 
 #define H(n, f)      \
 	{            \

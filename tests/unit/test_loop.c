@@ -10,8 +10,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/loop.h"
-#include "threadtop/util.h"
+#include "loop.h"
+#include "util.h"
 
 struct counts {
 	struct loop *loop;

@@ -22,9 +22,9 @@
 
 #include <cmocka.h>
 
-#include "threadtop/maps_cache.h"
-#include "threadtop/symbolizer.h"
-#include "threadtop/unwind_dwarf.h"
+#include "maps_cache.h"
+#include "symbolizer.h"
+#include "unwind_dwarf.h"
 
 #define PID 4242
 #define APP_TEXT 0x55d0c0002000ull /* mapped from the start */

@@ -9,9 +9,9 @@
 
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "event_codec.h"
+#include "model.h"
+#include "util.h"
 
 #define T0 (1000 * NSEC_PER_SEC)
 

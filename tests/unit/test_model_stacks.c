@@ -9,8 +9,8 @@
 #include <cmocka.h>
 
 #include "export_fixture.h"
-#include "threadtop/model_stacks.h"
-#include "threadtop/profile.h"
+#include "model_stacks.h"
+#include "profile.h"
 
 static void rows_per_key(void **state)
 {

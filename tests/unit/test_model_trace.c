@@ -15,8 +15,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/model.h"
-#include "threadtop/util.h"
+#include "model.h"
+#include "util.h"
 
 #define SEC NSEC_PER_SEC
 #define T0 (1000 * SEC)

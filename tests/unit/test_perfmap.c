@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/perfmap.h"
+#include "perfmap.h"
 
 static void test_lookup(void **state)
 {

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/proc_maps.h"
+#include "proc_maps.h"
 
 static void test_fixture(void **state)
 {

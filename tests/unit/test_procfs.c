@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/procfs.h"
+#include "procfs.h"
 
 static void stat_plain(void **state)
 {

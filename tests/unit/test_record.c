@@ -21,12 +21,12 @@
 
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
-#include "threadtop/model.h"
-#include "threadtop/record.h"
-#include "threadtop/source_replay.h"
-#include "threadtop/ttr_reader.h"
-#include "threadtop/util.h"
+#include "event_codec.h"
+#include "model.h"
+#include "record.h"
+#include "source_replay.h"
+#include "ttr_reader.h"
+#include "util.h"
 #include "ttr_format.h"
 
 #define T0 (500 * NSEC_PER_SEC)

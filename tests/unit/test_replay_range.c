@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/replay_range.h"
-#include "threadtop/util.h"
+#include "replay_range.h"
+#include "util.h"
 
 /* A recording from 2026-11-29T13:20:00Z for 300 s: monotonic 1000 s to 1300 s. */
 #define START_WALL 1795958400ull /* 2026-11-29T13:20:00Z */

@@ -21,7 +21,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/safe_file.h"
+#include "safe_file.h"
 
 static char dir[64];
 

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/source_proc.h"
-#include "threadtop/util.h"
+#include "source_proc.h"
+#include "util.h"
 
 #define MAX_EVENTS 64
 

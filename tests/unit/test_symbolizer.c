@@ -26,9 +26,9 @@
 
 #include <cmocka.h>
 
-#include "threadtop/dwarf_inline.h"
-#include "threadtop/elf_symbols.h"
-#include "threadtop/symbolizer.h"
+#include "dwarf_inline.h"
+#include "elf_symbols.h"
+#include "symbolizer.h"
 
 static pid_t live_child; /* killed by the teardown even when a test fails */
 

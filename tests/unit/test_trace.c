@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "threadtop/trace.h"
+#include "trace.h"
 
 static const char *const events[] = {"sched:sched_process_exec", "sched:sched_switch"};
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
+#include "event_codec.h"
 
 #include "codec_roundtrip.h"
 

@@ -9,8 +9,8 @@
 
 #include <cmocka.h>
 
-#include "threadtop/strtab.h"
-#include "threadtop/u64map.h"
+#include "strtab.h"
+#include "u64map.h"
 
 #define N 20000
 

@@ -20,8 +20,8 @@
 #include "keys.h"
 #include "screen.h"
 #include "stack_rows.h"
-#include "threadtop/calltree.h"
-#include "threadtop/util.h"
+#include "calltree.h"
+#include "util.h"
 #include "tui_internal.h"
 
 #define SEC NSEC_PER_SEC

@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "timeline.h"
-#include "threadtop/util.h"
+#include "util.h"
 
 #define S NSEC_PER_SEC
 #define DAY (86400ull * 20000) /* some day, in seconds since the epoch */

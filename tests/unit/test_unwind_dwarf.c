@@ -19,11 +19,11 @@
 
 #include <cmocka.h>
 
-#include "threadtop/maps_cache.h"
-#include "threadtop/proc_maps.h"
-#include "threadtop/symbolizer.h"
-#include "threadtop/unwind_dwarf.h"
-#include "threadtop/unwind_files.h"
+#include "maps_cache.h"
+#include "proc_maps.h"
+#include "symbolizer.h"
+#include "unwind_dwarf.h"
+#include "unwind_files.h"
 
 #define COPY 8192
 

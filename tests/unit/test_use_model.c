@@ -16,10 +16,10 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
-#include "threadtop/model.h"
-#include "threadtop/use_model.h"
-#include "threadtop/use_report.h"
+#include "event_codec.h"
+#include "model.h"
+#include "use_model.h"
+#include "use_report.h"
 
 static struct tt_use_metric rec(unsigned kind, const char *name, double util, unsigned sat_what,
 				double sat, double limit, uint64_t t)

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "threadtop/use_parse.h"
+#include "use_parse.h"
 
 static void test_counter_delta(void **state)
 {

@@ -16,9 +16,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "threadtop/event_codec.h"
-#include "threadtop/use_model.h"
-#include "threadtop/use_sampler.h"
+#include "event_codec.h"
+#include "use_model.h"
+#include "use_sampler.h"
 
 #define MAX_RECS 64
 #define T0 1000000000ull

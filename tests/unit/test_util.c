@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "threadtop/util.h"
+#include "util.h"
 
 static bool hex(const char *s, uint64_t *ret, size_t *ret_used)
 {

@@ -1,0 +1,521 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The application (see app.h): picks and starts a source, validates every
+ * record before the model sees it, drives sampling ticks and output
+ * intervals from timerfds, and ends cleanly on SIGINT, SIGTERM and SIGHUP.
+ * The loop's clock and interval ends travel as records (TT_EV_CLOCK,
+ * TT_EV_INTERVAL) through the same path as the source's, so a recording
+ * (-w, a tee of that path) replays (-r) into exactly the same model states.
+ * Starting the parts is in app_setup.c, replay control in app_replay.c.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "capture.h"
+#include "event_codec.h"
+#include "export_app.h"
+#include "frame_names.h"
+#include "log.h"
+#include "maps_cache.h"
+#include "record.h"
+#include "run_cmd.h"
+#include "source_replay.h"
+#include "symbolizer.h"
+#include "ttr_reader.h"
+#include "use_sampler.h"
+#include "util.h"
+
+#include "app_internal.h"
+
+struct model *app_model(struct app *app)
+{
+	return app->model;
+}
+
+struct loop *app_loop(struct app *app)
+{
+	return app->loop;
+}
+
+const struct capture *app_capture(struct app *app)
+{
+	return app->capture;
+}
+
+const struct options *app_options(struct app *app)
+{
+	return app->o;
+}
+
+const char *app_source_name(struct app *app)
+{
+	if (app->replay)
+		return app->recorded_source;
+	return app->source ? app->source->ops->name : "none";
+}
+
+bool app_replaying(struct app *app)
+{
+	return app->replay;
+}
+
+uint64_t app_interval_realtime_ns(struct app *app)
+{
+	return app->interval_realtime_ns;
+}
+
+void app_quit(struct app *app)
+{
+	loop__stop(app->loop);
+}
+
+/* Fails the run from inside a handler: the loop ends after it. */
+static void app_fail(struct app *app, int err)
+{
+	if (!app->err)
+		app->err = err;
+	app_quit(app);
+}
+
+/*
+ * An interval ended (live, or its mark was replayed): show it, then close it.
+ * While a replay jumps, intervals before the target close unseen; while it
+ * aggregates a range, the marks inside the range do not close the interval.
+ */
+/* Intervals a process may go unsymbolized before its symbol state is dropped. */
+#define SYM_IDLE_INTERVALS 60
+
+static void handle_interval(struct app *app, const struct tt_interval *iv)
+{
+	uint64_t t = iv->hdr.time_ns, start = app->last_mark_ns;
+	int err = 0;
+
+	app->last_mark_ns = t;
+	model__advance(app->model, t);
+	if (t < app->quiet_until_ns) {
+		model__end_interval(app->model, t);
+		if (app->replay && app->capture)
+			capture__interval_next(app->capture);
+		app->quiet_last_ns = t;
+		return;
+	}
+	if (t < app->merge_until_ns)
+		return;
+	app->merge_until_ns = app->quiet_until_ns = 0;
+	app->interval_realtime_ns = iv->realtime_ns;
+	app->shown_ns = t;
+	app->shown_start_ns = start < t ? start : 0;
+	app->shown_count++;
+	if (app->fe->interval)
+		err = app->fe->interval(app->fe->ctx, &app->host, iv->hdr.time_ns);
+	model__end_interval(app->model, iv->hdr.time_ns);
+	if (app->replay && app->capture)
+		capture__interval_next(app->capture); /* a replay's: counts restart */
+	if (app->sym)
+		symbolizer__expire(app->sym, SYM_IDLE_INTERVALS);
+	if (err == -EPIPE) {
+		app_fail(app, err); /* the reader went away (threadtop -b | head): a quiet end */
+		return;
+	}
+	if (err) {
+		log_msg("%s output failed: %s", app->fe->name, strerror(-err));
+		app->output_failed = true;
+		app_fail(app, err);
+		return;
+	}
+	if (app->o->count && ++app->intervals >= app->o->count)
+		app_quit(app);
+}
+
+static bool pid_wanted(const struct app *app, const struct tt_event_header *ev)
+{
+	uint32_t pid;
+
+	if (ev->type == TT_EV_THREAD_SAMPLE)
+		pid = ((const struct tt_thread_sample *)ev)->pid;
+	else if (ev->type == TT_EV_THREAD_INFO)
+		pid = ((const struct tt_thread_info *)ev)->pid;
+	else
+		return true;
+	for (size_t i = 0; i < app->o->nr_pids; i++)
+		if ((uint32_t)app->o->pids[i] == pid)
+			return true;
+	return false;
+}
+
+/* A replay's trace line or command output: to the replay's capture (made on the first). */
+static void replay_capture(struct app *app, const struct tt_event_header *ev)
+{
+	if (!app->capture)
+		app->capture = capture__new_replay(app->o->trace_lines);
+	if (capture__replay_record(app->capture, ev) < 0 && !app->bad_capture_records++)
+		log_msg("replay: skipped a %s record that does not fit the ones before it "
+			"(a damaged recording?)",
+			tt_event_type_name(ev->type));
+}
+
+/* Every record passes here: a malformed one is counted, never ingested. */
+/*
+ * Exports are written when the run ends, when a process (the command of
+ * "threadtop run") may be gone with its maps: a new user stack's frames are
+ * named now, while it exists; the symbolizer keeps the names per address.
+ */
+static void name_stack_now(struct app *app, const struct tt_stack *st)
+{
+	const struct sym_frame *f;
+
+	if (st->flags & TT_STACK_KERNEL)
+		return;
+	for (unsigned i = 0; i < st->nr; i++)
+		symbolizer__resolve(app->sym, st->pid, st->ips[i], false, &f);
+}
+
+void app_emit(void *ctx, const struct tt_event_header *ev)
+{
+	struct app *app = ctx;
+
+	if (tt_event_validate(ev, ev->size) < 0) {
+		if (!app->invalid_records++)
+			log_msg("%s source: dropped a malformed %s record (size %u)",
+				app_source_name(app), tt_event_type_name(ev->type), ev->size);
+		return;
+	}
+	if (app->replay && app->o->nr_pids && !pid_wanted(app, ev))
+		return;
+	if ((app->cut_from_ns || app->cut_to_ns) && !app_replay_cut_keeps(app, ev))
+		return;
+	if (app->rec && recorder__write(app->rec, ev) < 0)
+		log_msg("%s; the live view goes on", recorder__error(app->rec));
+	switch (ev->type) {
+	case TT_EV_CLOCK:
+		model__advance(app->model, ev->time_ns);
+		break;
+	case TT_EV_FRAME_NAME:
+		if (app->replay)
+			frame_names__add(app->names, (const struct tt_frame_name *)ev);
+		break;
+	case TT_EV_BUILD_ID:
+		if (app->replay)
+			frame_names__add_build_id(app->names, (const struct tt_build_id *)ev);
+		break;
+	case TT_EV_INTERVAL:
+		handle_interval(app, (const struct tt_interval *)ev);
+		break;
+	case TT_EV_TRACE_LINE:
+	case TT_EV_CMD_OUTPUT:
+		if (app->replay)
+			replay_capture(app, ev);
+		break;
+	default:
+		model__ingest(app->model, ev);
+		break;
+	}
+	/* Recording live: name a new stack's frames now, while its process exists. */
+	if (ev->type == TT_EV_STACK && app->rec && app->sym && !app->replay) {
+		struct event_sink sink = {app_emit, app};
+
+		frame_names__record_stack(app->names, symbolizer__namer(app->sym),
+					  (const struct tt_stack *)ev, &sink, ev->time_ns);
+	} else if (ev->type == TT_EV_STACK && app->o->nr_exports && app->sym && !app->replay) {
+		name_stack_now(app, (const struct tt_stack *)ev);
+	}
+}
+
+/* The loop's clock moved: tells the model, and the recording. */
+static void emit_clock(struct app *app, uint64_t now)
+{
+	struct tt_clock c = {{TT_EV_CLOCK, TT_CLOCK_VERSION, sizeof(c), now}};
+
+	app_emit(app, &c.hdr);
+}
+
+static void emit_interval(struct app *app, uint64_t now)
+{
+	struct tt_interval iv = {
+		.hdr = {TT_EV_INTERVAL, TT_INTERVAL_VERSION, sizeof(iv), now},
+		.realtime_ns = realtime_ns(),
+		.seq = app->interval_seq++,
+	};
+
+	app_emit(app, &iv.hdr);
+}
+
+/* Samples the USE metrics of the interval; says once what is missing. */
+static void sample_use(struct app *app, uint64_t now)
+{
+	unsigned missing;
+
+	if (!app->use)
+		return;
+	if (use_sampler__sample(app->use, now) < 0)
+		return;
+	missing = use_sampler__missing(app->use) & ~app->use_missing_said;
+	for (unsigned bit = 0; bit < USE_MISSING_MAX_BIT; bit++)
+		if (missing & (1u << bit))
+			log_msg("%s", use_missing_text(1u << bit));
+	app->use_missing_said |= missing;
+}
+
+static int end_interval(struct app *app, uint64_t now)
+{
+	sample_use(app, now);
+	/* Records of this interval still in the source's buffer belong to it. */
+	if (app->source->ops->flush)
+		app->source->ops->flush(app->source, now);
+	if (app->source->ops->fd(app->source) >= 0)
+		app->source->ops->ready(app->source);
+	if (app->capture)
+		capture__interval_end(app->capture);
+	if (app->capture && app->rec) {
+		struct event_sink sink = {app_emit, app};
+
+		capture__record(app->capture, &sink, now);
+	}
+	emit_interval(app, now);
+	/* No new commands after the last interval. */
+	if (app->capture && !(app->o->count && app->intervals >= app->o->count))
+		capture__interval_next(app->capture);
+	return app->err;
+}
+
+/*
+ * Intervals are counted in ticks, not timed separately, so every interval
+ * holds exactly round(delay x hz) sampling passes.
+ */
+static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
+{
+	struct app *app = ctx;
+	int err;
+
+	emit_clock(app, now);
+	if (app->use)
+		use_sampler__tick(app->use, now);
+	err = app->source->ops->tick(app->source, now);
+	if (err < 0 && err != -EAGAIN)
+		log_msg("%s source: sampling failed: %s", app_source_name(app), strerror(-err));
+	if (++app->ticks < app->ticks_per_interval)
+		return 0;
+	app->ticks = 0;
+	return end_interval(app, now);
+}
+
+bool app_record_status(struct app *app, struct record_status *ret)
+{
+	if (!app->rec)
+		return false;
+	*ret = (struct record_status){app->o->write_path, recorder__bytes(app->rec),
+				      recorder__stopped(app->rec)};
+	return true;
+}
+
+static int on_source_fd(void *ctx, int fd, uint32_t events)
+{
+	struct app *app = ctx;
+	int err = app->source->ops->ready(app->source);
+
+	if (app->replay && err == SOURCE_EOF) {
+		loop__remove_fd(app->loop, fd);
+		app_quit(app);
+		return 0;
+	}
+	if (app->replay && err < 0) {
+		/* A damaged recording: one line naming file, offset and reason. */
+		log_msg("%s", app->source->error);
+		app->failed = true;
+		app_quit(app);
+		return 0;
+	}
+	if (err < 0 && err != -EAGAIN && err != -EINTR) {
+		log_msg("%s source: %s", app_source_name(app), strerror(-err));
+		return err;
+	}
+	return 0;
+}
+
+/* threadtop run: the command exited; show the interval it ended in, then stop. */
+static int on_child(struct app *app)
+{
+	int status;
+	pid_t pid = app->opts.run_pid;
+
+	if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
+		return 0;
+	app->opts.run_pid = 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status))
+		log_msg("run: the command exited with status %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		log_msg("run: the command was killed by signal %d", WTERMSIG(status));
+	if (app->ticks)
+		end_interval(app, monotonic_ns());
+	app_quit(app);
+	return 0;
+}
+
+/* threadtop run: the command outlives threadtop only if threadtop was killed. */
+static void stop_child(struct app *app)
+{
+	pid_t pid = app->opts.run_pid;
+
+	if (pid <= 0)
+		return;
+	if (app->opts.run_gate >= 0) { /* never released: it exits without running */
+		close(app->opts.run_gate);
+		app->opts.run_gate = -1;
+	} else {
+		kill(pid, SIGTERM);
+	}
+	waitpid(pid, NULL, 0);
+	app->opts.run_pid = 0;
+}
+
+static int on_signal(void *ctx, int signo)
+{
+	struct app *app = ctx;
+
+	switch (signo) {
+	case SIGCHLD:
+		return on_child(app);
+	case SIGINT:
+	case SIGTERM:
+	case SIGHUP:
+		app_quit(app);
+		return 0;
+	default:
+		return app->fe->signal ? app->fe->signal(app->fe->ctx, &app->host, signo) : 0;
+	}
+}
+
+static int setup_loop(struct app *app)
+{
+	uint64_t tick_ns = NSEC_PER_SEC / app->o->hz;
+	double per_interval = app->o->delay_s * app->o->hz + 0.5;
+	sigset_t set;
+	int err, fd;
+
+	app->ticks_per_interval = per_interval < 1 ? 1 : (unsigned)per_interval;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGWINCH);
+	if (app->o->run_pid > 0)
+		sigaddset(&set, SIGCHLD);
+	err = loop__add_signals(app->loop, &set, on_signal, app);
+	if (err < 0)
+		return err;
+	if (!app->replay) {
+		err = loop__add_timer(app->loop, tick_ns, tick_ns, on_tick, app);
+		if (err < 0)
+			return err;
+	}
+	if (app->paced) {
+		return app_replay_add_play_timer(app); /* the TUI plays it in time */
+	}
+	fd = app->source->ops->fd(app->source);
+	if (fd >= 0) {
+		err = loop__add_fd(app->loop, fd, on_source_fd, app);
+		if (err < 0)
+			return err;
+	}
+	return 0;
+}
+
+int app_run(const struct options *given, const struct frontend *fe)
+{
+	struct app app = {.opts = *given, .fe = fe, .play_timer = -1};
+	const struct options *o = &app.opts;
+	int err, code = 1;
+
+	app.o = o;
+
+	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
+	err = log_open(o->log_path);
+	if (err < 0) {
+		fprintf(stderr, "threadtop: --log %s: %s\n", o->log_path, strerror(-err));
+		return 1;
+	}
+	if ((!o->read_path && app_check_pids(o) < 0) || export_app_check(o) < 0)
+		goto out;
+	app.loop = loop__new();
+	app.model = model__new(&(struct model_opts){.retain_ns = (uint64_t)(o->retain_s * 1e9)});
+	if (!app.loop) {
+		log_msg("cannot create the event loop: %s", strerror(errno));
+		goto out;
+	}
+	if (!o->read_path) /* read once per process for the unwinder and the symbolizer */
+		app.maps = maps_cache__new(NULL);
+	if ((o->read_path ? app_replay_start(&app) : app_start_source(&app)) < 0)
+		goto out;
+	if (o->write_path && app_start_recording(&app) < 0)
+		goto out;
+	if (!app.replay) {
+		app_start_use(&app);
+		/* Live addresses are this machine's: name them lazily, at output time. */
+		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
+		symbolizer__load_kernel(app.sym);
+		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
+	}
+	err = setup_loop(&app);
+	if (err < 0) {
+		log_msg("cannot set up the event loop: %s", strerror(-err));
+		goto out;
+	}
+	/* After setup_loop: SIGTERM is a loop event by now, so the instance is removed. */
+	if (!app.replay && (o->nr_traces || o->nr_cmds) && app_start_capture(&app) < 0)
+		goto out;
+	if (!app.replay)
+		emit_clock(&app, monotonic_ns());
+	run_cmd__release(&app.opts); /* the sources are up: the command may start */
+	app_host_init(&app);
+	if (fe->start && fe->start(fe->ctx, &app.host) < 0)
+		goto out;
+	app_drop_privileges(&app);
+	if (app.capture && (err = capture__start(app.capture)) < 0) {
+		log_msg("--cmd: cannot start a command: %s", strerror(-err));
+		goto out;
+	}
+	err = loop__run(app.loop);
+	if (!err)
+		err = app.err;
+	if (fe->stop)
+		fe->stop(fe->ctx, &app.host);
+	if ((err == 0 || err == -EPIPE) && !app.failed) /* EPIPE: the reader went away */
+		code = 0;
+	else if (err < 0 && !app.output_failed)
+		log_msg("stopped: %s", strerror(-err));
+	if (app.replay && !app.failed && app.o->count == 0 &&
+	    !ttr_reader__finished(replay_source__reader(app.source)))
+		log_msg("%s: no index at its end: the recorder did not finish (killed?); replayed "
+			"every whole chunk",
+			o->read_path);
+	/* What was profiled is worth keeping even when the output failed. */
+	if (export_app_write(&app) < 0)
+		code = 1;
+out:
+	stop_child(&app);
+	if (app.rec) {
+		bool stopped = recorder__stopped(app.rec);
+
+		err = recorder__close(app.rec);
+		if (err < 0 && !stopped)
+			log_msg("-w %s: could not finish the recording: %s; it still replays",
+				o->write_path, strerror(-err));
+	}
+	source__free(app.source);
+	use_sampler__free(app.use);
+	capture__free(app.capture);
+	model__free(app.model);
+	frame_names__free(app.names);
+	symbolizer__free(app.sym);
+	maps_cache__free(app.maps); /* after both its users */
+	loop__free(app.loop);
+	log_close();
+	return code;
+}

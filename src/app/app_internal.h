@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The application's internals, shared by app.c (the loop and the record
+ * path), app_setup.c (starting the parts of a run) and app_replay.c (replay
+ * control).
+ */
+#ifndef THREADTOP_APP_INTERNAL_H
+#define THREADTOP_APP_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app.h"
+#include "event_codec.h"
+
+struct app {
+	struct options opts; /* as given; in a replay, rate and interval of the recording */
+	const struct options *o;
+	const struct frontend *fe;
+	struct loop *loop;
+	struct model *model;
+	struct source *source;
+	struct recorder *rec;
+	bool replay;
+	char recorded_source[32];  /* in a replay: the source that recorded it */
+	struct use_sampler *use;   /* USE metrics, sampled once per interval */
+	struct frame_names *names; /* recorded frame names: written live, read in a replay */
+	struct symbolizer *sym;	   /* names stack frames of a live run (none in a replay) */
+	struct maps_cache *maps;   /* process maps of a live run: the unwinder's and sym's */
+	unsigned use_missing_said;
+	struct capture *capture; /* --trace, --cmd; in a replay, what they recorded */
+	uint64_t bad_capture_records;
+	long intervals;
+	unsigned ticks_per_interval;
+	unsigned ticks;
+	uint32_t interval_seq;
+	uint64_t interval_realtime_ns;
+	uint64_t invalid_records;
+	/* Replay control (the TUI's time travel); batch replays play at full speed. */
+	bool paced; /* play in time on a timer, not as fast as possible */
+	bool paused;
+	bool at_end;		 /* the last interval of the file is shown */
+	int speed;		 /* index into replay_speeds */
+	int play_timer;		 /* loop timer id, -1 = none */
+	uint64_t quiet_until_ns; /* a jump: intervals closing before this are not shown */
+	uint64_t merge_until_ns; /* a range: intervals closing before this merge on */
+	uint64_t range_from_ns;	 /* start of the range shown, 0 = one interval */
+	uint64_t shown_ns;	 /* end of the interval shown */
+	/* Its start: the mark before it (0 = none seen since the last seek). Intervals
+	 * recorded on a loaded box are longer than -d: stepping back lands here. */
+	uint64_t shown_start_ns;
+	uint64_t last_mark_ns; /* the latest interval mark handled, shown or not */
+	uint64_t shown_count;
+	uint64_t quiet_last_ns; /* the last interval a jump closed unseen */
+	uint64_t span_first_ns, span_last_ns;
+	/* --from/--to: only the records in [cut_from_ns, cut_to_ns] are measured (0 = no bound). */
+	uint64_t cut_from_ns, cut_to_ns;
+	uint64_t boot_time_ns;	   /* the recording's wall clock at monotonic 0, 0 = unknown */
+	bool cut_done;		   /* past --to: the run ends */
+	bool output_failed;	   /* already said why the run stopped */
+	int err;		   /* a failure inside a handler that must end the run */
+	bool failed;		   /* the run ends with exit code 1 */
+	struct frontend_host host; /* what the front end calls (app_host.c) */
+	struct frontend_settings settings; /* what it is told of the options */
+};
+
+/* The app a front end's host belongs to. */
+static inline struct app *app_of_host(const struct frontend_host *h)
+{
+	return (struct app *)((char *)h - offsetof(struct app, host));
+}
+/* app_host.c: fills app->host and app->settings, before the front end starts. */
+void app_host_init(struct app *app);
+
+/* Every record passes here (the sink of every source): validated, recorded, ingested. */
+void app_emit(void *ctx, const struct tt_event_header *ev);
+
+/* app_setup.c: each says why it failed in the log and returns -errno. */
+int app_check_pids(const struct options *o);
+/* The live source: BPF, falling back to /proc unless --source bpf. */
+int app_start_source(struct app *app);
+void app_start_use(struct app *app);
+int app_start_capture(struct app *app);
+int app_start_recording(struct app *app);
+void app_drop_privileges(struct app *app);
+
+/* app_replay.c: opens o->read_path as the source; rate, interval and source from the file. */
+int app_replay_start(struct app *app);
+/* --from/--to: whether ev reaches the model (ends the run after --to). */
+bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev);
+/* The TUI plays the recording in time: adds and arms the timer that plays it. */
+int app_replay_add_play_timer(struct app *app);
+
+#endif

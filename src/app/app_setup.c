@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Starting the parts of a run (see app_internal.h): checks -p, starts the
+ * live source (BPF, else /proc), the USE sampler, --trace/--cmd capture and
+ * the recording (-w), then drops the capabilities the loop no longer needs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <linux/capability.h>
+#include <unistd.h>
+
+#include "capture.h"
+#include "frame_names.h"
+#include "log.h"
+#include "invoker.h"
+#include "privileges.h"
+#include "record.h"
+#include "source_bpf.h"
+#include "source_proc.h"
+#include "use_sampler.h"
+#include "util.h"
+
+#include "app_internal.h"
+
+int app_check_pids(const struct options *o)
+{
+	int root = open(o->proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (root < 0) {
+		log_msg("cannot open %s: %s", o->proc_root, strerror(errno));
+		return -errno;
+	}
+	for (size_t i = 0; i < o->nr_pids; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "%d", o->pids[i]);
+		if (faccessat(root, name, F_OK, 0) < 0) {
+			log_msg("-p %d: no such process (it may have exited; check with ps -p %d)",
+				o->pids[i], o->pids[i]);
+			close(root);
+			return -ESRCH;
+		}
+	}
+	close(root);
+	return 0;
+}
+
+static void warn_line(const char *msg)
+{
+	log_msg("%s", msg);
+}
+
+int app_start_source(struct app *app)
+{
+	const struct options *o = app->o;
+	struct event_sink sink = {app_emit, app};
+	char err[256] = "";
+
+	if (o->source != SOURCE_PROC) {
+		struct bpf_source_opts bo = {
+			.pids = o->nr_pids ? o->pids : NULL,
+			.nr_pids = o->nr_pids,
+			.hz = o->hz,
+			.self_pid = getpid(),
+			.cpu_hz = o->cpu_hz,
+			.unwind = o->unwind,
+			.stack_bytes = o->stack_bytes,
+			.unwind_budget_pct = o->unwind_budget_pct,
+			.syscalls = o->syscalls,
+			.offcpu = o->offcpu,
+			/* Timing each run costs more than a tracer's run itself. */
+			.bpf_stats = o->bpf_stats < 0 ? !o->syscalls && !o->offcpu : o->bpf_stats,
+			/* A recording must replay from any point: no repeats in it. */
+			.full_samples = o->write_path != NULL,
+			.labels = o->labels.nr_defs ? &o->labels : NULL,
+			.warn = warn_line,
+			.maps = app->maps,
+		};
+		const char *why;
+
+		app->source = bpf_source__new(&bo, sink, err, sizeof(err));
+		if (app->source)
+			return 0;
+		/* libbpf's own words (the verifier log) go to the log file only. */
+		why = bpf_source__libbpf_log();
+		if (*why && log_file_text(why) == 0)
+			snprintf(err + strlen(err), sizeof(err) - strlen(err),
+				 " (libbpf and verifier log in %s)", o->log_path);
+		else if (*why)
+			snprintf(err + strlen(err), sizeof(err) - strlen(err),
+				 " (rerun with --log FILE to keep the verifier log)");
+		if (o->source == SOURCE_BPF) {
+			log_msg("%s", err);
+			return -ENOTSUP;
+		}
+		log_msg("%s; falling back to /proc", err);
+	}
+	if (o->syscalls || o->offcpu)
+		log_msg("--syscalls and --offcpu need the BPF source: not traced");
+	if (o->labels.nr_defs)
+		log_msg("--label needs the BPF source (uprobes): no labels in this run");
+	struct proc_source_opts po = {
+		.proc_root = o->proc_root,
+		.pids = o->nr_pids ? o->pids : NULL,
+		.nr_pids = o->nr_pids,
+		.hz = o->hz,
+		.self_pid = getpid(),
+	};
+	app->source = proc_source__new(&po, sink, err, sizeof(err));
+	if (!app->source) {
+		log_msg("%s", err);
+		return -errno;
+	}
+	if (geteuid() != 0)
+		log_msg("not root: /proc shows syscalls and wait channels only for your own processes; "
+			"run as root to see all");
+	return 0;
+}
+
+/* USE metrics are optional: without them the thread views still work. */
+void app_start_use(struct app *app)
+{
+	struct use_sampler_opts uo = {app->o->proc_root, app->o->sys_root};
+	struct event_sink sink = {app_emit, app};
+
+	app->use = use_sampler__new(&uo, sink, monotonic_ns());
+	if (!app->use)
+		log_msg("USE metrics off: cannot read %s/stat or %s/meminfo: %s", uo.proc_root,
+			uo.proc_root, strerror(errno));
+}
+
+/* --trace and --cmd: only live, while threadtop still holds its privileges. */
+int app_start_capture(struct app *app)
+{
+	const struct options *o = app->o;
+	struct tracer_opts to = {o->traces, o->nr_traces, o->trace_lines, NULL};
+	struct cmdcap_opts co = {o->cmds, o->nr_cmds,
+				 (uint64_t)(o->cmd_timeout_s * (double)NSEC_PER_SEC),
+				 (size_t)o->cmd_max_output, NULL};
+	char err[512], note[256];
+
+	app->capture = capture__new(&to, &co, app->loop, err, sizeof(err), note, sizeof(note));
+	if (!app->capture) {
+		log_msg("%s", err);
+		return -1;
+	}
+	if (note[0])
+		log_msg("%s", note);
+	return 0;
+}
+
+/*
+ * Everything that needs privilege (loading BPF, attaching, opening files
+ * and tracefs) is done by now: keep only what the running loop still uses.
+ */
+void app_drop_privileges(struct app *app)
+{
+	static const struct capability_need bpf_needs[] = {
+		{CAP_BPF, "drain BPF maps, run the thread sampler each tick"},
+		{CAP_PERFMON, "BPF tracing, uprobes on processes that start later"},
+	};
+	static const struct capability_need proc_needs[] = {
+		{CAP_SYS_PTRACE, "read syscall, maps and stacks of every process"},
+		{CAP_DAC_READ_SEARCH, "read every user's /proc files and binaries for symbols"},
+		{CAP_SYSLOG, "kernel addresses in /proc/kallsyms"},
+		{CAP_CHECKPOINT_RESTORE,
+		 "open deleted binaries via /proc/PID/map_files for symbols"},
+	};
+	struct capability_need keep[8];
+	unsigned uid, gid;
+	size_t n = 0;
+	char desc[512];
+	int err;
+
+	if (!app->replay && !strcmp(app_source_name(app), "bpf"))
+		for (size_t i = 0; i < ARRAY_SIZE(bpf_needs); i++)
+			keep[n++] = bpf_needs[i];
+	for (size_t i = 0; i < ARRAY_SIZE(proc_needs); i++)
+		keep[n++] = proc_needs[i];
+	if (invoker_ids(&uid, &gid))
+		keep[n++] = (struct capability_need){CAP_CHOWN, "give files to the sudo user"};
+	err = privileges_drop(keep, n, desc, sizeof(desc));
+	if (err < 0)
+		log_msg("cannot drop capabilities: %s; going on with them", strerror(-err));
+	else
+		log_info("capabilities: kept %s; dropped all others", desc[0] ? desc : "none");
+}
+
+int app_start_recording(struct app *app)
+{
+	char err[320] = "", pids[MAX_PIDS * 12] = "", extra[48];
+	size_t n = 0;
+	struct recorder_opts ro = {
+		.path = app->o->write_path,
+		.max_size = app->o->max_size,
+		.source = app_source_name(app),
+		.hz = app->o->hz,
+		.interval_s = app->o->delay_s,
+	};
+
+	for (size_t i = 0; i < app->o->nr_pids && n < sizeof(pids); i++)
+		n += (size_t)snprintf(pids + n, sizeof(pids) - n, "%s%d", i ? "," : "",
+				      app->o->pids[i]);
+	ro.pids = app->o->nr_pids ? pids : NULL;
+	/* A replay keeps as many trace lines as this run did. */
+	snprintf(extra, sizeof(extra), "trace_lines=%zu\n", app->o->trace_lines);
+	ro.extra_info = extra;
+	app->rec = recorder__new(&ro, err, sizeof(err));
+	if (app->rec && !app->names)
+		app->names = frame_names__new();
+	if (!app->rec) {
+		log_msg("%s", err);
+		return -errno;
+	}
+	/* Run through sudo: the recording belongs to the user, not to root. */
+	if (invoker_take_fd(recorder__fd(app->rec)) < 0)
+		log_msg("-w %s: cannot give the file to the sudo user", ro.path);
+	return 0;
+}

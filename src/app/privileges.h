@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Least privilege: once the BPF programs are loaded and attached threadtop
+ * keeps only the capabilities it still uses (files it creates belong to the
+ * user who ran it through sudo: invoker.h).
+ */
+#ifndef THREADTOP_PRIVILEGES_H
+#define THREADTOP_PRIVILEGES_H
+
+#include <stddef.h>
+
+struct capability_need {
+	int cap;	 /* CAP_* */
+	const char *why; /* what threadtop still does with it */
+};
+
+/*
+ * Keeps only the capabilities in keep (effective and permitted), empties the
+ * inheritable, ambient and bounding sets and sets no_new_privs, so nothing
+ * threadtop runs later inherits privilege. A process without capabilities
+ * is left as it is. Describes what was kept in desc (desclen bytes).
+ * Returns 0 or a negative errno.
+ */
+int privileges_drop(const struct capability_need *keep, size_t n, char *desc, size_t desclen);
+
+#endif /* THREADTOP_PRIVILEGES_H */

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The LuaJIT part of the model: per LuaJIT thread, samples per VM state
+ * (INTERP ... TRACE) and per Lua function (self and total), built from
+ * TT_EV_LUAJIT_SAMPLE and TT_EV_LUAJIT_FUNC records only, in three windows
+ * (this interval, the last complete one, the session). Owned by the model
+ * (model__luajit); no output formats here.
+ */
+#ifndef THREADTOP_LJ_MODEL_H
+#define THREADTOP_LJ_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "threadtop/events.h"
+#include "model.h"
+
+#define LJ_MODEL_MAX_FUNCS 4096	 /* distinct functions kept per thread; more go to "(other)" */
+#define LJ_MODEL_MAX_STACKS 8192 /* distinct stacks kept per thread; more count only as states */
+
+struct lj_model;
+
+struct lj_model *lj_model__new(void);
+void lj_model__free(struct lj_model *lm);
+
+/* Takes one validated TT_EV_LUAJIT_SAMPLE or TT_EV_LUAJIT_FUNC record. */
+void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev);
+/* The interval closed: interval counters become the last interval's. */
+void lj_model__end_interval(struct lj_model *lm);
+
+/* One LuaJIT thread in a window (WIN_MINUTE reads as WIN_SESSION). */
+struct lj_thread_row {
+	uint32_t pid;
+	uint32_t tid;
+	uint8_t fidelity; /* VM states this process tells apart */
+	uint32_t weight_us;
+	uint64_t counts[TT_LJ_VMSTATE_MAX];
+	uint64_t samples;
+};
+
+/*
+ * Threads with samples in window, most samples first; pid 0 = all. *ret is
+ * allocated (free it). Returns the count or a negative errno.
+ */
+int lj_model__threads(const struct lj_model *lm, enum model_window window, uint32_t pid,
+		      struct lj_thread_row **ret);
+
+struct lj_func_row {
+	const char *name; /* owned by the model: valid until the next ingest */
+	uint64_t ip;	  /* its frame tag (lj_frame_ip): stack frame and drill-down key */
+	uint64_t self;	  /* samples with it as the innermost Lua function */
+	uint64_t total;	  /* samples with it anywhere on the Lua stack */
+	uint64_t trace;	  /* of self: in JIT-compiled code */
+};
+
+/*
+ * Lua functions of the threads matching pid and tid (0 = any) in window,
+ * by self then total, at most limit (0 = all). *ret is allocated (free it).
+ * Returns the count or a negative errno.
+ */
+int lj_model__functions(const struct lj_model *lm, enum model_window window, uint32_t pid,
+			uint32_t tid, size_t limit, struct lj_func_row **ret);
+
+/*
+ * Lua frames in stacks. A Lua function has no address, so stacks, the call
+ * tree, filters and exporters carry it as a tag: a non-canonical x86-64
+ * address (no user or kernel code can be there) holding the index of its
+ * name in the model's name table. Names are per model, not per process.
+ */
+#define LJ_FRAME_TAG 0x4c75610000000000ull /* "Lua" in the top bytes */
+#define LJ_FRAME_TAG_MASK 0xffffff0000000000ull
+#define LJ_FRAME_IDX_MASK 0x00000000ffffffffull
+#define LJ_FRAME_MODULE "[lua]" /* the module of Lua frames */
+
+static inline bool lj_frame_is_lua(uint64_t ip)
+{
+	return (ip & LJ_FRAME_TAG_MASK) == LJ_FRAME_TAG;
+}
+
+static inline uint64_t lj_frame_ip(uint32_t name_idx)
+{
+	return LJ_FRAME_TAG | name_idx;
+}
+
+/* The name of Lua frame tag ip ("fib @app.lua:3"), or NULL when ip is no
+ * Lua frame. Owned by the model, valid while it lives. */
+const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip);
+/* The tag of the function called name (added to the name table when new). */
+uint64_t lj_model__frame_of(struct lj_model *lm, const char *name);
+/* Whether thread tid ran the Lua function of tag ip this session. */
+bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip);
+
+#define LJ_STACK_CFUNC (1ull << 32) /* in lj_stack_row.frames: a C function called from Lua */
+
+/* One distinct (host stack, Lua frames) pair of a LuaJIT thread in a window. */
+struct lj_stack_row {
+	uint32_t pid, tid;
+	uint32_t weight_us;
+	uint32_t ustack_id;	/* the host stack (model__stack), 0 = none */
+	const uint64_t *frames; /* name index | LJ_STACK_CFUNC, leaf first (lj_frame_ip) */
+	uint16_t nr;
+	uint64_t samples;
+	uint32_t *stitched_id; /* the model's cache of the stitched stack's id, 0 = none yet */
+};
+
+/*
+ * Stack pairs of every LuaJIT thread in window (WIN_MINUTE reads as
+ * WIN_SESSION). *ret is allocated (free it); its pointers live until the
+ * next ingest. Returns the count or a negative errno.
+ */
+int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_stack_row **ret);
+
+/* Samples ingested, session (0: no LuaJIT process seen). */
+uint64_t lj_model__samples(const struct lj_model *lm);
+
+/* The VM state's name ("TRACE"), or "?" */
+const char *lj_vmstate_name(unsigned vmstate);
+
+#endif /* THREADTOP_LJ_MODEL_H */

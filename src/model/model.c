@@ -1,0 +1,453 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The model's ingest side (see model.h): the thread table, per-window
+ * counters, dictionaries and drop counters. Queries are in model_query.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "util.h"
+
+#define DEFAULT_RETAIN_NS (60 * NSEC_PER_SEC)
+
+static const char *const drop_names[TT_DROP_MAX] = {
+	[TT_DROP_RINGBUF_FULL] = "ringbuf_full", [TT_DROP_MAP_FULL] = "map_full",
+	[TT_DROP_DEDUP_FULL] = "dedup_full",	 [TT_DROP_VANISHED] = "vanished",
+	[TT_DROP_READ_ERROR] = "read_error",
+};
+
+const char *model_drop_name(unsigned reason)
+{
+	return reason < TT_DROP_MAX ? drop_names[reason] : "unknown";
+}
+
+struct model *model__new(const struct model_opts *opts)
+{
+	struct model *m = xcalloc(1, sizeof(*m));
+
+	if (opts)
+		m->opts = *opts;
+	if (!m->opts.retain_ns)
+		m->opts.retain_ns = DEFAULT_RETAIN_NS;
+	m->threads = u64map__new();
+	m->strings = u64map__new();
+	m->stacks = u64map__new();
+	m->use = use_model__new();
+	m->lj = lj_model__new();
+	return m;
+}
+
+static void thread_free(struct thread *t)
+{
+	if (!t)
+		return;
+	trace_thread_free(t->trace);
+	free(t->keys);
+	free(t->key_rings);
+	free(t);
+}
+
+static void free_values(struct u64map *map, void (*fn)(void *))
+{
+	uint64_t key;
+	void *value;
+	size_t pos = 0;
+
+	while (u64map__next(map, &pos, &key, &value))
+		fn(value);
+	u64map__free(map);
+}
+
+static void thread_free_void(void *t)
+{
+	thread_free(t);
+}
+
+void model__free(struct model *m)
+{
+	if (!m)
+		return;
+	model_labels_free(m);
+	model_repeat_free(m);
+	free_values(m->threads, thread_free_void);
+	free_values(m->strings, free);
+	free_values(m->stacks, free);
+	use_model__free(m->use);
+	trace_model_free(m);
+	lj_model__free(m->lj);
+	free(m);
+}
+
+void model__reset(struct model *m)
+{
+	struct model *fresh = model__new(&m->opts);
+	struct model old = *m;
+
+	/* Swap, then free the old state through the fresh shell. */
+	*m = *fresh;
+	*fresh = old;
+	m->namer = old.namer; /* the frame namer is configuration, not state */
+	model__free(fresh);
+}
+
+/* Advances a ring to second sec, clearing the slots of the skipped seconds. */
+#define RING_ADVANCE(ring, ring_sec, sec)                                             \
+	do {                                                                          \
+		if ((sec) > (ring_sec)) {                                             \
+			uint32_t gap_ = (sec) - (ring_sec);                           \
+			if (gap_ >= MINUTE_SLOTS)                                     \
+				memset((ring), 0, sizeof(ring));                      \
+			else                                                          \
+				for (uint32_t s_ = (ring_sec) + 1; s_ <= (sec); s_++) \
+					(ring)[s_ % MINUTE_SLOTS] = 0;                \
+			(ring_sec) = (sec);                                           \
+		}                                                                     \
+	} while (0)
+
+/*
+ * Sums the slots of a ring whose newest second is ring_sec over the minute
+ * ending at now_sec, i.e. seconds (now_sec - 60, now_sec]. Slots of seconds
+ * after ring_sec were never written (or were cleared) and hold nothing.
+ */
+#define RING_SUM(ring, ring_sec, now_sec)                                                          \
+	({                                                                                         \
+		uint64_t sum_ = 0;                                                                 \
+		uint32_t lo_ = (now_sec) >= MINUTE_SLOTS - 1 ? (now_sec) - (MINUTE_SLOTS - 1) : 0; \
+		if ((ring_sec) >= lo_) {                                                           \
+			uint32_t i_ = lo_ % MINUTE_SLOTS;                                          \
+			for (uint32_t s_ = lo_; s_ <= (ring_sec); s_++) {                          \
+				sum_ += (ring)[i_];                                                \
+				i_ = i_ + 1 == MINUTE_SLOTS ? 0 : i_ + 1;                          \
+			}                                                                          \
+		}                                                                                  \
+		sum_;                                                                              \
+	})
+
+uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec)
+{
+	return RING_SUM(ring, ring_sec, now_sec);
+}
+
+uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec)
+{
+	return RING_SUM(ring, ring_sec, now_sec);
+}
+
+struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns)
+{
+	struct thread *t = u64map__get(m->threads, tid);
+
+	/* A tid that comes back with another start time is another thread. */
+	if (t && start_ns && t->start_time_ns && t->start_time_ns != start_ns) {
+		u64map__remove(m->threads, tid);
+		thread_free(t);
+		t = NULL;
+	}
+	if (!t) {
+		/* Cache-line aligned: a repeat touches the first line only. */
+		if (posix_memalign((void **)&t, 64, sizeof(*t)))
+			t = xcalloc(1, sizeof(*t));
+		else
+			memset(t, 0, sizeof(*t));
+		t->tid = tid;
+		t->pid = pid;
+		t->start_time_ns = start_ns;
+		t->cpu_first_ns = UINT64_MAX;
+		t->cur.state = TT_ST_UNKNOWN;
+		t->cur.syscall = TT_SYSCALL_NONE;
+		u64map__put(m->threads, tid, t);
+	}
+	if (!t->start_time_ns)
+		t->start_time_ns = start_ns;
+	t->pid = pid;
+	return t;
+}
+
+static struct key_counts *key_get(struct thread *t, const struct sample_key *key, uint32_t sec)
+{
+	struct key_counts *kc;
+
+	for (size_t i = 0; i < t->nr_keys; i++) {
+		kc = &t->keys[i];
+		if (kc->key.state == key->state && kc->key.syscall == key->syscall &&
+		    kc->key.labels_id == key->labels_id && kc->key.wchan_id == key->wchan_id &&
+		    kc->key.kstack_id == key->kstack_id && kc->key.ustack_id == key->ustack_id)
+			return kc;
+	}
+	if (t->nr_keys == t->cap_keys) {
+		xgrow((void **)&t->keys, &t->cap_keys, t->nr_keys + 1, sizeof(*t->keys));
+		t->key_rings = xrealloc(t->key_rings, t->cap_keys * sizeof(*t->key_rings));
+	}
+	memset(t->key_rings[t->nr_keys], 0, sizeof(t->key_rings[0]));
+	kc = &t->keys[t->nr_keys++];
+	memset(kc, 0, sizeof(*kc));
+	kc->key = *key;
+	kc->ring_sec = sec;
+	return kc;
+}
+
+static void account_cpu(struct model *m, struct thread *t, uint64_t cpu_ns, uint32_t sec)
+{
+	if (t->cpu_first_ns == UINT64_MAX) {
+		t->cpu_first_ns = t->cpu_interval_ns = t->cpu_last_ns = cpu_ns;
+		t->cpu_ring_sec = sec;
+		return;
+	}
+	if (cpu_ns < t->cpu_last_ns)
+		return; /* not monotonic: a source glitch, ignore */
+	RING_ADVANCE(t->cpu_ring_us, t->cpu_ring_sec, sec);
+	t->cpu_ring_us[sec % MINUTE_SLOTS] += (uint32_t)((cpu_ns - t->cpu_last_ns) / NSEC_PER_USEC);
+	t->cpu_last_ns = cpu_ns;
+}
+
+static void count_key(struct thread *t, struct key_counts *kc, uint32_t sec, uint64_t time_ns)
+{
+	size_t k = (size_t)(kc - t->keys);
+
+	t->last_seen_ns = time_ns;
+	kc->interval++;
+	kc->session++;
+	RING_ADVANCE(t->key_rings[k], kc->ring_sec, sec);
+	if (t->key_rings[k][sec % MINUTE_SLOTS] < UINT16_MAX)
+		t->key_rings[k][sec % MINUTE_SLOTS]++;
+}
+
+/* Moves t's pending repeats into the counts of its current key. */
+void model_settle(struct thread *t)
+{
+	struct key_counts *kc;
+	uint32_t n = t->pending, slot;
+
+	if (!n)
+		return;
+	t->pending = 0;
+	kc = &t->keys[t->cur_key];
+	kc->interval += n;
+	kc->session += n;
+	RING_ADVANCE(t->key_rings[t->cur_key], kc->ring_sec, t->pending_sec);
+	slot = t->pending_sec % MINUTE_SLOTS;
+	t->key_rings[t->cur_key][slot] = (uint16_t)(t->key_rings[t->cur_key][slot] + n > UINT16_MAX
+							    ? UINT16_MAX
+							    : t->key_rings[t->cur_key][slot] + n);
+}
+
+/* One more sample of t with this key (labels_id is filled in here). */
+void model_count_sample(struct model *m, struct thread *t, struct sample_key *key, uint64_t time_ns)
+{
+	uint32_t sec = model_sec(m, time_ns);
+	struct key_counts *kc;
+
+	model_settle(t);
+	key->labels_id = t->labels_id;
+	kc = key_get(t, key, sec);
+	t->cur = *key;
+	t->cur_key = (uint32_t)(kc - t->keys);
+	count_key(t, kc, sec, time_ns);
+}
+
+static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
+{
+	struct sample_key key = {
+		.syscall = s->syscall_nr,
+		.wchan_id = s->wchan_id,
+		.kstack_id = s->kstack_id,
+		.ustack_id = s->ustack_id,
+		.state = s->state < TT_ST_MAX ? s->state : TT_ST_UNKNOWN,
+	};
+	uint32_t sec = model_sec(m, s->hdr.time_ns);
+	struct thread *t;
+
+	model_repeat_before_sample(m);
+	t = model_thread_get(m, s->pid, s->tid, s->start_time_ns);
+
+	memcpy(t->comm, s->comm, TT_COMM_LEN);
+	t->comm[TT_COMM_LEN - 1] = '\0';
+	t->cgroup_id = s->cgroup_id;
+	t->kthread = s->flags & TT_SAMPLE_KTHREAD;
+	if (s->weight_us)
+		m->weight_us = s->weight_us;
+	account_cpu(m, t, s->cpu_time_ns, sec);
+	model_count_sample(m, t, &key, s->hdr.time_ns);
+}
+
+static void ingest_info(struct model *m, const struct tt_thread_info *info)
+{
+	struct thread *t = model_thread_get(m, info->pid, info->tid, info->start_time_ns);
+
+	memcpy(t->comm, info->comm, TT_COMM_LEN);
+	t->comm[TT_COMM_LEN - 1] = '\0';
+	t->cmdline_id = info->cmdline_id;
+	t->kthread = info->flags & TT_INFO_KTHREAD;
+	t->last_seen_ns = info->hdr.time_ns;
+}
+
+static void ingest_string(struct model *m, const struct tt_string *s)
+{
+	char *text = xstrndup(s->data, s->len);
+
+	free(u64map__put(m->strings, s->id, text));
+}
+
+static void ingest_stack(struct model *m, const struct tt_stack *st)
+{
+	struct tt_stack *copy = xmalloc(st->hdr.size);
+
+	memcpy(copy, st, st->hdr.size);
+	free(u64map__put(m->stacks, st->id, copy));
+}
+
+void model__ingest(struct model *m, const struct tt_event_header *ev)
+{
+	if (!m->session_start_ns) {
+		m->session_start_ns = ev->time_ns;
+		m->interval_start_ns = ev->time_ns;
+	}
+	if (ev->time_ns > m->now_ns)
+		m->now_ns = ev->time_ns;
+	m->events++;
+	switch (ev->type) {
+	case TT_EV_THREAD_SAMPLE:
+		ingest_sample(m, (const struct tt_thread_sample *)ev);
+		break;
+	case TT_EV_THREAD_REPEAT:
+		model_repeat_ingest(m, (const struct tt_thread_repeat *)ev);
+		break;
+	case TT_EV_THREAD_INFO:
+		ingest_info(m, (const struct tt_thread_info *)ev);
+		break;
+	case TT_EV_THREAD_LABELS:
+	case TT_EV_LABEL_NAME:
+		model_labels_ingest(m, ev);
+		break;
+	case TT_EV_STRING:
+		ingest_string(m, (const struct tt_string *)ev);
+		break;
+	case TT_EV_STACK:
+		ingest_stack(m, (const struct tt_stack *)ev);
+		break;
+	case TT_EV_TICK:
+		model_repeat_tick(m);
+		m->ticks++;
+		m->ticks_interval++;
+		m->tick_cost_ns += ((const struct tt_tick *)ev)->duration_ns;
+		m->tick_cost_interval_ns += ((const struct tt_tick *)ev)->duration_ns;
+		break;
+	case TT_EV_DROPS:
+		for (int i = 0; i < TT_DROP_MAX; i++) {
+			m->drops_interval[i] += ((const struct tt_drops *)ev)->count[i];
+			m->drops_session[i] += ((const struct tt_drops *)ev)->count[i];
+		}
+		break;
+	case TT_EV_USE_METRIC:
+		use_model__ingest(m->use, (const struct tt_use_metric *)ev);
+		break;
+	case TT_EV_LUAJIT_SAMPLE:
+	case TT_EV_LUAJIT_FUNC:
+		lj_model__ingest(m->lj, ev);
+		break;
+	default:
+		trace_ingest(m, ev);
+		break;
+	}
+}
+
+void model__advance(struct model *m, uint64_t now_ns)
+{
+	if (!m->session_start_ns) {
+		m->session_start_ns = now_ns;
+		m->interval_start_ns = now_ns;
+	}
+	if (now_ns > m->now_ns)
+		m->now_ns = now_ns;
+}
+
+void model__end_interval(struct model *m, uint64_t now_ns)
+{
+	struct thread *t;
+	uint64_t tid;
+	size_t pos = 0;
+
+	model__advance(m, now_ns);
+	model_repeat_flush(m);
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		if (t->last_seen_ns + m->opts.retain_ns < now_ns) {
+			u64map__remove_at(m->threads, &pos);
+			thread_free(t);
+			continue;
+		}
+		model_settle(t);
+		for (size_t i = 0; i < t->nr_keys; i++) {
+			t->keys[i].last = t->keys[i].interval;
+			t->keys[i].interval = 0;
+		}
+		trace_end_interval(m, t);
+		if (t->cpu_first_ns != UINT64_MAX) {
+			t->cpu_last_interval_ns = t->cpu_last_ns - t->cpu_interval_ns;
+			t->cpu_interval_ns = t->cpu_last_ns;
+		}
+	}
+	trace_model_end_interval(m);
+	memset(m->drops_interval, 0, sizeof(m->drops_interval));
+	m->ticks_interval = 0;
+	m->tick_cost_interval_ns = 0;
+	lj_model__end_interval(m->lj);
+	m->last_start_ns = m->interval_start_ns;
+	m->last_end_ns = now_ns;
+	m->intervals++;
+	m->interval_start_ns = now_ns;
+}
+
+void model__stats(const struct model *m, struct model_stats *ret)
+{
+	*ret = (struct model_stats){
+		.now_ns = m->now_ns,
+		.interval_start_ns = m->interval_start_ns,
+		.session_start_ns = m->session_start_ns,
+		.intervals = m->intervals,
+		.weight_us = m->weight_us,
+		.nr_threads = u64map__count(m->threads),
+		.events = m->events,
+		.ticks = m->ticks,
+		.tick_cost_ns = m->tick_cost_ns,
+		.ticks_interval = m->ticks_interval,
+		.tick_cost_interval_ns = m->tick_cost_interval_ns,
+	};
+	memcpy(ret->drops_interval, m->drops_interval, sizeof(ret->drops_interval));
+	memcpy(ret->drops_session, m->drops_session, sizeof(ret->drops_session));
+}
+
+struct lj_model *model__luajit(struct model *m)
+{
+	return m->lj;
+}
+
+struct use_model *model__use(struct model *m)
+{
+	return m->use;
+}
+
+const char *model__string(const struct model *m, uint32_t id)
+{
+	return id ? u64map__get(m->strings, id) : NULL;
+}
+
+const struct tt_stack *model__stack(const struct model *m, uint32_t id)
+{
+	return id ? u64map__get(m->stacks, id) : NULL;
+}
+
+double model__window_seconds(const struct model *m, enum model_window window)
+{
+	uint64_t start = window == WIN_INTERVAL ? m->interval_start_ns : m->session_start_ns;
+
+	if (window == WIN_LAST)
+		return m->last_end_ns > m->last_start_ns
+			       ? (double)(m->last_end_ns - m->last_start_ns) / 1e9
+			       : 0.0;
+	double s = m->now_ns > start ? (double)(m->now_ns - start) / 1e9 : 0.0;
+
+	if (window == WIN_MINUTE && s > MINUTE_SLOTS)
+		s = MINUTE_SLOTS;
+	return s;
+}

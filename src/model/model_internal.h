@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/* The model's internals, shared by model.c (ingest) and model_query.c. */
+#ifndef THREADTOP_MODEL_INTERNAL_H
+#define THREADTOP_MODEL_INTERNAL_H
+
+#include "threadtop/frame_namer.h"
+#include "model.h"
+#include "u64map.h"
+#include "lj_model.h"
+#include "use_model.h"
+
+#define MINUTE_SLOTS 60
+
+/* What distinguishes one thread sample from another, beyond the thread. */
+struct sample_key {
+	int32_t syscall;
+	uint32_t wchan_id;
+	uint32_t kstack_id;
+	uint32_t ustack_id;
+	uint32_t labels_id; /* the thread's application labels then (model_labels.c), 0 = none */
+	uint8_t state;
+};
+
+/* Counters of one sample key of one thread, per window. */
+struct key_counts {
+	struct sample_key key;
+	uint32_t interval;
+	uint32_t last; /* the last complete interval */
+	uint64_t session;
+	uint32_t ring_sec; /* newest second written into the key's minute ring */
+};
+
+struct thread {
+	/*
+	 * First cache line: all that a repeat reads and writes. On an idle box
+	 * nearly every thread is a repeat on every tick, so the rest stays cold.
+	 */
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t pending;     /* repeats of cur not yet in keys[cur_key] (model_settle) */
+	uint32_t pending_sec; /* the second they fell in */
+	uint64_t last_seen_ns;
+	struct sample_key cur; /* the latest sample; state TT_ST_UNKNOWN = none yet */
+	uint32_t cur_key;      /* its index in keys: a repeat counts there again */
+	uint32_t labels_id;    /* current application labels, 0 = none */
+
+	uint64_t start_time_ns;
+	uint64_t cgroup_id;
+	char comm[TT_COMM_LEN];
+	uint32_t cmdline_id;
+	bool kthread;
+	/* CPU time: first seen, at interval start, latest; and per second. */
+	uint64_t cpu_first_ns;
+	uint64_t cpu_interval_ns;
+	uint64_t cpu_last_ns;
+	uint64_t cpu_last_interval_ns; /* CPU time of the last complete interval */
+	uint32_t cpu_ring_sec;
+	uint32_t cpu_ring_us[MINUTE_SLOTS];
+	struct key_counts *keys;
+	/*
+	 * Minute rings of the keys (samples per second, slot = sec % 60), kept
+	 * apart from keys so queries on the other windows walk 40, not 160,
+	 * bytes per key: with 10,000 threads queries are memory-bound.
+	 */
+	uint16_t (*key_rings)[MINUTE_SLOTS];
+	size_t nr_keys, cap_keys;
+	struct thread_trace *trace; /* on-CPU, syscall, off-CPU data (model_trace.c), or NULL */
+};
+
+struct model {
+	struct model_opts opts;
+	struct u64map *threads;	     /* tid -> struct thread */
+	struct u64map *strings;	     /* id -> char * */
+	struct u64map *stacks;	     /* id -> struct tt_stack * */
+	struct model_labels *labels; /* label names and value combinations, or NULL */
+	uint64_t session_start_ns;
+	uint64_t interval_start_ns;
+	uint64_t last_start_ns, last_end_ns; /* the last complete interval */
+	uint64_t intervals;
+	uint64_t now_ns;
+	uint32_t weight_us;
+	uint32_t cpu_weight_us; /* period of the latest on-CPU sample */
+	uint64_t events, ticks, tick_cost_ns;
+	uint64_t ticks_interval, tick_cost_interval_ns;
+	uint64_t drops_interval[TT_DROP_MAX];
+	uint64_t drops_session[TT_DROP_MAX];
+	struct use_model *use;	 /* USE metrics (use_model.c) */
+	unsigned traced;	 /* MODEL_TRACED_* seen this session */
+	struct prog_stat *progs; /* BPF program run time (model_trace.c) */
+	size_t nr_progs, cap_progs;
+
+	/* Names stack frames (model_frames.c); NULL = addresses. */
+	const struct frame_namer *namer;
+	struct lj_model *lj;   /* LuaJIT VM states and functions (lj_model.c) */
+	uint32_t nr_lj_stacks; /* stitched LuaJIT stacks made (model_luajit.c) */
+
+	/* Repeat records of the pass so far, as runs not yet counted (model_repeat.c). */
+	struct repeat_run *runs;
+	uint32_t nr_runs;     /* runs up to the highest block seen */
+	uint32_t repeat_pass; /* passes ended (TT_EV_TICK), for the runs' stamps */
+	bool stale_flushed;   /* runs not confirmed by this pass are counted */
+};
+
+/* Seconds since the session start: the minute rings' clock. */
+static inline uint32_t model_sec(const struct model *m, uint64_t t)
+{
+	return t > m->session_start_ns ? (uint32_t)((t - m->session_start_ns) / 1000000000ull) : 0;
+}
+
+/* The thread tid, created when new; a reused tid with another start time is a new thread. */
+struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns);
+/* One more sample of t with this key (labels_id is filled in here). */
+void model_count_sample(struct model *m, struct thread *t, struct sample_key *key,
+			uint64_t time_ns);
+/* Moves t's pending repeats into the counts of its current key. */
+void model_settle(struct thread *t);
+
+/*
+ * model_repeat.c: TT_EV_THREAD_REPEAT. Counts are read only after
+ * model_repeat_flush: every reader of key counts calls it first.
+ */
+void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r);
+void model_repeat_tick(struct model *m);
+void model_repeat_before_sample(struct model *m);
+void model_repeat_flush(struct model *m);
+void model_repeat_free(struct model *m);
+
+/* model_trace.c: the record types of tracing and on-CPU sampling. */
+void trace_ingest(struct model *m, const struct tt_event_header *ev);
+void trace_thread_free(struct thread_trace *tr);
+void trace_end_interval(struct model *m, struct thread *t);
+void trace_model_end_interval(struct model *m);
+void trace_model_free(struct model *m);
+/*
+ * Calls add with the on-CPU samples of t in window per labels id, for the
+ * stacks whose labels are known (nothing for WIN_MINUTE: not kept).
+ */
+void trace_oncpu_labels(const struct thread *t, enum model_window window,
+			void (*add)(void *arg, uint32_t labels_id, uint64_t samples), void *arg);
+/* Whether thread t has traced data in window (it gets a row without samples). */
+bool trace_thread_active(const struct thread *t, enum model_window window);
+
+/* Sum of a minute ring's slots still inside the last minute before now_sec. */
+uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec);
+uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec);
+
+/*
+ * Selection (model_select.c). Whether thread t, and one of its sample keys,
+ * pass filter f (NULL passes all); the samples of t's key i in window.
+ */
+bool model_filter_thread(const struct model *m, const struct model_filter *f,
+			 const struct thread *t);
+bool model_filter_key(const struct model *m, const struct model_filter *f,
+		      const struct sample_key *k);
+uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window window,
+			   uint32_t now_sec);
+
+/* Application labels (model_labels.c). */
+void model_labels_ingest(struct model *m, const struct tt_event_header *ev);
+void model_labels_free(struct model *m);
+/*
+ * The labels id of a sample of t carrying labels_hash hash: 0 for 0; t's
+ * current labels when the hash was never seen (its record was dropped).
+ */
+uint32_t model_labels_of_hash(const struct model *m, const struct thread *t, uint32_t hash);
+
+#endif /* THREADTOP_MODEL_INTERNAL_H */

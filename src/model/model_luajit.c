@@ -1,0 +1,145 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * LuaJIT stacks as model stacks (see model.h, model__luajit_stacks): each
+ * distinct (host stack, Lua frames) pair of a LuaJIT thread is stitched
+ * once (lj_stitch.h) into a user stack of the model's stack dictionary,
+ * where Lua functions are frame tags (lj_model.h). The call tree, the
+ * filters and every exporter then read them like any other stack.
+ * Stitching names the host frames, so it happens at query time, lazily,
+ * with the namer of the run (a replay's recorded names).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "lj_stitch.h"
+#include "util.h"
+
+#define STITCH_MAX (TT_MAX_STACK_DEPTH + TT_LJ_MAX_FRAMES)
+
+struct named {
+	char *name, *module;
+};
+
+/* The host stack's frames root first, named, with their stitch flags. */
+static size_t host_frames(struct model *m, const struct tt_stack *st, struct named *nm,
+			  struct lj_stitch_frame *out)
+{
+	const char *vm_module = NULL;
+	size_t n = st ? st->nr : 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct frame_name fn;
+
+		model__frame_name(m, st->pid, st->ips[n - 1 - i], false, &fn);
+		nm[i].name = xstrdup(fn.name);
+		nm[i].module = fn.module ? xstrdup(fn.module) : NULL;
+		if (!vm_module && lj_stitch_is_entry(nm[i].name))
+			vm_module = nm[i].module;
+	}
+	for (size_t i = 0; i < n; i++)
+		out[i] = (struct lj_stitch_frame){
+			nm[i].name, lj_stitch_host_flags(nm[i].name, nm[i].module, vm_module)};
+	return n;
+}
+
+/*
+ * The frame of a guest frame: its Lua tag, except for a C function the
+ * library could not name ("lua:0xADDR", its id is its address): that
+ * address, for the namer to name like any C frame.
+ */
+static uint64_t guest_ip(const struct model *m, uint64_t frame)
+{
+	uint64_t ip = lj_frame_ip((uint32_t)frame);
+	const char *name = lj_model__frame_name(m->lj, ip);
+	char *end;
+
+	if ((frame & LJ_STACK_CFUNC) && name && !strncmp(name, "lua:0x", 6)) {
+		uint64_t addr = strtoull(name + 4, &end, 16);
+
+		if (!*end && addr && !lj_frame_is_lua(addr))
+			return addr;
+	}
+	return ip;
+}
+
+/* The model stack id of row r's stitched stack, made on first use; 0 on failure. */
+static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
+{
+	static struct named nm[TT_MAX_STACK_DEPTH];
+	struct lj_stitch_frame host[TT_MAX_STACK_DEPTH], guest[TT_LJ_MAX_FRAMES];
+	const struct tt_stack *hs = model__stack(m, r->ustack_id);
+	uint32_t out[STITCH_MAX];
+	struct tt_stack *st;
+	size_t nh, ng = r->nr < TT_LJ_MAX_FRAMES ? r->nr : TT_LJ_MAX_FRAMES, n;
+	uint32_t cached = *r->stitched_id;
+
+	if (cached)
+		return cached;
+	if (hs && hs->nr > TT_MAX_STACK_DEPTH)
+		hs = NULL;
+	nh = host_frames(m, hs, nm, host);
+	for (size_t i = 0; i < ng; i++) {
+		uint64_t f = r->frames[ng - 1 - i];
+
+		guest[i] = (struct lj_stitch_frame){
+			lj_model__frame_name(m->lj, lj_frame_ip((uint32_t)f)),
+			f & LJ_STACK_CFUNC ? LJ_SF_CFUNC : 0};
+	}
+	n = lj_stitch(host, nh, guest, ng, out, TT_MAX_STACK_DEPTH);
+	st = xcalloc(1, sizeof(*st) + n * sizeof(st->ips[0]));
+	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION,
+					   (uint32_t)(sizeof(*st) + n * 8), 0};
+	st->id = MODEL_LJ_STACK_BASE + m->nr_lj_stacks++;
+	st->pid = r->pid;
+	st->nr = (uint16_t)n;
+	/* Root first out, leaf first in a stack. */
+	for (size_t i = 0; i < n; i++) {
+		uint32_t ref = out[n - 1 - i];
+
+		if (ref & LJ_STITCH_GUEST)
+			st->ips[i] = guest_ip(m, r->frames[ng - 1 - (ref & ~LJ_STITCH_GUEST)]);
+		else /* lj_stitch gives host refs < nh only, so hs is there: said for scan-build */
+			st->ips[i] = hs && ref < hs->nr ? hs->ips[hs->nr - 1 - ref] : 0;
+	}
+	for (size_t i = 0; i < nh; i++) {
+		free(nm[i].name);
+		free(nm[i].module);
+	}
+	free(u64map__put(m->stacks, st->id, st));
+	*r->stitched_id = st->id;
+	return st->id;
+}
+
+int model__luajit_stacks(struct model *m, enum model_window window, struct model_stack_row **ret)
+{
+	struct lj_stack_row *rows = NULL;
+	struct model_stack_row *out;
+	int n;
+
+	*ret = NULL;
+	if (window >= WIN_MAX)
+		return -EINVAL;
+	n = lj_model__stacks(m->lj, window, &rows);
+	if (n <= 0) {
+		free(rows);
+		return n;
+	}
+	out = xcalloc((size_t)n, sizeof(*out));
+	for (int i = 0; i < n; i++) {
+		const struct thread *t = u64map__get(m->threads, rows[i].tid);
+
+		out[i] = (struct model_stack_row){
+			.pid = rows[i].pid,
+			.tid = rows[i].tid,
+			.comm = t && t->pid == rows[i].pid ? t->comm : NULL,
+			.ustack_id = stitched_stack(m, &rows[i]),
+			.value = rows[i].samples,
+			.count = rows[i].samples,
+		};
+	}
+	free(rows);
+	*ret = out;
+	return n;
+}

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Queries over the model (see model.h): walk every thread's sample keys in
+ * the chosen window, keep those the filter accepts, fold them into rows by
+ * the chosen dimensions, then sort and cut.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "util.h"
+
+#define THREAD_DIMS (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID) | DIM_BIT(DIM_COMM) | DIM_BIT(DIM_CGROUP))
+
+void model_query_init(struct model_query *q)
+{
+	*q = (struct model_query){
+		.window = WIN_INTERVAL,
+		.dims = DIM_BIT(DIM_TID),
+		.filter = {.syscall = MODEL_ANY_SYSCALL},
+		.sort = SORT_ACTIVE,
+	};
+}
+
+/* The group a sample belongs to: the fields of the query's dims, rest zero. */
+struct group_key { /* a multiple of 8 bytes, no implicit padding */
+	uint64_t cgroup_id;
+	uint64_t kleaf_ip;
+	uint64_t uleaf_ip;
+	uint32_t pid;
+	uint32_t tid;
+	int32_t syscall;
+	uint32_t wchan_id;
+	uint32_t labels_id;
+	char comm[TT_COMM_LEN];
+	uint8_t state;
+	uint8_t pad[3];
+};
+
+struct builder {
+	const struct model *m;
+	const struct model_query *q;
+	struct u64map *index; /* hash of group_key -> row index + 1, chained */
+	struct model_row *rows;
+	struct group_key *keys;
+	size_t *next;	    /* chain of rows with the same hash, index + 1 */
+	uint32_t *last_tid; /* last thread counted into each row */
+	size_t nr, cap;
+	uint32_t now_sec;
+};
+
+static uint64_t hash_key(const struct group_key *k)
+{
+	uint64_t w[sizeof(*k) / 8], h = 0x9e3779b97f4a7c15ull;
+
+	/* Word at a time: this runs once per sample key in every query. */
+	memcpy(w, k, sizeof(w));
+	for (size_t i = 0; i < sizeof(w) / 8; i++) {
+		h ^= w[i] + 0x632be59bd9b4e019ull + (h << 6) + (h >> 2);
+		h *= 0xbf58476d1ce4e5b9ull;
+	}
+	return h ^ (h >> 31);
+}
+
+static uint64_t stack_leaf(const struct model *m, uint32_t id)
+{
+	const struct tt_stack *st = model__stack(m, id);
+
+	return st && st->nr ? st->ips[0] : 0;
+}
+
+static uint64_t thread_cpu_ns(const struct builder *b, const struct thread *t)
+{
+	if (t->cpu_first_ns == UINT64_MAX)
+		return 0;
+	switch (b->q->window) {
+	case WIN_INTERVAL:
+		return t->cpu_last_ns - t->cpu_interval_ns;
+	case WIN_MINUTE:
+		return ring_sum_u32(t->cpu_ring_us, t->cpu_ring_sec, b->now_sec) * NSEC_PER_USEC;
+	case WIN_LAST:
+		return t->cpu_last_interval_ns;
+	default:
+		return t->cpu_last_ns - t->cpu_first_ns;
+	}
+}
+
+static void make_key(const struct builder *b, const struct thread *t, const struct sample_key *sk,
+		     struct group_key *k)
+{
+	unsigned dims = b->q->dims;
+
+	memset(k, 0, sizeof(*k));
+	if (dims & DIM_BIT(DIM_PID))
+		k->pid = t->pid;
+	if (dims & DIM_BIT(DIM_TID))
+		k->tid = t->tid;
+	if (dims & DIM_BIT(DIM_COMM))
+		memcpy(k->comm, t->comm, TT_COMM_LEN);
+	if (dims & DIM_BIT(DIM_STATE))
+		k->state = sk->state;
+	if (dims & DIM_BIT(DIM_SYSCALL))
+		k->syscall = sk->syscall;
+	if (dims & DIM_BIT(DIM_WCHAN))
+		k->wchan_id = sk->wchan_id;
+	if (dims & DIM_BIT(DIM_CGROUP))
+		k->cgroup_id = t->cgroup_id;
+	if (dims & DIM_BIT(DIM_KLEAF))
+		k->kleaf_ip = stack_leaf(b->m, sk->kstack_id);
+	if (dims & DIM_BIT(DIM_ULEAF))
+		k->uleaf_ip = stack_leaf(b->m, sk->ustack_id);
+	if (dims & DIM_BIT(DIM_LABELS))
+		k->labels_id = sk->labels_id;
+}
+
+/*
+ * The row of key k, made if new. own: rows of this thread's tid, which no
+ * other thread shares (the table holds one thread per tid): a new row,
+ * without the hash look-up, the thread's only call.
+ */
+static size_t row_for(struct builder *b, const struct group_key *k, const struct thread *t,
+		      bool own)
+{
+	uint64_t h = own ? 0 : hash_key(k);
+	size_t idx = own ? 0 : (size_t)(uintptr_t)u64map__get(b->index, h);
+	struct model_row *row;
+	unsigned dims = b->q->dims;
+
+	for (size_t i = idx; i; i = b->next[i - 1])
+		if (!memcmp(&b->keys[i - 1], k, sizeof(*k)))
+			return i - 1;
+	if (b->nr == b->cap) {
+		b->cap *= 2;
+		b->rows = xrealloc(b->rows, b->cap * sizeof(*b->rows));
+		b->keys = xrealloc(b->keys, b->cap * sizeof(*b->keys));
+		b->next = xrealloc(b->next, b->cap * sizeof(*b->next));
+		b->last_tid = xrealloc(b->last_tid, b->cap * sizeof(*b->last_tid));
+	}
+	row = &b->rows[b->nr];
+	memset(row, 0, sizeof(*row));
+	b->keys[b->nr] = *k;
+	b->next[b->nr] = idx;
+	b->last_tid[b->nr] = 0;
+	if (!own)
+		u64map__put(b->index, h, (void *)(uintptr_t)(b->nr + 1));
+
+	row->syscall = TT_SYSCALL_NONE;
+	if (dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID) | DIM_BIT(DIM_COMM))) {
+		row->pid = t->pid;
+		row->comm = t->comm;
+		row->cmdline = model__string(b->m, t->cmdline_id);
+		row->cmdline_id = t->cmdline_id;
+		row->kthread = t->kthread;
+	}
+	if (dims & DIM_BIT(DIM_TID)) {
+		row->tid = t->tid;
+		row->cur_state = t->cur.state;
+		row->cur_syscall = t->cur.syscall;
+		row->cur_wchan_id = t->cur.wchan_id;
+		row->cur_kstack_id = t->cur.kstack_id;
+		row->cur_ustack_id = t->cur.ustack_id;
+	}
+	if (!(dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID))))
+		row->pid = 0;
+	row->state = k->state;
+	if (dims & DIM_BIT(DIM_SYSCALL))
+		row->syscall = k->syscall;
+	row->wchan_id = k->wchan_id;
+	row->wchan = model__string(b->m, k->wchan_id);
+	row->cgroup_id = k->cgroup_id;
+	row->kleaf_ip = k->kleaf_ip;
+	row->uleaf_ip = k->uleaf_ip;
+	row->labels_id = k->labels_id;
+	return b->nr++;
+}
+
+/* The filter says nothing about samples: no state, syscall or wait channel. */
+static bool filter_keyless(const struct model_filter *f)
+{
+	return !f->state_mask && f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->labels_id;
+}
+
+static void add_thread(struct builder *b, const struct thread *t)
+{
+	const struct model_filter *f = &b->q->filter;
+	/* Thread-level dims: every key of the thread falls in one row, its own with the tid. */
+	bool per_thread = !(b->q->dims & ~THREAD_DIMS);
+	bool own = per_thread && (b->q->dims & DIM_BIT(DIM_TID));
+	size_t r = SIZE_MAX;
+	struct group_key k;
+	bool counted = false;
+
+	for (size_t i = 0; i < t->nr_keys; i++) {
+		const struct key_counts *kc = &t->keys[i];
+		uint64_t n;
+
+		if (!model_filter_key(b->m, f, &kc->key))
+			continue;
+		n = model_key_samples(t, i, b->q->window, b->now_sec);
+		if (!n)
+			continue;
+		if (!per_thread || r == SIZE_MAX) {
+			make_key(b, t, &kc->key, &k);
+			r = row_for(b, &k, t, own);
+		}
+		counted = true;
+		b->rows[r].samples += n;
+		b->rows[r].state_samples[kc->key.state] += n;
+		if (b->last_tid[r] != t->tid) {
+			b->last_tid[r] = t->tid;
+			b->rows[r].nr_threads++;
+			/* CPU time belongs to the thread, not to one of its samples. */
+			if (!(b->q->dims & ~THREAD_DIMS))
+				b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
+		}
+	}
+	/*
+	 * A thread no tick caught (short-lived) that made syscalls or ran or
+	 * waited (traced) still gets its row, without samples, in thread views.
+	 */
+	if (!counted && !(b->q->dims & ~THREAD_DIMS) && filter_keyless(f) &&
+	    trace_thread_active(t, b->q->window)) {
+		struct sample_key none = {.syscall = TT_SYSCALL_NONE};
+
+		make_key(b, t, &none, &k);
+		r = row_for(b, &k, t, own);
+		if (b->last_tid[r] != t->tid) {
+			b->last_tid[r] = t->tid;
+			b->rows[r].nr_threads++;
+			b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
+		}
+	}
+}
+
+/*
+ * Rows by application labels (alone or with thread-level dims) get the CPU of
+ * the on-CPU samples with their labels, when there are such samples and the
+ * filter says nothing those samples lack (state, syscall, wait channel, frame).
+ */
+static bool labels_cpu(const struct model *m, const struct model_query *q)
+{
+	const struct model_filter *f = &q->filter;
+
+	return (q->dims & DIM_BIT(DIM_LABELS)) &&
+	       !(q->dims & ~(THREAD_DIMS | DIM_BIT(DIM_LABELS))) &&
+	       (m->traced & MODEL_TRACED_ONCPU) && q->window != WIN_MINUTE && !f->state_mask &&
+	       f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->stack_ip;
+}
+
+struct cpu_add {
+	struct builder *b;
+	const struct thread *t;
+};
+
+static void add_cpu_samples(void *arg, uint32_t labels_id, uint64_t samples)
+{
+	struct cpu_add *ca = arg;
+	const struct model_filter *f = &ca->b->q->filter;
+	struct sample_key sk = {.syscall = TT_SYSCALL_NONE, .labels_id = labels_id};
+	struct group_key k;
+	size_t r;
+
+	if (f->labels_id && labels_id != (f->labels_id == MODEL_NO_LABELS ? 0 : f->labels_id))
+		return;
+	make_key(ca->b, ca->t, &sk, &k);
+	r = row_for(ca->b, &k, ca->t, false);
+	ca->b->rows[r].cpu_pct += (double)samples * ca->b->m->cpu_weight_us * 1000.0;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
+static int cmp_rows(const struct model_row *a, const struct model_row *b, enum model_sort sort)
+{
+	int c = 0;
+
+	switch (sort) {
+	case SORT_ACTIVE:
+		c = (b->avg_active > a->avg_active) - (b->avg_active < a->avg_active);
+		if (!c)
+			c = (b->samples > a->samples) - (b->samples < a->samples);
+		break;
+	case SORT_SAMPLES:
+		c = (b->samples > a->samples) - (b->samples < a->samples);
+		break;
+	case SORT_CPU:
+		c = (b->cpu_pct > a->cpu_pct) - (b->cpu_pct < a->cpu_pct);
+		break;
+	case SORT_PID:
+		c = (a->pid > b->pid) - (a->pid < b->pid);
+		break;
+	case SORT_TID:
+		break;
+	case SORT_COMM:
+		c = cmp_str(a->comm, b->comm);
+		break;
+	case SORT_STATE:
+		c = (a->state > b->state) - (a->state < b->state);
+		break;
+	case SORT_SYSCALL:
+		c = (a->syscall > b->syscall) - (a->syscall < b->syscall);
+		break;
+	default:
+		break;
+	}
+	if (!c)
+		c = (a->pid > b->pid) - (a->pid < b->pid);
+	if (!c)
+		c = (a->tid > b->tid) - (a->tid < b->tid);
+	return c;
+}
+
+static _Thread_local const struct model_query *sort_query;
+
+static int qsort_rows(const void *a, const void *b)
+{
+	int c = cmp_rows(a, b, sort_query->sort);
+
+	return sort_query->reverse ? -c : c;
+}
+
+int model__query(struct model *m, const struct model_query *q, struct model_result *ret)
+{
+	struct builder b = {.m = m, .q = q};
+	double window_s = model__window_seconds(m, q->window);
+	double weight_s = m->weight_us / 1e6;
+	struct thread *t;
+	uint64_t tid;
+	size_t pos = 0;
+
+	model_repeat_flush(m);
+	if (q->window >= WIN_MAX || q->sort >= SORT_MAX)
+		return -EINVAL;
+	b.index = u64map__new();
+	b.cap = 64;
+	b.rows = xmalloc(b.cap * sizeof(*b.rows));
+	b.keys = xmalloc(b.cap * sizeof(*b.keys));
+	b.next = xmalloc(b.cap * sizeof(*b.next));
+	b.last_tid = xmalloc(b.cap * sizeof(*b.last_tid));
+	b.now_sec = model_sec(m, m->now_ns);
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
+		if (model_filter_thread(m, &q->filter, t))
+			add_thread(&b, t);
+	if (labels_cpu(m, q)) {
+		pos = 0;
+		while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+			struct cpu_add ca = {&b, t};
+
+			if (model_filter_thread(m, &q->filter, t))
+				trace_oncpu_labels(t, q->window, add_cpu_samples, &ca);
+		}
+	}
+
+	memset(ret, 0, sizeof(*ret));
+	for (size_t i = 0; i < b.nr; i++) {
+		struct model_row *row = &b.rows[i];
+		uint64_t active =
+			row->samples - row->state_samples[TT_ST_S] - row->state_samples[TT_ST_I];
+
+		ret->total_samples += row->samples;
+		if (window_s > 0) {
+			row->avg_active = (double)active * weight_s / window_s;
+			row->avg_threads = (double)row->samples * weight_s / window_s;
+			row->cpu_pct = row->cpu_pct / 1e9 / window_s * 100.0;
+		} else {
+			row->cpu_pct = 0;
+		}
+	}
+	sort_query = q;
+	if (b.nr > 1 && q->sort != SORT_NONE)
+		qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);
+	ret->rows = b.rows;
+	ret->nr = q->limit && q->limit < b.nr ? q->limit : b.nr;
+	ret->window_s = window_s;
+	ret->cpu_valid = !(q->dims & ~THREAD_DIMS) || labels_cpu(m, q);
+	free(b.keys);
+	free(b.next);
+	free(b.last_tid);
+	u64map__free(b.index);
+	return 0;
+}
+
+void model_result__release(struct model_result *res)
+{
+	free(res->rows);
+	memset(res, 0, sizeof(*res));
+}
+
+static int cmp_syscall_counts(const void *a, const void *b)
+{
+	const struct model_syscall_count *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples < y->samples ? 1 : -1;
+	return (x->nr > y->nr) - (x->nr < y->nr);
+}
+
+int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window window,
+			   struct model_syscall_count **ret)
+{
+	struct thread *t;
+	uint32_t now_sec = model_sec(m, m->now_ns);
+
+	model_repeat_flush(m);
+	t = u64map__get(m->threads, tid);
+	struct model_syscall_count *out = NULL;
+	size_t nr = 0, cap = 0;
+
+	*ret = NULL;
+	if (!t)
+		return -ENOENT;
+	for (size_t i = 0; i < t->nr_keys; i++) {
+		const struct key_counts *kc = &t->keys[i];
+		uint64_t n = model_key_samples(t, i, window, now_sec);
+		size_t j;
+
+		if (!n || kc->key.syscall < 0)
+			continue;
+		for (j = 0; j < nr && out[j].nr != kc->key.syscall; j++)
+			;
+		if (j == nr) {
+			xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
+			out[nr++] = (struct model_syscall_count){kc->key.syscall, 0};
+		}
+		out[j].samples += n;
+	}
+	if (nr)
+		qsort(out, nr, sizeof(*out), cmp_syscall_counts);
+	*ret = out;
+	return (int)nr;
+}
+
+int model__stack_samples(struct model *m, const struct model_query *q,
+			 struct model_stack_count **ret, uint64_t *ret_total)
+{
+	return model__stack_samples_except(m, q, NULL, ret, ret_total);
+}
+
+int model__stack_samples_except(struct model *m, const struct model_query *q,
+				const struct u64map *skip_tids, struct model_stack_count **ret,
+				uint64_t *ret_total)
+{
+	uint32_t now_sec = model_sec(m, m->now_ns);
+	struct model_stack_count *out = NULL;
+	struct u64map *index;
+	size_t nr = 0, cap = 0, pos = 0;
+	uint64_t tid, total = 0;
+	struct thread *t;
+
+	*ret = NULL;
+	*ret_total = 0;
+	if (q->window >= WIN_MAX)
+		return -EINVAL;
+	model_repeat_flush(m);
+	index = u64map__new();
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		if (!model_filter_thread(m, &q->filter, t) ||
+		    (skip_tids && u64map__get(skip_tids, tid)))
+			continue;
+		for (size_t i = 0; i < t->nr_keys; i++) {
+			const struct key_counts *kc = &t->keys[i];
+			uint64_t n, key;
+			size_t idx;
+
+			if (!model_filter_key(m, &q->filter, &kc->key))
+				continue;
+			n = model_key_samples(t, i, q->window, now_sec);
+			if (!n)
+				continue;
+			total += n;
+			if (!kc->key.kstack_id && !kc->key.ustack_id)
+				continue;
+			key = (uint64_t)kc->key.kstack_id << 32 | kc->key.ustack_id;
+			idx = (size_t)(uintptr_t)u64map__get(index, key);
+			if (!idx) {
+				xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
+				out[nr] = (struct model_stack_count){kc->key.kstack_id,
+								     kc->key.ustack_id, 0};
+				idx = ++nr;
+				u64map__put(index, key, (void *)(uintptr_t)idx);
+			}
+			out[idx - 1].samples += n;
+		}
+	}
+	u64map__free(index);
+	*ret = out;
+	*ret_total = total;
+	return (int)nr;
+}

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The model's traced data (see model.h): on-CPU samples and off-CPU time per
+ * thread and stack pair, exact syscall figures and run-queue waits per
+ * thread, and the cost of each BPF program. Kept for three windows (this
+ * interval, the last complete one, the session), per thread in small arrays
+ * searched linearly: a thread has few distinct stacks and fewer syscalls.
+ * On-CPU and off-CPU stacks are kept apart per application labels.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model_internal.h"
+#include "util.h"
+
+/* Windows kept; ingest adds to the first W_ACCUM, interval end moves interval to last. */
+enum { W_INTERVAL, W_SESSION, W_ACCUM, W_LAST = W_ACCUM, W_MAX };
+
+struct trace_stack {
+	uint32_t kstack_id;
+	uint32_t ustack_id;
+	uint32_t labels_id; /* model__labels id, 0 = none */
+	bool labels_known;  /* false: recorded by a threadtop whose samples had no labels */
+	uint64_t value[W_MAX];
+	uint64_t count[W_MAX];
+};
+
+struct trace_syscall {
+	int32_t nr;
+	uint64_t count[W_MAX];
+	uint64_t total_ns[W_MAX];
+	uint64_t hist[W_MAX][TT_SYSCALL_HIST_BUCKETS];
+};
+
+struct thread_trace {
+	struct trace_stack *oncpu, *offcpu;
+	size_t nr_oncpu, cap_oncpu, nr_offcpu, cap_offcpu;
+	struct trace_syscall *sc;
+	size_t nr_sc, cap_sc;
+	uint64_t runq_count[W_MAX], runq_ns[W_MAX];
+};
+
+struct prog_stat {
+	char name[TT_COMM_LEN];
+	uint64_t run_cnt[W_MAX], run_time_ns[W_MAX], misses[W_MAX];
+};
+
+static int window_index(enum model_window window)
+{
+	switch (window) {
+	case WIN_INTERVAL:
+		return W_INTERVAL;
+	case WIN_SESSION:
+		return W_SESSION;
+	case WIN_LAST:
+		return W_LAST;
+	default:
+		return -EOPNOTSUPP;
+	}
+}
+
+static struct thread_trace *trace_of(struct thread *t)
+{
+	if (!t->trace)
+		t->trace = xcalloc(1, sizeof(*t->trace));
+	return t->trace;
+}
+
+/* The stacks' entry with these labels (labels_id is ignored when !known). */
+static struct trace_stack *stack_get(struct trace_stack **arr, size_t *nr, size_t *cap,
+				     uint32_t kstack, uint32_t ustack, bool known,
+				     uint32_t labels_id)
+{
+	struct trace_stack *ts;
+
+	if (!known)
+		labels_id = 0;
+	for (size_t i = 0; i < *nr; i++) {
+		ts = &(*arr)[i];
+		if (ts->kstack_id == kstack && ts->ustack_id == ustack &&
+		    ts->labels_known == known && ts->labels_id == labels_id)
+			return ts;
+	}
+	xgrow((void **)arr, cap, *nr + 1, sizeof(**arr));
+	ts = &(*arr)[(*nr)++];
+	memset(ts, 0, sizeof(*ts));
+	ts->kstack_id = kstack;
+	ts->ustack_id = ustack;
+	ts->labels_known = known;
+	ts->labels_id = labels_id;
+	return ts;
+}
+
+/* A traced record names a thread; it keeps the thread alive and its comm known. */
+static struct thread *touch(struct model *m, uint32_t pid, uint32_t tid, const char *comm,
+			    uint64_t time_ns)
+{
+	struct thread *t = model_thread_get(m, pid, tid, 0);
+
+	if (comm && comm[0] && !t->comm[0]) {
+		memcpy(t->comm, comm, TT_COMM_LEN);
+		t->comm[TT_COMM_LEN - 1] = '\0';
+	}
+	if (time_ns > t->last_seen_ns)
+		t->last_seen_ns = time_ns;
+	return t;
+}
+
+static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
+{
+	struct thread *t = touch(m, s->pid, s->tid, s->comm, s->hdr.time_ns);
+	struct thread_trace *tr = trace_of(t);
+	/* Version 1 has no labels_hash field: read it only when the version has it. */
+	bool known = s->hdr.version >= 2 && (s->flags & TT_CPU_LABELS);
+	struct trace_stack *ts =
+		stack_get(&tr->oncpu, &tr->nr_oncpu, &tr->cap_oncpu, s->kstack_id, s->ustack_id,
+			  known, known ? model_labels_of_hash(m, t, s->labels_hash) : 0);
+
+	if (s->flags & TT_CPU_KTHREAD)
+		t->kthread = true;
+	m->cpu_weight_us = s->weight_us;
+	for (int w = 0; w < W_ACCUM; w++) {
+		ts->value[w]++;
+		ts->count[w]++;
+	}
+	m->traced |= MODEL_TRACED_ONCPU;
+}
+
+static void ingest_syscall_stats(struct model *m, const struct tt_syscall_stats *s)
+{
+	struct thread_trace *tr = trace_of(touch(m, s->pid, s->tid, NULL, s->hdr.time_ns));
+	struct trace_syscall *sc = NULL;
+
+	for (size_t i = 0; i < tr->nr_sc && !sc; i++)
+		if (tr->sc[i].nr == s->nr)
+			sc = &tr->sc[i];
+	if (!sc) {
+		xgrow((void **)&tr->sc, &tr->cap_sc, tr->nr_sc + 1, sizeof(*tr->sc));
+		sc = &tr->sc[tr->nr_sc++];
+		memset(sc, 0, sizeof(*sc));
+		sc->nr = s->nr;
+	}
+	for (int w = 0; w < W_ACCUM; w++) {
+		sc->count[w] += s->count;
+		sc->total_ns[w] += s->total_ns;
+		for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
+			sc->hist[w][b] += s->hist[b];
+	}
+	m->traced |= MODEL_TRACED_SYSCALLS;
+}
+
+static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
+{
+	struct thread *t = touch(m, o->pid, o->tid, o->comm, o->hdr.time_ns);
+	struct thread_trace *tr = trace_of(t);
+	bool known = o->hdr.version >= 2;
+
+	if (o->kind == TT_OFFCPU_RUNQ) {
+		for (int w = 0; w < W_ACCUM; w++) {
+			tr->runq_count[w] += o->count;
+			tr->runq_ns[w] += o->total_ns;
+		}
+	} else {
+		struct trace_stack *ts = stack_get(
+			&tr->offcpu, &tr->nr_offcpu, &tr->cap_offcpu, o->kstack_id, o->ustack_id,
+			known, known ? model_labels_of_hash(m, t, o->labels_hash) : 0);
+
+		for (int w = 0; w < W_ACCUM; w++) {
+			ts->value[w] += o->total_ns;
+			ts->count[w] += o->count;
+		}
+	}
+	m->traced |= MODEL_TRACED_OFFCPU;
+}
+
+static void ingest_prog_stats(struct model *m, const struct tt_prog_stats *p)
+{
+	struct prog_stat *ps = NULL;
+	char name[TT_COMM_LEN];
+
+	memcpy(name, p->name, TT_COMM_LEN);
+	name[TT_COMM_LEN - 1] = '\0';
+	for (size_t i = 0; i < m->nr_progs && !ps; i++)
+		if (!strcmp(m->progs[i].name, name))
+			ps = &m->progs[i];
+	if (!ps) {
+		xgrow((void **)&m->progs, &m->cap_progs, m->nr_progs + 1, sizeof(*m->progs));
+		ps = &m->progs[m->nr_progs++];
+		memset(ps, 0, sizeof(*ps));
+		memcpy(ps->name, name, TT_COMM_LEN);
+	}
+	for (int w = 0; w < W_ACCUM; w++) {
+		ps->run_cnt[w] += p->run_cnt;
+		ps->run_time_ns[w] += p->run_time_ns;
+		ps->misses[w] += p->recursion_misses;
+	}
+	m->traced |= MODEL_TRACED_PROGS;
+}
+
+void trace_ingest(struct model *m, const struct tt_event_header *ev)
+{
+	switch (ev->type) {
+	case TT_EV_CPU_SAMPLE:
+		ingest_cpu_sample(m, (const struct tt_cpu_sample *)ev);
+		break;
+	case TT_EV_SYSCALL_STATS:
+		ingest_syscall_stats(m, (const struct tt_syscall_stats *)ev);
+		break;
+	case TT_EV_OFFCPU:
+		ingest_offcpu(m, (const struct tt_offcpu *)ev);
+		break;
+	case TT_EV_PROG_STATS:
+		ingest_prog_stats(m, (const struct tt_prog_stats *)ev);
+		break;
+	default:
+		break;
+	}
+}
+
+void trace_thread_free(struct thread_trace *tr)
+{
+	if (!tr)
+		return;
+	free(tr->oncpu);
+	free(tr->offcpu);
+	free(tr->sc);
+	free(tr);
+}
+
+static void end_stacks(struct trace_stack *arr, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		arr[i].value[W_LAST] = arr[i].value[W_INTERVAL];
+		arr[i].count[W_LAST] = arr[i].count[W_INTERVAL];
+		arr[i].value[W_INTERVAL] = 0;
+		arr[i].count[W_INTERVAL] = 0;
+	}
+}
+
+void trace_end_interval(struct model *m, struct thread *t)
+{
+	struct thread_trace *tr = t->trace;
+
+	if (!tr)
+		return;
+	end_stacks(tr->oncpu, tr->nr_oncpu);
+	end_stacks(tr->offcpu, tr->nr_offcpu);
+	for (size_t i = 0; i < tr->nr_sc; i++) {
+		tr->sc[i].count[W_LAST] = tr->sc[i].count[W_INTERVAL];
+		tr->sc[i].total_ns[W_LAST] = tr->sc[i].total_ns[W_INTERVAL];
+		memcpy(tr->sc[i].hist[W_LAST], tr->sc[i].hist[W_INTERVAL],
+		       sizeof(tr->sc[i].hist[W_LAST]));
+		tr->sc[i].count[W_INTERVAL] = 0;
+		tr->sc[i].total_ns[W_INTERVAL] = 0;
+		memset(tr->sc[i].hist[W_INTERVAL], 0, sizeof(tr->sc[i].hist[W_INTERVAL]));
+	}
+	tr->runq_count[W_LAST] = tr->runq_count[W_INTERVAL];
+	tr->runq_ns[W_LAST] = tr->runq_ns[W_INTERVAL];
+	tr->runq_count[W_INTERVAL] = 0;
+	tr->runq_ns[W_INTERVAL] = 0;
+}
+
+void trace_model_end_interval(struct model *m)
+{
+	for (size_t i = 0; i < m->nr_progs; i++) {
+		m->progs[i].run_cnt[W_LAST] = m->progs[i].run_cnt[W_INTERVAL];
+		m->progs[i].run_time_ns[W_LAST] = m->progs[i].run_time_ns[W_INTERVAL];
+		m->progs[i].misses[W_LAST] = m->progs[i].misses[W_INTERVAL];
+		m->progs[i].run_cnt[W_INTERVAL] = 0;
+		m->progs[i].run_time_ns[W_INTERVAL] = 0;
+		m->progs[i].misses[W_INTERVAL] = 0;
+	}
+}
+
+void trace_model_free(struct model *m)
+{
+	free(m->progs);
+	m->progs = NULL;
+	m->nr_progs = m->cap_progs = 0;
+}
+
+bool trace_thread_active(const struct thread *t, enum model_window window)
+{
+	const struct thread_trace *tr = t->trace;
+	int w = window_index(window);
+
+	if (!tr || w < 0)
+		return false;
+	if (tr->runq_count[w])
+		return true;
+	for (size_t i = 0; i < tr->nr_sc; i++)
+		if (tr->sc[i].count[w])
+			return true;
+	for (size_t i = 0; i < tr->nr_oncpu; i++)
+		if (tr->oncpu[i].count[w])
+			return true;
+	for (size_t i = 0; i < tr->nr_offcpu; i++)
+		if (tr->offcpu[i].count[w])
+			return true;
+	return false;
+}
+
+unsigned model__traced(const struct model *m)
+{
+	return m->traced;
+}
+
+static int cmp_stack_rows(const void *a, const void *b)
+{
+	const struct model_stack_row *x = a, *y = b;
+
+	if (x->value != y->value)
+		return x->value < y->value ? 1 : -1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	if (x->kstack_id != y->kstack_id)
+		return x->kstack_id < y->kstack_id ? -1 : 1;
+	if (x->ustack_id != y->ustack_id)
+		return x->ustack_id < y->ustack_id ? -1 : 1;
+	return (x->labels_id > y->labels_id) - (x->labels_id < y->labels_id);
+}
+
+static int stack_rows(struct model *m, enum model_window window, bool offcpu,
+		      struct model_stack_row **ret)
+{
+	int w = window_index(window);
+	struct model_stack_row *rows = NULL;
+	size_t nr = 0, cap = 0, pos = 0;
+	struct thread *t;
+	uint64_t tid;
+
+	*ret = NULL;
+	if (w < 0)
+		return w;
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		struct trace_stack *arr;
+		size_t n;
+
+		if (!t->trace)
+			continue;
+		arr = offcpu ? t->trace->offcpu : t->trace->oncpu;
+		n = offcpu ? t->trace->nr_offcpu : t->trace->nr_oncpu;
+		for (size_t i = 0; i < n; i++) {
+			if (!arr[i].count[w])
+				continue;
+			xgrow((void **)&rows, &cap, nr + 1, sizeof(*rows));
+			rows[nr++] = (struct model_stack_row){
+				.pid = t->pid,
+				.tid = t->tid,
+				.comm = t->comm,
+				.kstack_id = arr[i].kstack_id,
+				.ustack_id = arr[i].ustack_id,
+				.value = arr[i].value[w],
+				.count = arr[i].count[w],
+				.labels_id = arr[i].labels_id,
+				.labels_known = arr[i].labels_known,
+			};
+		}
+	}
+	if (nr)
+		qsort(rows, nr, sizeof(*rows), cmp_stack_rows);
+	*ret = rows;
+	return (int)nr;
+}
+
+void trace_oncpu_labels(const struct thread *t, enum model_window window,
+			void (*add)(void *arg, uint32_t labels_id, uint64_t samples), void *arg)
+{
+	int w = window_index(window);
+
+	if (!t->trace || w < 0)
+		return;
+	for (size_t i = 0; i < t->trace->nr_oncpu; i++) {
+		const struct trace_stack *ts = &t->trace->oncpu[i];
+
+		if (ts->labels_known && ts->count[w])
+			add(arg, ts->labels_id, ts->count[w]);
+	}
+}
+
+int model__oncpu(struct model *m, enum model_window window, struct model_stack_row **ret)
+{
+	return stack_rows(m, window, false, ret);
+}
+
+int model__offcpu(struct model *m, enum model_window window, struct model_stack_row **ret)
+{
+	return stack_rows(m, window, true, ret);
+}
+
+static int cmp_syscall_stats(const void *a, const void *b)
+{
+	const struct model_syscall_stat *x = a, *y = b;
+
+	if (x->total_ns != y->total_ns)
+		return x->total_ns < y->total_ns ? 1 : -1;
+	return (x->nr > y->nr) - (x->nr < y->nr);
+}
+
+int model__thread_syscall_stats(struct model *m, uint32_t tid, enum model_window window,
+				struct model_syscall_stat **ret)
+{
+	struct thread *t = u64map__get(m->threads, tid);
+	int w = window_index(window);
+	struct model_syscall_stat *out;
+	size_t nr = 0;
+
+	*ret = NULL;
+	if (w < 0)
+		return w;
+	if (!t || !t->trace || !t->trace->nr_sc)
+		return 0;
+	out = xcalloc(t->trace->nr_sc, sizeof(*out));
+	for (size_t i = 0; i < t->trace->nr_sc; i++) {
+		const struct trace_syscall *sc = &t->trace->sc[i];
+
+		if (!sc->count[w])
+			continue;
+		out[nr].nr = sc->nr;
+		out[nr].count = sc->count[w];
+		out[nr].total_ns = sc->total_ns[w];
+		memcpy(out[nr].hist, sc->hist[w], sizeof(out[nr].hist));
+		nr++;
+	}
+	if (!nr) {
+		free(out);
+		return 0;
+	}
+	qsort(out, nr, sizeof(*out), cmp_syscall_stats);
+	*ret = out;
+	return (int)nr;
+}
+
+int model__thread_runq(struct model *m, uint32_t tid, enum model_window window, uint64_t *ret_count,
+		       uint64_t *ret_total_ns)
+{
+	struct thread *t = u64map__get(m->threads, tid);
+	int w = window_index(window);
+
+	if (w < 0)
+		return w;
+	if (!t || !t->trace)
+		return -ENOENT;
+	*ret_count = t->trace->runq_count[w];
+	*ret_total_ns = t->trace->runq_ns[w];
+	return 0;
+}
+
+int model__prog_stats(struct model *m, enum model_window window, struct model_prog_stat **ret)
+{
+	int w = window_index(window);
+	struct model_prog_stat *out;
+
+	*ret = NULL;
+	if (w < 0)
+		return w;
+	if (!m->nr_progs)
+		return 0;
+	out = xcalloc(m->nr_progs, sizeof(*out));
+	for (size_t i = 0; i < m->nr_progs; i++) {
+		out[i].name = m->progs[i].name;
+		out[i].run_cnt = m->progs[i].run_cnt[w];
+		out[i].run_time_ns = m->progs[i].run_time_ns[w];
+		out[i].recursion_misses = m->progs[i].misses[w];
+	}
+	*ret = out;
+	return (int)m->nr_progs;
+}

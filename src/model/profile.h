@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * A profile: the model's stack samples in one window, with frames named,
+ * in the neutral shape every exporter renders (folded, pprof, speedscope,
+ * JSON, SVG). Built once per export, so all formats of one snapshot agree.
+ *
+ * Kinds of samples: "threads" (the thread sampler: every thread at every
+ * tick, whatever its state, with the kernel stack of sleepers), "oncpu"
+ * (the CPU-clock sampler) and "offcpu" (exact blocked time, --offcpu).
+ * LuaJIT threads' on-CPU samples are their sysprof samples, with Lua frames
+ * stitched into the C stack (model__luajit_stacks), instead of the CPU-clock
+ * sampler's.
+ */
+#ifndef THREADTOP_PROFILE_H
+#define THREADTOP_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "threadtop/frame_namer.h"
+#include "model.h"
+
+enum profile_kind {
+	PROFILE_THREADS = 0,
+	PROFILE_ONCPU,
+	PROFILE_OFFCPU,
+	PROFILE_KIND_MAX,
+};
+
+/* "threads", "oncpu", "offcpu". */
+const char *profile_kind_name(enum profile_kind kind);
+
+#define PROFILE_FRAME_KERNEL (1u << 0) /* a kernel function */
+#define PROFILE_FRAME_SYNTH (1u << 1)  /* made up by threadtop: "[running]", "[unknown]" */
+#define PROFILE_FRAME_LUA (1u << 2)    /* a Lua function of a LuaJIT stack (module "[lua]") */
+/* A function the compiler inlined into the frame before it (root first):
+ * the code at one address shows as its function and the ones inlined
+ * there (frame_name.inlined), as perf report --inline does. */
+#define PROFILE_FRAME_INLINED (1u << 3)
+
+struct profile_frame {
+	const char *name;     /* raw bytes as named; exporters escape */
+	const char *module;   /* NULL when unknown */
+	const char *build_id; /* the module's GNU build-id in hex; NULL when unknown */
+	uint64_t addr;	      /* first address seen with this name; 0 when synthetic */
+	unsigned flags;	      /* PROFILE_FRAME_* */
+};
+
+struct profile_sample {
+	enum profile_kind kind;
+	uint32_t pid;
+	uint32_t tid;
+	const char *comm;	/* thread name */
+	const char *pcomm;	/* process name */
+	uint8_t state;		/* enum tt_state; TT_ST_UNKNOWN when the kind has none */
+	int32_t syscall;	/* TT_SYSCALL_NONE when none or unknown */
+	uint32_t labels_id;	/* application labels (model__labels), 0 = none */
+	bool labels_unknown;	/* the sample carries no labels (LuaJIT, older recordings) */
+	const uint32_t *frames; /* indices into profile.frames, root first, at least one */
+	uint32_t nr_frames;
+	uint64_t count; /* samples (threads, oncpu) or context switches (offcpu) */
+	uint64_t ns;	/* count x sampling period, or off-CPU time */
+};
+
+struct profile {
+	struct profile_frame *frames;
+	size_t nr_frames;
+	struct profile_sample *samples; /* by kind, then pid, tid, most first */
+	size_t nr_samples;
+	unsigned kinds; /* bits (1u << kind) of the kinds this session can have */
+	uint64_t total_count[PROFILE_KIND_MAX];
+	uint64_t total_ns[PROFILE_KIND_MAX];
+	uint32_t weight_us;	/* sampling period of thread samples */
+	uint64_t cpu_period_ns; /* sampling period of on-CPU samples */
+	uint64_t duration_ns;	/* length of the window */
+	char **strings_;	/* internal: the strings the profile owns */
+	size_t nr_strings_;
+};
+
+struct profile_opts {
+	enum model_window window;
+	const struct model_filter *filter; /* NULL = everything */
+	const struct frame_namer *namer;   /* NULL = addresses */
+	unsigned cpu_hz;		   /* on-CPU sampling rate (weight of a sample); 0 = 99 */
+};
+
+/* Builds the profile of m as o says. Never NULL (allocation aborts). */
+struct profile *profile__build(struct model *m, const struct profile_opts *o);
+void profile__free(struct profile *p);
+
+/* The kind exporters of one profile per file show first: on-CPU samples
+ * when there are any, else thread samples. */
+enum profile_kind profile__main_kind(const struct profile *p);
+
+#endif /* THREADTOP_PROFILE_H */

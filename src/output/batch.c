@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Batch output of one interval as a text table or one NDJSON line (see batch.h). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "capture_report.h"
+#include "escape.h"
+#include "threadtop/frame_namer.h"
+#include "json.h"
+#include "json_model.h"
+#include "procfs.h"
+#include "syscalls.h"
+#include "use_report.h"
+#include "util.h"
+
+/* Samples of syscall nr in sc (nr_sc entries), 0 when none. */
+static uint64_t sampled(const struct model_syscall_count *sc, int nr_sc, int nr)
+{
+	for (int i = 0; i < nr_sc; i++)
+		if (sc[i].nr == nr)
+			return sc[i].samples;
+	return 0;
+}
+
+/*
+ * "syscalls": with exact figures (--syscalls) every syscall the thread made,
+ * {count, total_ns} plus the samples that caught it in one; otherwise the
+ * sampled syscalls as {samples}.
+ */
+static void print_json_syscalls(struct model *m, struct json *j, const struct model_row *row,
+				const struct model_syscall_count *sc, int nr)
+{
+	struct model_syscall_stat *st = NULL;
+	int nr_st = 0;
+	char name[32];
+
+	if (model__traced(m) & MODEL_TRACED_SYSCALLS)
+		nr_st = model__thread_syscall_stats(m, row->tid, WIN_INTERVAL, &st);
+	json_begin_object(j, "syscalls");
+	for (int i = 0; i < nr_st; i++) {
+		uint64_t n = sampled(sc, nr, st[i].nr);
+
+		json_begin_object(j, syscall_label(st[i].nr, name, sizeof(name)));
+		json_u64(j, "count", st[i].count);
+		json_u64(j, "total_ns", st[i].total_ns);
+		if (n)
+			json_u64(j, "samples", n);
+		json_end_object(j);
+	}
+	for (int i = 0; i < nr; i++) {
+		bool exact = false;
+
+		for (int k = 0; k < nr_st && !exact; k++)
+			exact = st[k].nr == sc[i].nr;
+		if (exact)
+			continue;
+		json_begin_object(j, syscall_label(sc[i].nr, name, sizeof(name)));
+		json_u64(j, "samples", sc[i].samples);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	free(st);
+}
+
+/* "labels": {NAME: value} of a label combination (model__labels). */
+static void print_json_labels(struct model *m, struct json *j, uint32_t labels_id)
+{
+	const char *names[TT_LABEL_SLOTS], *values[TT_LABEL_SLOTS];
+
+	model__labels(m, labels_id, names, values);
+	json_begin_object(j, "labels");
+	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
+		if (names[i] && values[i])
+			json_string(j, names[i], values[i]);
+	json_end_object(j);
+}
+
+/* "label_groups": the interval's samples split by label combination. */
+static void print_json_label_groups(struct model *m, struct json *j)
+{
+	struct model_result res;
+	struct model_query q;
+
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_LABELS);
+	if (model__query(m, &q, &res) < 0)
+		return;
+	json_begin_array(j, "label_groups");
+	for (size_t i = 0; i < res.nr; i++) {
+		json_begin_object(j, NULL);
+		print_json_labels(m, j, res.rows[i].labels_id);
+		json_u64(j, "samples", res.rows[i].samples);
+		json_double(j, "avg_active", res.rows[i].avg_active, 3);
+		json_double(j, "avg_threads", res.rows[i].avg_threads, 3);
+		json_u64(j, "threads", res.rows[i].nr_threads);
+		if (res.cpu_valid)
+			json_double(j, "cpu_pct", res.rows[i].cpu_pct, 1);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	model_result__release(&res);
+}
+
+static void print_json_thread(struct model *m, struct json *j, const struct model_row *row)
+{
+	struct model_syscall_count *sc = NULL;
+	uint64_t runq_count, runq_ns;
+	int nr;
+
+	json_begin_object(j, NULL);
+	json_thread_names(j, row);
+	if (model__label_name(m, 0))
+		print_json_labels(m, j, model__thread_labels(m, row->tid));
+	json_bool(j, "kthread", row->kthread);
+	json_state_samples(j, "samples", row->state_samples);
+	json_double(j, "avg_active", row->avg_active, 3);
+	json_double(j, "cpu_pct", row->cpu_pct, 1);
+	nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
+	json_syscall_samples(j, "samples_by_syscall", sc, nr);
+	print_json_syscalls(m, j, row, sc, nr);
+	free(sc);
+	if ((model__traced(m) & MODEL_TRACED_OFFCPU) &&
+	    model__thread_runq(m, row->tid, WIN_INTERVAL, &runq_count, &runq_ns) == 0) {
+		json_begin_object(j, "runq");
+		json_u64(j, "count", runq_count);
+		json_u64(j, "total_ns", runq_ns);
+		json_end_object(j);
+	}
+	json_end_object(j);
+}
+
+/*
+ * Frames root first: the user stack (root ... leaf), then the kernel's, as
+ * names (symbolized now, once per unique address; "module+0xoff" when no
+ * symbol covers it, "0xADDR" in a replay). Kernel frames end in "_[k]" as in
+ * folded stacks.
+ */
+static void print_json_frames(struct model *m, struct json *j, const struct model_stack_row *r)
+{
+	const struct tt_stack *user = model__stack(m, r->ustack_id);
+	const struct tt_stack *kernel = model__stack(m, r->kstack_id);
+	struct frame_name fn;
+	char buf[512];
+
+	json_begin_array(j, "frames");
+	for (int i = user ? user->nr - 1 : -1; i >= 0; i--) {
+		model__frame_name(m, user->pid ? user->pid : r->pid, user->ips[i], false, &fn);
+		json_string(j, NULL, fn.name);
+	}
+	for (int i = kernel ? kernel->nr - 1 : -1; i >= 0; i--) {
+		model__frame_name(m, 0, kernel->ips[i], true, &fn);
+		snprintf(buf, sizeof(buf), "%s_[k]", fn.name);
+		json_string(j, NULL, buf);
+	}
+	json_end_array(j);
+}
+
+/* "oncpu" (samples) or "offcpu" (ns): one entry per thread and stack pair. */
+static void print_json_stacks(struct model *m, struct json *j, bool offcpu)
+{
+	struct model_stack_row *rows = NULL;
+	int nr = offcpu ? model__offcpu(m, WIN_INTERVAL, &rows)
+			: model__oncpu(m, WIN_INTERVAL, &rows);
+
+	json_begin_array(j, offcpu ? "offcpu" : "oncpu");
+	for (int i = 0; i < nr; i++) {
+		json_begin_object(j, NULL);
+		json_u64(j, "pid", rows[i].pid);
+		json_u64(j, "tid", rows[i].tid);
+		json_string(j, "comm", rows[i].comm);
+		print_json_frames(m, j, &rows[i]);
+		if (rows[i].labels_id)
+			print_json_labels(m, j, rows[i].labels_id);
+		if (offcpu) {
+			json_u64(j, "ns", rows[i].value);
+			json_u64(j, "switches", rows[i].count);
+		} else {
+			json_u64(j, "samples", rows[i].value);
+		}
+		json_end_object(j);
+	}
+	json_end_array(j);
+	free(rows);
+}
+
+/* "bpf_stats": what each BPF program cost this interval (BPF_ENABLE_STATS). */
+static void print_json_bpf_stats(struct model *m, struct json *j)
+{
+	struct model_prog_stat *ps = NULL;
+	int nr = model__prog_stats(m, WIN_INTERVAL, &ps);
+
+	json_begin_object(j, "bpf_stats");
+	for (int i = 0; i < nr; i++) {
+		json_begin_object(j, ps[i].name);
+		json_u64(j, "run_cnt", ps[i].run_cnt);
+		json_u64(j, "run_time_ns", ps[i].run_time_ns);
+		json_u64(j, "avg_ns", ps[i].run_cnt ? ps[i].run_time_ns / ps[i].run_cnt : 0);
+		json_u64(j, "recursion_misses", ps[i].recursion_misses);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	free(ps);
+}
+
+static int print_json(struct model *m, const struct batch_info *info,
+		      const struct model_result *res, const struct model_stats *st, FILE *out)
+{
+	struct json j;
+	char when[40];
+
+	json_init(&j, out);
+	json_begin_object(&j, NULL);
+	json_u64(&j, "schema", BATCH_SCHEMA_VERSION);
+	json_string(&j, "time", format_rfc3339(info->realtime_ns, when, sizeof(when)));
+	json_double(&j, "interval_s", res->window_s, 3);
+	json_string(&j, "source", info->source);
+	if (info->replay)
+		json_bool(&j, "replay", true);
+	json_u64(&j, "hz", info->hz);
+	json_u64(&j, "nr_threads", res->nr);
+	json_begin_array(&j, "threads");
+	for (size_t i = 0; i < res->nr; i++)
+		print_json_thread(m, &j, &res->rows[i]);
+	json_end_array(&j);
+	print_json_stacks(m, &j, false);
+	if (model__traced(m) & MODEL_TRACED_OFFCPU)
+		print_json_stacks(m, &j, true);
+	if (model__traced(m) & MODEL_TRACED_PROGS)
+		print_json_bpf_stats(m, &j);
+	if (model__label_name(m, 0))
+		print_json_label_groups(m, &j);
+	batch_luajit_json(&j, m);
+	json_begin_object(&j, "dropped");
+	for (int r = 0; r < TT_DROP_MAX; r++)
+		json_u64(&j, model_drop_name(r), st->drops_interval[r]);
+	json_end_object(&j);
+	json_begin_object(&j, "cost");
+	json_u64(&j, "ticks", st->ticks_interval);
+	json_double(&j, "tick_ms_avg",
+		    st->ticks_interval
+			    ? (double)st->tick_cost_interval_ns / 1e6 / (double)st->ticks_interval
+			    : 0,
+		    3);
+	json_end_object(&j);
+	use_report__json(&j, model__use(m), true);
+	if (info->tracer)
+		trace_report__json(&j, info->tracer, res->window_s, true);
+	if (info->cmds)
+		cmdcap_report__json(&j, info->cmds);
+	json_end_object(&j);
+	fputc('\n', out);
+	return 0;
+}
+
+/* "S19 R1": the states of a row, most frequent first, at most three. */
+static void state_mix(const struct model_row *row, char *buf, size_t len)
+{
+	bool used[TT_ST_MAX] = {0};
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int k = 0; k < 3; k++) {
+		int best = -1;
+
+		for (int s = 0; s < TT_ST_MAX; s++)
+			if (!used[s] && row->state_samples[s] &&
+			    (best < 0 || row->state_samples[s] > row->state_samples[best]))
+				best = s;
+		if (best < 0)
+			break;
+		used[best] = true;
+		o += (size_t)snprintf(buf + o, len - o, "%s%c%llu", o ? " " : "",
+				      TT_STATE_LETTERS[best],
+				      (unsigned long long)row->state_samples[best]);
+		if (o >= len)
+			break;
+	}
+}
+
+static int print_text(struct model *m, const struct batch_info *info,
+		      const struct model_result *res, const struct model_stats *st, FILE *out)
+{
+	double active = 0;
+	uint64_t drops = 0;
+	char when[40], use_line[512];
+
+	for (size_t i = 0; i < res->nr; i++)
+		active += res->rows[i].avg_active;
+	for (int r = 0; r < TT_DROP_MAX; r++)
+		drops += st->drops_interval[r];
+	fprintf(out,
+		"threadtop %s  source %s%s  %u Hz  interval %.2fs  threads %zu  active %.2f  dropped "
+		"%llu\n",
+		format_rfc3339(info->realtime_ns, when, sizeof(when)), info->source,
+		info->replay ? " (replay)" : "", info->hz, res->window_s, res->nr, active,
+		(unsigned long long)drops);
+	fprintf(out, "%s\n", use_report__line(model__use(m), use_line, sizeof(use_line)));
+	fprintf(out, "%8s %8s %-16s %-16s %7s %6s %-18s %s\n", "PID", "TID", "COMM", "STATES",
+		"ACTIVE", "%CPU", "SYSCALL", "CMDLINE");
+	for (size_t i = 0; i < res->nr; i++) {
+		const struct model_row *row = &res->rows[i];
+		struct model_syscall_count *sc = NULL;
+		char comm[64], mix[48], cmd[96], scname[32] = "-";
+		int nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
+
+		if (nr > 0)
+			syscall_label(sc[0].nr, scname, sizeof(scname));
+		free(sc);
+		/* Bounded by the escaper, so a cut never splits an escape. */
+		escape_for_terminal(row->comm, strlen(row->comm), comm, 17);
+		if (row->cmdline)
+			escape_for_terminal(row->cmdline, strlen(row->cmdline), cmd, sizeof(cmd));
+		else
+			snprintf(cmd, sizeof(cmd), row->kthread ? "[kernel]" : "-");
+		state_mix(row, mix, sizeof(mix));
+		fprintf(out, "%8u %8u %-16s %-16s %7.2f %6.1f %-18s %s\n", row->pid, row->tid, comm,
+			mix, row->avg_active, row->cpu_pct, scname, cmd);
+	}
+	trace_report__text(out, info->tracer, res->window_s);
+	cmdcap_report__text(out, info->cmds);
+	batch_luajit_text(out, m);
+	fputc('\n', out);
+	return 0;
+}
+
+int batch_print_interval(struct model *m, enum output_format format, const struct batch_info *info,
+			 FILE *out)
+{
+	struct model_result res;
+	struct model_query q;
+	struct model_stats st;
+	int err;
+
+	model_query_init(&q);
+	err = model__query(m, &q, &res);
+	if (err)
+		return err;
+	model__stats(m, &st);
+	if (format == FORMAT_JSON)
+		err = print_json(m, info, &res, &st, out);
+	else
+		err = print_text(m, info, &res, &st, out);
+	model_result__release(&res);
+	if (fflush(out) == EOF || ferror(out))
+		return errno ? -errno : -EIO; /* EPIPE: the reader went away */
+	return err;
+}

@@ -1,0 +1,157 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Deltas of BPF sum maps (see bpf_drain.h). Keys are remembered by a 64-bit
+ * hash of their bytes with the bytes kept to tell collisions apart; a
+ * colliding key simply starts again from zero.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+
+#include "bpf_drain.h"
+#include "u64map.h"
+#include "util.h"
+
+#define MAX_KEY 64
+#define MAX_VAL 4096
+
+struct bpf_drain {
+	int map_fd;
+	size_t key_size, val_size;
+	struct u64map *prev; /* hash(key) -> struct entry */
+	uint32_t generation;
+	unsigned char *zero;
+};
+
+struct entry {
+	uint32_t generation; /* the drain that last saw it in the map */
+	/* key, then value at val_off: aligned, the callback reads u64 fields */
+	_Alignas(8) unsigned char data[];
+};
+
+/* Where an entry's value starts: after the key, 8-byte aligned. */
+static size_t val_off(const struct bpf_drain *d)
+{
+	return (d->key_size + 7) & ~(size_t)7;
+}
+
+static uint64_t hash_bytes(const void *p, size_t len)
+{
+	const unsigned char *s = p;
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= s[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+struct bpf_drain *bpf_drain__new(int map_fd, size_t key_size, size_t val_size)
+{
+	struct bpf_drain *d;
+
+	if (!key_size || key_size > MAX_KEY || !val_size || val_size > MAX_VAL) {
+		errno = EINVAL;
+		return NULL;
+	}
+	d = xcalloc(1, sizeof(*d));
+	d->map_fd = map_fd;
+	d->key_size = key_size;
+	d->val_size = val_size;
+	d->prev = u64map__new();
+	d->zero = xcalloc(1, val_size);
+	return d;
+}
+
+void bpf_drain__free(struct bpf_drain *d)
+{
+	uint64_t h;
+	void *e;
+	size_t pos = 0;
+
+	if (!d)
+		return;
+	while (u64map__next(d->prev, &pos, &h, &e))
+		free(e);
+	u64map__free(d->prev);
+	free(d->zero);
+	free(d);
+}
+
+size_t bpf_drain__count(const struct bpf_drain *d)
+{
+	return u64map__count(d->prev);
+}
+
+static bool thread_gone(uint32_t pid, uint32_t tid)
+{
+	return syscall(SYS_tgkill, (pid_t)pid, (pid_t)tid, 0) < 0 && errno == ESRCH;
+}
+
+int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx)
+{
+	_Alignas(8) unsigned char key[MAX_KEY] = {0}, next[MAX_KEY];
+	unsigned char *val = xmalloc(d->val_size);
+	unsigned char *dead = NULL;
+	size_t nr_dead = 0, cap_dead = 0;
+	bool first = true;
+	int deleted = 0;
+	uint64_t h;
+	size_t pos = 0;
+	void *p;
+
+	d->generation++;
+	while (bpf_map_get_next_key(d->map_fd, first ? NULL : key, next) == 0) {
+		struct entry *e;
+		const void *prev;
+		uint32_t pid = 0, tid = 0;
+		bool changed;
+
+		first = false;
+		memcpy(key, next, d->key_size);
+		if (bpf_map_lookup_elem(d->map_fd, key, val) < 0)
+			continue; /* deleted meanwhile */
+		h = hash_bytes(key, d->key_size);
+		e = u64map__get(d->prev, h);
+		if (e && memcmp(e->data, key, d->key_size))
+			e = NULL; /* a collision: this key starts from zero */
+		prev = e ? e->data + val_off(d) : d->zero;
+		changed = fn(ctx, key, val, prev, &pid, &tid);
+		if (!e) {
+			e = xmalloc(sizeof(*e) + val_off(d) + d->val_size);
+			free(u64map__put(d->prev, h, e));
+		}
+		memcpy(e->data, key, d->key_size);
+		memcpy(e->data + val_off(d), val, d->val_size);
+		e->generation = d->generation;
+		/* A dead thread's value is final now that it has been handed over. */
+		if (!changed && pid && thread_gone(pid, tid)) {
+			xgrow((void **)&dead, &cap_dead, (nr_dead + 1) * d->key_size, 1);
+			memcpy(dead + nr_dead++ * d->key_size, key, d->key_size);
+		}
+	}
+	/* Deleting while walking would restart the walk: delete afterwards. */
+	for (size_t i = 0; i < nr_dead; i++) {
+		const unsigned char *k = dead + i * d->key_size;
+
+		if (bpf_map_delete_elem(d->map_fd, k) == 0)
+			deleted++;
+		free(u64map__remove(d->prev, hash_bytes(k, d->key_size)));
+	}
+	/* Forget keys no longer in the map. */
+	while (u64map__next(d->prev, &pos, &h, &p)) {
+		if (((struct entry *)p)->generation != d->generation) {
+			u64map__remove_at(d->prev, &pos);
+			free(p);
+		}
+	}
+	free(dead);
+	free(val);
+	return deleted;
+}

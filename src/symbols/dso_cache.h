@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The cache of mapped files ("DSOs": executables, shared libraries, the vdso)
+ * keyed by (device, inode, build-id): a file's symbols are read once and
+ * shared by every process that maps it, and a file replaced in place (same
+ * inode, new build-id) is not confused with the old one. Finds separate
+ * debuginfo by build-id (<debug_root>/.build-id/xx/yyyy.debug) or by
+ * .gnu_debuglink (next to the file, in .debug/, under <debug_root>), inside
+ * the process's root directory first, then on the host.
+ */
+#ifndef THREADTOP_DSO_CACHE_H
+#define THREADTOP_DSO_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "elf_symbols.h"
+
+struct dso_cache;
+struct dso;
+
+/* debug_root: NULL = "/usr/lib/debug", "" = do not look for debuginfo. */
+struct dso_cache *dso_cache__new(const char *debug_root);
+void dso_cache__free(struct dso_cache *c);
+
+/*
+ * The DSO of the file open on fd (the caller closes fd), which a process maps
+ * from path (as /proc/PID/maps names it). root is the process's root
+ * directory ("/proc/PID/root") for debuglink look-ups, or NULL. dev/ino are
+ * from the maps line. Returns a pointer that lives as long as c, or NULL with
+ * errno set (EINVAL: not a usable ELF file).
+ */
+struct dso *dso_cache__get_fd(struct dso_cache *c, int fd, uint64_t dev, uint64_t ino,
+			      const char *path, const char *root);
+/* Same for an ELF image in memory (the vdso), named name. */
+struct dso *dso_cache__get_mem(struct dso_cache *c, const void *buf, size_t len, const char *name);
+
+/*
+ * Looks up the code at file offset off of d. Returns 0 and the symbol (NULL
+ * when none covers it) plus the ELF virtual address of off, or -ENOENT when
+ * no segment maps off (then *ret_vaddr is off itself).
+ */
+int dso__lookup(const struct dso *d, uint64_t off, const struct elf_sym **ret_sym,
+		uint64_t *ret_vaddr);
+/*
+ * The functions inlined at ELF virtual address vaddr of d, outermost first
+ * (dwarf_inline.h), from the DWARF of the file or of its debug file; names
+ * live as long as the cache. Returns the count, 0 when d has no DWARF.
+ */
+size_t dso__inlined(struct dso *d, uint64_t vaddr, const char *const **ret);
+const char *dso__name(const struct dso *d);	/* basename */
+bool dso__debuginfo(const struct dso *d);	/* symbols from a separate debug file */
+const char *dso__build_id(const struct dso *d); /* GNU build-id in hex, "" when none */
+
+struct dso_cache_stats {
+	uint64_t files, debug_files;
+	uint64_t dwarf_files; /* with DWARF for inline chains (own or debug file's) */
+};
+void dso_cache__stats(const struct dso_cache *c, struct dso_cache_stats *ret);
+
+#endif /* THREADTOP_DSO_CACHE_H */

@@ -1,0 +1,159 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Per-process maps shared by their users (see maps_cache.h): one read of
+ * /proc/PID/maps per process and per re-read, whoever asks first.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "maps_cache.h"
+#include "u64map.h"
+#include "util.h"
+
+struct process_maps {
+	struct maps_cache *cache;
+	uint32_t pid;
+	unsigned holders;	/* bit per user */
+	struct proc_maps *maps; /* NULL when unreadable */
+	uint64_t generation;
+	uint64_t read_ns;
+	void **slots[MAPS_CACHE_MAX_USERS]; /* per user, per maps entry; allocated on first use */
+};
+
+struct maps_cache {
+	char *proc_root;
+	uint64_t reread_ns;
+	unsigned nr_users;
+	struct u64map *procs; /* pid -> struct process_maps */
+	uint64_t reads;
+};
+
+struct maps_cache *maps_cache__new(const struct maps_cache_opts *opts)
+{
+	struct maps_cache *c = xcalloc(1, sizeof(*c));
+
+	c->proc_root = xstrdup(opts && opts->proc_root ? opts->proc_root : "/proc");
+	c->reread_ns = opts && opts->reread_ns ? opts->reread_ns : MAPS_CACHE_REREAD_NS;
+	c->procs = u64map__new();
+	return c;
+}
+
+static void clear_slots(struct process_maps *pm)
+{
+	for (unsigned i = 0; i < MAPS_CACHE_MAX_USERS; i++) {
+		free(pm->slots[i]);
+		pm->slots[i] = NULL;
+	}
+}
+
+static void process_maps_free(void *value)
+{
+	struct process_maps *pm = value;
+
+	clear_slots(pm);
+	proc_maps__free(pm->maps);
+	free(pm);
+}
+
+void maps_cache__free(struct maps_cache *c)
+{
+	if (!c)
+		return;
+	u64map__free_all(c->procs, process_maps_free);
+	free(c->proc_root);
+	free(c);
+}
+
+int maps_cache__add_user(struct maps_cache *c)
+{
+	if (c->nr_users >= MAPS_CACHE_MAX_USERS)
+		return -ENOSPC;
+	return (int)c->nr_users++;
+}
+
+const char *maps_cache__proc_root(const struct maps_cache *c)
+{
+	return c->proc_root;
+}
+
+uint64_t maps_cache__reads(const struct maps_cache *c)
+{
+	return c->reads;
+}
+
+/* A new generation: what users derived from the previous one is cleared. */
+static void read_maps(struct process_maps *pm)
+{
+	clear_slots(pm);
+	proc_maps__free(pm->maps);
+	pm->maps = proc_maps__read(pm->cache->proc_root, pm->pid);
+	pm->read_ns = monotonic_ns();
+	pm->generation++;
+	pm->cache->reads++;
+}
+
+struct process_maps *maps_cache__hold(struct maps_cache *c, uint32_t pid, unsigned user)
+{
+	struct process_maps *pm = u64map__get(c->procs, pid);
+
+	if (!pm) {
+		pm = xcalloc(1, sizeof(*pm));
+		pm->cache = c;
+		pm->pid = pid;
+		read_maps(pm);
+		u64map__put(c->procs, pid, pm);
+	}
+	pm->holders |= 1u << user;
+	return pm;
+}
+
+void maps_cache__release(struct process_maps *pm, unsigned user)
+{
+	if (!pm || user >= MAPS_CACHE_MAX_USERS)
+		return;
+	pm->holders &= ~(1u << user);
+	free(pm->slots[user]);
+	pm->slots[user] = NULL;
+	if (!pm->holders)
+		process_maps_free(u64map__remove(pm->cache->procs, pm->pid));
+}
+
+uint32_t process_maps__pid(const struct process_maps *pm)
+{
+	return pm->pid;
+}
+
+const struct proc_maps *process_maps__maps(const struct process_maps *pm)
+{
+	return pm->maps;
+}
+
+uint64_t process_maps__generation(const struct process_maps *pm)
+{
+	return pm->generation;
+}
+
+const struct proc_map *process_maps__find(struct process_maps *pm, uint64_t addr)
+{
+	const struct proc_map *m = proc_maps__find(pm->maps, addr);
+
+	if (!m && monotonic_ns() - pm->read_ns >= pm->cache->reread_ns) {
+		read_maps(pm); /* mapped since the last read (dlopen, JIT)? */
+		m = proc_maps__find(pm->maps, addr);
+	}
+	return m;
+}
+
+void **process_maps__slot(struct process_maps *pm, unsigned user, const struct proc_map *m)
+{
+	size_t idx;
+
+	if (!pm->maps || user >= MAPS_CACHE_MAX_USERS)
+		return NULL;
+	idx = (size_t)(m - proc_maps__get(pm->maps, 0));
+	if (idx >= proc_maps__count(pm->maps))
+		return NULL;
+	if (!pm->slots[user])
+		pm->slots[user] = xcalloc(proc_maps__count(pm->maps) + 1, sizeof(void *));
+	return &pm->slots[user][idx];
+}

@@ -1,0 +1,452 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Address to name (see symbolizer.h): per-process maps and per-address frame
+ * caches on top of the shared DSO cache, kallsyms and perf-PID.map files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "demangle.h"
+#include "dso_cache.h"
+#include "kallsyms.h"
+#include "maps_cache.h"
+#include "perfmap.h"
+#include "procfs.h"
+#include "proc_maps.h"
+#include "symbolizer.h"
+#include "u64map.h"
+#include "util.h"
+
+#define PERFMAP_RECHECK_NS (1 * NSEC_PER_SEC) /* and one perf map stat */
+#define VDSO_MAX (1u << 20)
+#define DSO_FAILED ((struct dso *)1)
+
+/* A cached frame; name and module strings follow it. */
+struct frame_ent {
+	struct sym_frame f;
+	char strings[];
+};
+
+struct sym_proc {
+	uint32_t pid;
+	struct process_maps *maps; /* held; each mapping's slot: its dso, or DSO_FAILED */
+	unsigned maps_user;	   /* our user id in the maps cache */
+	struct perfmap *perfmap;
+	uint64_t perfmap_ns; /* when the perf map file was last checked */
+	struct timespec perfmap_mtime;
+	off_t perfmap_size;
+	struct u64map *frames; /* addr -> struct frame_ent */
+	uint64_t round;	       /* the symbolizer round it was last used in */
+};
+
+struct symbolizer {
+	char *proc_root, *tmp_dir;
+	struct maps_cache *maps; /* shared with the unwinder, or our own */
+	bool own_maps;
+	unsigned maps_user;
+	struct dso_cache *dsos;
+	struct u64map *procs; /* pid -> struct sym_proc */
+	struct ksyms *ksyms;
+	int ksyms_err; /* negative errno once loading failed */
+	struct u64map *kframes;
+	uint64_t round; /* symbolizer__expire calls */
+	struct frame_namer namer;
+	struct symbolizer_stats stats;
+};
+
+struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
+{
+	struct maps_cache *maps = opts ? opts->maps : NULL;
+	struct symbolizer *s;
+	int user;
+
+	if (!maps)
+		maps = maps_cache__new(
+			&(struct maps_cache_opts){.proc_root = opts ? opts->proc_root : NULL});
+	user = maps_cache__add_user(maps);
+	if (user < 0) {
+		errno = -user;
+		return NULL;
+	}
+	s = xcalloc(1, sizeof(*s));
+	s->maps = maps;
+	s->own_maps = !opts || !opts->maps;
+	s->maps_user = (unsigned)user;
+	s->proc_root = xstrdup(maps_cache__proc_root(s->maps));
+	s->tmp_dir = xstrdup(opts && opts->tmp_dir ? opts->tmp_dir : "/tmp");
+	s->dsos = dso_cache__new(opts ? opts->debug_root : NULL);
+	s->procs = u64map__new();
+	s->kframes = u64map__new();
+	return s;
+}
+
+static void free_frames(struct u64map *frames)
+{
+	size_t pos = 0;
+	uint64_t key;
+	void *val;
+
+	while (u64map__next(frames, &pos, &key, &val))
+		free(val);
+	u64map__free(frames);
+}
+
+static void proc_free(struct sym_proc *p)
+{
+	if (!p)
+		return;
+	maps_cache__release(p->maps, p->maps_user);
+	perfmap__free(p->perfmap);
+	free_frames(p->frames);
+	free(p);
+}
+
+void symbolizer__free(struct symbolizer *s)
+{
+	size_t pos = 0;
+	uint64_t key;
+	void *val;
+
+	if (!s)
+		return;
+	while (u64map__next(s->procs, &pos, &key, &val))
+		proc_free(val);
+	u64map__free(s->procs);
+	free_frames(s->kframes);
+	ksyms__free(s->ksyms);
+	dso_cache__free(s->dsos);
+	if (s->own_maps)
+		maps_cache__free(s->maps);
+	free(s->proc_root);
+	free(s->tmp_dir);
+	free(s);
+}
+
+void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid)
+{
+	proc_free(u64map__remove(s->procs, pid));
+}
+
+static struct sym_frame *new_frame_bid(struct u64map *cache, uint64_t addr, const char *name,
+				       const char *module, const char *build_id, uint64_t offset,
+				       unsigned flags)
+{
+	size_t nl = strlen(name), ml = strlen(module), bl = strlen(build_id);
+	struct frame_ent *e = xmalloc(sizeof(*e) + nl + ml + bl + 3);
+
+	memcpy(e->strings, name, nl + 1);
+	memcpy(e->strings + nl + 1, module, ml + 1);
+	memcpy(e->strings + nl + ml + 2, build_id, bl + 1);
+	e->f.name = e->strings;
+	e->f.module = e->strings + nl + 1;
+	e->f.build_id = e->strings + nl + ml + 2;
+	e->f.offset = offset;
+	e->f.flags = flags;
+	e->f.inlined = NULL;
+	e->f.nr_inlined = 0;
+	u64map__put(cache, addr, e);
+	return &e->f;
+}
+
+static const struct sym_frame *new_frame(struct u64map *cache, uint64_t addr, const char *name,
+					 const char *module, uint64_t offset, unsigned flags)
+{
+	return new_frame_bid(cache, addr, name, module, "", offset, flags);
+}
+
+/* ---- kernel ------------------------------------------------------------- */
+
+void symbolizer__load_kernel(struct symbolizer *s)
+{
+	if (s->ksyms || s->ksyms_err)
+		return;
+	s->ksyms = ksyms__load(s->proc_root);
+	if (!s->ksyms)
+		s->ksyms_err = -errno;
+	s->stats.kernel_symbols = ksyms__count(s->ksyms);
+}
+
+static const struct sym_frame *resolve_kernel(struct symbolizer *s, uint64_t addr)
+{
+	const struct ksym *k;
+	char name[64], module[80];
+
+	symbolizer__load_kernel(s);
+	k = ksyms__find(s->ksyms, addr);
+	if (!k) {
+		s->stats.unknown++;
+		snprintf(name, sizeof(name), "[kernel]+0x%" PRIx64, addr);
+		return new_frame(s->kframes, addr, name, "[kernel]", addr,
+				 SYM_FRAME_KERNEL | SYM_FRAME_UNKNOWN);
+	}
+	if (!strcmp(k->module, "vmlinux"))
+		snprintf(module, sizeof(module), "[kernel]");
+	else
+		snprintf(module, sizeof(module), "[%.64s]", k->module);
+	return new_frame(s->kframes, addr, k->name, module, addr - k->addr, SYM_FRAME_KERNEL);
+}
+
+/* ---- processes ---------------------------------------------------------- */
+
+static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
+{
+	struct sym_proc *p = u64map__get(s->procs, pid);
+
+	if (p) {
+		p->round = s->round;
+		return p;
+	}
+	p = xcalloc(1, sizeof(*p));
+	p->pid = pid;
+	p->round = s->round;
+	p->frames = u64map__new();
+	p->maps = maps_cache__hold(s->maps, pid, s->maps_user);
+	p->maps_user = s->maps_user;
+	u64map__put(s->procs, pid, p);
+	return p;
+}
+
+/* The pid of the process inside its own pid namespace (perf maps use it). */
+static uint32_t ns_pid(struct symbolizer *s, uint32_t pid)
+{
+	char path[PATH_MAX], buf[4096];
+	uint32_t nspid = pid;
+	int dirfd;
+
+	snprintf(path, sizeof(path), "%s/%u", s->proc_root, pid);
+	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0)
+		return pid;
+	if (read_file_at(dirfd, "status", buf, sizeof(buf)) > 0)
+		nspid = procfs_parse_nspid(buf, pid);
+	close(dirfd);
+	return nspid;
+}
+
+/* (Re)loads the process's perf map when it appeared or changed. */
+static void refresh_perfmap(struct symbolizer *s, struct sym_proc *p)
+{
+	char path[PATH_MAX];
+	uint64_t now = monotonic_ns();
+	struct stat st;
+	bool found;
+
+	if (p->perfmap_ns && now - p->perfmap_ns < PERFMAP_RECHECK_NS)
+		return;
+	p->perfmap_ns = now;
+	/* Inside the process's root (a container's /tmp), named by its own pid. */
+	snprintf(path, sizeof(path), "%s/%u/root%s/perf-%u.map", s->proc_root, p->pid, s->tmp_dir,
+		 ns_pid(s, p->pid));
+	found = !stat(path, &st) && S_ISREG(st.st_mode);
+	if (!found) {
+		snprintf(path, sizeof(path), "%s/perf-%u.map", s->tmp_dir, p->pid);
+		found = !stat(path, &st) && S_ISREG(st.st_mode);
+	}
+	if (!found)
+		return;
+	if (p->perfmap && st.st_size == p->perfmap_size &&
+	    st.st_mtim.tv_sec == p->perfmap_mtime.tv_sec &&
+	    st.st_mtim.tv_nsec == p->perfmap_mtime.tv_nsec)
+		return;
+	perfmap__free(p->perfmap);
+	p->perfmap = perfmap__read(path);
+	p->perfmap_size = st.st_size;
+	p->perfmap_mtime = st.st_mtim;
+}
+
+static struct dso *open_vdso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
+{
+	void *buf = proc_map__copy_mem(s->proc_root, p->pid, m, VDSO_MAX);
+	struct dso *d;
+
+	if (!buf)
+		return NULL;
+	d = dso_cache__get_mem(s->dsos, buf, m->end - m->start, "[vdso]");
+	free(buf);
+	return d;
+}
+
+static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const struct proc_map *m)
+{
+	char root[PATH_MAX];
+	void **slot = process_maps__slot(p->maps, p->maps_user, m);
+	struct dso *d = NULL;
+	int fd;
+
+	if (!slot) /* no maps (the process is gone): m cannot be one of them */
+		return NULL;
+	if (*slot)
+		return *slot == DSO_FAILED ? NULL : *slot;
+	if ((m->flags & PROC_MAP_PSEUDO) && !strcmp(m->path, "[vdso]")) {
+		d = open_vdso(s, p, m);
+	} else if (!(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON))) {
+		fd = proc_map__open(s->proc_root, p->pid, m);
+		if (fd >= 0) {
+			snprintf(root, sizeof(root), "%s/%u/root", s->proc_root, p->pid);
+			d = dso_cache__get_fd(s->dsos, fd, m->dev, m->inode, m->path, root);
+			close(fd);
+		}
+	}
+	if (!d)
+		s->stats.file_errors++;
+	*slot = d ? d : DSO_FAILED;
+	return d;
+}
+
+/* Adds the functions inlined at vaddr of d to f (a frame of the cache). */
+static const struct sym_frame *with_inlined(struct symbolizer *s, struct sym_frame *f,
+					    struct dso *d, uint64_t vaddr)
+{
+	f->nr_inlined = (unsigned)dso__inlined(d, vaddr, &f->inlined);
+	if (f->nr_inlined)
+		s->stats.inlined++;
+	return f;
+}
+
+static const char *map_name(const struct proc_map *m)
+{
+	const char *slash;
+
+	if (m->flags & PROC_MAP_ANON)
+		return "[anon]";
+	slash = strrchr(m->path, '/');
+	return slash && slash[1] ? slash + 1 : m->path;
+}
+
+static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, uint64_t addr)
+{
+	struct sym_proc *p = get_proc(s, pid);
+	const struct sym_frame *cached = u64map__get(p->frames, addr);
+	const struct proc_map *m;
+	const struct elf_sym *sym;
+	char name[PATH_MAX + 32];
+	uint64_t off, vaddr;
+	struct dso *d;
+
+	if (cached) {
+		s->stats.cache_hits++;
+		return cached;
+	}
+	m = process_maps__find(p->maps, addr); /* re-read when new (dlopen, JIT) */
+	if (!m || (m->flags & PROC_MAP_ANON) ||
+	    ((m->flags & PROC_MAP_PSEUDO) && strcmp(m->path, "[vdso]"))) {
+		const struct perfmap_sym *js;
+
+		refresh_perfmap(s, p);
+		js = perfmap__find(p->perfmap, addr);
+		if (js)
+			return new_frame(p->frames, addr, js->name, "[jit]", addr - js->start,
+					 SYM_FRAME_JIT);
+		s->stats.unknown++;
+		if (!m) {
+			snprintf(name, sizeof(name), "[unknown]+0x%" PRIx64, addr);
+			return new_frame(p->frames, addr, name, "[unknown]", addr,
+					 SYM_FRAME_UNKNOWN);
+		}
+		snprintf(name, sizeof(name), "%s+0x%" PRIx64, map_name(m), addr - m->start);
+		return new_frame(p->frames, addr, name, map_name(m), addr - m->start,
+				 SYM_FRAME_UNKNOWN);
+	}
+	off = addr - m->start + m->offset;
+	d = mapping_dso(s, p, m);
+	if (d) {
+		dso__lookup(d, off, &sym, &vaddr);
+		if (sym) {
+			struct sym_frame *f =
+				new_frame_bid(p->frames, addr,
+					      demangle(sym->name, name, sizeof(name)) ?: sym->name,
+					      dso__name(d), dso__build_id(d), vaddr - sym->addr,
+					      dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
+
+			return with_inlined(s, f, d, vaddr);
+		}
+		off = vaddr;
+	}
+	s->stats.unknown++;
+	snprintf(name, sizeof(name), "%s+0x%" PRIx64, map_name(m), off);
+	return new_frame_bid(p->frames, addr, name, map_name(m), d ? dso__build_id(d) : "", off,
+			     SYM_FRAME_UNKNOWN);
+}
+
+int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool kernel,
+			const struct sym_frame **ret)
+{
+	const struct sym_frame *f;
+
+	if (!s || !ret)
+		return -EINVAL;
+	s->stats.lookups++;
+	if (kernel) {
+		f = u64map__get(s->kframes, addr);
+		if (f)
+			s->stats.cache_hits++;
+		else
+			f = resolve_kernel(s, addr);
+	} else {
+		f = resolve_user(s, pid, addr);
+	}
+	*ret = f;
+	return 0;
+}
+
+void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
+{
+	struct dso_cache_stats ds;
+
+	dso_cache__stats(s->dsos, &ds);
+	*ret = s->stats;
+	ret->files = ds.files;
+	ret->debug_files = ds.debug_files;
+	ret->dwarf_files = ds.dwarf_files;
+	ret->procs = u64map__count(s->procs);
+	ret->maps_reads = maps_cache__reads(s->maps);
+}
+
+static uint64_t proc_last_round(const void *p)
+{
+	return ((const struct sym_proc *)p)->round;
+}
+
+static void proc_free_value(void *p)
+{
+	proc_free(p);
+}
+
+size_t symbolizer__expire(struct symbolizer *s, unsigned idle_rounds)
+{
+	return u64map__expire(s->procs, ++s->round, idle_rounds, proc_last_round, proc_free_value);
+}
+
+static int namer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	const struct sym_frame *f;
+	int err;
+
+	if (!kernel && !pid)
+		return -ENOENT; /* whose address space? the caller falls back to hex */
+	err = symbolizer__resolve(ctx, pid, addr, kernel, &f);
+	if (err)
+		return err;
+	*ret = (struct frame_name){
+		.name = f->name,
+		.module = f->module,
+		.kernel = kernel,
+		.build_id = f->build_id && f->build_id[0] ? f->build_id : NULL,
+		.inlined = f->inlined,
+		.nr_inlined = f->nr_inlined,
+	};
+	return 0;
+}
+
+const struct frame_namer *symbolizer__namer(struct symbolizer *s)
+{
+	s->namer = (struct frame_namer){namer_name, s};
+	return &s->namer;
+}

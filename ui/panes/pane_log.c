@@ -1,0 +1,52 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The Log pane: threadtop's own messages, newest first (nothing is printed
+ * to the terminal while curses owns it).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "screen.h"
+#include "escape.h"
+#include "log.h"
+#include "tui_internal.h"
+
+bool log_pane_match(size_t row, const char *text)
+{
+	const char *s = log_line(row);
+
+	return s && strcasestr(s, text);
+}
+
+void log_pane_draw(struct tui *t, int y, int h, int cols)
+{
+	const struct pane_view *pv = &t->v.pv[PANE_LOG];
+	size_t n = log_count();
+	char buf[LOG_LINE * 4];
+
+	t->lay.colhead_y = y;
+	t->lay.first_row_y = y + 1;
+	t->lay.nr_visible = h - 1;
+	screen_fill(y, 0, cols, ROLE_COLHEAD);
+	screen_text(y, 0, cols, "MESSAGES (newest first)", ROLE_COLHEAD, false);
+	if (!n) {
+		screen_text(y + 2, 2, cols - 2, "no messages", ROLE_DIM, false);
+		return;
+	}
+	for (int k = 0; k < h - 1; k++) {
+		size_t i = pv->top + (size_t)k;
+		const char *s;
+		bool sel;
+
+		if (i >= n)
+			break;
+		s = log_line(i);
+		sel = i == pv->sel;
+		if (!s)
+			continue;
+		escape_for_terminal(s, strlen(s), buf, sizeof(buf));
+		if (sel)
+			screen_fill(y + 1 + k, 0, cols, ROLE_SELECTED);
+		screen_text(y + 1 + k, 0, cols, buf, sel ? ROLE_SELECTED : ROLE_NORMAL, false);
+	}
+}

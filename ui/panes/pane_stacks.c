@@ -1,0 +1,433 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The Stacks pane: the merged call tree of the window's samples, on-CPU
+ * (running) or off-CPU (waiting), with inclusive and self columns, expanded
+ * along the hottest path until the user expands or collapses a node. Frames
+ * show by name through the model's frame namer ("[k]" marks kernel frames,
+ * "[inlined]" functions the compiler inlined into the frame above;
+ * addresses in a replay). On-CPU, LuaJIT threads show their sysprof
+ * samples, Lua frames ("[lua]", another colour) stitched into the C stack. With the /proc source there are no stacks, and the
+ * pane says so.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "screen.h"
+#include "lj_model.h"
+#include "util.h"
+#include "tui_internal.h"
+
+#define HOT_PATH_MAX 256
+#define EXPAND_SUBTREE_MAX 20000
+
+static bool is_expanded(void *ctx, const struct calltree_node *n)
+{
+	struct tui *t = ctx;
+
+	return t->tree_all || u64map__get(t->expanded, n->path);
+}
+
+static void expand_hot_path(struct tui *t)
+{
+	uint32_t path[HOT_PATH_MAX];
+	size_t n = calltree__hot_path(t->tree, path, HOT_PATH_MAX);
+
+	for (size_t i = 0; i < n; i++)
+		u64map__put(t->expanded, calltree__node(t->tree, path[i])->path, (void *)1);
+}
+
+static void clear_expanded(struct tui *t)
+{
+	u64map__free(t->expanded);
+	t->expanded = u64map__new();
+}
+
+/* The path of the selected frame to follow, 0 when none or on the first row (stay on top). */
+static uint64_t selected_path(const struct tui *t)
+{
+	size_t sel = t->v.pv[PANE_STACKS].sel;
+
+	return t->tree && sel && sel < t->sr.nr ? calltree__node(t->tree, t->sr.rows[sel])->path
+						: 0;
+}
+
+/* Starts the rows over (made as the screen needs them), keeping frame key selected. */
+static void flatten_keeping(struct tui *t, uint64_t key)
+{
+	stack_rows_reset(&t->sr, t->tree, is_expanded, t);
+	/* Keep the same frame selected when the tree changes around it. */
+	if (key) {
+		size_t i = stack_rows_find(&t->sr, key);
+
+		if (i != SIZE_MAX)
+			t->v.pv[PANE_STACKS].sel = i;
+	}
+}
+
+size_t stacks_rows(struct tui *t, size_t want)
+{
+	return stack_rows_fill(&t->sr, want);
+}
+
+void stacks_flatten(struct tui *t)
+{
+	flatten_keeping(t, selected_path(t));
+}
+
+/* Whether a traced stack row passes the drill-down filter. */
+static bool keep_row(const struct tui *t, const struct model_filter *f,
+		     const struct model_stack_row *r)
+{
+	const struct tt_stack *st;
+	bool found = false;
+
+	if ((f->pid && r->pid != f->pid) || (f->tid && r->tid != f->tid))
+		return false;
+	if (f->comm_substr && (!r->comm || !strstr(r->comm, f->comm_substr)))
+		return false;
+	if (!model__stack_row_labels_pass(f, r))
+		return false;
+	if (!f->stack_ip)
+		return true;
+	for (int k = 0; k < 2 && !found; k++) {
+		st = model__stack(t->m, k ? r->ustack_id : r->kstack_id);
+		for (unsigned i = 0; st && i < st->nr && !found; i++)
+			found = st->ips[i] == f->stack_ip;
+	}
+	return found;
+}
+
+/* Stack pairs being merged: the tree's input. */
+struct pairs {
+	struct model_stack_count *out;
+	size_t nr, cap;
+	struct u64map *index; /* (kstack, ustack) -> index + 1 */
+	uint64_t total;
+};
+
+static void add_pair(struct pairs *p, uint32_t kstack_id, uint32_t ustack_id, uint64_t value)
+{
+	uint64_t key = (uint64_t)kstack_id << 32 | ustack_id;
+	size_t idx = (size_t)(uintptr_t)u64map__get(p->index, key);
+
+	if (!idx) {
+		xgrow((void **)&p->out, &p->cap, p->nr + 1, sizeof(*p->out));
+		p->out[p->nr] = (struct model_stack_count){kstack_id, ustack_id, 0};
+		idx = ++p->nr;
+		u64map__put(p->index, key, (void *)(uintptr_t)idx);
+	}
+	p->out[idx - 1].samples += value;
+}
+
+/* Rows the filter keeps, but not those of the threads in skip (NULL = none). */
+static void add_rows(struct tui *t, const struct model_filter *f,
+		     const struct model_stack_row *rows, int n, const struct u64map *skip,
+		     struct pairs *p)
+{
+	for (int i = 0; i < n; i++) {
+		if ((skip && u64map__get(skip, rows[i].tid)) || !keep_row(t, f, &rows[i]))
+			continue;
+		p->total += rows[i].value;
+		add_pair(p, rows[i].kstack_id, rows[i].ustack_id, rows[i].value);
+	}
+}
+
+/*
+ * Stack pairs from the BPF tracers when they ran: the perf_event sampler
+ * (on-CPU) or sched_switch (off-CPU, in ns), leaving out the threads in
+ * skip. Returns false when there is no such data (the thread samples'
+ * stacks are used instead).
+ */
+static bool traced_pairs(struct tui *t, const struct model_query *q, const struct u64map *skip,
+			 struct pairs *p)
+{
+	unsigned tr = model__traced(t->m);
+	struct model_stack_row *rows = NULL;
+	int n;
+
+	if (!(t->v.offcpu ? tr & MODEL_TRACED_OFFCPU : tr & MODEL_TRACED_ONCPU))
+		return false;
+	n = t->v.offcpu ? model__offcpu(t->m, q->window, &rows)
+			: model__oncpu(t->m, q->window, &rows);
+	if (n < 0)
+		return false;
+	add_rows(t, &q->filter, rows, n, skip, p);
+	free(rows);
+	return true;
+}
+
+/*
+ * On-CPU: LuaJIT threads' sysprof samples, with their Lua frames stitched
+ * into the C stack, take the place of their other stacks (skip gets their
+ * tids). Returns the rows' count (0 off-CPU or without LuaJIT).
+ */
+static int luajit_rows(struct tui *t, const struct model_query *q, struct model_stack_row **ret,
+		       struct u64map *skip)
+{
+	int n;
+
+	*ret = NULL;
+	if (t->v.offcpu)
+		return 0;
+	n = model__luajit_stacks(t->m, q->window, ret);
+	for (int i = 0; i < n; i++)
+		u64map__put(skip, (*ret)[i].tid, (void *)1);
+	return n > 0 ? n : 0;
+}
+
+void stacks_build(struct tui *t)
+{
+	struct pairs p;
+	struct u64map *skip;
+	struct model_stack_row *lj = NULL;
+	uint64_t key = selected_path(t); /* before the old tree goes */
+	struct frame_key fk;
+	struct model_query q;
+	int nr = 0, nlj;
+
+	view_query(&t->v, PANE_STACKS, &q);
+	q.window = t->hi.window;
+	frame_key_make(t, &q, &fk);
+	if (t->tree && frame_key_equal(&fk, &t->tree_key))
+		return; /* the same data: the tree, what is open and its rows stand */
+	p = (struct pairs){.index = u64map__new()};
+	skip = u64map__new();
+	nlj = luajit_rows(t, &q, &lj, skip);
+	t->stacks_luajit = nlj > 0;
+	t->stacks_traced = traced_pairs(t, &q, nlj ? skip : NULL, &p);
+	if (!t->stacks_traced) {
+		struct model_stack_count *pairs = NULL;
+		uint64_t total = 0;
+
+		nr = model__stack_samples_except(t->m, &q, nlj ? skip : NULL, &pairs, &total);
+		if (!nlj && nr > 0) {
+			/* The only source: its pairs are already merged, take them as they are. */
+			p.out = pairs;
+			p.nr = p.cap = (size_t)nr;
+			pairs = NULL;
+		}
+		for (int i = 0; i < nr && pairs; i++)
+			add_pair(&p, pairs[i].kstack_id, pairs[i].ustack_id, pairs[i].samples);
+		p.total += total;
+		free(pairs);
+	}
+	add_rows(t, &q.filter, lj, nlj, NULL, &p);
+	free(lj);
+	u64map__free(skip);
+	u64map__free(p.index);
+	calltree__free(t->tree);
+	t->tree = NULL;
+	t->window_samples = p.total;
+	t->stack_samples = 0;
+	if (nr >= 0) {
+		t->tree = calltree__new(t->m, p.out, p.nr);
+		t->stack_samples = calltree__node(t->tree, CALLTREE_ROOT)->total;
+		if (!t->v.tree_touched) {
+			clear_expanded(t);
+			expand_hot_path(t);
+		}
+	}
+	free(p.out);
+	t->tree_key = fk;
+	flatten_keeping(t, key);
+}
+
+static void expand_subtree(struct tui *t, uint32_t i, size_t *budget)
+{
+	uint32_t c;
+
+	if (!*budget)
+		return;
+	(*budget)--;
+	calltree__expand(t->tree, i); /* node pointers may move: work by index */
+	u64map__put(t->expanded, calltree__node(t->tree, i)->path, (void *)1);
+	for (c = calltree__node(t->tree, i)->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t->tree, c)->next_sibling)
+		if (calltree__node(t->tree, c)->nr_children)
+			expand_subtree(t, c, budget);
+}
+
+void stacks_tree_op(struct tui *t, size_t row, int op)
+{
+	const struct calltree_node *n;
+	size_t budget = EXPAND_SUBTREE_MAX;
+
+	if (!t->tree || row >= t->sr.nr)
+		return;
+	n = calltree__node(t->tree, t->sr.rows[row]);
+	switch (op) {
+	case '+':
+		u64map__put(t->expanded, n->path, (void *)1);
+		break;
+	case '-':
+		if (is_expanded(t, n) && n->nr_children) {
+			uint64_t path = n->path; /* n may move while the tree grows */
+
+			if (t->tree_all) {
+				/* Leave "all" mode keeping every other node open. */
+				t->tree_all = false;
+				expand_subtree(t, CALLTREE_ROOT, &budget);
+			}
+			u64map__remove(t->expanded, path);
+		} else if (n->parent != CALLTREE_ROOT && n->parent != CALLTREE_NONE) {
+			/* On a closed node, Left goes to its parent, as in a file tree. */
+			for (size_t i = 0; i < t->sr.nr; i++)
+				if (t->sr.rows[i] == n->parent)
+					t->v.pv[PANE_STACKS].sel = i;
+		}
+		break;
+	case '*':
+		expand_subtree(t, t->sr.rows[row], &budget);
+		break;
+	case 'E':
+		if (t->tree_all) {
+			t->tree_all = false;
+			clear_expanded(t);
+		} else {
+			t->tree_all = true;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, size_t len)
+{
+	rows_frame_inlined(t->m,
+			   calltree__node_pid(t->tree, (uint32_t)(n - calltree__node(t->tree, 0))),
+			   n->ip, n->kernel, n->inlined, buf, len);
+}
+
+bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
+{
+	const struct calltree_node *n;
+	char buf[64];
+
+	if (!t->tree || row >= t->sr.nr)
+		return false;
+	n = calltree__node(t->tree, t->sr.rows[row]);
+	c->stack_ip = n->ip;
+	frame_text(t, n, buf, sizeof(buf));
+	snprintf(c->label, sizeof(c->label), "frame %s", buf);
+	return true;
+}
+
+bool stacks_match(struct tui *t, size_t row, const char *text)
+{
+	char buf[64];
+
+	if (!t->tree || row >= t->sr.nr)
+		return false;
+	frame_text(t, calltree__node(t->tree, t->sr.rows[row]), buf, sizeof(buf));
+	return strcasestr(buf, text) != NULL;
+}
+
+/* The tree lines of node i: one glyph per ancestor level, then its own. */
+static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum screen_role role)
+{
+	const struct calltree_node *n = calltree__node(t->tree, i);
+	uint32_t chain[64];
+	int depth = 0, used = 0, room;
+
+	for (uint32_t a = n->parent; a != CALLTREE_ROOT && a != CALLTREE_NONE && depth < 64;
+	     a = calltree__node(t->tree, a)->parent)
+		chain[depth++] = a;
+	/* Deep stacks: show the innermost levels only, so the frame stays visible.
+	 * depth is only ever lowered, to room >= 0 (the unsigned division says so
+	 * to scan-build, which otherwise walks a path with a negative room and
+	 * reads chain[] past what the loop above filled). */
+	room = w > 24 ? (int)((unsigned)(w - 24) / 2) : 0;
+	if (depth > room)
+		depth = room;
+	for (int d = depth - 1; d >= 0; d--)
+		used += screen_text(y, x + used, w - used,
+				    calltree__is_last(t->tree, chain[d])
+					    ? "  "
+					    : screen_tree_glyph(false, false),
+				    role, false);
+	used += screen_text(y, x + used, w - used,
+			    screen_tree_glyph(calltree__is_last(t->tree, i), true), role, false);
+	if (n->nr_children)
+		used += screen_text(y, x + used, w - used,
+				    is_expanded(t, n) ? (screen_utf8() ? "\u25be " : "v ")
+						      : (screen_utf8() ? "\u25b8 " : "> "),
+				    role, false);
+	else
+		used += screen_text(y, x + used, w - used, "  ", role, false);
+	return used;
+}
+
+void stacks_draw(struct tui *t, int y, int h, int cols)
+{
+	struct tui_layout *l = &t->lay;
+	const struct pane_view *pv = &t->v.pv[PANE_STACKS];
+	uint64_t total = t->stack_samples;
+	bool ns = t->stacks_traced && t->v.offcpu;
+	char buf[160];
+
+	l->colhead_y = y;
+	l->first_row_y = y + 1;
+	l->nr_visible = h - 1;
+	l->nr_cols = 0;
+	screen_fill(y, 0, cols, ROLE_COLHEAD);
+	screen_text(y, 0, 7, " TOTAL%", ROLE_COLHEAD_SORT, false);
+	screen_text(y, 8, 6, " SELF%", ROLE_COLHEAD, false);
+	screen_text(y, 15, 8, ns ? " TIME ms" : " SAMPLES", ROLE_COLHEAD, false);
+	snprintf(buf, sizeof(buf), "%s CALL TREE, %s (o: %s; + - e E expand)",
+		 t->v.offcpu ? "OFF-CPU" : "ON-CPU",
+		 t->stacks_luajit    ? "with LuaJIT samples, Lua frames [lua]"
+		 : !t->stacks_traced ? "stacks of the thread samples"
+		 : t->v.offcpu	     ? "blocked time from sched_switch"
+				     : "perf_event CPU samples",
+		 t->v.offcpu ? "on-CPU" : "off-CPU");
+	screen_text(y, 24, cols - 24, buf, ROLE_COLHEAD, false);
+	if (!strcmp(t->source, "proc") && !t->stacks_traced && !stacks_rows(t, 1)) {
+		screen_text(y + 2, 2, cols - 2,
+			    "Stacks need the BPF source (run as root with --source bpf): /proc "
+			    "gives no stacks.",
+			    ROLE_WARN, false);
+		screen_text(y + 3, 2, cols - 2,
+			    "The Threads pane shows each thread's wait channel (wchan) as its top "
+			    "frame; the Group pane groups by it.",
+			    ROLE_DIM, false);
+		return;
+	}
+	if (!stacks_rows(t, 1)) {
+		snprintf(buf, sizeof(buf),
+			 "no %s stack samples in this window (%llu samples in all)",
+			 t->v.offcpu ? "off-CPU" : "on-CPU", (unsigned long long)t->window_samples);
+		screen_text(y + 2, 2, cols - 2, buf, ROLE_DIM, false);
+		return;
+	}
+	for (int k = 0; k < l->nr_visible; k++) {
+		size_t i = pv->top + (size_t)k;
+		const struct calltree_node *n;
+		enum screen_role role;
+		bool sel;
+		int x;
+
+		if (i >= stacks_rows(t, i + 1))
+			break;
+		n = calltree__node(t->tree, t->sr.rows[i]);
+		sel = i == pv->sel;
+		role = sel ? ROLE_SELECTED : ROLE_NORMAL;
+		if (sel)
+			screen_fill(y + 1 + k, 0, cols, ROLE_SELECTED);
+		snprintf(buf, sizeof(buf), "%6.1f%% %5.1f%% %8" PRIu64 " ",
+			 total ? 100.0 * (double)n->total / (double)total : 0.0,
+			 total ? 100.0 * (double)n->self / (double)total : 0.0,
+			 ns ? n->total / 1000000 : n->total);
+		x = screen_text(y + 1 + k, 0, cols, buf, role, false);
+		x += draw_indent(t, y + 1 + k, x, cols - x, t->sr.rows[i], role);
+		frame_text(t, n, buf, sizeof(buf));
+		screen_text(y + 1 + k, x, cols - x, buf,
+			    sel			     ? ROLE_SELECTED
+			    : n->kernel		     ? ROLE_KERNEL
+			    : lj_frame_is_lua(n->ip) ? ROLE_LABEL
+						     : ROLE_NORMAL,
+			    false);
+	}
+}

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The USE pane: the bottleneck verdict with its evidence at the top, the
+ * sources this run lacks (said once, from the records, so a replay says
+ * the same), then one row per component (CPU overall and per CPU, memory,
+ * each disk and NIC, TCP, cgroup CPU throttling) with utilization,
+ * saturation (flag and figure), errors and a sparkline of utilization over
+ * the history the model keeps. Everything comes from use_model.h: live and
+ * replay draw the same.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "screen.h"
+#include "sparkline.h"
+#include "escape.h"
+#include "use_model.h"
+#include "tui_internal.h"
+
+#define NAME_W 16
+#define UTIL_W 7
+#define SAT_W 36 /* "SAT 25.50 runnable/CPU >1 psi 100%" and a gap */
+#define ERR_W 8
+
+size_t use_pane_rows(struct tui *t)
+{
+	const struct use_component **cs;
+
+	return use_model__current(model__use(t->m), &cs);
+}
+
+/* The component's name for the screen: escaped (cgroup paths come from the filesystem). */
+static void component_name(const struct tt_use_metric *r, char *buf, size_t len)
+{
+	char raw[2 * TT_COMM_LEN + 8];
+
+	snprintf(raw, sizeof(raw), "%s%.*s",
+		 r->kind == TT_USE_CPU && r->index != TT_USE_ALL ? "  " : "",
+		 (int)strnlen(r->name, sizeof(r->name)), r->name);
+	escape_for_terminal(raw, strlen(raw), buf, len);
+}
+
+bool use_pane_match(struct tui *t, size_t row, const char *text)
+{
+	const struct use_component **cs;
+	size_t n = use_model__current(model__use(t->m), &cs);
+	char name[4 * 2 * TT_COMM_LEN + 16];
+
+	if (row >= n)
+		return false;
+	component_name(&cs[row]->last, name, sizeof(name));
+	return strcasestr(name, text) || strcasestr(use_kind_name(cs[row]->last.kind), text);
+}
+
+/* Labels short enough for the saturation column (use_figure_label is for prose). */
+static const char *short_label(unsigned fig)
+{
+	static const char *const labels[TT_USE_FIG_MAX] = {
+		[TT_USE_FIG_RUNNABLE_PER_CPU] = "runnable/CPU",
+		[TT_USE_FIG_WAITING] = "waiting",
+		[TT_USE_FIG_PAGING] = "paging/s",
+		[TT_USE_FIG_SCAN] = "kswapd scan/s",
+		[TT_USE_FIG_QUEUE] = "queue",
+		[TT_USE_FIG_AWAIT_MS] = "ms await",
+		[TT_USE_FIG_DROPS] = "drops/s",
+		[TT_USE_FIG_BYTES] = "B/s",
+		[TT_USE_FIG_RETRANS_PCT] = "% retrans",
+		[TT_USE_FIG_THROTTLED_PCT] = "% throttled",
+	};
+
+	return fig < TT_USE_FIG_MAX && labels[fig] ? labels[fig] : "";
+}
+
+/* "SAT 1.60 runnable/CPU >1.00", "ok 0.01 ms await", "psi 3.1%": the saturation cell. */
+void use_pane_saturation(const struct tt_use_metric *r, char *buf, size_t len)
+{
+	double v = use_sat_value(r), lim = use_sat_limit(r);
+	const char *flag = r->flags & TT_USE_SATURATED ? "SAT" : "ok ";
+	size_t o;
+
+	o = (size_t)snprintf(buf, len, "%s", flag);
+	if (o < len && r->sat_what && !isnan(v))
+		o += (size_t)snprintf(buf + o, len - o, " %.2f %s", v, short_label(r->sat_what));
+	if (o < len && r->sat_what && !isnan(v) && !isnan(lim))
+		o += (size_t)snprintf(buf + o, len - o, " >%g", lim);
+	if (o < len && r->psi_some_milli != TT_USE_UNKNOWN)
+		o += (size_t)snprintf(buf + o, len - o, " psi %.1f%%", use_psi_some_pct(r));
+	if (o < len && !r->sat_what && r->psi_some_milli == TT_USE_UNKNOWN)
+		snprintf(buf + o, len - o, " -");
+}
+
+/*
+ * What this run could not measure, from the records: PSI unknown on the CPU
+ * record (kernels built with CONFIG_PSI_DEFAULT_DISABLED), no error counts
+ * for disks, no link speed for NICs. Returns the lines written into lines.
+ */
+static size_t missing_lines(const struct use_component *const *cs, size_t n, char lines[][160],
+			    size_t cap)
+{
+	bool cpu = false, psi = false, disk_err = false, nic_speed = false;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct tt_use_metric *r = &cs[i]->last;
+
+		if (r->kind == TT_USE_CPU && r->index == TT_USE_ALL) {
+			cpu = true;
+			psi = r->psi_some_milli != TT_USE_UNKNOWN;
+		}
+		if (r->kind == TT_USE_DISK && !(r->flags & TT_USE_ERRORS_KNOWN))
+			disk_err = true;
+		if (r->kind == TT_USE_NET && r->util_milli == TT_USE_UNKNOWN)
+			nic_speed = true;
+	}
+	if (cpu && !psi && k < cap)
+		snprintf(lines[k++], 160,
+			 "PSI: not enabled (boot with psi=1); saturation from run queues, "
+			 "paging and disk queues instead");
+	if (disk_err && k < cap)
+		snprintf(lines[k++], 160,
+			 "disk errors: not exposed by these devices (no ioerr_cnt)");
+	if (nic_speed && k < cap)
+		snprintf(
+			lines[k++], 160,
+			"NIC utilization: link speed unknown (virtual NIC); bytes/s shown instead");
+	return k;
+}
+
+/* The verdict, its evidence and errors, and what is missing; returns rows used. */
+static int verdict_block(struct tui *t, int y, int h, int cols,
+			 const struct use_component *const *cs, size_t n)
+{
+	struct use_verdict v;
+	char buf[512], miss[3][160];
+	size_t nm;
+	int used = 0;
+
+	use_model__verdict(model__use(t->m), &v);
+	snprintf(buf, sizeof(buf), "Verdict: %s",
+		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
+		 : v.text[0]			? v.text
+						: use_verdict_level_name(v.level));
+	screen_text(y + used++, 0, cols, buf,
+		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN
+		    : v.level >= USE_VERDICT_ALMOST  ? ROLE_CRUMB
+						     : ROLE_TITLE,
+		    true);
+	for (size_t i = 0; i < v.nr_evidence && used < h; i++) {
+		const struct use_evidence *e = &v.evidence[i];
+
+		snprintf(buf, sizeof(buf), "  evidence: %s %.2f vs threshold %.2f (%s)", e->metric,
+			 e->value, e->threshold, e->source);
+		screen_text(y + used++, 0, cols, buf, ROLE_NORMAL, false);
+	}
+	if (v.nr_errors && used < h) {
+		size_t o = (size_t)snprintf(buf, sizeof(buf), "  errors:");
+
+		for (size_t i = 0; i < v.nr_errors && o < sizeof(buf); i++) {
+			char name[4 * sizeof(v.errors[i].name)];
+
+			escape_for_terminal(v.errors[i].name, strlen(v.errors[i].name), name,
+					    sizeof(name));
+			o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s %llu", name,
+					      (unsigned long long)v.errors[i].count);
+		}
+		screen_text(y + used++, 0, cols, buf, ROLE_WARN, false);
+	}
+	nm = missing_lines(cs, n, miss, 3);
+	for (size_t i = 0; i < nm && used < h; i++) {
+		snprintf(buf, sizeof(buf), "  not measured: %s", miss[i]);
+		screen_text(y + used++, 0, cols, buf, ROLE_DIM, false);
+	}
+	return used;
+}
+
+/* Intervals of history per sparkline cell, so that the line spans USE_HISTORY intervals. */
+static size_t per_cell(int spark_w)
+{
+	return spark_w > 0 ? (USE_HISTORY + (size_t)spark_w - 1) / (size_t)spark_w : 1;
+}
+
+static void row_draw(struct tui *t, int y, int cols, const struct use_component *c, bool sel,
+		     int spark_w)
+{
+	const struct tt_use_metric *r = &c->last;
+	enum screen_role role = sel ? ROLE_SELECTED : ROLE_NORMAL;
+	double util = use_util_pct(r);
+	float hist[USE_HISTORY], bins[USE_HISTORY];
+	size_t nb;
+	char name[4 * 2 * TT_COMM_LEN + 16], buf[96], spark[USE_HISTORY * 4 + 1];
+	int x = 0;
+
+	if (sel)
+		screen_fill(y, 0, cols, ROLE_SELECTED);
+	component_name(r, name, sizeof(name));
+	screen_text(y, x, NAME_W - 1, name, role, false);
+	x += NAME_W;
+	if (isnan(util))
+		snprintf(buf, sizeof(buf), "%*s", UTIL_W - 1, "n/a");
+	else
+		snprintf(buf, sizeof(buf), "%*.1f", UTIL_W - 1, util);
+	screen_text(y, x, UTIL_W, buf,
+		    sel			   ? role
+		    : util >= USE_BUSY_PCT ? ROLE_ST_D
+		    : isnan(util)	   ? ROLE_DIM
+					   : ROLE_VALUE,
+		    false);
+	x += UTIL_W + 1;
+	use_pane_saturation(r, buf, sizeof(buf));
+	screen_text(y, x, SAT_W - 1, buf,
+		    sel				  ? role
+		    : r->flags & TT_USE_SATURATED ? ROLE_WARN
+						  : role,
+		    false);
+	x += SAT_W;
+	if (r->flags & TT_USE_ERRORS_KNOWN)
+		snprintf(buf, sizeof(buf), "%*llu", ERR_W - 2, (unsigned long long)r->errors);
+	else
+		snprintf(buf, sizeof(buf), "%*s", ERR_W - 2, "-");
+	screen_text(y, x, ERR_W - 1, buf, sel ? role : r->errors ? ROLE_WARN : role, false);
+	x += ERR_W;
+	if (spark_w <= 0)
+		return;
+	/* The whole history kept, a few intervals per cell: the line spans minutes. */
+	use_component_history(c, false, hist, USE_HISTORY);
+	nb = sparkline_bin(hist, USE_HISTORY, per_cell(spark_w), bins, (size_t)spark_w);
+	sparkline_render(bins, nb, 100.0, screen_utf8(), (size_t)spark_w, spark, sizeof(spark));
+	screen_text(y, x, spark_w, spark, sel ? role : ROLE_BAR, false);
+}
+
+void use_pane_draw(struct tui *t, int y, int h, int cols)
+{
+	struct pane_view *pv = &t->v.pv[PANE_USE];
+	const struct use_component **cs;
+	size_t n = use_model__current(model__use(t->m), &cs);
+	int used = verdict_block(t, y, h, cols, cs, n);
+	int spark_w = cols - (NAME_W + UTIL_W + 1 + SAT_W + ERR_W);
+	double interval_s = 0;
+	char head[160];
+
+	if (spark_w > USE_HISTORY)
+		spark_w = USE_HISTORY;
+	if (n)
+		interval_s = (double)cs[0]->last.interval_ns / 1e9;
+	snprintf(head, sizeof(head), "%-*s%*s  %-*s%*s  UTIL%% over the last %.1f min", NAME_W,
+		 "COMPONENT", UTIL_W - 1, "UTIL%", SAT_W, "SATURATION", ERR_W - 2, "ERRORS",
+		 interval_s * (double)(per_cell(spark_w) * (size_t)spark_w) / 60.0);
+	t->lay.colhead_y = y + used;
+	t->lay.first_row_y = y + used + 1;
+	t->lay.nr_visible = h - used - 1;
+	screen_fill(y + used, 0, cols, ROLE_COLHEAD);
+	screen_text(y + used, 0, cols, head, ROLE_COLHEAD, false);
+	if (!n) {
+		screen_text(y + used + 2, 2, cols - 2,
+			    "no USE records yet (the first arrive when an interval ends)", ROLE_DIM,
+			    false);
+		return;
+	}
+	/* The verdict lines take the top: keep the selection within the rows left. */
+	if (t->lay.nr_visible > 0)
+		view_clamp(&t->v, n, (size_t)t->lay.nr_visible);
+	for (int k = 0; k < t->lay.nr_visible; k++) {
+		size_t i = pv->top + (size_t)k;
+
+		if (i >= n)
+			break;
+		row_draw(t, t->lay.first_row_y + k, cols, cs[i], i == pv->sel, spark_w);
+	}
+}
