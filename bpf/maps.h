@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
- * Types of the BPF maps that user space reads (src/source_bpf.c) and that the
+ * Types of the BPF maps that user space reads (src/sources/source_bpf.c) and that the
  * BPF programs fill. No includes: the includer brings __u32 and
  * friends (vmlinux.h in BPF, <linux/types.h> in user space).
  */

@@ -6,10 +6,10 @@
  * into dictionaries that are themselves events, so a stream is self-contained.
  *
  * Rules: every field has a fixed width, structs have no implicit padding
- * (checked by static asserts in src/event_codec.c), the header's size covers
+ * (checked by static asserts in src/record/event_codec.c), the header's size covers
  * the whole record including any variable tail. A new field goes into a new
  * version of the record; a new record gets a new type. On disk the records are
- * encoded field by field, little-endian (src/event_codec.c).
+ * encoded field by field, little-endian (src/record/event_codec.c).
  */
 #ifndef THREADTOP_EVENTS_H
 #define THREADTOP_EVENTS_H

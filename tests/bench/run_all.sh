@@ -451,6 +451,10 @@ bench_table_text "$SCALE_ROWS" "$SCALE_COLUMNS"
 echo "$SCALE_SUMMARY"
 echo "rows: $(wc -l <"$BENCH_ROWS"), misses: $misses"
 mkdir -p "$(dirname "$out")"
+# What stands below the hand-kept marker (notes written by hand) survives.
+marker='<!-- Hand-kept: tests/bench/run_all.sh rewrites what is above this line and keeps what is below. -->'
+kept=
+[ -f "$out" ] && kept=$(awk -v m="$marker" 'f || $0 == m { f = 1; print }' "$out")
 {
 	echo "# Benchmarks"
 	echo
@@ -471,5 +475,9 @@ mkdir -p "$(dirname "$out")"
 	bench_table_md "$SCALE_ROWS" "$SCALE_COLUMNS"
 	echo
 	echo "$SCALE_SUMMARY"
-} >"$out"
+	if [ -n "$kept" ]; then
+		echo
+		echo "$kept"
+	fi
+} >"$out.tmp" && mv "$out.tmp" "$out"
 echo "written: $out"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests of the recorded trace lines and command runs: the portable
- * encoding of TT_EV_TRACE_LINE and TT_EV_CMD_OUTPUT (src/event_codec.c)
+ * encoding of TT_EV_TRACE_LINE and TT_EV_CMD_OUTPUT (src/record/event_codec.c)
  * round-trips and refuses every malformed field, and a replay's capture
- * (src/capture.c, tracer__add_line, cmdcap__replay) rebuilds the lines,
+ * (src/sources/capture.c, tracer__add_line, cmdcap__replay) rebuilds the lines,
  * counts, statuses and output in pieces, refusing pieces out of order.
  */
 #include <errno.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests for option parsing (src/cli.c). */
+/* Unit tests for option parsing (src/app/cli.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

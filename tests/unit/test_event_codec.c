@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests for the portable event encoding (src/event_codec.c). */
+/* Unit tests for the portable event encoding (src/record/event_codec.c). */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Inlined functions in every export (src/profile.c, src/export_*.c): a
+ * Inlined functions in every export (src/model/profile.c, src/output/export_*.c): a
  * namer that says two functions were inlined at the hot address makes one
  * frame three, outermost first, marked " [inlined]" in folded stacks,
  * speedscope and SVG, "inlined" in JSON, and one pprof location with a

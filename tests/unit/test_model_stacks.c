@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests for the stack query (src/model_stacks.c) and the profile built on it. */
+/* Unit tests for the stack query (src/model/model_stacks.c) and the profile built on it. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

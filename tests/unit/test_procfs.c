@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Unit tests for the /proc text parsers (src/procfs.c). */
+/* Unit tests for the /proc text parsers (src/lib/procfs.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for safe file writing (src/safe_file.c): no overwrite unless
+ * Unit tests for safe file writing (src/lib/safe_file.c): no overwrite unless
  * forced, symlinks replaced and never followed, a failing write (file size
  * limit standing in for a full disk) leaves no file and no temporary.
  */
