@@ -154,7 +154,7 @@ static bool pid_wanted(const struct app *app, const struct tt_event_header *ev)
 static void replay_capture(struct app *app, const struct tt_event_header *ev)
 {
 	if (!app->capture)
-		app->capture = capture__new_replay(app->o->trace_lines);
+		app->capture = capture__new_replay(app->trace_lines);
 	if (capture__replay_record(app->capture, ev) < 0 && !app->bad_capture_records++)
 		log_msg("replay: skipped a %s record that does not fit the ones before it "
 			"(a damaged recording?)",
@@ -343,11 +343,11 @@ static int on_source_fd(void *ctx, int fd, uint32_t events)
 static int on_child(struct app *app)
 {
 	int status;
-	pid_t pid = app->opts.run_pid;
+	pid_t pid = app->child->pid;
 
 	if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
 		return 0;
-	app->opts.run_pid = 0;
+	app->child->pid = 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		log_msg("run: the command exited with status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
@@ -361,18 +361,18 @@ static int on_child(struct app *app)
 /* threadtop run: the command outlives threadtop only if threadtop was killed. */
 static void stop_child(struct app *app)
 {
-	pid_t pid = app->opts.run_pid;
+	pid_t pid = app->child->pid;
 
 	if (pid <= 0)
 		return;
-	if (app->opts.run_gate >= 0) { /* never released: it exits without running */
-		close(app->opts.run_gate);
-		app->opts.run_gate = -1;
+	if (app->child->gate >= 0) { /* never released: it exits without running */
+		close(app->child->gate);
+		app->child->gate = -1;
 	} else {
 		kill(pid, SIGTERM);
 	}
 	waitpid(pid, NULL, 0);
-	app->opts.run_pid = 0;
+	app->child->pid = 0;
 }
 
 static int on_signal(void *ctx, int signo)
@@ -394,8 +394,8 @@ static int on_signal(void *ctx, int signo)
 
 static int setup_loop(struct app *app)
 {
-	uint64_t tick_ns = NSEC_PER_SEC / app->o->hz;
-	double per_interval = app->o->delay_s * app->o->hz + 0.5;
+	uint64_t tick_ns = NSEC_PER_SEC / app->hz;
+	double per_interval = app->delay_s * app->hz + 0.5;
 	sigset_t set;
 	int err, fd;
 
@@ -405,7 +405,7 @@ static int setup_loop(struct app *app)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	sigaddset(&set, SIGWINCH);
-	if (app->o->run_pid > 0)
+	if (app->child->pid > 0)
 		sigaddset(&set, SIGCHLD);
 	err = loop__add_signals(app->loop, &set, on_signal, app);
 	if (err < 0)
@@ -427,13 +427,16 @@ static int setup_loop(struct app *app)
 	return 0;
 }
 
-int app_run(const struct options *given, const struct frontend *fe)
+int app_run(const struct options *o, const struct frontend *fe, struct run_child *child)
 {
-	struct app app = {.opts = *given, .fe = fe, .play_timer = -1};
-	const struct options *o = &app.opts;
+	struct app app = {.o = o,
+			  .hz = o->hz,
+			  .delay_s = o->delay_s,
+			  .trace_lines = o->trace_lines,
+			  .child = child,
+			  .fe = fe,
+			  .play_timer = -1};
 	int err, code = 1;
-
-	app.o = o;
 
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
 	err = log_open(o->log_path);
@@ -472,7 +475,7 @@ int app_run(const struct options *given, const struct frontend *fe)
 		goto out;
 	if (!app.replay)
 		emit_clock(&app, monotonic_ns());
-	run_cmd__release(&app.opts); /* the sources are up: the command may start */
+	run_cmd__release(app.child); /* the sources are up: the command may start */
 	app_host_init(&app);
 	if (fe->start && fe->start(fe->ctx, &app.host) < 0)
 		goto out;

@@ -21,8 +21,14 @@ struct app;
 /* The batch front end (batch_frontend.c): prints each interval to stdout. */
 extern const struct frontend batch_frontend;
 
-/* Runs threadtop with o and fe until done; returns the process exit code. */
-int app_run(const struct options *o, const struct frontend *fe);
+struct run_child;
+
+/*
+ * Runs threadtop with o and fe until done (child: threadtop run's command,
+ * released once the sources are up and reaped at the end; pid 0 = none).
+ * Returns the process exit code.
+ */
+int app_run(const struct options *o, const struct frontend *fe, struct run_child *child);
 
 struct model *app_model(struct app *app);
 struct loop *app_loop(struct app *app);

@@ -89,9 +89,9 @@ static int host_replay_range(const struct frontend_host *h, uint64_t from_ns, ui
 void app_host_init(struct app *app)
 {
 	app->settings = (struct frontend_settings){
-		.hz = app->o->hz,
+		.hz = app->hz,
 		.cpu_hz = app->o->cpu_hz,
-		.delay_s = app->o->delay_s,
+		.delay_s = app->delay_s,
 		.export_by = app->o->export_by,
 	};
 	app->host = (struct frontend_host){

@@ -15,8 +15,12 @@
 #include "event_codec.h"
 
 struct app {
-	struct options opts; /* as given; in a replay, rate and interval of the recording */
-	const struct options *o;
+	const struct options *o; /* as parsed; never changed */
+	/* The run's pace: the options', in a replay the recording's. */
+	unsigned hz;		 /* thread sampling rate */
+	double delay_s;		 /* the interval */
+	size_t trace_lines;	 /* --trace lines kept per tracepoint */
+	struct run_child *child; /* threadtop run's command */
 	const struct frontend *fe;
 	struct loop *loop;
 	struct model *model;

@@ -47,7 +47,7 @@ static int play_interval(struct app *app)
 static int arm_play_timer(struct app *app)
 {
 	double speed = replay_speeds[app->speed];
-	uint64_t ns = speed > 0 ? (uint64_t)(app->o->delay_s * 1e9 / speed) : 1000000;
+	uint64_t ns = speed > 0 ? (uint64_t)(app->delay_s * 1e9 / speed) : 1000000;
 
 	if (app->play_timer < 0)
 		return 0;
@@ -88,7 +88,7 @@ bool app_replay_status(struct app *app, struct replay_status *ret)
 		.shown_ns = app->shown_ns,
 		.shown_realtime_ns = app->interval_realtime_ns,
 		.range_from_ns = app->range_from_ns,
-		.interval_s = app->o->delay_s,
+		.interval_s = app->delay_s,
 		.host = ttr_reader__info(replay_source__reader(app->source), "hostname"),
 	};
 	if (!ret->host)
@@ -121,7 +121,7 @@ int app_replay_speed(struct app *app, int dir)
  */
 static int show_at(struct app *app, uint64_t from_ns, uint64_t time_ns)
 {
-	uint64_t interval_ns = (uint64_t)(app->o->delay_s * 1e9);
+	uint64_t interval_ns = (uint64_t)(app->delay_s * 1e9);
 	uint64_t start = from_ns ? from_ns : time_ns;
 	int err;
 
@@ -179,7 +179,7 @@ int app_replay_range(struct app *app, uint64_t from_ns, uint64_t to_ns)
 
 int app_replay_step(struct app *app, int dir)
 {
-	uint64_t interval_ns = (uint64_t)(app->o->delay_s * 1e9);
+	uint64_t interval_ns = (uint64_t)(app->delay_s * 1e9);
 
 	if (!app->replay)
 		return -ENOTSUP;
@@ -296,13 +296,13 @@ int app_replay_start(struct app *app)
 	/* The file is outside data: take its figures only within the CLI's bounds. */
 	v = ttr_reader__info(rd, "hz");
 	if (v && strtoul(v, NULL, 10) >= 1 && strtoul(v, NULL, 10) <= 100000)
-		app->opts.hz = (unsigned)strtoul(v, NULL, 10);
+		app->hz = (unsigned)strtoul(v, NULL, 10);
 	v = ttr_reader__info(rd, "interval_s");
 	if (v && strtod(v, NULL) >= 0.001 && strtod(v, NULL) <= 3600)
-		app->opts.delay_s = strtod(v, NULL);
+		app->delay_s = strtod(v, NULL);
 	v = ttr_reader__info(rd, "trace_lines");
 	if (v && strtoul(v, NULL, 10) >= 1 && strtoul(v, NULL, 10) <= 100000)
-		app->opts.trace_lines = strtoul(v, NULL, 10);
+		app->trace_lines = strtoul(v, NULL, 10);
 	app->paced = !app->o->batch;
 	for (size_t i = 0; i < ttr_reader__nr_chunks(rd); i++) {
 		const struct ttr_chunk *c = ttr_reader__chunk(rd, i);

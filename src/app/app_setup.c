@@ -62,7 +62,7 @@ int app_start_source(struct app *app)
 		struct bpf_source_opts bo = {
 			.pids = o->nr_pids ? o->pids : NULL,
 			.nr_pids = o->nr_pids,
-			.hz = o->hz,
+			.hz = app->hz,
 			.self_pid = getpid(),
 			.cpu_hz = o->cpu_hz,
 			.unwind = o->unwind,
@@ -105,7 +105,7 @@ int app_start_source(struct app *app)
 		.proc_root = o->proc_root,
 		.pids = o->nr_pids ? o->pids : NULL,
 		.nr_pids = o->nr_pids,
-		.hz = o->hz,
+		.hz = app->hz,
 		.self_pid = getpid(),
 	};
 	app->source = proc_source__new(&po, sink, err, sizeof(err));
@@ -135,7 +135,7 @@ void app_start_use(struct app *app)
 int app_start_capture(struct app *app)
 {
 	const struct options *o = app->o;
-	struct tracer_opts to = {o->traces, o->nr_traces, o->trace_lines, NULL};
+	struct tracer_opts to = {o->traces, o->nr_traces, app->trace_lines, NULL};
 	struct cmdcap_opts co = {o->cmds, o->nr_cmds,
 				 (uint64_t)(o->cmd_timeout_s * (double)NSEC_PER_SEC),
 				 (size_t)o->cmd_max_output, NULL};
@@ -196,8 +196,8 @@ int app_start_recording(struct app *app)
 		.path = app->o->write_path,
 		.max_size = app->o->max_size,
 		.source = app_source_name(app),
-		.hz = app->o->hz,
-		.interval_s = app->o->delay_s,
+		.hz = app->hz,
+		.interval_s = app->delay_s,
 	};
 
 	for (size_t i = 0; i < app->o->nr_pids && n < sizeof(pids); i++)
@@ -205,7 +205,7 @@ int app_start_recording(struct app *app)
 				      app->o->pids[i]);
 	ro.pids = app->o->nr_pids ? pids : NULL;
 	/* A replay keeps as many trace lines as this run did. */
-	snprintf(extra, sizeof(extra), "trace_lines=%zu\n", app->o->trace_lines);
+	snprintf(extra, sizeof(extra), "trace_lines=%zu\n", app->trace_lines);
 	ro.extra_info = extra;
 	app->rec = recorder__new(&ro, err, sizeof(err));
 	if (app->rec && !app->names)

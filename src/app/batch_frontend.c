@@ -8,7 +8,7 @@
 static int batch_interval(void *ctx, const struct frontend_host *h, uint64_t now_ns)
 {
 	struct app *app = app_of_host(h);
-	struct batch_info info = {h->source_name(h), app->o->hz,   h->interval_realtime_ns(h),
+	struct batch_info info = {h->source_name(h), app->hz,	   h->interval_realtime_ns(h),
 				  h->replaying(h),   h->tracer(h), h->cmds(h)};
 
 	return batch_print_interval(h->model(h), app->o->format, &info, stdout);

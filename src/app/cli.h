@@ -62,10 +62,6 @@ struct options {
 	uint64_t cmd_max_output; /* --cmd-max-output, bytes */
 	/* threadtop run [OPTIONS] -- COMMAND ARGS...: the command (NULL-terminated) */
 	char **run_argv;
-	/* Set by run_cmd__spawn (run_cmd.h), not by the parser: the command's pid
-	 * (0 = none) and the write end of the pipe that lets it exec. */
-	int run_pid;
-	int run_gate;
 };
 
 enum cli_result {

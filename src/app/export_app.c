@@ -5,6 +5,7 @@
 
 #include "capture.h"
 #include "export.h"
+#include "app_internal.h"
 #include "export_app.h"
 #include "log.h"
 
@@ -70,6 +71,7 @@ int export_app_write(struct app *app)
 	if (!o->nr_exports)
 		return 0;
 	opts_of(o, &eo);
+	eo.hz = app->hz; /* in a replay, the recording's */
 	if (eo.by == EXPORT_BY_LABEL)
 		check_label_name(app, eo.by_label);
 	eo.source = app_source_name(app);

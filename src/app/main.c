@@ -16,6 +16,7 @@
 int main(int argc, char **argv)
 {
 	struct options o;
+	struct run_child child = {0, -1};
 	int r = cli_parse(argc, argv, &o, stdout, stderr);
 
 	if (r < 0)
@@ -28,17 +29,17 @@ int main(int argc, char **argv)
 #else
 		bool tui = false;
 #endif
-		if (run_cmd__spawn(&o, tui) < 0)
+		if (run_cmd__spawn(&o, tui, &child) < 0)
 			return 1;
 	}
 #ifdef TT_HAVE_UI
 	if (!o.batch) {
 		setlocale(LC_ALL, "");
-		return app_run(&o, &tui_frontend);
+		return app_run(&o, &tui_frontend, &child);
 	}
 #else
 	if (!o.batch)
 		log_msg("built without the interactive view: showing batch output (use -b)");
 #endif
-	return app_run(&o, &batch_frontend);
+	return app_run(&o, &batch_frontend, &child);
 }

@@ -43,7 +43,7 @@ static void child(struct options *o, int gate, const char *lib, bool tui)
 	_exit(127);
 }
 
-int run_cmd__spawn(struct options *o, bool tui)
+int run_cmd__spawn(struct options *o, bool tui, struct run_child *ret)
 {
 	char paths[LJ_LIB_MAX_PATHS][PATH_MAX];
 	int fds[2];
@@ -79,19 +79,19 @@ int run_cmd__spawn(struct options *o, bool tui)
 		child(o, fds[0], paths[0], tui);
 	}
 	close(fds[0]);
-	o->run_pid = pid;
-	o->run_gate = fds[1];
+	ret->pid = pid;
+	ret->gate = fds[1];
 	o->pids[o->nr_pids++] = pid;
 	return 0;
 }
 
-void run_cmd__release(struct options *o)
+void run_cmd__release(struct run_child *c)
 {
-	if (o->run_pid <= 0 || o->run_gate < 0)
+	if (c->pid <= 0 || c->gate < 0)
 		return;
-	if (write(o->run_gate, "g", 1) != 1) {
+	if (write(c->gate, "g", 1) != 1) {
 		/* The child is gone already: SIGCHLD ends the run. */
 	}
-	close(o->run_gate);
-	o->run_gate = -1;
+	close(c->gate);
+	c->gate = -1;
 }

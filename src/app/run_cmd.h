@@ -2,7 +2,7 @@
 /*
  * threadtop run: starts a command with libthreadtop-sysprof.so preloaded,
  * held at a gate until the sources are attached, so that threadtop sees it
- * from its first instruction; and finds that library for the BPF loader.
+ * from its first instruction.
  */
 #ifndef THREADTOP_RUN_CMD_H
 #define THREADTOP_RUN_CMD_H
@@ -13,13 +13,19 @@
 #include "cli.h"
 #include "sysprof_lib.h"
 
+/* The command of threadtop run, held at its gate until the sources are up. */
+struct run_child {
+	int pid;  /* 0 = none, or reaped */
+	int gate; /* write end of the pipe that lets it exec, -1 once released */
+};
+
 /*
  * Forks o->run_argv with LD_PRELOAD set (tui: its stdio goes to /dev/null),
- * stopped before exec; sets o->run_pid, o->run_gate and adds the pid to
- * o->pids. Returns 0 or a negative errno after printing why to stderr.
+ * stopped before exec; fills ret and adds the pid to o->pids (-p: what is
+ * profiled). Returns 0 or a negative errno after printing why to stderr.
  */
-int run_cmd__spawn(struct options *o, bool tui);
-/* Lets the command exec (closes the gate). */
-void run_cmd__release(struct options *o);
+int run_cmd__spawn(struct options *o, bool tui, struct run_child *ret);
+/* Lets the command exec (closes the gate). A child without a command is left alone. */
+void run_cmd__release(struct run_child *c);
 
 #endif /* THREADTOP_RUN_CMD_H */
