@@ -38,6 +38,7 @@ static void default_name(const struct tui *t, char *buf, size_t len)
 {
 	char host[64] = "localhost", when[32];
 	time_t now = time(NULL);
+	const char *ext;
 	struct tm tm;
 
 	gethostname(host, sizeof(host) - 1);
@@ -47,8 +48,8 @@ static void default_name(const struct tui *t, char *buf, size_t len)
 			*p = '_';
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "threadtop-%s-%s.%s", host, when,
-		 t->v.pane == PANE_STACKS ? "svg" : "json");
+	ext = ui_panes[t->v.pane]->export_ext;
+	snprintf(buf, len, "threadtop-%s-%s.%s", host, when, ext ? ext : "json");
 }
 
 static void run_export(struct tui *t, const char *path)

@@ -142,7 +142,7 @@ static void fix_sort(struct tui *t)
 	for (size_t i = 0; i < t->nr_cols; i++)
 		if (t->cols[i] == pv->sort_col)
 			return;
-	pv->sort_col = t->v.pane == PANE_THREADS ? COL_ACTIVE : COL_SAMPLES;
+	pv->sort_col = t->tp->default_sort;
 	pv->reverse = false;
 }
 
@@ -172,12 +172,16 @@ void tui_remember_selection(struct tui *t)
 
 void tui_sort_rows(struct tui *t)
 {
+	const struct pane_ops *ops = ui_panes[t->v.pane];
+
+	if (ops->sort)
+		ops->sort(t);
+}
+
+void table_pane_sort(struct tui *t)
+{
 	struct pane_view *pv = &t->v.pv[t->v.pane];
 
-	if (t->v.pane == PANE_STACKS) {
-		stacks_flatten(t);
-		return;
-	}
 	if (!t->tp)
 		return;
 	tui_remember_selection(t);
@@ -292,12 +296,12 @@ static void fill_table_cache(struct tui *t, struct table_cache *c, const struct 
 		*header_done = true;
 	}
 	c->rc = (struct rows_ctx){t->m, q->dims, res.total_samples, res.cpu_valid, NULL};
-	if (t->v.pane == PANE_SYSCALLS)
+	if (t->tp->exact_syscalls)
 		c->sc_exact = syscall_stats(t, c, q, header_done);
 	frame_key_make(t, q, &c->key);
 }
 
-static void build_table(struct tui *t, bool *header_done)
+void table_pane_build(struct tui *t, bool *header_done)
 {
 	struct table_cache *c = &t->tc[t->tp->pane];
 	struct pane_view *pv = &t->v.pv[t->v.pane];
@@ -364,6 +368,7 @@ static void header_store(struct tui *t)
 /* Asks the model (or the cache) for the pane on screen and the header. */
 void tui_build(struct tui *t)
 {
+	const struct pane_ops *ops = ui_panes[t->v.pane];
 	bool header_done;
 
 	header_stats(t, effective_window(t));
@@ -371,15 +376,9 @@ void tui_build(struct tui *t)
 	t->v.has_labels = false;
 	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
 		t->v.has_labels |= model__label_name(t->m, i) != NULL;
-	t->tp = table_pane_of(t->v.pane);
-	if (t->tp)
-		build_table(t, &header_done);
-	else if (t->v.pane == PANE_STACKS)
-		stacks_build(t);
-	else if (t->v.pane == PANE_LUAJIT)
-		luajit_build(t);
-	else if (t->v.pane == PANE_TRACES)
-		capture_pane_build(t);
+	t->tp = ops->table;
+	if (ops->build)
+		ops->build(t, &header_done);
 	if (!header_done)
 		build_header(t);
 	header_store(t);

@@ -28,7 +28,8 @@ void help_draw(struct tui *t, int rows, int cols)
 {
 	static const char *const states = "States: R running, Q waiting for a CPU, S sleeping, "
 					  "D disk wait, T stopped, Z zombie, I idle";
-	size_t total = keys_help_count + (t->tl ? timeline_help_count : 0);
+	size_t nr_keys = keys_help_lines();
+	size_t total = nr_keys + (t->tl ? timeline_help_count : 0);
 	char buf[256];
 	int y = 1;
 	size_t i;
@@ -40,7 +41,7 @@ void help_draw(struct tui *t, int rows, int cols)
 	screen_text(0, 0, cols, buf, ROLE_TITLE, true);
 	for (i = t->v.help_top; i < total && y < rows - 3; i++, y++) {
 		const struct key_help *k =
-			i < keys_help_count ? &keys_help[i] : &timeline_help[i - keys_help_count];
+			i < nr_keys ? keys_help_line(i) : &timeline_help[i - nr_keys];
 
 		screen_text(y, 1, 25, k->keys, ROLE_FKEY, false);
 		screen_text(y, 27, cols - 27, k->what, ROLE_NORMAL, false);
@@ -62,8 +63,8 @@ void picker_draw(struct tui *t, int rows, int cols)
 	int w = 44, h = (int)n + 3, x = cols - w - 2, y = 6;
 	char buf[96];
 
-	if (!group && t->v.pane == PANE_STACKS)
-		n = 0;
+	if (!group && !t->tp)
+		n = 0; /* the Stacks pane: its one column, no choice */
 	screen_fill(y, x, w, ROLE_COLHEAD);
 	screen_text(y, x + 1, w - 2,
 		    group ? "Group by (Space toggles, Enter/Esc done)" : "Sort by (Enter picks)",

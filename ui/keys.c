@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "panes.h"
 #include "rows.h"
 #include "view.h"
 
@@ -22,13 +23,7 @@ const struct key_help keys_help[] = {
 	{"< > or F6", "sort by the previous / next column, or pick one"},
 	{"I", "reverse the sort order"},
 	{"click a column title", "sort by it (again: reverse)"},
-	{"g or F2", "Group pane: pick the group-by dimensions"},
-	{"F5", "Stacks pane (the call tree)"},
-	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
-	{"* / E", "Stacks: expand the subtree / expand or collapse all"},
-	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) stacks"},
-	{"Enter on a Lua function",
-	 "LuaJIT: narrow every pane to the threads and stacks that ran it"},
+	{NULL, NULL}, /* here each pane's own keys, in pane order (keys_help_line) */
 	{"w or F7", "time window: last interval, last minute, session"},
 	{"H", "hide / show threads other than each process's main one"},
 	{"K", "hide / show kernel threads"},
@@ -40,6 +35,32 @@ const struct key_help keys_help[] = {
 	{"q or F10", "quit"},
 };
 const size_t keys_help_count = sizeof(keys_help) / sizeof(keys_help[0]);
+
+size_t keys_help_lines(void)
+{
+	size_t n = keys_help_count - 1;
+
+	for (int p = 0; p < PANE_MAX; p++)
+		n += ui_panes[p]->nr_help;
+	return n;
+}
+
+const struct key_help *keys_help_line(size_t i)
+{
+	for (size_t k = 0; k < keys_help_count; k++) {
+		if (keys_help[k].keys) {
+			if (!i--)
+				return &keys_help[k];
+			continue;
+		}
+		for (int p = 0; p < PANE_MAX; p++) {
+			if (i < ui_panes[p]->nr_help)
+				return &ui_panes[p]->help[i];
+			i -= ui_panes[p]->nr_help;
+		}
+	}
+	return NULL;
+}
 
 /* The Group pane's dimensions, in picker order. */
 const int keys_group_dims[] = {DIM_STATE, DIM_COMM,  DIM_PID,	 DIM_SYSCALL, DIM_WCHAN,
@@ -184,12 +205,6 @@ static int switch_pane(struct view *v, enum ui_pane p)
 
 static int drill(struct view *v, const struct view_env *env)
 {
-	static const enum ui_pane next[PANE_MAX] = {
-		[PANE_THREADS] = PANE_GROUP,	[PANE_GROUP] = PANE_THREADS,
-		[PANE_SYSCALLS] = PANE_THREADS, [PANE_STACKS] = PANE_STACKS,
-		[PANE_LOG] = PANE_LOG,		[PANE_LUAJIT] = PANE_LUAJIT,
-		[PANE_USE] = PANE_USE,		[PANE_TRACES] = PANE_TRACES,
-	};
 	struct crumb c;
 
 	if (!env->drill || !env->nr_rows)
@@ -198,19 +213,10 @@ static int drill(struct view *v, const struct view_env *env)
 	c.syscall = MODEL_ANY_SYSCALL;
 	if (!env->drill(env->ctx, v->pv[v->pane].sel, &c))
 		return RX_NONE;
-	if (!view_push(v, &c, next[v->pane]))
+	if (!view_push(v, &c, ui_panes[v->pane]->drill_to))
 		return RX_REDRAW;
 	v->filter[0] = '\0';
 	return RX_REQUERY;
-}
-
-static int tree_op(struct view *v, const struct view_env *env, int op)
-{
-	if (v->pane != PANE_STACKS || !env->tree || !env->nr_rows)
-		return RX_NONE;
-	env->tree(env->ctx, v->pv[v->pane].sel, op);
-	v->tree_touched = true;
-	return RX_RESORT;
 }
 
 static int key_normal(struct view *v, const struct view_env *env, int key)
@@ -327,22 +333,6 @@ static int key_normal(struct view *v, const struct view_env *env, int key)
 		v->mode = MODE_HELP;
 		v->help_top = 0;
 		return RX_REDRAW;
-	case 'o':
-		if (v->pane != PANE_STACKS)
-			return RX_NONE;
-		v->offcpu = !v->offcpu;
-		return RX_REQUERY;
-	case '+':
-	case '=':
-	case UK_RIGHT:
-		return tree_op(v, env, '+');
-	case '-':
-	case UK_LEFT:
-		return tree_op(v, env, '-');
-	case '*':
-		return tree_op(v, env, '*');
-	case 'E':
-		return tree_op(v, env, 'E');
 	case UK_CTRL_L:
 		return RX_CLEAR;
 	case UK_RESIZE:
@@ -384,6 +374,10 @@ int keys_dispatch(struct view *v, const struct view_env *env, int key)
 	}
 	if (key != 'n')
 		v->status[0] = '\0';
-	rx = key_normal(v, env, key);
-	return rx;
+	if (ui_panes[v->pane]->key) {
+		rx = ui_panes[v->pane]->key(v, env, key);
+		if (rx >= 0)
+			return rx;
+	}
+	return key_normal(v, env, key);
 }

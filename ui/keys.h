@@ -63,8 +63,14 @@ struct key_help {
 	const char *keys;
 	const char *what;
 };
+/* The common keys; the entry {NULL, NULL} is where the panes' own go. */
 extern const struct key_help keys_help[];
 extern const size_t keys_help_count;
+/* The help screen's lines: the common keys with each pane's own in place of
+ * keys_help's NULL entry. Line i lives as long as the program; NULL past
+ * the end. */
+size_t keys_help_lines(void);
+const struct key_help *keys_help_line(size_t i);
 
 /* The Group pane's dimensions (enum model_dim), in the picker's order. */
 extern const int keys_group_dims[];

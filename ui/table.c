@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Draws a table pane (Threads, Group, Syscalls): column titles with the
- * sort marker, then only the rows that fit, formatted as they are drawn, so
- * a frame costs the same for 100 or 100,000 rows once they are sorted.
+ * The operations the table panes (Threads, Group, Syscalls) share, but for
+ * asking the model (frame_build.c): drawing (column titles with the sort
+ * marker, then only the rows that fit, formatted as they are drawn, so a
+ * frame costs the same for 100 or 100,000 rows once they are sorted), and
+ * the rows' count, narrowing and search through the pane's struct table_pane.
  */
 #include <stdio.h>
 #include <string.h>
@@ -131,7 +133,7 @@ static enum screen_role cell_role(int col, const char *text, bool selected)
 	return ROLE_NORMAL;
 }
 
-void table_draw(struct tui *t, int y, int h, int cols)
+void table_pane_draw(struct tui *t, int y, int h, int cols)
 {
 	struct tui_layout *l = &t->lay;
 	const struct pane_view *pv = &t->v.pv[t->v.pane];
@@ -206,4 +208,23 @@ void table_draw(struct tui *t, int y, int h, int cols)
 			screen_text(y + 1 + k, x, w, buf, cell_role(col, buf, sel), false);
 		}
 	}
+}
+
+size_t table_pane_rows(const struct tui *t)
+{
+	return t->nr_rows;
+}
+
+bool table_pane_drill(struct tui *t, size_t row, struct crumb *ret)
+{
+	if (!t->tp || row >= t->nr_rows)
+		return false;
+	return t->tp->drill(&t->v, &t->rc, &t->rows[row], ret);
+}
+
+bool table_pane_match(struct tui *t, size_t row, const char *text)
+{
+	if (!t->tp || row >= t->nr_rows)
+		return false;
+	return rows_match(&t->rc, &t->rows[row], t->cols, t->nr_cols, text);
 }

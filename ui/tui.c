@@ -40,29 +40,19 @@ int tui_page(const struct tui *t, int rows)
 
 size_t tui_nr_rows(const struct tui *t)
 {
-	switch (t->v.pane) {
-	case PANE_STACKS:
-		return t->sr.nr;
-	case PANE_LOG:
-		return log_count();
-	case PANE_LUAJIT:
-		return luajit_nr_rows(t);
-	case PANE_USE:
-		return use_pane_rows((struct tui *)t);
-	case PANE_TRACES:
-		return t->nr_caplines;
-	default:
-		return t->nr_rows;
-	}
+	const struct pane_ops *ops = ui_panes[t->v.pane];
+
+	return ops->rows ? ops->rows(t) : 0;
 }
 
 void tui_rows_needed(struct tui *t, size_t page, bool all)
 {
-	const struct pane_view *pv = &t->v.pv[PANE_STACKS];
+	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_view *pv = &t->v.pv[t->v.pane];
 	size_t at = pv->sel > pv->top ? pv->sel : pv->top;
 
-	if (t->v.pane == PANE_STACKS)
-		stacks_rows(t, all ? SIZE_MAX : at + 2 * page + 2);
+	if (ops->rows_needed)
+		ops->rows_needed(t, all ? SIZE_MAX : at + 2 * page + 2);
 }
 
 static int count_cpus(void)
@@ -137,26 +127,7 @@ static void draw(struct tui *t)
 	header_draw(t, cols);
 	if (t->tl)
 		timeline_draw(t, HEADER_ROWS, cols);
-	switch (t->v.pane) {
-	case PANE_STACKS:
-		stacks_draw(t, header_rows(t), page + 1, cols);
-		break;
-	case PANE_LOG:
-		log_pane_draw(t, header_rows(t), page + 1, cols);
-		break;
-	case PANE_LUAJIT:
-		luajit_draw(t, header_rows(t), page + 1, cols);
-		break;
-	case PANE_USE:
-		use_pane_draw(t, header_rows(t), page + 1, cols);
-		break;
-	case PANE_TRACES:
-		capture_pane_draw(t, header_rows(t), page + 1, cols);
-		break;
-	default:
-		table_draw(t, header_rows(t), page + 1, cols);
-		break;
-	}
+	ui_panes[t->v.pane]->draw(t, header_rows(t), page + 1, cols);
 	footer_draw(t, rows - 1, cols);
 	export_prompt_draw(t, rows - 1, cols);
 	if (t->v.mode == MODE_GROUP || t->v.mode == MODE_SORT)
@@ -179,38 +150,26 @@ void tui__data_changed(struct tui *t)
 static bool env_drill(void *ctx, size_t i, struct crumb *c)
 {
 	struct tui *t = ctx;
+	const struct pane_ops *ops = ui_panes[t->v.pane];
 
-	if (t->v.pane == PANE_STACKS)
-		return stacks_drill(t, i, c);
-	if (t->v.pane == PANE_LUAJIT)
-		return luajit_drill(t, i, c);
-	if (!t->tp || i >= t->nr_rows)
-		return false;
-	return t->tp->drill(&t->v, &t->rc, &t->rows[i], c);
+	return ops->drill && ops->drill(t, i, c);
 }
 
 static bool env_match(void *ctx, size_t i, const char *text)
 {
 	struct tui *t = ctx;
+	const struct pane_ops *ops = ui_panes[t->v.pane];
 
-	if (t->v.pane == PANE_STACKS)
-		return stacks_match(t, i, text);
-	if (t->v.pane == PANE_LOG)
-		return log_pane_match(i, text);
-	if (t->v.pane == PANE_LUAJIT)
-		return luajit_match(t, i, text);
-	if (t->v.pane == PANE_USE)
-		return use_pane_match(t, i, text);
-	if (t->v.pane == PANE_TRACES)
-		return capture_pane_match(t, i, text);
-	if (!t->tp || i >= t->nr_rows)
-		return false;
-	return rows_match(&t->rc, &t->rows[i], t->cols, t->nr_cols, text);
+	return ops->match && ops->match(t, i, text);
 }
 
 static void env_tree(void *ctx, size_t i, int op)
 {
-	stacks_tree_op(ctx, i, op);
+	struct tui *t = ctx;
+	const struct pane_ops *ops = ui_panes[t->v.pane];
+
+	if (ops->tree)
+		ops->tree(t, i, op);
 }
 
 /* Whether key may reach any row of the pane: End, and searching (it wraps around). */
@@ -223,7 +182,7 @@ static bool key_needs_all_rows(const struct tui *t, int key)
 
 static void make_env(struct tui *t, struct view_env *env, int key)
 {
-	static const int stack_cols[] = {COL_SAMPLES};
+	const struct pane_ops *ops = ui_panes[t->v.pane];
 	int rows, cols;
 
 	screen_size(&rows, &cols);
@@ -234,9 +193,9 @@ static void make_env(struct tui *t, struct view_env *env, int key)
 	if (t->tp) {
 		env->cols = t->cols;
 		env->nr_cols = t->nr_cols;
-	} else if (t->v.pane == PANE_STACKS) {
-		env->cols = stack_cols;
-		env->nr_cols = 1;
+	} else {
+		env->cols = ops->columns;
+		env->nr_cols = ops->nr_columns;
 	}
 	env->drill = env_drill;
 	env->match = env_match;

@@ -136,11 +136,11 @@ struct tui {
 	struct export_prompt *xp; /* the x key's file-name prompt (export_key.c) */
 };
 
-/* Rows the current pane has (table rows, tree rows or log lines). The
- * Stacks pane counts the rows made so far (tui_rows_needed makes enough). */
+/* Rows the current pane has (table rows, tree rows or log lines). A pane
+ * that makes its rows lazily counts those made (tui_rows_needed makes enough). */
 size_t tui_nr_rows(const struct tui *t);
-/* Makes the Stacks pane's rows that the screen and the keys may reach:
- * two pages past the selection, or all of them (End, search). */
+/* Makes the rows of a lazy pane (Stacks) that the screen and the keys may
+ * reach: two pages past the selection, or all of them (End, search). */
 void tui_rows_needed(struct tui *t, size_t page, bool all);
 
 /* frame_build.c: asking the model, through the caches. */
@@ -154,35 +154,12 @@ bool frame_key_equal(const struct frame_key *a, const struct frame_key *b);
 
 void header_draw(struct tui *t, int cols);
 void footer_draw(struct tui *t, int y, int cols);
-void table_draw(struct tui *t, int y, int h, int cols);
-void stacks_draw(struct tui *t, int y, int h, int cols);
-void stacks_build(struct tui *t);
-void stacks_flatten(struct tui *t);
-/* Makes the Stacks pane's rows up to want (SIZE_MAX: all); returns the count made. */
-size_t stacks_rows(struct tui *t, size_t want);
-void stacks_tree_op(struct tui *t, size_t row, int op);
-bool stacks_drill(struct tui *t, size_t row, struct crumb *c);
-bool stacks_match(struct tui *t, size_t row, const char *text);
-struct lj_pane;
-void luajit_build(struct tui *t);
-void luajit_draw(struct tui *t, int y, int h, int cols);
-size_t luajit_nr_rows(const struct tui *t);
-bool luajit_drill(struct tui *t, size_t row, struct crumb *c);
-bool luajit_match(struct tui *t, size_t row, const char *text);
 void lj_pane__free(struct lj_pane *p);
-void log_pane_draw(struct tui *t, int y, int h, int cols);
-bool log_pane_match(size_t row, const char *text);
-size_t use_pane_rows(struct tui *t);
-bool use_pane_match(struct tui *t, size_t row, const char *text);
-void use_pane_draw(struct tui *t, int y, int h, int cols);
 /* The saturation cell of a USE row: "SAT 1.60 runnable/CPU >1.00". */
 void use_pane_saturation(const struct tt_use_metric *r, char *buf, size_t len);
-void capture_pane_build(struct tui *t);
 void capture_pane_clear(struct tui *t);
 /* An interval closed: takes each tracepoint's rate before its counts restart. */
 void capture_pane_interval(struct tui *t, double interval_s);
-bool capture_pane_match(struct tui *t, size_t row, const char *text);
-void capture_pane_draw(struct tui *t, int y, int h, int cols);
 void help_draw(struct tui *t, int rows, int cols);
 void picker_draw(struct tui *t, int rows, int cols);
 

@@ -6,14 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "panes.h"
 #include "rows.h"
 #include "view.h"
-
-static const char *const pane_names[PANE_MAX] = {
-	[PANE_THREADS] = "Threads", [PANE_GROUP] = "Group",   [PANE_SYSCALLS] = "Syscalls",
-	[PANE_STACKS] = "Stacks",   [PANE_LOG] = "Log",	      [PANE_LUAJIT] = "LuaJIT",
-	[PANE_USE] = "USE",	    [PANE_TRACES] = "Traces",
-};
 
 void view_init(struct view *v)
 {
@@ -21,19 +16,16 @@ void view_init(struct view *v)
 	v->pane = PANE_THREADS;
 	v->group_dims = DIM_BIT(DIM_STATE) | DIM_BIT(DIM_SYSCALL);
 	v->window = WIN_LAST;
-	v->pv[PANE_THREADS].sort_col = COL_ACTIVE;
-	v->pv[PANE_GROUP].sort_col = COL_SAMPLES;
-	v->pv[PANE_SYSCALLS].sort_col = COL_SAMPLES;
-	v->pv[PANE_STACKS].sort_col = COL_SAMPLES;
-	v->pv[PANE_LOG].sort_col = COL_SAMPLES;
-	v->pv[PANE_LUAJIT].sort_col = COL_SAMPLES;
-	v->pv[PANE_USE].sort_col = COL_SAMPLES;
-	v->pv[PANE_TRACES].sort_col = COL_SAMPLES;
+	for (int p = 0; p < PANE_MAX; p++) {
+		const struct table_pane *tp = ui_panes[p]->table;
+
+		v->pv[p].sort_col = tp ? tp->default_sort : COL_SAMPLES;
+	}
 }
 
 const char *view_pane_name(enum ui_pane p)
 {
-	return p < PANE_MAX ? pane_names[p] : "?";
+	return p < PANE_MAX ? ui_panes[p]->name : "?";
 }
 
 const char *view_window_name(enum model_window w)
@@ -131,30 +123,9 @@ void view_query(const struct view *v, enum ui_pane p, struct model_query *q)
 	model_query_init(q);
 	q->window = v->window;
 	view_filter(v, &q->filter);
-	switch (p) {
-	case PANE_THREADS:
-		q->dims = DIM_BIT(DIM_TID);
-		break;
-	case PANE_GROUP:
-		q->dims = v->group_dims ? v->group_dims : DIM_BIT(DIM_STATE);
-		break;
-	case PANE_SYSCALLS:
-		q->dims = DIM_BIT(DIM_SYSCALL);
-		break;
-	case PANE_STACKS: {
-		uint32_t states = view_stack_states(v);
-
-		q->dims = 0;
-		q->filter.state_mask =
-			q->filter.state_mask ? q->filter.state_mask & states : states;
-		if (!q->filter.state_mask)
-			q->filter.state_mask = 1u << TT_ST_MAX; /* nothing matches */
-		break;
-	}
-	default:
-		q->dims = 0;
-		break;
-	}
+	q->dims = 0;
+	if (p < PANE_MAX && ui_panes[p]->query)
+		ui_panes[p]->query(v, q);
 }
 
 static void keep_visible(struct pane_view *pv, size_t page)

@@ -338,8 +338,8 @@ static void help_lists_keys(void **state)
 	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++) {
 		bool found = false;
 
-		for (size_t k = 0; k < keys_help_count && !found; k++)
-			found = strstr(keys_help[k].keys, must[i]) != NULL;
+		for (size_t k = 0; k < keys_help_lines() && !found; k++)
+			found = strstr(keys_help_line(k)->keys, must[i]) != NULL;
 		assert_true(found);
 	}
 }

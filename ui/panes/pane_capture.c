@@ -136,7 +136,7 @@ static void build_command(struct tui *t, const struct cmd_result *r)
 	}
 }
 
-void capture_pane_build(struct tui *t)
+static void capture_pane_build(struct tui *t, bool *header_done)
 {
 	const struct tracer *tr = t->host ? t->host->tracer(t->host) : NULL;
 	const struct cmdcap *cmds = t->host ? t->host->cmds(t->host) : NULL;
@@ -156,12 +156,12 @@ void capture_pane_build(struct tui *t)
 		build_traces(t, tr);
 }
 
-bool capture_pane_match(struct tui *t, size_t row, const char *text)
+static bool capture_pane_match(struct tui *t, size_t row, const char *text)
 {
 	return row < t->nr_caplines && strcasestr(t->caplines[row].text, text);
 }
 
-void capture_pane_draw(struct tui *t, int y, int h, int cols)
+static void capture_pane_draw(struct tui *t, int y, int h, int cols)
 {
 	const struct pane_view *pv = &t->v.pv[PANE_TRACES];
 
@@ -189,3 +189,17 @@ void capture_pane_draw(struct tui *t, int y, int h, int cols)
 		screen_text(y + k, 0, cols, l->text, sel ? ROLE_SELECTED : l->role, false);
 	}
 }
+
+static size_t capture_pane_rows(const struct tui *t)
+{
+	return t->nr_caplines;
+}
+
+const struct pane_ops pane_traces_ops = {
+	.name = "Traces",
+	.build = capture_pane_build,
+	.rows = capture_pane_rows,
+	.draw = capture_pane_draw,
+	.match = capture_pane_match,
+	.drill_to = PANE_TRACES,
+};

@@ -117,9 +117,29 @@ static bool group_drill(const struct view *v, const struct rows_ctx *c, const st
 	return any;
 }
 
-const struct table_pane pane_group = {
+static void group_query(const struct view *v, struct model_query *q)
+{
+	q->dims = v->group_dims ? v->group_dims : DIM_BIT(DIM_STATE);
+}
+
+static const struct table_pane group_table = {
 	.pane = PANE_GROUP,
 	.columns = group_columns,
 	.drill = group_drill,
 	.empty = "no samples in this window (yet)",
+	.default_sort = COL_SAMPLES,
+};
+
+static const struct key_help group_help[] = {
+	{"g or F2", "Group pane: pick the group-by dimensions"},
+};
+
+const struct pane_ops pane_group_ops = {
+	.name = "Group",
+	TABLE_PANE_OPS,
+	.table = &group_table,
+	.query = group_query,
+	.drill_to = PANE_THREADS,
+	.help = group_help,
+	.nr_help = 1,
 };

@@ -11,14 +11,19 @@
 #include "log.h"
 #include "tui_internal.h"
 
-bool log_pane_match(size_t row, const char *text)
+static size_t log_pane_rows(const struct tui *t)
+{
+	return log_count();
+}
+
+static bool log_pane_match(struct tui *t, size_t row, const char *text)
 {
 	const char *s = log_line(row);
 
 	return s && strcasestr(s, text);
 }
 
-void log_pane_draw(struct tui *t, int y, int h, int cols)
+static void log_pane_draw(struct tui *t, int y, int h, int cols)
 {
 	const struct pane_view *pv = &t->v.pv[PANE_LOG];
 	size_t n = log_count();
@@ -50,3 +55,11 @@ void log_pane_draw(struct tui *t, int y, int h, int cols)
 		screen_text(y + 1 + k, 0, cols, buf, sel ? ROLE_SELECTED : ROLE_NORMAL, false);
 	}
 }
+
+const struct pane_ops pane_log_ops = {
+	.name = "Log",
+	.rows = log_pane_rows,
+	.draw = log_pane_draw,
+	.match = log_pane_match,
+	.drill_to = PANE_LOG,
+};

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "pane_luajit.h"
 #include "screen.h"
 #include "escape.h"
@@ -260,7 +261,7 @@ static void follow_selection(struct tui *t, uint64_t key)
 		}
 }
 
-void luajit_build(struct tui *t)
+static void luajit_build(struct tui *t, bool *header_done)
 {
 	struct lj_model *lm = model__luajit(t->m);
 	const struct pane_view *pv = &t->v.pv[PANE_LUAJIT];
@@ -284,7 +285,7 @@ void luajit_build(struct tui *t)
 	follow_selection(t, key);
 }
 
-size_t luajit_nr_rows(const struct tui *t)
+static size_t luajit_nr_rows(const struct tui *t)
 {
 	return t->lj ? t->lj->nr_lines : 0;
 }
@@ -294,7 +295,7 @@ static const struct lj_block *block_of(const struct lj_pane *p, const struct lj_
 	return l->kind == LJL_FUNCS || l->kind == LJL_FUNC ? NULL : &p->blocks[l->block];
 }
 
-bool luajit_drill(struct tui *t, size_t row, struct crumb *c)
+static bool luajit_drill(struct tui *t, size_t row, struct crumb *c)
 {
 	const struct lj_pane *p = t->lj;
 	const struct lj_line *l;
@@ -355,7 +356,7 @@ static void func_text(const struct lj_pane *p, const struct lj_fn *fn, char *buf
 		 fn->self ? 100.0 * (double)fn->trace / (double)fn->self : 0.0, name);
 }
 
-bool luajit_match(struct tui *t, size_t row, const char *text)
+static bool luajit_match(struct tui *t, size_t row, const char *text)
 {
 	const struct lj_pane *p = t->lj;
 	const struct lj_line *l;
@@ -422,7 +423,7 @@ static void draw_state(const struct lj_pane *p, const struct lj_line *l, int y, 
 	screen_text(y, 20, cols - 20, buf, role == ROLE_SELECTED ? role : ROLE_BAR, false);
 }
 
-void luajit_draw(struct tui *t, int y, int h, int cols)
+static void luajit_draw(struct tui *t, int y, int h, int cols)
 {
 	struct tui_layout *l = &t->lay;
 	const struct lj_pane *p = t->lj;
@@ -477,3 +478,20 @@ void luajit_draw(struct tui *t, int y, int h, int cols)
 		}
 	}
 }
+
+static const struct key_help luajit_help[] = {
+	{"Enter on a Lua function",
+	 "LuaJIT: narrow every pane to the threads and stacks that ran it"},
+};
+
+const struct pane_ops pane_luajit_ops = {
+	.name = "LuaJIT",
+	.build = luajit_build,
+	.rows = luajit_nr_rows,
+	.draw = luajit_draw,
+	.drill = luajit_drill,
+	.match = luajit_match,
+	.drill_to = PANE_LUAJIT,
+	.help = luajit_help,
+	.nr_help = 1,
+};

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "keys.h"
 #include "screen.h"
 #include "lj_model.h"
 #include "util.h"
@@ -66,12 +67,12 @@ static void flatten_keeping(struct tui *t, uint64_t key)
 	}
 }
 
-size_t stacks_rows(struct tui *t, size_t want)
+static size_t stacks_rows(struct tui *t, size_t want)
 {
 	return stack_rows_fill(&t->sr, want);
 }
 
-void stacks_flatten(struct tui *t)
+static void stacks_flatten(struct tui *t)
 {
 	flatten_keeping(t, selected_path(t));
 }
@@ -177,7 +178,7 @@ static int luajit_rows(struct tui *t, const struct model_query *q, struct model_
 	return n > 0 ? n : 0;
 }
 
-void stacks_build(struct tui *t)
+static void stacks_build(struct tui *t, bool *header_done)
 {
 	struct pairs p;
 	struct u64map *skip;
@@ -249,7 +250,7 @@ static void expand_subtree(struct tui *t, uint32_t i, size_t *budget)
 			expand_subtree(t, c, budget);
 }
 
-void stacks_tree_op(struct tui *t, size_t row, int op)
+static void stacks_tree_op(struct tui *t, size_t row, int op)
 {
 	const struct calltree_node *n;
 	size_t budget = EXPAND_SUBTREE_MAX;
@@ -301,7 +302,7 @@ static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, 
 			   n->ip, n->kernel, n->inlined, buf, len);
 }
 
-bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
+static bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 {
 	const struct calltree_node *n;
 	char buf[64];
@@ -315,7 +316,7 @@ bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 	return true;
 }
 
-bool stacks_match(struct tui *t, size_t row, const char *text)
+static bool stacks_match(struct tui *t, size_t row, const char *text)
 {
 	char buf[64];
 
@@ -360,7 +361,7 @@ static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum scre
 	return used;
 }
 
-void stacks_draw(struct tui *t, int y, int h, int cols)
+static void stacks_draw(struct tui *t, int y, int h, int cols)
 {
 	struct tui_layout *l = &t->lay;
 	const struct pane_view *pv = &t->v.pv[PANE_STACKS];
@@ -431,3 +432,79 @@ void stacks_draw(struct tui *t, int y, int h, int cols)
 			    false);
 	}
 }
+
+/* The tree's keys act on the selected frame; o flips on-CPU and off-CPU. */
+static int stacks_key(struct view *v, const struct view_env *env, int key)
+{
+	int op;
+
+	switch (key) {
+	case 'o':
+		v->offcpu = !v->offcpu;
+		return RX_REQUERY;
+	case '+':
+	case '=':
+	case UK_RIGHT:
+		op = '+';
+		break;
+	case '-':
+	case UK_LEFT:
+		op = '-';
+		break;
+	case '*':
+	case 'E':
+		op = key;
+		break;
+	default:
+		return -1;
+	}
+	if (!env->tree || !env->nr_rows)
+		return RX_NONE;
+	env->tree(env->ctx, v->pv[v->pane].sel, op);
+	v->tree_touched = true;
+	return RX_RESORT;
+}
+
+static void stacks_query(const struct view *v, struct model_query *q)
+{
+	uint32_t states = view_stack_states(v);
+
+	q->dims = 0;
+	q->filter.state_mask = q->filter.state_mask ? q->filter.state_mask & states : states;
+	if (!q->filter.state_mask)
+		q->filter.state_mask = 1u << TT_ST_MAX; /* nothing matches */
+}
+
+static size_t stacks_nr_rows(const struct tui *t)
+{
+	return t->sr.nr; /* made so far: rows_needed makes enough */
+}
+
+static const int stacks_columns[] = {COL_SAMPLES};
+
+static const struct key_help stacks_help[] = {
+	{"F5", "Stacks pane (the call tree)"},
+	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
+	{"* / E", "Stacks: expand the subtree / expand or collapse all"},
+	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) stacks"},
+};
+
+const struct pane_ops pane_stacks_ops = {
+	.name = "Stacks",
+	.build = stacks_build,
+	.sort = stacks_flatten,
+	.rows = stacks_nr_rows,
+	.rows_needed = stacks_rows,
+	.draw = stacks_draw,
+	.drill = stacks_drill,
+	.match = stacks_match,
+	.tree = stacks_tree_op,
+	.key = stacks_key,
+	.query = stacks_query,
+	.drill_to = PANE_STACKS,
+	.columns = stacks_columns,
+	.nr_columns = 1,
+	.help = stacks_help,
+	.nr_help = sizeof(stacks_help) / sizeof(stacks_help[0]),
+	.export_ext = "svg",
+};

@@ -29,9 +29,24 @@ static bool syscalls_drill(const struct view *v, const struct rows_ctx *c,
 	return true;
 }
 
-const struct table_pane pane_syscalls = {
+static void syscalls_query(const struct view *v, struct model_query *q)
+{
+	q->dims = DIM_BIT(DIM_SYSCALL);
+}
+
+static const struct table_pane syscalls_table = {
 	.pane = PANE_SYSCALLS,
 	.columns = syscalls_columns,
 	.drill = syscalls_drill,
 	.empty = "no samples in this window (yet)",
+	.default_sort = COL_SAMPLES,
+	.exact_syscalls = true,
+};
+
+const struct pane_ops pane_syscalls_ops = {
+	.name = "Syscalls",
+	TABLE_PANE_OPS,
+	.table = &syscalls_table,
+	.query = syscalls_query,
+	.drill_to = PANE_THREADS,
 };

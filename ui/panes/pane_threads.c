@@ -3,7 +3,7 @@
  * The Threads pane: one row per thread, top-like (PID, TID, COMM, latest
  * state, %CPU, average active threads, a bar of its state mix, latest
  * syscall, top frame). Enter narrows to the thread and opens the Group pane
- * on it. Also the table-pane registry.
+ * on it. Also the table of the eight panes (ui_panes).
  */
 #include <stdio.h>
 #include <string.h>
@@ -43,11 +43,25 @@ static bool threads_drill(const struct view *v, const struct rows_ctx *c, const 
 	return true;
 }
 
-const struct table_pane pane_threads = {
+static void threads_query(const struct view *v, struct model_query *q)
+{
+	q->dims = DIM_BIT(DIM_TID);
+}
+
+static const struct table_pane threads_table = {
 	.pane = PANE_THREADS,
 	.columns = threads_columns,
 	.drill = threads_drill,
 	.empty = "no thread was sampled in this window (yet)",
+	.default_sort = COL_ACTIVE,
+};
+
+const struct pane_ops pane_threads_ops = {
+	.name = "Threads",
+	TABLE_PANE_OPS,
+	.table = &threads_table,
+	.query = threads_query,
+	.drill_to = PANE_GROUP,
 };
 
 void pane_syscall_label(int nr, char *buf, size_t len)
@@ -58,16 +72,9 @@ void pane_syscall_label(int nr, char *buf, size_t len)
 		syscall_label(nr, buf, len);
 }
 
-const struct table_pane *table_pane_of(enum ui_pane p)
-{
-	switch (p) {
-	case PANE_THREADS:
-		return &pane_threads;
-	case PANE_GROUP:
-		return &pane_group;
-	case PANE_SYSCALLS:
-		return &pane_syscalls;
-	default:
-		return NULL;
-	}
-}
+const struct pane_ops *const ui_panes[PANE_MAX] = {
+	[PANE_THREADS] = &pane_threads_ops,   [PANE_GROUP] = &pane_group_ops,
+	[PANE_SYSCALLS] = &pane_syscalls_ops, [PANE_STACKS] = &pane_stacks_ops,
+	[PANE_LOG] = &pane_log_ops,	      [PANE_LUAJIT] = &pane_luajit_ops,
+	[PANE_USE] = &pane_use_ops,	      [PANE_TRACES] = &pane_traces_ops,
+};

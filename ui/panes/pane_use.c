@@ -23,7 +23,7 @@
 #define SAT_W 36 /* "SAT 25.50 runnable/CPU >1 psi 100%" and a gap */
 #define ERR_W 8
 
-size_t use_pane_rows(struct tui *t)
+static size_t use_pane_rows(const struct tui *t)
 {
 	const struct use_component **cs;
 
@@ -41,7 +41,7 @@ static void component_name(const struct tt_use_metric *r, char *buf, size_t len)
 	escape_for_terminal(raw, strlen(raw), buf, len);
 }
 
-bool use_pane_match(struct tui *t, size_t row, const char *text)
+static bool use_pane_match(struct tui *t, size_t row, const char *text)
 {
 	const struct use_component **cs;
 	size_t n = use_model__current(model__use(t->m), &cs);
@@ -229,7 +229,7 @@ static void row_draw(struct tui *t, int y, int cols, const struct use_component 
 	screen_text(y, x, spark_w, spark, sel ? role : ROLE_BAR, false);
 }
 
-void use_pane_draw(struct tui *t, int y, int h, int cols)
+static void use_pane_draw(struct tui *t, int y, int h, int cols)
 {
 	struct pane_view *pv = &t->v.pv[PANE_USE];
 	const struct use_component **cs;
@@ -268,3 +268,11 @@ void use_pane_draw(struct tui *t, int y, int h, int cols)
 		row_draw(t, t->lay.first_row_y + k, cols, cs[i], i == pv->sel, spark_w);
 	}
 }
+
+const struct pane_ops pane_use_ops = {
+	.name = "USE",
+	.rows = use_pane_rows,
+	.draw = use_pane_draw,
+	.match = use_pane_match,
+	.drill_to = PANE_USE,
+};

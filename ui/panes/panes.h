@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The table panes (Threads, Group, Syscalls): which columns each shows and
- * what Enter on one of its rows narrows to. Pure data and logic, no curses;
- * table.c draws any of them.
+ * The panes of the TUI behind one interface (as htop's Panel): what the
+ * front end asks of whichever pane is on screen, and the table of the eight
+ * panes. The table panes (Threads, Group, Syscalls) share one set of
+ * operations (table.c, frame_build.c) and differ in their struct
+ * table_pane: which columns each shows and what Enter on a row narrows to.
  */
 #ifndef THREADTOP_UI_PANES_H
 #define THREADTOP_UI_PANES_H
@@ -13,6 +15,9 @@
 #include "rows.h"
 #include "view.h"
 
+struct tui;
+struct key_help;
+
 struct table_pane {
 	enum ui_pane pane;
 	/* The columns for this view state into cols (cap entries); returns the count. */
@@ -22,14 +27,77 @@ struct table_pane {
 		      struct crumb *ret);
 	/* Said when the pane has no rows. */
 	const char *empty;
+	/* The column to sort by when the one picked is not among the pane's. */
+	int default_sort;
+	/* --syscalls' exact counts and latencies join the rows (the Syscalls pane). */
+	bool exact_syscalls;
 };
 
-extern const struct table_pane pane_threads;
-extern const struct table_pane pane_group;
-extern const struct table_pane pane_syscalls;
+/*
+ * One pane. An operation a pane has no use for is NULL, and the caller
+ * takes NULL for "nothing to do": no rows, no match, nothing to narrow.
+ */
+struct pane_ops {
+	/* The tab's title. */
+	const char *name;
+	/* The table panes' columns and narrowing; NULL for the other panes. */
+	const struct table_pane *table;
+	/* Asks the model (or a cache) for the pane's rows. Sets *header_done when
+	 * the pane's query gave the header's box-wide totals as well. */
+	void (*build)(struct tui *t, bool *header_done);
+	/* Orders the rows already built again (a sort key, a subtree opened). */
+	void (*sort)(struct tui *t);
+	/* Rows the pane has now (the lines its selection moves over). */
+	size_t (*rows)(const struct tui *t);
+	/* Makes the rows up to want (SIZE_MAX: all), for a pane that makes
+	 * them only as the screen and the keys reach them; returns the count made. */
+	size_t (*rows_needed)(struct tui *t, size_t want);
+	/* Draws the pane in h lines from line y, cols wide, and its layout for the mouse. */
+	void (*draw)(struct tui *t, int y, int h, int cols);
+	/* Enter on row: the narrowing into ret; false when the row cannot narrow. */
+	bool (*drill)(struct tui *t, size_t row, struct crumb *ret);
+	/* Whether row's text contains text (search, case-insensitive). */
+	bool (*match)(struct tui *t, size_t row, const char *text);
+	/* Stacks: op '+', '-', '*' (subtree), 'E' (all) on row. */
+	void (*tree)(struct tui *t, size_t row, int op);
+	/* The pane's own keys in the normal mode, tried before the common ones:
+	 * enum ui_reaction bits, or -1 when key is not one of them. View state
+	 * only, like keys_dispatch. */
+	int (*key)(struct view *v, const struct view_env *env, int key);
+	/* Sets the query's dimensions (and narrows its filter) for this pane;
+	 * NULL: no dimensions. */
+	void (*query)(const struct view *v, struct model_query *q);
+	/* The pane a narrowing (Enter) shows. */
+	enum ui_pane drill_to;
+	/* The sortable columns of a pane that is not a table (the table's come
+	 * from its struct table_pane). */
+	const int *columns;
+	size_t nr_columns;
+	/* The help screen's lines for the pane's own keys. */
+	const struct key_help *help;
+	size_t nr_help;
+	/* The extension of the x key's default file name; NULL: "json". */
+	const char *export_ext;
+};
 
-/* The table pane of p, or NULL (Stacks, Log). */
-const struct table_pane *table_pane_of(enum ui_pane p);
+/* The eight panes, indexed by enum ui_pane (pane_threads.c). */
+extern const struct pane_ops *const ui_panes[PANE_MAX];
+
+/* The operations shared by the table panes (table.c, frame_build.c). */
+void table_pane_build(struct tui *t, bool *header_done);
+void table_pane_sort(struct tui *t);
+size_t table_pane_rows(const struct tui *t);
+void table_pane_draw(struct tui *t, int y, int h, int cols);
+bool table_pane_drill(struct tui *t, size_t row, struct crumb *ret);
+bool table_pane_match(struct tui *t, size_t row, const char *text);
+
+#define TABLE_PANE_OPS                                                               \
+	.build = table_pane_build, .sort = table_pane_sort, .rows = table_pane_rows, \
+	.draw = table_pane_draw, .drill = table_pane_drill, .match = table_pane_match
+
+extern const struct pane_ops pane_threads_ops, pane_group_ops, pane_syscalls_ops;
+extern const struct pane_ops pane_stacks_ops, pane_log_ops, pane_luajit_ops;
+extern const struct pane_ops pane_use_ops, pane_traces_ops;
 
 /* Appends " > "-free label text for a syscall ("epoll_wait", "no syscall"). */
 void pane_syscall_label(int nr, char *buf, size_t len);
