@@ -48,7 +48,7 @@ static void default_name(const struct tui *t, char *buf, size_t len)
 			*p = '_';
 	localtime_r(&now, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	ext = ui_panes[t->v.pane]->export_ext;
+	ext = ui_panes[t->view.pane]->export_ext;
 	snprintf(buf, len, "threadtop-%s-%s.%s", host, when, ext ? ext : "json");
 }
 
@@ -57,7 +57,7 @@ static void run_export(struct tui *t, const char *path)
 	const struct frontend_settings *o = t->host ? t->host->settings(t->host) : NULL;
 	struct model_filter f;
 	struct export_opts eo = {
-		.window = t->hi.window,
+		.window = t->header.window,
 		.filter = &f,
 		.source = t->source,
 		.hz = t->hz,
@@ -69,35 +69,35 @@ static void run_export(struct tui *t, const char *path)
 	int e;
 
 	/* The model's namer: the symbolizer on a live run, none in a replay. */
-	eo.namer = model__frame_namer(t->m);
-	view_filter(&t->v, &f);
-	e = export__write(t->m, path, &eo, &res, err, sizeof(err));
+	eo.namer = model__frame_namer(t->model);
+	view_filter(&t->view, &f);
+	e = export__write(t->model, path, &eo, &res, err, sizeof(err));
 	if (e < 0) {
-		snprintf(t->v.status, sizeof(t->v.status), "%.120s", err);
+		snprintf(t->view.status, sizeof(t->view.status), "%.120s", err);
 		return;
 	}
 	if (res.nr == 1)
-		snprintf(t->v.status, sizeof(t->v.status), "exported %.90s (%zu bytes)",
+		snprintf(t->view.status, sizeof(t->view.status), "exported %.90s (%zu bytes)",
 			 res.paths[0], res.sizes[0]);
 	else
-		snprintf(t->v.status, sizeof(t->v.status), "exported %.80s and %zu more files",
-			 res.paths[0], res.nr - 1);
+		snprintf(t->view.status, sizeof(t->view.status),
+			 "exported %.80s and %zu more files", res.paths[0], res.nr - 1);
 	export_result__release(&res);
 }
 
 int export_key(struct tui *t, int key)
 {
-	struct export_prompt *xp = t->xp;
+	struct export_prompt *xp = t->export_prompt;
 	size_t len;
 
 	if (!xp)
 		return -1;
 	if (!xp->open) {
-		if ((key != 'e' && key != 'x') || t->v.mode != MODE_NORMAL)
+		if ((key != 'e' && key != 'x') || t->view.mode != MODE_NORMAL)
 			return -1;
 		xp->open = true;
 		default_name(t, xp->edit, sizeof(xp->edit));
-		t->v.status[0] = '\0';
+		t->view.status[0] = '\0';
 		return RX_REDRAW;
 	}
 	len = strlen(xp->edit);
@@ -129,11 +129,11 @@ void export_prompt_draw(struct tui *t, int y, int cols)
 {
 	char buf[PATH_LEN + 96];
 
-	if (!t->xp || !t->xp->open)
+	if (!t->export_prompt || !t->export_prompt->open)
 		return;
 	screen_fill(y, 0, cols, ROLE_NORMAL);
 	snprintf(buf, sizeof(buf),
 		 "export to (.folded .pb.gz .speedscope.json .json .svg; Enter, Esc): %s_",
-		 t->xp->edit);
+		 t->export_prompt->edit);
 	screen_text(y, 0, cols, buf, ROLE_WARN, false);
 }

@@ -17,7 +17,7 @@ static void prompt(struct tui *t, int y, int cols, const char *what, const char 
 	char buf[VIEW_TEXT + 16];
 	int x;
 
-	snprintf(buf, sizeof(buf), "%s: %s_", what, t->v.edit);
+	snprintf(buf, sizeof(buf), "%s: %s_", what, t->view.edit);
 	x = screen_text(y, 0, cols, buf, ROLE_FKEY, false);
 	screen_text(y, x + 2, cols - x - 2, help, ROLE_DIM, false);
 }
@@ -26,12 +26,12 @@ void footer_draw(struct tui *t, int y, int cols)
 {
 	int x = 0;
 
-	t->lay.footer_y = y;
-	if (t->v.mode == MODE_SEARCH) {
+	t->layout.footer_y = y;
+	if (t->view.mode == MODE_SEARCH) {
 		prompt(t, y, cols, "Search", "Enter: done  Esc: cancel  F3/Down: next match");
 		return;
 	}
-	if (t->v.mode == MODE_FILTER) {
+	if (t->view.mode == MODE_FILTER) {
 		prompt(t, y, cols, "Filter", "Enter: done  Esc: clear");
 		return;
 	}
@@ -39,12 +39,12 @@ void footer_draw(struct tui *t, int y, int cols)
 		char key[4];
 		const char *label = labels[k];
 
-		if (k == 7 && t->v.paused)
+		if (k == 7 && t->view.paused)
 			label = "Resume";
 		if (!*label)
 			continue;
 		snprintf(key, sizeof(key), "F%d", k + 1);
-		t->lay.fkey_x[k] = x;
+		t->layout.fkey_x[k] = x;
 		x += screen_text(y, x, cols - x, key, ROLE_FKEY, false);
 		x += screen_text(y, x, cols - x, label, ROLE_FLABEL, false);
 		x += screen_text(y, x, cols - x, " ", ROLE_NORMAL, false);

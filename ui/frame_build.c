@@ -19,7 +19,7 @@ void frame_key_make(const struct tui *t, const struct model_query *q, struct fra
 {
 	struct model_stats st;
 
-	model__stats(t->m, &st);
+	model__stats(t->model, &st);
 	memset(k, 0, sizeof(*k));
 	k->valid = true;
 	k->gen = t->data_gen;
@@ -30,12 +30,12 @@ void frame_key_make(const struct tui *t, const struct model_query *q, struct fra
 		k->events = st.events;
 		k->now_ns = st.now_ns;
 	}
-	k->traced = model__traced(t->m);
-	k->q = *q;
-	k->q.filter.comm_substr = NULL;
+	k->traced = model__traced(t->model);
+	k->query = *q;
+	k->query.filter.comm_substr = NULL;
 	if (q->filter.comm_substr)
 		snprintf(k->comm, sizeof(k->comm), "%s", q->filter.comm_substr);
-	k->offcpu = t->v.offcpu;
+	k->offcpu = t->view.offcpu;
 }
 
 static bool filter_equal(const struct model_filter *a, const struct model_filter *b)
@@ -52,10 +52,12 @@ bool frame_key_equal(const struct frame_key *a, const struct frame_key *b)
 	return a->valid && b->valid && a->gen == b->gen && a->intervals == b->intervals &&
 	       a->interval_start_ns == b->interval_start_ns &&
 	       a->session_start_ns == b->session_start_ns && a->events == b->events &&
-	       a->now_ns == b->now_ns && a->traced == b->traced && a->q.window == b->q.window &&
-	       a->q.dims == b->q.dims && a->q.sort == b->q.sort && a->q.reverse == b->q.reverse &&
-	       a->q.limit == b->q.limit && filter_equal(&a->q.filter, &b->q.filter) &&
-	       !strcmp(a->comm, b->comm) && a->offcpu == b->offcpu;
+	       a->now_ns == b->now_ns && a->traced == b->traced &&
+	       a->query.window == b->query.window && a->query.dims == b->query.dims &&
+	       a->query.sort == b->query.sort && a->query.reverse == b->query.reverse &&
+	       a->query.limit == b->query.limit &&
+	       filter_equal(&a->query.filter, &b->query.filter) && !strcmp(a->comm, b->comm) &&
+	       a->offcpu == b->offcpu;
 }
 
 /* The window to ask for: the last complete interval, or the one running before any ended. */
@@ -63,19 +65,19 @@ static enum model_window effective_window(const struct tui *t)
 {
 	struct model_stats st;
 
-	model__stats(t->m, &st);
-	if (t->v.window == WIN_LAST && !st.intervals)
+	model__stats(t->model, &st);
+	if (t->view.window == WIN_LAST && !st.intervals)
 		return WIN_INTERVAL;
-	return t->v.window;
+	return t->view.window;
 }
 
 /* The header's figures that do not need a query. */
 static void header_stats(struct tui *t, enum model_window w)
 {
-	struct header_info *hi = &t->hi;
+	struct header_info *hi = &t->header;
 	struct model_stats st;
 
-	model__stats(t->m, &st);
+	model__stats(t->model, &st);
 	hi->window = w;
 	hi->nr_threads = st.nr_threads;
 	hi->intervals = st.intervals;
@@ -85,7 +87,7 @@ static void header_stats(struct tui *t, enum model_window w)
 		hi->drops_session += st.drops_session[r];
 	}
 	hi->tick_ms = st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0;
-	hi->window_s = model__window_seconds(t->m, w);
+	hi->window_s = model__window_seconds(t->model, w);
 	memset(hi->states, 0, sizeof(hi->states));
 	hi->cpu_pct = hi->active = hi->samples_per_s = 0;
 }
@@ -96,7 +98,7 @@ static void header_key(const struct tui *t, struct frame_key *k)
 	struct model_query q;
 
 	model_query_init(&q);
-	q.window = t->hi.window;
+	q.window = t->header.window;
 	q.dims = 0;
 	frame_key_make(t, &q, k);
 	k->offcpu = false;
@@ -105,7 +107,7 @@ static void header_key(const struct tui *t, struct frame_key *k)
 /* Box-wide totals from rows that cover every thread once (an unfiltered per-thread query). */
 static void header_from_rows(struct tui *t, const struct model_result *res)
 {
-	struct header_info *hi = &t->hi;
+	struct header_info *hi = &t->header;
 
 	for (size_t i = 0; i < res->nr; i++) {
 		const struct model_row *r = &res->rows[i];
@@ -126,9 +128,9 @@ static void build_header(struct tui *t)
 	struct model_query q;
 
 	model_query_init(&q);
-	q.window = t->hi.window;
+	q.window = t->header.window;
 	q.dims = 0;
-	if (model__query(t->m, &q, &res) < 0)
+	if (model__query(t->model, &q, &res) < 0)
 		return;
 	header_from_rows(t, &res);
 	model_result__release(&res);
@@ -137,18 +139,18 @@ static void build_header(struct tui *t)
 /* Keeps sort_col one of the pane's columns. */
 static void fix_sort(struct tui *t)
 {
-	struct pane_view *pv = &t->v.pv[t->v.pane];
+	struct pane_view *pv = &t->view.per_pane[t->view.pane];
 
-	for (size_t i = 0; i < t->nr_cols; i++)
-		if (t->cols[i] == pv->sort_col)
+	for (size_t i = 0; i < t->nr_columns; i++)
+		if (t->columns[i] == pv->sort_col)
 			return;
-	pv->sort_col = t->tp->default_sort;
+	pv->sort_col = t->table->default_sort;
 	pv->reverse = false;
 }
 
 static void restore_selection(struct tui *t)
 {
-	struct pane_view *pv = &t->v.pv[t->v.pane];
+	struct pane_view *pv = &t->view.per_pane[t->view.pane];
 
 	if (!pv->sel_key)
 		return;
@@ -163,16 +165,16 @@ static void restore_selection(struct tui *t)
 /* Follows the selected row across refreshes, unless it is the first (the top stays the top). */
 void tui_remember_selection(struct tui *t)
 {
-	struct pane_view *pv = &t->v.pv[t->v.pane];
+	struct pane_view *pv = &t->view.per_pane[t->view.pane];
 
 	pv->sel_key = 0;
-	if (t->tp && pv->sel && pv->sel < t->nr_rows)
+	if (t->table && pv->sel && pv->sel < t->nr_rows)
 		pv->sel_key = rows_key(&t->rows[pv->sel]);
 }
 
 void tui_sort_rows(struct tui *t)
 {
-	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
 
 	if (ops->sort)
 		ops->sort(t);
@@ -180,19 +182,19 @@ void tui_sort_rows(struct tui *t)
 
 void table_pane_sort(struct tui *t)
 {
-	struct pane_view *pv = &t->v.pv[t->v.pane];
+	struct pane_view *pv = &t->view.per_pane[t->view.pane];
 
-	if (!t->tp)
+	if (!t->table)
 		return;
 	tui_remember_selection(t);
 	fix_sort(t);
-	rows_sort(&t->rc, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
+	rows_sort(&t->rows_ctx, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
 	restore_selection(t);
 }
 
 /*
  * Exact syscall figures (--syscalls) of the threads the filter keeps, by
- * syscall, into c->sc; and a row for every traced syscall no sample caught.
+ * syscall, into c->exact; and a row for every traced syscall no sample caught.
  * Returns false when there are none (not traced, or a window they lack).
  */
 static bool syscall_stats(struct tui *t, struct table_cache *c, const struct model_query *pane_q,
@@ -202,25 +204,25 @@ static bool syscall_stats(struct tui *t, struct table_cache *c, const struct mod
 	struct model_query q = *pane_q;
 	bool any = false;
 
-	if (!(model__traced(t->m) & MODEL_TRACED_SYSCALLS))
+	if (!(model__traced(t->model) & MODEL_TRACED_SYSCALLS))
 		return false;
-	if (!c->sc)
-		c->sc = xcalloc(UI_SC_MAX, sizeof(*c->sc));
-	memset(c->sc, 0, UI_SC_MAX * sizeof(*c->sc));
+	if (!c->exact)
+		c->exact = xcalloc(UI_SC_MAX, sizeof(*c->exact));
+	memset(c->exact, 0, UI_SC_MAX * sizeof(*c->exact));
 	q.dims = DIM_BIT(DIM_TID);
 	q.filter.state_mask = 0;
 	q.filter.syscall = MODEL_ANY_SYSCALL;
-	if (model__query(t->m, &q, &threads) < 0)
+	if (model__query(t->model, &q, &threads) < 0)
 		return false;
 	/* Every thread once, unfiltered: the header's totals come free. */
-	if (!*header_done && !t->v.nr_crumbs && !q.filter.hide_kthreads &&
+	if (!*header_done && !t->view.nr_crumbs && !q.filter.hide_kthreads &&
 	    !q.filter.hide_user_threads) {
 		header_from_rows(t, &threads);
 		*header_done = true;
 	}
 	for (size_t i = 0; i < threads.nr; i++) {
 		struct model_syscall_stat *st = NULL;
-		int n = model__thread_syscall_stats(t->m, threads.rows[i].tid, q.window, &st);
+		int n = model__thread_syscall_stats(t->model, threads.rows[i].tid, q.window, &st);
 
 		for (int k = 0; k < n; k++) {
 			struct sc_stat *d;
@@ -229,7 +231,7 @@ static bool syscall_stats(struct tui *t, struct table_cache *c, const struct mod
 			    (pane_q->filter.syscall != MODEL_ANY_SYSCALL &&
 			     st[k].nr != pane_q->filter.syscall))
 				continue;
-			d = &c->sc[st[k].nr];
+			d = &c->exact[st[k].nr];
 			d->count += st[k].count;
 			d->total_ns += st[k].total_ns;
 			for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
@@ -245,7 +247,7 @@ static bool syscall_stats(struct tui *t, struct table_cache *c, const struct mod
 	for (int nr = 0; nr < UI_SC_MAX; nr++) {
 		bool seen = false;
 
-		if (!c->sc[nr].count)
+		if (!c->exact[nr].count)
 			continue;
 		for (size_t i = 0; i < c->nr && !seen; i++)
 			seen = c->rows[i].syscall == nr;
@@ -262,16 +264,16 @@ static bool syscall_stats(struct tui *t, struct table_cache *c, const struct mod
 static void fill_table_cache(struct tui *t, struct table_cache *c, const struct model_query *q,
 			     bool *header_done)
 {
-	bool unfiltered = q->dims == DIM_BIT(DIM_TID) && !t->v.nr_crumbs &&
+	bool unfiltered = q->dims == DIM_BIT(DIM_TID) && !t->view.nr_crumbs &&
 			  !q->filter.hide_kthreads && !q->filter.hide_user_threads;
 	struct model_result res;
 
 	free(c->rows);
 	c->rows = NULL;
 	c->nr = 0;
-	c->sc_exact = false;
+	c->show_exact = false;
 	c->key.valid = false;
-	if (model__query(t->m, q, &res) < 0)
+	if (model__query(t->model, q, &res) < 0)
 		return;
 	/* Take the rows; copy what points into threads the model may free. */
 	c->rows = res.rows;
@@ -295,88 +297,89 @@ static void fill_table_cache(struct tui *t, struct table_cache *c, const struct 
 		header_from_rows(t, &res);
 		*header_done = true;
 	}
-	c->rc = (struct rows_ctx){t->m, q->dims, res.total_samples, res.cpu_valid, NULL};
-	if (t->tp->exact_syscalls)
-		c->sc_exact = syscall_stats(t, c, q, header_done);
+	c->rows_ctx = (struct rows_ctx){t->model, q->dims, res.total_samples, res.cpu_valid, NULL};
+	if (t->table->exact_syscalls)
+		c->show_exact = syscall_stats(t, c, q, header_done);
 	frame_key_make(t, q, &c->key);
 }
 
 void table_pane_build(struct tui *t, bool *header_done)
 {
-	struct table_cache *c = &t->tc[t->tp->pane];
-	struct pane_view *pv = &t->v.pv[t->v.pane];
+	struct table_cache *c = &t->table_caches[t->table->pane];
+	struct pane_view *pv = &t->view.per_pane[t->view.pane];
 	struct frame_key key;
 	struct model_query q;
 
 	tui_remember_selection(t);
-	view_query(&t->v, t->v.pane, &q);
-	q.window = t->hi.window;
+	view_query(&t->view, t->view.pane, &q);
+	q.window = t->header.window;
 	q.sort = SORT_NONE; /* rows_sort orders them, by the pane's column */
 	frame_key_make(t, &q, &key);
 	if (!frame_key_equal(&key, &c->key))
 		fill_table_cache(t, c, &q, header_done);
-	t->rc = c->rc;
-	t->nr_cols = t->tp->columns(&t->v, t->cols, TUI_MAX_COLS);
-	if (c->sc_exact) {
+	t->rows_ctx = c->rows_ctx;
+	t->nr_columns = t->table->columns(&t->view, t->columns, TUI_MAX_COLS);
+	if (c->show_exact) {
 		/* Exact figures first; what sampling adds after (fits 80 columns). */
 		static const int exact[] = {COL_SYSCALL, COL_COUNT, COL_TIME,	 COL_P50,
 					    COL_P99,	 COL_HIST,  COL_SAMPLES, COL_THREADS};
 
-		t->rc.sc = c->sc;
-		memcpy(t->cols, exact, sizeof(exact));
-		t->nr_cols = sizeof(exact) / sizeof(exact[0]);
+		t->rows_ctx.sc = c->exact;
+		memcpy(t->columns, exact, sizeof(exact));
+		t->nr_columns = sizeof(exact) / sizeof(exact[0]);
 	}
 	fix_sort(t);
 	/* The cached rows are sorted in place: the next frame of the same data
 	 * finds them in order (a merge sort then only checks). */
-	rows_sort(&t->rc, c->rows, c->nr, pv->sort_col, pv->reverse);
+	rows_sort(&t->rows_ctx, c->rows, c->nr, pv->sort_col, pv->reverse);
 	/* The rows on screen: the cached ones, filtered (their comm stays in c). */
 	t->rows = xrealloc(t->rows, (c->nr ? c->nr : 1) * sizeof(*t->rows));
 	if (c->nr)
 		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
-	t->nr_rows = rows_filter(&t->rc, t->rows, c->nr, t->cols, t->nr_cols, t->v.filter);
+	t->nr_rows = rows_filter(&t->rows_ctx, t->rows, c->nr, t->columns, t->nr_columns,
+				 t->view.filter);
 	restore_selection(t);
 }
 
 /* The header's totals from the cache when the data is that of their frame. */
 static bool header_cached(struct tui *t)
 {
-	struct header_cache *hc = &t->hc;
+	struct header_cache *hc = &t->header_cache;
 	struct frame_key k;
 
 	header_key(t, &k);
 	if (!frame_key_equal(&k, &hc->key))
 		return false;
-	memcpy(t->hi.states, hc->states, sizeof(hc->states));
-	t->hi.cpu_pct = hc->cpu_pct;
-	t->hi.active = hc->active;
-	t->hi.samples_per_s = hc->samples_per_s;
+	memcpy(t->header.states, hc->states, sizeof(hc->states));
+	t->header.cpu_pct = hc->cpu_pct;
+	t->header.active = hc->active;
+	t->header.samples_per_s = hc->samples_per_s;
 	return true;
 }
 
 static void header_store(struct tui *t)
 {
-	struct header_cache *hc = &t->hc;
+	struct header_cache *hc = &t->header_cache;
 
 	header_key(t, &hc->key);
-	memcpy(hc->states, t->hi.states, sizeof(hc->states));
-	hc->cpu_pct = t->hi.cpu_pct;
-	hc->active = t->hi.active;
-	hc->samples_per_s = t->hi.samples_per_s;
+	memcpy(hc->states, t->header.states, sizeof(hc->states));
+	hc->cpu_pct = t->header.cpu_pct;
+	hc->active = t->header.active;
+	hc->samples_per_s = t->header.samples_per_s;
 }
 
 /* Asks the model (or the cache) for the pane on screen and the header. */
 void tui_build(struct tui *t)
 {
-	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
 	bool header_done;
 
 	header_stats(t, effective_window(t));
 	header_done = header_cached(t);
-	t->v.has_labels = false;
+	t->view.has_labels = false;
 	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
-		t->v.has_labels |= model__label_name(t->m, i) != NULL;
-	t->tp = ops->table;
+		t->view.has_labels |= model__label_name(t->model, i) != NULL;
+	t->table = ops->table;
 	if (ops->build)
 		ops->build(t, &header_done);
 	if (!header_done)
@@ -387,10 +390,10 @@ void tui_build(struct tui *t)
 void tui_caches_free(struct tui *t)
 {
 	for (int p = 0; p < TUI_TABLE_PANES; p++) {
-		free(t->tc[p].rows);
-		free(t->tc[p].comms);
-		free(t->tc[p].sc);
+		free(t->table_caches[p].rows);
+		free(t->table_caches[p].comms);
+		free(t->table_caches[p].exact);
 	}
-	memset(t->tc, 0, sizeof(t->tc));
-	t->hc.key.valid = false;
+	memset(t->table_caches, 0, sizeof(t->table_caches));
+	t->header_cache.key.valid = false;
 }

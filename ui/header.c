@@ -35,7 +35,7 @@ static void meter(int y, int x, int w, const char *label, const double *parts,
 
 static void title_line(struct tui *t, int cols)
 {
-	const struct header_info *hi = &t->hi;
+	const struct header_info *hi = &t->header;
 	char buf[256], clock[32];
 	time_t now = time(NULL);
 	struct replay_status st;
@@ -49,7 +49,7 @@ static void title_line(struct tui *t, int cols)
 	gmtime_r(&now, &tm);
 	strftime(clock, sizeof(clock), "%H:%M:%S UTC", &tm);
 	x = screen_text(0, 0, cols, "threadtop " TT_VERSION, ROLE_TITLE, false);
-	unsigned tr = model__traced(t->m);
+	unsigned tr = model__traced(t->model);
 
 	snprintf(buf, sizeof(buf), "  source %s @ %u Hz, %s%s%s%s  window: %s (%.1fs)  %s",
 		 t->source, t->hz, "sampling", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
@@ -66,7 +66,7 @@ static void title_line(struct tui *t, int cols)
 				 rs.bytes < 1000000 ? "kB" : "MB");
 		screen_text(0, x, cols - x, buf, rs.stopped ? ROLE_WARN : ROLE_VALUE, false);
 	}
-	if (t->v.paused)
+	if (t->view.paused)
 		screen_text(0, cols - 8, 8, "[PAUSED]", ROLE_WARN, false);
 }
 
@@ -81,7 +81,7 @@ static double use_util(const struct use_component *const *cs, size_t n, unsigned
 
 static void meter_line(struct tui *t, int cols, const struct use_component *const *cs, size_t n)
 {
-	const struct header_info *hi = &t->hi;
+	const struct header_info *hi = &t->header;
 	static const enum screen_role cpu_roles[] = {ROLE_ST_R};
 	static const enum screen_role mem_roles[] = {ROLE_BAR};
 	static const enum screen_role act_roles[] = {ROLE_ST_R, ROLE_ST_Q, ROLE_ST_D,
@@ -165,7 +165,7 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 	if (!ncpus)
 		x += screen_text(2, x, cols - x, "(no USE data)", ROLE_DIM, false);
 	x += 2;
-	use_model__verdict(model__use(t->m), &v);
+	use_model__verdict(model__use(t->model), &v);
 	snprintf(buf, sizeof(buf), "USE: %s",
 		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
 		 : v.text[0]			? v.text
@@ -179,7 +179,7 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 
 static void summary_line(struct tui *t, int cols)
 {
-	const struct header_info *hi = &t->hi;
+	const struct header_info *hi = &t->header;
 	uint64_t total = 0;
 	char buf[256];
 	size_t o = 0;
@@ -206,24 +206,24 @@ static void tabs_line(struct tui *t, int cols)
 {
 	int x = 0;
 
-	t->lay.tabs_y = 4;
+	t->layout.tabs_y = 4;
 	for (int p = 0; p < PANE_MAX; p++) {
 		char buf[32];
 
 		snprintf(buf, sizeof(buf), " %d %s ", p + 1, view_pane_name((enum ui_pane)p));
-		t->lay.tab_x[p] = x;
+		t->layout.tab_x[p] = x;
 		/* The tabs' own padding separates them: eight fit in 80 columns. */
 		x += screen_text(4, x, cols - x, buf,
-				 p == (int)t->v.pane ? ROLE_TAB_ACTIVE : ROLE_TAB, false);
+				 p == (int)t->view.pane ? ROLE_TAB_ACTIVE : ROLE_TAB, false);
 	}
-	t->lay.tab_x[PANE_MAX] = x;
+	t->layout.tab_x[PANE_MAX] = x;
 	screen_text(4, x, cols - x, "  Tab/Shift-Tab switch, Enter drills down, Esc backs up",
 		    ROLE_DIM, false);
 }
 
 static void crumb_line(struct tui *t, int cols)
 {
-	const struct view *v = &t->v;
+	const struct view *v = &t->view;
 	char crumb[VIEW_MAX_CRUMBS * (CRUMB_LABEL + 3) + 8], right[160];
 	int rw;
 
@@ -252,7 +252,7 @@ static void crumb_line(struct tui *t, int cols)
 void header_draw(struct tui *t, int cols)
 {
 	const struct use_component **cs;
-	size_t n = use_model__current(model__use(t->m), &cs);
+	size_t n = use_model__current(model__use(t->model), &cs);
 
 	title_line(t, cols);
 	meter_line(t, cols, cs, n);

@@ -29,24 +29,24 @@ void help_draw(struct tui *t, int rows, int cols)
 	static const char *const states = "States: R running, Q waiting for a CPU, S sleeping, "
 					  "D disk wait, T stopped, Z zombie, I idle";
 	size_t nr_keys = keys_help_lines();
-	size_t total = nr_keys + (t->tl ? timeline_help_count : 0);
+	size_t total = nr_keys + (t->timeline ? timeline_help_count : 0);
 	char buf[256];
 	int y = 1;
 	size_t i;
 
-	if (t->v.help_top >= total)
-		t->v.help_top = total ? total - 1 : 0;
+	if (t->view.help_top >= total)
+		t->view.help_top = total ? total - 1 : 0;
 	snprintf(buf, sizeof(buf), "threadtop %s help: every key (any other key returns)",
 		 TT_VERSION);
 	screen_text(0, 0, cols, buf, ROLE_TITLE, true);
-	for (i = t->v.help_top; i < total && y < rows - 3; i++, y++) {
+	for (i = t->view.help_top; i < total && y < rows - 3; i++, y++) {
 		const struct key_help *k =
 			i < nr_keys ? keys_help_line(i) : &timeline_help[i - nr_keys];
 
 		screen_text(y, 1, 25, k->keys, ROLE_FKEY, false);
 		screen_text(y, 27, cols - 27, k->what, ROLE_NORMAL, false);
 	}
-	if (i < total || t->v.help_top)
+	if (i < total || t->view.help_top)
 		screen_text(rows - 3, 1, cols - 1,
 			    i < total ? "-- Down: more keys below --" : "-- Up: more keys above --",
 			    ROLE_CRUMB, false);
@@ -58,27 +58,27 @@ void help_draw(struct tui *t, int rows, int cols)
 
 void picker_draw(struct tui *t, int rows, int cols)
 {
-	bool group = t->v.mode == MODE_GROUP;
-	size_t n = group ? keys_group_dims_count : t->nr_cols;
+	bool group = t->view.mode == MODE_GROUP;
+	size_t n = group ? keys_group_dims_count : t->nr_columns;
 	int w = 44, h = (int)n + 3, x = cols - w - 2, y = 6;
 	char buf[96];
 
-	if (!group && !t->tp)
+	if (!group && !t->table)
 		n = 0; /* the Stacks pane: its one column, no choice */
 	screen_fill(y, x, w, ROLE_COLHEAD);
 	screen_text(y, x + 1, w - 2,
 		    group ? "Group by (Space toggles, Enter/Esc done)" : "Sort by (Enter picks)",
 		    ROLE_COLHEAD, false);
 	for (size_t i = 0; i < n && y + 1 + (int)i < rows - 1; i++) {
-		bool sel = i == t->v.picker_sel;
+		bool sel = i == t->view.picker_sel;
 
 		if (group) {
 			int d = keys_group_dims[i];
 
 			snprintf(buf, sizeof(buf), " [%c] %s",
-				 t->v.group_dims & DIM_BIT(d) ? 'x' : ' ', dim_names[d]);
+				 t->view.group_dims & DIM_BIT(d) ? 'x' : ' ', dim_names[d]);
 		} else {
-			snprintf(buf, sizeof(buf), " %s", ui_columns[t->cols[i]].title);
+			snprintf(buf, sizeof(buf), " %s", ui_columns[t->columns[i]].title);
 		}
 		screen_text(y + 1 + (int)i, x, w, buf, sel ? ROLE_SELECTED : ROLE_FLABEL, true);
 	}

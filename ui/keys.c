@@ -106,7 +106,7 @@ static bool edit_key(char *buf, size_t cap, int key)
 
 static int key_search(struct view *v, const struct view_env *env, int key)
 {
-	struct pane_view *pv = &v->pv[v->pane];
+	struct pane_view *pv = &v->per_pane[v->pane];
 
 	switch (key) {
 	case UK_ENTER:
@@ -145,7 +145,7 @@ static int key_filter(struct view *v, int key)
 		if (!edit_key(v->edit, sizeof(v->edit), key))
 			return RX_NONE;
 		snprintf(v->filter, sizeof(v->filter), "%s", v->edit);
-		v->pv[v->pane].sel = v->pv[v->pane].top = 0;
+		v->per_pane[v->pane].sel = v->per_pane[v->pane].top = 0;
 		return RX_REQUERY;
 	}
 }
@@ -179,8 +179,8 @@ static int key_picker(struct view *v, const struct view_env *env, int key)
 		/* fall through */
 	case UK_ENTER:
 		if (!group && v->picker_sel < n) {
-			v->pv[v->pane].sort_col = env->cols[v->picker_sel];
-			v->pv[v->pane].reverse = false;
+			v->per_pane[v->pane].sort_col = env->cols[v->picker_sel];
+			v->per_pane[v->pane].reverse = false;
 		}
 		v->mode = MODE_NORMAL;
 		return RX_REQUERY;
@@ -211,7 +211,7 @@ static int drill(struct view *v, const struct view_env *env)
 		return RX_NONE;
 	memset(&c, 0, sizeof(c));
 	c.syscall = MODEL_ANY_SYSCALL;
-	if (!env->drill(env->ctx, v->pv[v->pane].sel, &c))
+	if (!env->drill(env->ctx, v->per_pane[v->pane].sel, &c))
 		return RX_NONE;
 	if (!view_push(v, &c, ui_panes[v->pane]->drill_to))
 		return RX_REDRAW;
@@ -221,7 +221,7 @@ static int drill(struct view *v, const struct view_env *env)
 
 static int key_normal(struct view *v, const struct view_env *env, int key)
 {
-	struct pane_view *pv = &v->pv[v->pane];
+	struct pane_view *pv = &v->per_pane[v->pane];
 	long page = env->page ? (long)env->page : 1;
 
 	switch (key) {

@@ -15,11 +15,11 @@
 /* Column x positions: fixed widths, the flexible ones share what is left. */
 static void layout(struct tui *t, int cols)
 {
-	struct tui_layout *l = &t->lay;
+	struct tui_layout *l = &t->layout;
 	int fixed = 0, flex = 0, x = 0, left;
 
-	for (size_t i = 0; i < t->nr_cols; i++) {
-		int w = ui_columns[t->cols[i]].width;
+	for (size_t i = 0; i < t->nr_columns; i++) {
+		int w = ui_columns[t->columns[i]].width;
 
 		if (w)
 			fixed += w + 1;
@@ -27,19 +27,19 @@ static void layout(struct tui *t, int cols)
 			flex++;
 	}
 	left = cols - fixed;
-	l->nr_cols = (int)t->nr_cols;
-	for (size_t i = 0; i < t->nr_cols; i++) {
-		int w = ui_columns[t->cols[i]].width;
+	l->nr_cols = (int)t->nr_columns;
+	for (size_t i = 0; i < t->nr_columns; i++) {
+		int w = ui_columns[t->columns[i]].width;
 
 		if (!w)
 			w = flex ? (left - (flex - 1)) / flex : 0;
 		if (w < 1)
 			w = 1;
 		l->col_x[i] = x;
-		l->col_id[i] = t->cols[i];
+		l->col_id[i] = t->columns[i];
 		x += w + 1;
 	}
-	l->col_x[t->nr_cols] = x;
+	l->col_x[t->nr_columns] = x;
 }
 
 static int col_width(const struct tui_layout *l, int i)
@@ -69,11 +69,11 @@ static void draw_share(struct tui *t, int y, int x, int w, const struct model_ro
 	double part = (double)r->samples;
 	int fw;
 
-	rows_cell(&t->rc, r, COL_SHARE, fig, sizeof(fig));
+	rows_cell(&t->rows_ctx, r, COL_SHARE, fig, sizeof(fig));
 	fw = (int)strlen(fig);
 	if (w > fw + 1)
 		screen_bar(y, x, w - fw - 1, &part, bar_role, screen_utf8() ? "#" : "#", 1,
-			   (double)t->rc.total_samples);
+			   (double)t->rows_ctx.total_samples);
 	screen_text(y, x + w - fw, fw, fig, role, false);
 }
 
@@ -88,9 +88,9 @@ static void draw_hist(struct tui *t, int y, int x, int w, const struct model_row
 	uint64_t cells[TT_SYSCALL_HIST_BUCKETS / 2] = {0}, max = 0;
 	int first = 8, n = (TT_SYSCALL_HIST_BUCKETS - first) / 2;
 
-	if (!t->rc.sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
+	if (!t->rows_ctx.sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
 		return;
-	sc = &t->rc.sc[r->syscall];
+	sc = &t->rows_ctx.sc[r->syscall];
 	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++) {
 		int c = b < first ? 0 : (b - first) / 2; /* shorter calls count in the first cell */
 
@@ -135,8 +135,8 @@ static enum screen_role cell_role(int col, const char *text, bool selected)
 
 void table_pane_draw(struct tui *t, int y, int h, int cols)
 {
-	struct tui_layout *l = &t->lay;
-	const struct pane_view *pv = &t->v.pv[t->v.pane];
+	struct tui_layout *l = &t->layout;
+	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
 	char buf[512];
 
 	layout(t, cols);
@@ -166,8 +166,8 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 	}
 	if (!t->nr_rows) {
 		screen_text(y + 2, 2, cols - 2,
-			    t->v.filter[0] ? "no row matches the filter (Esc clears it)"
-					   : t->tp->empty,
+			    t->view.filter[0] ? "no row matches the filter (Esc clears it)"
+					      : t->table->empty,
 			    ROLE_DIM, false);
 		return;
 	}
@@ -198,7 +198,7 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 					   sel ? ROLE_SELECTED : ROLE_NORMAL);
 				continue;
 			}
-			rows_cell(&t->rc, r, col, buf, sizeof(buf));
+			rows_cell(&t->rows_ctx, r, col, buf, sizeof(buf));
 			if (ui_columns[col].kind == COLK_NUMBER) {
 				int len = (int)strlen(buf);
 
@@ -217,14 +217,14 @@ size_t table_pane_rows(const struct tui *t)
 
 bool table_pane_drill(struct tui *t, size_t row, struct crumb *ret)
 {
-	if (!t->tp || row >= t->nr_rows)
+	if (!t->table || row >= t->nr_rows)
 		return false;
-	return t->tp->drill(&t->v, &t->rc, &t->rows[row], ret);
+	return t->table->drill(&t->view, &t->rows_ctx, &t->rows[row], ret);
 }
 
 bool table_pane_match(struct tui *t, size_t row, const char *text)
 {
-	if (!t->tp || row >= t->nr_rows)
+	if (!t->table || row >= t->nr_rows)
 		return false;
-	return rows_match(&t->rc, &t->rows[row], t->cols, t->nr_cols, text);
+	return rows_match(&t->rows_ctx, &t->rows[row], t->columns, t->nr_columns, text);
 }

@@ -94,7 +94,7 @@ uint64_t timeline_parse(const struct replay_status *st, const char *s)
 
 static int prompt_key(struct tui *t, const struct replay_status *st, int key)
 {
-	struct timeline *tl = t->tl;
+	struct timeline *tl = t->timeline;
 	size_t len = strlen(tl->edit);
 
 	switch (key) {
@@ -106,7 +106,8 @@ static int prompt_key(struct tui *t, const struct replay_status *st, int key)
 
 		tl->prompt = false;
 		if (!when) {
-			snprintf(t->v.status, sizeof(t->v.status), "not a time: %.40s", tl->edit);
+			snprintf(t->view.status, sizeof(t->view.status), "not a time: %.40s",
+				 tl->edit);
 			return RX_REDRAW;
 		}
 		t->host->replay_jump(t->host, when);
@@ -129,14 +130,14 @@ static int prompt_key(struct tui *t, const struct replay_status *st, int key)
 
 int timeline_key(struct tui *t, int key)
 {
-	struct timeline *tl = t->tl;
+	struct timeline *tl = t->timeline;
 	struct replay_status st;
 
 	if (!tl || !t->host || !t->host->replay_status(t->host, &st))
 		return -1;
 	if (tl->prompt)
 		return prompt_key(t, &st, key);
-	if (t->v.mode != MODE_NORMAL)
+	if (t->view.mode != MODE_NORMAL)
 		return -1;
 	switch (key) {
 	case ' ':
@@ -167,13 +168,13 @@ int timeline_key(struct tui *t, int key)
 		return RX_REQUERY;
 	case '[':
 		tl->mark_ns = st.shown_ns;
-		snprintf(t->v.status, sizeof(t->v.status), "range starts here; ] shows it");
+		snprintf(t->view.status, sizeof(t->view.status), "range starts here; ] shows it");
 		return RX_REDRAW;
 	case ']':
 		t->host->replay_range(t->host, tl->mark_ns ? tl->mark_ns : st.first_ns,
 				      st.shown_ns);
 		tl->mark_ns = 0;
-		t->v.status[0] = '\0';
+		t->view.status[0] = '\0';
 		return RX_REQUERY;
 	default:
 		return -1;
@@ -193,7 +194,7 @@ static int bar_pos(const struct replay_status *st, uint64_t t, int w)
 
 void timeline_draw(struct tui *t, int y, int cols)
 {
-	struct timeline *tl = t->tl;
+	struct timeline *tl = t->timeline;
 	struct replay_status st;
 	char left[160], clock[16], from[16], bar[512];
 	int x, w;

@@ -28,7 +28,7 @@
 /* The header, and in a replay the timeline under it. */
 static int header_rows(const struct tui *t)
 {
-	return HEADER_ROWS + (t->tl ? 1 : 0);
+	return HEADER_ROWS + (t->timeline ? 1 : 0);
 }
 
 int tui_page(const struct tui *t, int rows)
@@ -40,15 +40,15 @@ int tui_page(const struct tui *t, int rows)
 
 size_t tui_nr_rows(const struct tui *t)
 {
-	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
 
 	return ops->rows ? ops->rows(t) : 0;
 }
 
 void tui_rows_needed(struct tui *t, size_t page, bool all)
 {
-	const struct pane_ops *ops = ui_panes[t->v.pane];
-	const struct pane_view *pv = &t->v.pv[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
+	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
 	size_t at = pv->sel > pv->top ? pv->sel : pv->top;
 
 	if (ops->rows_needed)
@@ -68,15 +68,15 @@ struct tui *tui__new(struct model *m, const char *source, unsigned hz, double de
 {
 	struct tui *t = xcalloc(1, sizeof(*t));
 
-	t->m = m;
+	t->model = m;
 	t->source = source;
 	t->hz = hz;
 	t->delay_s = delay_s;
 	t->redraw_timer = -1;
 	t->expanded = u64map__new();
-	t->hi.ncpu = count_cpus();
-	t->xp = export_prompt__new();
-	view_init(&t->v);
+	t->header.ncpu = count_cpus();
+	t->export_prompt = export_prompt__new();
+	view_init(&t->view);
 	return t;
 }
 
@@ -86,12 +86,12 @@ void tui__free(struct tui *t)
 		return;
 	free(t->rows);
 	tui_caches_free(t);
-	stack_rows_release(&t->sr);
+	stack_rows_release(&t->stack_rows);
 	capture_pane_clear(t);
 	calltree__free(t->tree);
-	lj_pane__free(t->lj);
-	timeline__free(t->tl);
-	export_prompt__free(t->xp);
+	lj_pane__free(t->luajit);
+	timeline__free(t->timeline);
+	export_prompt__free(t->export_prompt);
 	u64map__free(t->expanded);
 	free(t);
 }
@@ -103,7 +103,7 @@ static void draw(struct tui *t)
 	screen_size(&rows, &cols);
 	screen_begin(t->clear_next);
 	t->clear_next = false;
-	memset(&t->lay, 0, sizeof(t->lay));
+	memset(&t->layout, 0, sizeof(t->layout));
 	if (rows < SCREEN_MIN_ROWS || cols < SCREEN_MIN_COLS) {
 		char msg[96];
 
@@ -112,25 +112,25 @@ static void draw(struct tui *t)
 		screen_text(rows / 2, 0, cols, msg, ROLE_WARN, false);
 		if (rows > 1)
 			screen_text(rows / 2 + 1, 0, cols, "q quits", ROLE_NORMAL, false);
-		t->lay.too_small = true;
+		t->layout.too_small = true;
 		screen_end_frame();
 		return;
 	}
 	page = tui_page(t, rows);
 	tui_rows_needed(t, (size_t)page, false);
-	view_clamp(&t->v, tui_nr_rows(t), (size_t)page);
-	if (t->v.mode == MODE_HELP) {
+	view_clamp(&t->view, tui_nr_rows(t), (size_t)page);
+	if (t->view.mode == MODE_HELP) {
 		help_draw(t, rows, cols);
 		screen_end_frame();
 		return;
 	}
 	header_draw(t, cols);
-	if (t->tl)
+	if (t->timeline)
 		timeline_draw(t, HEADER_ROWS, cols);
-	ui_panes[t->v.pane]->draw(t, header_rows(t), page + 1, cols);
+	ui_panes[t->view.pane]->draw(t, header_rows(t), page + 1, cols);
 	footer_draw(t, rows - 1, cols);
 	export_prompt_draw(t, rows - 1, cols);
-	if (t->v.mode == MODE_GROUP || t->v.mode == MODE_SORT)
+	if (t->view.mode == MODE_GROUP || t->view.mode == MODE_SORT)
 		picker_draw(t, rows, cols);
 	screen_end_frame();
 }
@@ -150,7 +150,7 @@ void tui__data_changed(struct tui *t)
 static bool env_drill(void *ctx, size_t i, struct crumb *c)
 {
 	struct tui *t = ctx;
-	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
 
 	return ops->drill && ops->drill(t, i, c);
 }
@@ -158,7 +158,7 @@ static bool env_drill(void *ctx, size_t i, struct crumb *c)
 static bool env_match(void *ctx, size_t i, const char *text)
 {
 	struct tui *t = ctx;
-	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
 
 	return ops->match && ops->match(t, i, text);
 }
@@ -166,7 +166,7 @@ static bool env_match(void *ctx, size_t i, const char *text)
 static void env_tree(void *ctx, size_t i, int op)
 {
 	struct tui *t = ctx;
-	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
 
 	if (ops->tree)
 		ops->tree(t, i, op);
@@ -175,14 +175,14 @@ static void env_tree(void *ctx, size_t i, int op)
 /* Whether key may reach any row of the pane: End, and searching (it wraps around). */
 static bool key_needs_all_rows(const struct tui *t, int key)
 {
-	if (t->v.mode == MODE_SEARCH)
+	if (t->view.mode == MODE_SEARCH)
 		return true;
-	return t->v.mode == MODE_NORMAL && (key == UK_END || key == 'n');
+	return t->view.mode == MODE_NORMAL && (key == UK_END || key == 'n');
 }
 
 static void make_env(struct tui *t, struct view_env *env, int key)
 {
-	const struct pane_ops *ops = ui_panes[t->v.pane];
+	const struct pane_ops *ops = ui_panes[t->view.pane];
 	int rows, cols;
 
 	screen_size(&rows, &cols);
@@ -190,9 +190,9 @@ static void make_env(struct tui *t, struct view_env *env, int key)
 	env->page = (size_t)tui_page(t, rows);
 	tui_rows_needed(t, env->page, key_needs_all_rows(t, key));
 	env->nr_rows = tui_nr_rows(t);
-	if (t->tp) {
-		env->cols = t->cols;
-		env->nr_cols = t->nr_cols;
+	if (t->table) {
+		env->cols = t->columns;
+		env->nr_cols = t->nr_columns;
 	} else {
 		env->cols = ops->columns;
 		env->nr_cols = ops->nr_columns;
@@ -229,22 +229,22 @@ static int mouse(struct tui *t)
 {
 	static const int fkeys[] = {UK_F1, UK_F2, UK_F3, UK_F4, UK_F5,
 				    UK_F6, UK_F7, UK_F8, UK_F9, UK_F10};
-	struct tui_layout *l = &t->lay;
+	struct tui_layout *l = &t->layout;
 	struct screen_mouse ev;
 	struct view_env env;
 
 	screen_mouse(&ev);
 	make_env(t, &env, UK_MOUSE);
-	if (l->too_small || t->v.mode != MODE_NORMAL)
+	if (l->too_small || t->view.mode != MODE_NORMAL)
 		return RX_NONE;
 	if (ev.wheel) {
-		view_move(&t->v, ev.wheel * 3, env.nr_rows, env.page);
+		view_move(&t->view, ev.wheel * 3, env.nr_rows, env.page);
 		return RX_REDRAW;
 	}
 	if (ev.y == l->tabs_y) {
 		for (int p = 0; p < PANE_MAX; p++)
 			if (ev.x >= l->tab_x[p] && ev.x < l->tab_x[p + 1]) {
-				t->v.pane = (enum ui_pane)p;
+				t->view.pane = (enum ui_pane)p;
 				return RX_REQUERY;
 			}
 		return RX_NONE;
@@ -252,22 +252,22 @@ static int mouse(struct tui *t)
 	if (ev.y == l->colhead_y && l->nr_cols) {
 		for (int c = 0; c < l->nr_cols; c++)
 			if (ev.x >= l->col_x[c] && ev.x < l->col_x[c + 1]) {
-				view_sort_by(&t->v, l->col_id[c]);
+				view_sort_by(&t->view, l->col_id[c]);
 				return RX_RESORT;
 			}
 		return RX_NONE;
 	}
 	if (ev.y >= l->first_row_y && ev.y < l->first_row_y + l->nr_visible) {
-		size_t i = t->v.pv[t->v.pane].top + (size_t)(ev.y - l->first_row_y);
+		size_t i = t->view.per_pane[t->view.pane].top + (size_t)(ev.y - l->first_row_y);
 
 		if (i < env.nr_rows)
-			view_select(&t->v, i, env.nr_rows, env.page);
+			view_select(&t->view, i, env.nr_rows, env.page);
 		return RX_REDRAW;
 	}
 	if (ev.y == l->footer_y) {
 		for (int k = 9; k >= 0; k--)
 			if (l->fkey_x[k] && ev.x >= l->fkey_x[k])
-				return keys_dispatch(&t->v, &env, fkeys[k]);
+				return keys_dispatch(&t->view, &env, fkeys[k]);
 	}
 	return RX_NONE;
 }
@@ -285,7 +285,7 @@ bool tui__key(struct tui *t, int key)
 		if (key == UK_RESIZE)
 			screen_resize();
 		make_env(t, &env, key);
-		if (t->lay.too_small && key != 'q' && key != UK_F10 && key != UK_RESIZE &&
+		if (t->layout.too_small && key != 'q' && key != UK_F10 && key != UK_RESIZE &&
 		    key != UK_CTRL_L)
 			return true;	 /* nothing to act on: only the message is shown */
 		rx = export_key(t, key); /* an open prompt takes every key */
@@ -295,7 +295,7 @@ bool tui__key(struct tui *t, int key)
 				tui__data_changed(t); /* the replay moved */
 		}
 		if (rx < 0)
-			rx = keys_dispatch(&t->v, &env, key);
+			rx = keys_dispatch(&t->view, &env, key);
 	}
 	apply(t, rx);
 	return !t->quit;
@@ -325,7 +325,7 @@ static int on_redraw(void *ctx, uint64_t now, uint64_t expirations)
 {
 	struct tui *t = ctx;
 
-	if (!t->v.paused)
+	if (!t->view.paused)
 		tui__frame(t);
 	return 0;
 }
@@ -344,7 +344,7 @@ static int tui_start(void *ctx, const struct frontend_host *host)
 	t = tui__new(host->model(host), host->source_name(host), o->hz, o->delay_s);
 	t->host = host;
 	if (host->replaying(host))
-		t->tl = timeline__new();
+		t->timeline = timeline__new();
 	err = screen_open(NULL);
 	if (err < 0) {
 		log_msg("cannot open the terminal (TERM=%s): check TERM or use -b",
@@ -375,7 +375,7 @@ static int tui_interval(void *ctx, const struct frontend_host *host, uint64_t no
 
 	if (t) {
 		tui__data_changed(t);
-		capture_pane_interval(t, model__window_seconds(t->m, WIN_INTERVAL));
+		capture_pane_interval(t, model__window_seconds(t->model, WIN_INTERVAL));
 	}
 	if (t && t->redraw_timer >= 0)
 		loop__set_timer(host->loop(host), t->redraw_timer, 1, 0);

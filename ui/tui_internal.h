@@ -61,8 +61,8 @@ struct frame_key {
 	uint64_t intervals, interval_start_ns, session_start_ns;
 	uint64_t events, now_ns; /* only for windows that grow between intervals */
 	unsigned traced;	 /* model__traced() */
-	struct model_query q;
-	char comm[TT_COMM_LEN]; /* q.filter.comm_substr's text (the pointer is not kept) */
+	struct model_query query;
+	char comm[TT_COMM_LEN]; /* query.filter.comm_substr's text (the pointer is not kept) */
 	bool offcpu;
 };
 
@@ -73,9 +73,9 @@ struct table_cache {
 	size_t nr;
 	char (*comms)[TT_COMM_LEN]; /* copies: rows outlive the model's threads */
 	size_t cap_comms;
-	struct rows_ctx rc;
-	struct sc_stat *sc; /* UI_SC_MAX exact syscall figures (Syscalls pane, --syscalls) */
-	bool sc_exact;	    /* sc holds figures: the pane shows the exact columns */
+	struct rows_ctx rows_ctx;
+	struct sc_stat *exact; /* UI_SC_MAX exact syscall figures (Syscalls pane, --syscalls) */
+	bool show_exact;       /* exact holds figures: the pane shows the exact columns */
 };
 
 #define TUI_TABLE_PANES 3 /* Threads, Group, Syscalls: enum ui_pane 0..2 */
@@ -89,51 +89,51 @@ struct header_cache {
 
 struct tui {
 	const struct frontend_host *host; /* NULL when headless */
-	struct model *m;
+	struct model *model;
 	const char *source;
 	unsigned hz;
 	double delay_s;
-	struct view v;
+	struct view view;
 	int redraw_timer;
 
 	uint64_t data_gen; /* see struct frame_key */
 
 	/* The table pane's rows (Threads, Group, Syscalls): filtered and sorted
 	 * copies of the pane's cache (their comm points into the cache). */
-	const struct table_pane *tp;
+	const struct table_pane *table; /* the pane on screen's, NULL when not a table */
 	struct model_row *rows;
 	size_t nr_rows;
-	struct rows_ctx rc;
-	int cols[TUI_MAX_COLS];
-	size_t nr_cols;
-	struct table_cache tc[TUI_TABLE_PANES];
-	struct header_cache hc;
+	struct rows_ctx rows_ctx;
+	int columns[TUI_MAX_COLS]; /* enum ui_col, left to right */
+	size_t nr_columns;
+	struct table_cache table_caches[TUI_TABLE_PANES];
+	struct header_cache header_cache;
 
 	/* The Stacks pane. */
 	struct calltree *tree;
-	struct frame_key tree_key; /* what tree was built from */
-	struct stack_rows sr;	   /* its rows, made as far as the screen needs */
-	struct u64map *expanded;   /* path hash -> (void *)1 */
-	bool tree_all;		   /* E: everything expanded */
-	uint64_t stack_samples;	   /* samples of the window with any stack */
-	uint64_t window_samples;   /* all samples the stack query accepted */
+	struct frame_key tree_key;    /* what tree was built from */
+	struct stack_rows stack_rows; /* its rows, made as far as the screen needs */
+	struct u64map *expanded;      /* path hash -> (void *)1 */
+	bool all_expanded;	      /* E: everything expanded */
+	uint64_t stack_samples;	      /* samples of the window with any stack */
+	uint64_t window_samples;      /* all samples the stack query accepted */
 	bool stacks_traced; /* from the BPF tracers (model__oncpu/offcpu), not thread samples */
 	bool stacks_luajit; /* LuaJIT threads' stacks with Lua frames among them */
 
-	struct lj_pane *lj; /* the LuaJIT pane's lines (pane_luajit.c) */
+	struct lj_pane *luajit; /* the LuaJIT pane's lines (pane_luajit.c) */
 
 	/* The Traces pane (pane_capture.c): its text lines, each tracepoint's rate. */
-	struct cap_line *caplines;
-	size_t nr_caplines;
+	struct cap_line *trace_lines;
+	size_t nr_trace_lines;
 	double trace_rate[TRACE_MAX_EVENTS]; /* lines/s of the last interval */
 	double trace_interval_s;
 
-	struct header_info hi;
-	struct tui_layout lay;
-	bool clear_next;
+	struct header_info header;
+	struct tui_layout layout;
+	bool clear_next; /* repaint the whole terminal at the next frame (Ctrl-L, resize) */
 	bool quit;
-	struct timeline *tl;	  /* replay time travel (timeline.c), NULL live */
-	struct export_prompt *xp; /* the x key's file-name prompt (export_key.c) */
+	struct timeline *timeline;	     /* replay time travel (timeline.c), NULL live */
+	struct export_prompt *export_prompt; /* the x key's file-name prompt (export_key.c) */
 };
 
 /* Rows the current pane has (table rows, tree rows or log lines). A pane

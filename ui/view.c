@@ -19,7 +19,7 @@ void view_init(struct view *v)
 	for (int p = 0; p < PANE_MAX; p++) {
 		const struct table_pane *tp = ui_panes[p]->table;
 
-		v->pv[p].sort_col = tp ? tp->default_sort : COL_SAMPLES;
+		v->per_pane[p].sort_col = tp ? tp->default_sort : COL_SAMPLES;
 	}
 }
 
@@ -55,8 +55,8 @@ bool view_push(struct view *v, const struct crumb *c, enum ui_pane to)
 	v->crumbs[v->nr_crumbs].from = v->pane;
 	v->nr_crumbs++;
 	v->pane = to;
-	v->pv[to].sel = v->pv[to].top = 0;
-	v->pv[to].sel_key = 0;
+	v->per_pane[to].sel = v->per_pane[to].top = 0;
+	v->per_pane[to].sel_key = 0;
 	return true;
 }
 
@@ -140,7 +140,7 @@ static void keep_visible(struct pane_view *pv, size_t page)
 
 void view_clamp(struct view *v, size_t nr_rows, size_t page)
 {
-	struct pane_view *pv = &v->pv[v->pane];
+	struct pane_view *pv = &v->per_pane[v->pane];
 
 	if (!nr_rows) {
 		pv->sel = pv->top = 0;
@@ -155,13 +155,13 @@ void view_clamp(struct view *v, size_t nr_rows, size_t page)
 
 void view_select(struct view *v, size_t i, size_t nr_rows, size_t page)
 {
-	v->pv[v->pane].sel = i;
+	v->per_pane[v->pane].sel = i;
 	view_clamp(v, nr_rows, page);
 }
 
 void view_move(struct view *v, long delta, size_t nr_rows, size_t page)
 {
-	struct pane_view *pv = &v->pv[v->pane];
+	struct pane_view *pv = &v->per_pane[v->pane];
 	long sel = (long)pv->sel + delta;
 
 	if (sel < 0 || !nr_rows)
@@ -174,7 +174,7 @@ void view_move(struct view *v, long delta, size_t nr_rows, size_t page)
 
 void view_sort_by(struct view *v, int col)
 {
-	struct pane_view *pv = &v->pv[v->pane];
+	struct pane_view *pv = &v->per_pane[v->pane];
 
 	if (pv->sort_col == col)
 		pv->reverse = !pv->reverse;
@@ -184,7 +184,7 @@ void view_sort_by(struct view *v, int col)
 
 void view_sort_step(struct view *v, const int *cols, size_t nr_cols, int dir)
 {
-	struct pane_view *pv = &v->pv[v->pane];
+	struct pane_view *pv = &v->per_pane[v->pane];
 	size_t i;
 
 	if (!nr_cols)

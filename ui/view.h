@@ -70,9 +70,9 @@ struct view {
 	enum ui_mode mode;
 	struct crumb crumbs[VIEW_MAX_CRUMBS];
 	size_t nr_crumbs;
-	struct pane_view pv[PANE_MAX];
-	unsigned group_dims; /* DIM_BIT()s of the Group pane */
-	size_t picker_sel;   /* cursor of the group or sort picker */
+	struct pane_view per_pane[PANE_MAX]; /* by enum ui_pane */
+	unsigned group_dims;		     /* DIM_BIT()s of the Group pane */
+	size_t picker_sel;		     /* cursor of the group or sort picker */
 	char search[VIEW_TEXT];
 	char filter[VIEW_TEXT];
 	char edit[VIEW_TEXT]; /* text being typed at the prompt */

@@ -73,7 +73,7 @@ static void export_key(void **state)
 	glob_t g;
 	char *text;
 
-	t->v.window = WIN_SESSION;
+	t->view.window = WIN_SESSION;
 	tui__frame(t);
 
 	/* x, Enter: the default name, JSON outside the Stacks pane. */
@@ -81,17 +81,17 @@ static void export_key(void **state)
 	tui__key(t, UK_ENTER);
 	assert_int_equal(glob("threadtop-*-*-*.json", 0, NULL, &g), 0);
 	assert_int_equal(g.gl_pathc, 1);
-	assert_non_null(strstr(t->v.status, "exported threadtop-"));
-	assert_non_null(strstr(t->v.status, " bytes)"));
+	assert_non_null(strstr(t->view.status, "exported threadtop-"));
+	assert_non_null(strstr(t->view.status, " bytes)"));
 	globfree(&g);
 
 	/* A name typed, and the drill-down applies: only the worker's samples. */
-	view_push(&t->v, &c, PANE_THREADS);
+	view_push(&t->view, &c, PANE_THREADS);
 	tui__key(t, 'x');
 	clear_prompt(t);
 	type(t, "w.folded");
 	tui__key(t, UK_ENTER);
-	assert_string_equal(t->v.status, "exported w.folded (25 bytes)");
+	assert_string_equal(t->view.status, "exported w.folded (25 bytes)");
 	text = slurp("w.folded");
 	assert_string_equal(text, "app;0x402000;0x401000 30\n");
 	free(text);
@@ -101,7 +101,7 @@ static void export_key(void **state)
 	clear_prompt(t);
 	type(t, "w.folded");
 	tui__key(t, UK_ENTER);
-	assert_non_null(strstr(t->v.status, "exists"));
+	assert_non_null(strstr(t->view.status, "exists"));
 
 	/* Esc cancels; keys go back to the view. */
 	tui__key(t, 'x');

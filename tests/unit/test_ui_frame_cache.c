@@ -207,9 +207,9 @@ static void test_same_data_cached_new_data_asked(void **state)
 
 	tui__frame(t);
 	assert_int_equal(t->nr_rows, NTHREADS);
-	cached = t->tc[PANE_THREADS].rows;
+	cached = t->table_caches[PANE_THREADS].rows;
 	tui__frame(t);
-	assert_ptr_equal(t->tc[PANE_THREADS].rows, cached); /* not asked again */
+	assert_ptr_equal(t->table_caches[PANE_THREADS].rows, cached); /* not asked again */
 	assert_int_equal(t->nr_rows, NTHREADS);
 
 	/* A new interval with a new thread: without tui__data_changed too (the model's count). */
@@ -221,7 +221,7 @@ static void test_same_data_cached_new_data_asked(void **state)
 	/* Told the data changed, the TUI asks again even if the model's counters look alike. */
 	tui__data_changed(t);
 	tui__frame(t);
-	assert_int_equal(t->tc[PANE_THREADS].key.gen, t->data_gen);
+	assert_int_equal(t->table_caches[PANE_THREADS].key.gen, t->data_gen);
 	tui__free(t);
 	model__free(m);
 }
@@ -274,12 +274,12 @@ static void test_query_changes_not_stale(void **state)
 	tui__key(t, 'w'); /* back to the last interval */
 	assert_int_equal(t->nr_rows, 2);
 	tui__key(t, UK_ENTER); /* drill into the first row's thread: the Group pane */
-	assert_int_equal(t->v.pane, PANE_GROUP);
+	assert_int_equal(t->view.pane, PANE_GROUP);
 	for (size_t i = 0; i < t->nr_rows; i++)
 		samples += t->rows[i].samples;
 	assert_int_equal(samples, 20);
 	tui__key(t, UK_ESC);
-	assert_int_equal(t->v.pane, PANE_THREADS);
+	assert_int_equal(t->view.pane, PANE_THREADS);
 	assert_int_equal(t->nr_rows, 2);
 	tui__free(t);
 	model__free(m);
@@ -297,27 +297,27 @@ static void test_stacks_expand_not_stale(void **state)
 
 	tui__key(t, '4');
 	tui_rows_needed(t, 10, true);
-	hot = t->sr.nr; /* the hottest path open */
+	hot = t->stack_rows.nr; /* the hottest path open */
 	assert_true(hot < all);
 	built = t->tree;
 	tui__frame(t);
 	assert_ptr_equal(t->tree, built); /* the same data: the same tree */
 	tui__key(t, 'E');
 	tui_rows_needed(t, 10, true);
-	assert_int_equal(t->sr.nr, all);
+	assert_int_equal(t->stack_rows.nr, all);
 	for (size_t i = 0; i < all; i++)
-		assert_int_equal(calltree__node(t->tree, t->sr.rows[i])->path,
+		assert_int_equal(calltree__node(t->tree, t->stack_rows.rows[i])->path,
 				 calltree__node(tree, flat[i])->path);
 	tui__frame(t);
 	tui_rows_needed(t, 10, true);
-	assert_int_equal(t->sr.nr, all); /* still all open after a cached frame */
-	tui__key(t, 'E');		 /* everything closed */
+	assert_int_equal(t->stack_rows.nr, all); /* still all open after a cached frame */
+	tui__key(t, 'E');			 /* everything closed */
 	tui_rows_needed(t, 10, true);
-	assert_true(t->sr.nr < hot);
+	assert_true(t->stack_rows.nr < hot);
 	tui__key(t, UK_HOME);
 	tui__key(t, '+');
 	tui_rows_needed(t, 10, true);
-	assert_true(t->sr.nr > 1);
+	assert_true(t->stack_rows.nr > 1);
 	/* Off-CPU stacks are another query: a tree of their own. */
 	tui__key(t, 'o');
 	assert_true(t->tree_key.offcpu);
@@ -341,17 +341,19 @@ static void test_stacks_rows_on_demand(void **state)
 	tui__key(t, '4');
 	tui__key(t, 'E');
 	tui__frame(t);
-	assert_false(t->sr.done);
-	assert_true(t->sr.nr < all);
+	assert_false(t->stack_rows.done);
+	assert_true(t->stack_rows.nr < all);
 	tui__key(t, UK_END);
-	assert_true(t->sr.done);
-	assert_int_equal(t->v.pv[PANE_STACKS].sel, all - 1);
+	assert_true(t->stack_rows.done);
+	assert_int_equal(t->view.per_pane[PANE_STACKS].sel, all - 1);
 	/* A new interval: the selected frame stays selected down there. */
 	interval(m, T0 + SEC, 0, NTHREADS);
 	tui__data_changed(t);
 	tui__frame(t);
-	assert_int_equal(calltree__node(t->tree, t->sr.rows[t->v.pv[PANE_STACKS].sel])->path,
-			 calltree__node(tree, flat[all - 1])->path);
+	assert_int_equal(
+		calltree__node(t->tree, t->stack_rows.rows[t->view.per_pane[PANE_STACKS].sel])
+			->path,
+		calltree__node(tree, flat[all - 1])->path);
 	free(flat);
 	calltree__free(tree);
 	tui__free(t);

@@ -138,22 +138,22 @@ static void selection_and_scroll(void **state)
 
 	view_init(&v);
 	view_move(&v, 1, 100, 10);
-	assert_int_equal(v.pv[0].sel, 1);
+	assert_int_equal(v.per_pane[0].sel, 1);
 	view_move(&v, 20, 100, 10);
-	assert_int_equal(v.pv[0].sel, 21);
-	assert_int_equal(v.pv[0].top, 12); /* the selection is the last row shown */
+	assert_int_equal(v.per_pane[0].sel, 21);
+	assert_int_equal(v.per_pane[0].top, 12); /* the selection is the last row shown */
 	view_move(&v, -1000, 100, 10);
-	assert_int_equal(v.pv[0].sel, 0);
-	assert_int_equal(v.pv[0].top, 0);
+	assert_int_equal(v.per_pane[0].sel, 0);
+	assert_int_equal(v.per_pane[0].top, 0);
 	view_select(&v, 500, 100, 10);
-	assert_int_equal(v.pv[0].sel, 99);
-	assert_int_equal(v.pv[0].top, 90);
+	assert_int_equal(v.per_pane[0].sel, 99);
+	assert_int_equal(v.per_pane[0].top, 90);
 	/* Rows went away: selection and scroll follow. */
 	view_clamp(&v, 5, 10);
-	assert_int_equal(v.pv[0].sel, 4);
-	assert_int_equal(v.pv[0].top, 0);
+	assert_int_equal(v.per_pane[0].sel, 4);
+	assert_int_equal(v.per_pane[0].top, 0);
 	view_clamp(&v, 0, 10);
-	assert_int_equal(v.pv[0].sel, 0);
+	assert_int_equal(v.per_pane[0].sel, 0);
 }
 
 static void sorting(void **state)
@@ -162,19 +162,19 @@ static void sorting(void **state)
 	struct view_env e = env(3);
 
 	view_init(&v);
-	assert_int_equal(v.pv[PANE_THREADS].sort_col, COL_ACTIVE);
+	assert_int_equal(v.per_pane[PANE_THREADS].sort_col, COL_ACTIVE);
 	assert_int_equal(keys_dispatch(&v, &e, '<'), RX_RESORT);
-	assert_int_equal(v.pv[0].sort_col, COL_CPU);
+	assert_int_equal(v.per_pane[0].sort_col, COL_CPU);
 	keys_dispatch(&v, &e, '>');
 	keys_dispatch(&v, &e, '>'); /* wraps */
-	assert_int_equal(v.pv[0].sort_col, COL_PID);
+	assert_int_equal(v.per_pane[0].sort_col, COL_PID);
 	keys_dispatch(&v, &e, 'I');
-	assert_true(v.pv[0].reverse);
+	assert_true(v.per_pane[0].reverse);
 	view_sort_by(&v, COL_PID); /* same column again: reverse flips */
-	assert_false(v.pv[0].reverse);
+	assert_false(v.per_pane[0].reverse);
 	view_sort_by(&v, COL_COMM);
-	assert_int_equal(v.pv[0].sort_col, COL_COMM);
-	assert_false(v.pv[0].reverse);
+	assert_int_equal(v.per_pane[0].sort_col, COL_COMM);
+	assert_false(v.per_pane[0].reverse);
 	/* F6 picker: starts on the sort column, Enter picks. */
 	keys_dispatch(&v, &e, UK_F6);
 	assert_int_equal(v.mode, MODE_SORT);
@@ -182,7 +182,7 @@ static void sorting(void **state)
 	keys_dispatch(&v, &e, UK_DOWN);
 	assert_int_equal(keys_dispatch(&v, &e, UK_ENTER), RX_REQUERY);
 	assert_int_equal(v.mode, MODE_NORMAL);
-	assert_int_equal(v.pv[0].sort_col, COL_CPU);
+	assert_int_equal(v.per_pane[0].sort_col, COL_CPU);
 }
 
 static void panes_and_quit(void **state)
@@ -246,20 +246,20 @@ static void search_and_filter(void **state)
 	keys_dispatch(&v, &e, '/');
 	assert_int_equal(v.mode, MODE_SEARCH);
 	keys_dispatch(&v, &e, 'd');
-	assert_int_equal(v.pv[0].sel, 2); /* "redis" is the first match from the top */
+	assert_int_equal(v.per_pane[0].sel, 2); /* "redis" is the first match from the top */
 	keys_dispatch(&v, &e, 'i');
-	assert_int_equal(v.pv[0].sel, 2);
+	assert_int_equal(v.per_pane[0].sel, 2);
 	keys_dispatch(&v, &e, UK_BACKSPACE);
 	keys_dispatch(&v, &e, UK_BACKSPACE);
 	keys_dispatch(&v, &e, 'n');
 	keys_dispatch(&v, &e, 'g');
 	keys_dispatch(&v, &e, 'i');
-	assert_int_equal(v.pv[0].sel, 3); /* from redis on: nginx-worker */
+	assert_int_equal(v.per_pane[0].sel, 3); /* from redis on: nginx-worker */
 	keys_dispatch(&v, &e, UK_ENTER);
 	assert_int_equal(v.mode, MODE_NORMAL);
 	assert_string_equal(v.search, "ngi");
 	keys_dispatch(&v, &e, 'n'); /* next match wraps around to nginx */
-	assert_int_equal(v.pv[0].sel, 0);
+	assert_int_equal(v.per_pane[0].sel, 0);
 	keys_dispatch(&v, &e, '/');
 	keys_dispatch(&v, &e, 'z');
 	assert_non_null(strstr(v.status, "not found: z"));

@@ -32,8 +32,9 @@ static void add_line(struct tui *t, enum screen_role role, const char *text)
 {
 	struct cap_line *l;
 
-	t->caplines = xrealloc(t->caplines, (t->nr_caplines + 1) * sizeof(*t->caplines));
-	l = &t->caplines[t->nr_caplines++];
+	t->trace_lines =
+		xrealloc(t->trace_lines, (t->nr_trace_lines + 1) * sizeof(*t->trace_lines));
+	l = &t->trace_lines[t->nr_trace_lines++];
 	l->text = xstrdup(text);
 	l->role = role;
 }
@@ -53,11 +54,11 @@ static void add_escaped(struct tui *t, enum screen_role role, const char *prefix
 
 void capture_pane_clear(struct tui *t)
 {
-	for (size_t i = 0; i < t->nr_caplines; i++)
-		free(t->caplines[i].text);
-	free(t->caplines);
-	t->caplines = NULL;
-	t->nr_caplines = 0;
+	for (size_t i = 0; i < t->nr_trace_lines; i++)
+		free(t->trace_lines[i].text);
+	free(t->trace_lines);
+	t->trace_lines = NULL;
+	t->nr_trace_lines = 0;
 }
 
 void capture_pane_interval(struct tui *t, double interval_s)
@@ -158,17 +159,17 @@ static void capture_pane_build(struct tui *t, bool *header_done)
 
 static bool capture_pane_match(struct tui *t, size_t row, const char *text)
 {
-	return row < t->nr_caplines && strcasestr(t->caplines[row].text, text);
+	return row < t->nr_trace_lines && strcasestr(t->trace_lines[row].text, text);
 }
 
 static void capture_pane_draw(struct tui *t, int y, int h, int cols)
 {
-	const struct pane_view *pv = &t->v.pv[PANE_TRACES];
+	const struct pane_view *pv = &t->view.per_pane[PANE_TRACES];
 
-	t->lay.colhead_y = -1;
-	t->lay.first_row_y = y;
-	t->lay.nr_visible = h;
-	if (!t->nr_caplines) {
+	t->layout.colhead_y = -1;
+	t->layout.first_row_y = y;
+	t->layout.nr_visible = h;
+	if (!t->nr_trace_lines) {
 		screen_text(y + 1, 2, cols - 2,
 			    "nothing captured: run with --trace SUBSYSTEM:EVENT (e.g. "
 			    "sched:sched_process_exec) or --cmd 'COMMAND'",
@@ -180,9 +181,9 @@ static void capture_pane_draw(struct tui *t, int y, int h, int cols)
 		const struct cap_line *l;
 		bool sel;
 
-		if (i >= t->nr_caplines)
+		if (i >= t->nr_trace_lines)
 			break;
-		l = &t->caplines[i];
+		l = &t->trace_lines[i];
 		sel = i == pv->sel;
 		if (sel || l->role == ROLE_COLHEAD)
 			screen_fill(y + k, 0, cols, sel ? ROLE_SELECTED : ROLE_COLHEAD);
@@ -192,7 +193,7 @@ static void capture_pane_draw(struct tui *t, int y, int h, int cols)
 
 static size_t capture_pane_rows(const struct tui *t)
 {
-	return t->nr_caplines;
+	return t->nr_trace_lines;
 }
 
 const struct pane_ops pane_traces_ops = {

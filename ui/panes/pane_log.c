@@ -25,13 +25,13 @@ static bool log_pane_match(struct tui *t, size_t row, const char *text)
 
 static void log_pane_draw(struct tui *t, int y, int h, int cols)
 {
-	const struct pane_view *pv = &t->v.pv[PANE_LOG];
+	const struct pane_view *pv = &t->view.per_pane[PANE_LOG];
 	size_t n = log_count();
 	char buf[LOG_LINE * 4];
 
-	t->lay.colhead_y = y;
-	t->lay.first_row_y = y + 1;
-	t->lay.nr_visible = h - 1;
+	t->layout.colhead_y = y;
+	t->layout.first_row_y = y + 1;
+	t->layout.nr_visible = h - 1;
 	screen_fill(y, 0, cols, ROLE_COLHEAD);
 	screen_text(y, 0, cols, "MESSAGES (newest first)", ROLE_COLHEAD, false);
 	if (!n) {

@@ -144,7 +144,7 @@ static bool keep_thread(struct tui *t, const struct model_filter *f, const struc
 	if (f->comm_substr && !strstr(comm, f->comm_substr))
 		return false;
 	if (lj_frame_is_lua(f->stack_ip) &&
-	    !lj_model__thread_ran(model__luajit(t->m), r->tid, f->stack_ip))
+	    !lj_model__thread_ran(model__luajit(t->model), r->tid, f->stack_ip))
 		return false;
 	return true;
 }
@@ -171,7 +171,7 @@ static void build_blocks(struct tui *t, struct lj_pane *p, const struct model_fi
 	for (size_t i = 0; i < n; i++) {
 		kept[nk].row = rows[i];
 		kept[nk].nr_threads = 1;
-		thread_comm(t->m, rows[i].tid, kept[nk].comm);
+		thread_comm(t->model, rows[i].tid, kept[nk].comm);
 		if (keep_thread(t, f, &rows[i], kept[nk].comm)) {
 			p->samples += rows[i].samples;
 			nk++;
@@ -217,8 +217,8 @@ static void build_funcs(struct tui *t, struct lj_pane *p, const struct model_fil
 	/* One thread shown: its functions; else those of the process (or all). */
 	if (!tid && p->nr_blocks == 1)
 		tid = p->blocks[0].row.tid;
-	n = lj_model__functions(model__luajit(t->m), t->hi.window, f->pid, tid, LJ_PANE_FUNCS,
-				&rows);
+	n = lj_model__functions(model__luajit(t->model), t->header.window, f->pid, tid,
+				LJ_PANE_FUNCS, &rows);
 	if (n > 0) {
 		p->funcs = xcalloc((size_t)n, sizeof(*p->funcs));
 		for (int i = 0; i < n; i++)
@@ -251,8 +251,8 @@ static uint64_t line_key(const struct lj_pane *p, const struct lj_line *l)
 /* Keeps the selected line selected when the lines move (a refresh reorders functions). */
 static void follow_selection(struct tui *t, uint64_t key)
 {
-	const struct lj_pane *p = t->lj;
-	struct pane_view *pv = &t->v.pv[PANE_LUAJIT];
+	const struct lj_pane *p = t->luajit;
+	struct pane_view *pv = &t->view.per_pane[PANE_LUAJIT];
 
 	for (size_t i = 0; key && i < p->nr_lines; i++)
 		if (line_key(p, &p->lines[i]) == key) {
@@ -263,21 +263,21 @@ static void follow_selection(struct tui *t, uint64_t key)
 
 static void luajit_build(struct tui *t, bool *header_done)
 {
-	struct lj_model *lm = model__luajit(t->m);
-	const struct pane_view *pv = &t->v.pv[PANE_LUAJIT];
+	struct lj_model *lm = model__luajit(t->model);
+	const struct pane_view *pv = &t->view.per_pane[PANE_LUAJIT];
 	struct lj_thread_row *rows = NULL;
 	struct model_filter f;
 	struct lj_pane *p;
 	uint64_t key = 0;
 	int n;
 
-	if (t->lj && pv->sel && pv->sel < t->lj->nr_lines)
-		key = line_key(t->lj, &t->lj->lines[pv->sel]);
-	lj_pane__free(t->lj);
-	p = t->lj = xcalloc(1, sizeof(*p));
+	if (t->luajit && pv->sel && pv->sel < t->luajit->nr_lines)
+		key = line_key(t->luajit, &t->luajit->lines[pv->sel]);
+	lj_pane__free(t->luajit);
+	p = t->luajit = xcalloc(1, sizeof(*p));
 	p->session_samples = lj_model__samples(lm);
-	view_filter(&t->v, &f);
-	n = lj_model__threads(lm, t->hi.window, f.pid, &rows);
+	view_filter(&t->view, &f);
+	n = lj_model__threads(lm, t->header.window, f.pid, &rows);
 	if (n > 0)
 		build_blocks(t, p, &f, rows, (size_t)n);
 	free(rows);
@@ -287,7 +287,7 @@ static void luajit_build(struct tui *t, bool *header_done)
 
 static size_t luajit_nr_rows(const struct tui *t)
 {
-	return t->lj ? t->lj->nr_lines : 0;
+	return t->luajit ? t->luajit->nr_lines : 0;
 }
 
 static const struct lj_block *block_of(const struct lj_pane *p, const struct lj_line *l)
@@ -297,7 +297,7 @@ static const struct lj_block *block_of(const struct lj_pane *p, const struct lj_
 
 static bool luajit_drill(struct tui *t, size_t row, struct crumb *c)
 {
-	const struct lj_pane *p = t->lj;
+	const struct lj_pane *p = t->luajit;
 	const struct lj_line *l;
 	const struct lj_block *b;
 	char name[64];
@@ -358,7 +358,7 @@ static void func_text(const struct lj_pane *p, const struct lj_fn *fn, char *buf
 
 static bool luajit_match(struct tui *t, size_t row, const char *text)
 {
-	const struct lj_pane *p = t->lj;
+	const struct lj_pane *p = t->luajit;
 	const struct lj_line *l;
 	char buf[320];
 
@@ -378,7 +378,7 @@ static bool luajit_match(struct tui *t, size_t row, const char *text)
 
 static void draw_empty(struct tui *t, int y, int cols)
 {
-	const struct lj_pane *p = t->lj;
+	const struct lj_pane *p = t->luajit;
 	char buf[256];
 
 	if (p && p->session_samples) {
@@ -425,9 +425,9 @@ static void draw_state(const struct lj_pane *p, const struct lj_line *l, int y, 
 
 static void luajit_draw(struct tui *t, int y, int h, int cols)
 {
-	struct tui_layout *l = &t->lay;
-	const struct lj_pane *p = t->lj;
-	const struct pane_view *pv = &t->v.pv[PANE_LUAJIT];
+	struct tui_layout *l = &t->layout;
+	const struct lj_pane *p = t->luajit;
+	const struct pane_view *pv = &t->view.per_pane[PANE_LUAJIT];
 	char buf[320];
 
 	l->colhead_y = y;
@@ -436,8 +436,8 @@ static void luajit_draw(struct tui *t, int y, int h, int cols)
 	l->nr_cols = 0;
 	screen_fill(y, 0, cols, ROLE_COLHEAD);
 	snprintf(buf, sizeof(buf), "LUAJIT VM STATES per process and thread, %s%s",
-		 view_window_name(t->hi.window),
-		 t->hi.window == WIN_MINUTE ? " (LuaJIT keeps the session)" : "");
+		 view_window_name(t->header.window),
+		 t->header.window == WIN_MINUTE ? " (LuaJIT keeps the session)" : "");
 	screen_text(y, 0, cols, buf, ROLE_COLHEAD, false);
 	if (!p || !p->nr_lines) {
 		draw_empty(t, y + 2, cols);

@@ -6,8 +6,8 @@
  * show by name through the model's frame namer ("[k]" marks kernel frames,
  * "[inlined]" functions the compiler inlined into the frame above;
  * addresses in a replay). On-CPU, LuaJIT threads show their sysprof
- * samples, Lua frames ("[lua]", another colour) stitched into the C stack. With the /proc source there are no stacks, and the
- * pane says so.
+ * samples, Lua frames ("[lua]", another colour) stitched into the C stack.
+ * With the /proc source there are no stacks, and the pane says so.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -27,7 +27,7 @@ static bool is_expanded(void *ctx, const struct calltree_node *n)
 {
 	struct tui *t = ctx;
 
-	return t->tree_all || u64map__get(t->expanded, n->path);
+	return t->all_expanded || u64map__get(t->expanded, n->path);
 }
 
 static void expand_hot_path(struct tui *t)
@@ -48,28 +48,29 @@ static void clear_expanded(struct tui *t)
 /* The path of the selected frame to follow, 0 when none or on the first row (stay on top). */
 static uint64_t selected_path(const struct tui *t)
 {
-	size_t sel = t->v.pv[PANE_STACKS].sel;
+	size_t sel = t->view.per_pane[PANE_STACKS].sel;
 
-	return t->tree && sel && sel < t->sr.nr ? calltree__node(t->tree, t->sr.rows[sel])->path
-						: 0;
+	return t->tree && sel && sel < t->stack_rows.nr
+		       ? calltree__node(t->tree, t->stack_rows.rows[sel])->path
+		       : 0;
 }
 
 /* Starts the rows over (made as the screen needs them), keeping frame key selected. */
 static void flatten_keeping(struct tui *t, uint64_t key)
 {
-	stack_rows_reset(&t->sr, t->tree, is_expanded, t);
+	stack_rows_reset(&t->stack_rows, t->tree, is_expanded, t);
 	/* Keep the same frame selected when the tree changes around it. */
 	if (key) {
-		size_t i = stack_rows_find(&t->sr, key);
+		size_t i = stack_rows_find(&t->stack_rows, key);
 
 		if (i != SIZE_MAX)
-			t->v.pv[PANE_STACKS].sel = i;
+			t->view.per_pane[PANE_STACKS].sel = i;
 	}
 }
 
 static size_t stacks_rows(struct tui *t, size_t want)
 {
-	return stack_rows_fill(&t->sr, want);
+	return stack_rows_fill(&t->stack_rows, want);
 }
 
 static void stacks_flatten(struct tui *t)
@@ -93,7 +94,7 @@ static bool keep_row(const struct tui *t, const struct model_filter *f,
 	if (!f->stack_ip)
 		return true;
 	for (int k = 0; k < 2 && !found; k++) {
-		st = model__stack(t->m, k ? r->ustack_id : r->kstack_id);
+		st = model__stack(t->model, k ? r->ustack_id : r->kstack_id);
 		for (unsigned i = 0; st && i < st->nr && !found; i++)
 			found = st->ips[i] == f->stack_ip;
 	}
@@ -144,14 +145,14 @@ static void add_rows(struct tui *t, const struct model_filter *f,
 static bool traced_pairs(struct tui *t, const struct model_query *q, const struct u64map *skip,
 			 struct pairs *p)
 {
-	unsigned tr = model__traced(t->m);
+	unsigned tr = model__traced(t->model);
 	struct model_stack_row *rows = NULL;
 	int n;
 
-	if (!(t->v.offcpu ? tr & MODEL_TRACED_OFFCPU : tr & MODEL_TRACED_ONCPU))
+	if (!(t->view.offcpu ? tr & MODEL_TRACED_OFFCPU : tr & MODEL_TRACED_ONCPU))
 		return false;
-	n = t->v.offcpu ? model__offcpu(t->m, q->window, &rows)
-			: model__oncpu(t->m, q->window, &rows);
+	n = t->view.offcpu ? model__offcpu(t->model, q->window, &rows)
+			   : model__oncpu(t->model, q->window, &rows);
 	if (n < 0)
 		return false;
 	add_rows(t, &q->filter, rows, n, skip, p);
@@ -170,9 +171,9 @@ static int luajit_rows(struct tui *t, const struct model_query *q, struct model_
 	int n;
 
 	*ret = NULL;
-	if (t->v.offcpu)
+	if (t->view.offcpu)
 		return 0;
-	n = model__luajit_stacks(t->m, q->window, ret);
+	n = model__luajit_stacks(t->model, q->window, ret);
 	for (int i = 0; i < n; i++)
 		u64map__put(skip, (*ret)[i].tid, (void *)1);
 	return n > 0 ? n : 0;
@@ -188,8 +189,8 @@ static void stacks_build(struct tui *t, bool *header_done)
 	struct model_query q;
 	int nr = 0, nlj;
 
-	view_query(&t->v, PANE_STACKS, &q);
-	q.window = t->hi.window;
+	view_query(&t->view, PANE_STACKS, &q);
+	q.window = t->header.window;
 	frame_key_make(t, &q, &fk);
 	if (t->tree && frame_key_equal(&fk, &t->tree_key))
 		return; /* the same data: the tree, what is open and its rows stand */
@@ -202,7 +203,7 @@ static void stacks_build(struct tui *t, bool *header_done)
 		struct model_stack_count *pairs = NULL;
 		uint64_t total = 0;
 
-		nr = model__stack_samples_except(t->m, &q, nlj ? skip : NULL, &pairs, &total);
+		nr = model__stack_samples_except(t->model, &q, nlj ? skip : NULL, &pairs, &total);
 		if (!nlj && nr > 0) {
 			/* The only source: its pairs are already merged, take them as they are. */
 			p.out = pairs;
@@ -223,9 +224,9 @@ static void stacks_build(struct tui *t, bool *header_done)
 	t->window_samples = p.total;
 	t->stack_samples = 0;
 	if (nr >= 0) {
-		t->tree = calltree__new(t->m, p.out, p.nr);
+		t->tree = calltree__new(t->model, p.out, p.nr);
 		t->stack_samples = calltree__node(t->tree, CALLTREE_ROOT)->total;
-		if (!t->v.tree_touched) {
+		if (!t->view.tree_touched) {
 			clear_expanded(t);
 			expand_hot_path(t);
 		}
@@ -255,9 +256,9 @@ static void stacks_tree_op(struct tui *t, size_t row, int op)
 	const struct calltree_node *n;
 	size_t budget = EXPAND_SUBTREE_MAX;
 
-	if (!t->tree || row >= t->sr.nr)
+	if (!t->tree || row >= t->stack_rows.nr)
 		return;
-	n = calltree__node(t->tree, t->sr.rows[row]);
+	n = calltree__node(t->tree, t->stack_rows.rows[row]);
 	switch (op) {
 	case '+':
 		u64map__put(t->expanded, n->path, (void *)1);
@@ -266,28 +267,28 @@ static void stacks_tree_op(struct tui *t, size_t row, int op)
 		if (is_expanded(t, n) && n->nr_children) {
 			uint64_t path = n->path; /* n may move while the tree grows */
 
-			if (t->tree_all) {
+			if (t->all_expanded) {
 				/* Leave "all" mode keeping every other node open. */
-				t->tree_all = false;
+				t->all_expanded = false;
 				expand_subtree(t, CALLTREE_ROOT, &budget);
 			}
 			u64map__remove(t->expanded, path);
 		} else if (n->parent != CALLTREE_ROOT && n->parent != CALLTREE_NONE) {
 			/* On a closed node, Left goes to its parent, as in a file tree. */
-			for (size_t i = 0; i < t->sr.nr; i++)
-				if (t->sr.rows[i] == n->parent)
-					t->v.pv[PANE_STACKS].sel = i;
+			for (size_t i = 0; i < t->stack_rows.nr; i++)
+				if (t->stack_rows.rows[i] == n->parent)
+					t->view.per_pane[PANE_STACKS].sel = i;
 		}
 		break;
 	case '*':
-		expand_subtree(t, t->sr.rows[row], &budget);
+		expand_subtree(t, t->stack_rows.rows[row], &budget);
 		break;
 	case 'E':
-		if (t->tree_all) {
-			t->tree_all = false;
+		if (t->all_expanded) {
+			t->all_expanded = false;
 			clear_expanded(t);
 		} else {
-			t->tree_all = true;
+			t->all_expanded = true;
 		}
 		break;
 	default:
@@ -297,7 +298,7 @@ static void stacks_tree_op(struct tui *t, size_t row, int op)
 
 static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, size_t len)
 {
-	rows_frame_inlined(t->m,
+	rows_frame_inlined(t->model,
 			   calltree__node_pid(t->tree, (uint32_t)(n - calltree__node(t->tree, 0))),
 			   n->ip, n->kernel, n->inlined, buf, len);
 }
@@ -307,9 +308,9 @@ static bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 	const struct calltree_node *n;
 	char buf[64];
 
-	if (!t->tree || row >= t->sr.nr)
+	if (!t->tree || row >= t->stack_rows.nr)
 		return false;
-	n = calltree__node(t->tree, t->sr.rows[row]);
+	n = calltree__node(t->tree, t->stack_rows.rows[row]);
 	c->stack_ip = n->ip;
 	frame_text(t, n, buf, sizeof(buf));
 	snprintf(c->label, sizeof(c->label), "frame %s", buf);
@@ -320,9 +321,9 @@ static bool stacks_match(struct tui *t, size_t row, const char *text)
 {
 	char buf[64];
 
-	if (!t->tree || row >= t->sr.nr)
+	if (!t->tree || row >= t->stack_rows.nr)
 		return false;
-	frame_text(t, calltree__node(t->tree, t->sr.rows[row]), buf, sizeof(buf));
+	frame_text(t, calltree__node(t->tree, t->stack_rows.rows[row]), buf, sizeof(buf));
 	return strcasestr(buf, text) != NULL;
 }
 
@@ -363,10 +364,10 @@ static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum scre
 
 static void stacks_draw(struct tui *t, int y, int h, int cols)
 {
-	struct tui_layout *l = &t->lay;
-	const struct pane_view *pv = &t->v.pv[PANE_STACKS];
+	struct tui_layout *l = &t->layout;
+	const struct pane_view *pv = &t->view.per_pane[PANE_STACKS];
 	uint64_t total = t->stack_samples;
-	bool ns = t->stacks_traced && t->v.offcpu;
+	bool ns = t->stacks_traced && t->view.offcpu;
 	char buf[160];
 
 	l->colhead_y = y;
@@ -378,12 +379,12 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 	screen_text(y, 8, 6, " SELF%", ROLE_COLHEAD, false);
 	screen_text(y, 15, 8, ns ? " TIME ms" : " SAMPLES", ROLE_COLHEAD, false);
 	snprintf(buf, sizeof(buf), "%s CALL TREE, %s (o: %s; + - e E expand)",
-		 t->v.offcpu ? "OFF-CPU" : "ON-CPU",
+		 t->view.offcpu ? "OFF-CPU" : "ON-CPU",
 		 t->stacks_luajit    ? "with LuaJIT samples, Lua frames [lua]"
 		 : !t->stacks_traced ? "stacks of the thread samples"
-		 : t->v.offcpu	     ? "blocked time from sched_switch"
+		 : t->view.offcpu    ? "blocked time from sched_switch"
 				     : "perf_event CPU samples",
-		 t->v.offcpu ? "on-CPU" : "off-CPU");
+		 t->view.offcpu ? "on-CPU" : "off-CPU");
 	screen_text(y, 24, cols - 24, buf, ROLE_COLHEAD, false);
 	if (!strcmp(t->source, "proc") && !t->stacks_traced && !stacks_rows(t, 1)) {
 		screen_text(y + 2, 2, cols - 2,
@@ -399,7 +400,8 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 	if (!stacks_rows(t, 1)) {
 		snprintf(buf, sizeof(buf),
 			 "no %s stack samples in this window (%llu samples in all)",
-			 t->v.offcpu ? "off-CPU" : "on-CPU", (unsigned long long)t->window_samples);
+			 t->view.offcpu ? "off-CPU" : "on-CPU",
+			 (unsigned long long)t->window_samples);
 		screen_text(y + 2, 2, cols - 2, buf, ROLE_DIM, false);
 		return;
 	}
@@ -412,7 +414,7 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 
 		if (i >= stacks_rows(t, i + 1))
 			break;
-		n = calltree__node(t->tree, t->sr.rows[i]);
+		n = calltree__node(t->tree, t->stack_rows.rows[i]);
 		sel = i == pv->sel;
 		role = sel ? ROLE_SELECTED : ROLE_NORMAL;
 		if (sel)
@@ -422,7 +424,7 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 			 total ? 100.0 * (double)n->self / (double)total : 0.0,
 			 ns ? n->total / 1000000 : n->total);
 		x = screen_text(y + 1 + k, 0, cols, buf, role, false);
-		x += draw_indent(t, y + 1 + k, x, cols - x, t->sr.rows[i], role);
+		x += draw_indent(t, y + 1 + k, x, cols - x, t->stack_rows.rows[i], role);
 		frame_text(t, n, buf, sizeof(buf));
 		screen_text(y + 1 + k, x, cols - x, buf,
 			    sel			     ? ROLE_SELECTED
@@ -460,7 +462,7 @@ static int stacks_key(struct view *v, const struct view_env *env, int key)
 	}
 	if (!env->tree || !env->nr_rows)
 		return RX_NONE;
-	env->tree(env->ctx, v->pv[v->pane].sel, op);
+	env->tree(env->ctx, v->per_pane[v->pane].sel, op);
 	v->tree_touched = true;
 	return RX_RESORT;
 }
@@ -477,7 +479,7 @@ static void stacks_query(const struct view *v, struct model_query *q)
 
 static size_t stacks_nr_rows(const struct tui *t)
 {
-	return t->sr.nr; /* made so far: rows_needed makes enough */
+	return t->stack_rows.nr; /* made so far: rows_needed makes enough */
 }
 
 static const int stacks_columns[] = {COL_SAMPLES};

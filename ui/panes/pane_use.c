@@ -27,7 +27,7 @@ static size_t use_pane_rows(const struct tui *t)
 {
 	const struct use_component **cs;
 
-	return use_model__current(model__use(t->m), &cs);
+	return use_model__current(model__use(t->model), &cs);
 }
 
 /* The component's name for the screen: escaped (cgroup paths come from the filesystem). */
@@ -44,7 +44,7 @@ static void component_name(const struct tt_use_metric *r, char *buf, size_t len)
 static bool use_pane_match(struct tui *t, size_t row, const char *text)
 {
 	const struct use_component **cs;
-	size_t n = use_model__current(model__use(t->m), &cs);
+	size_t n = use_model__current(model__use(t->model), &cs);
 	char name[4 * 2 * TT_COMM_LEN + 16];
 
 	if (row >= n)
@@ -136,7 +136,7 @@ static int verdict_block(struct tui *t, int y, int h, int cols,
 	size_t nm;
 	int used = 0;
 
-	use_model__verdict(model__use(t->m), &v);
+	use_model__verdict(model__use(t->model), &v);
 	snprintf(buf, sizeof(buf), "Verdict: %s",
 		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
 		 : v.text[0]			? v.text
@@ -231,9 +231,9 @@ static void row_draw(struct tui *t, int y, int cols, const struct use_component 
 
 static void use_pane_draw(struct tui *t, int y, int h, int cols)
 {
-	struct pane_view *pv = &t->v.pv[PANE_USE];
+	struct pane_view *pv = &t->view.per_pane[PANE_USE];
 	const struct use_component **cs;
-	size_t n = use_model__current(model__use(t->m), &cs);
+	size_t n = use_model__current(model__use(t->model), &cs);
 	int used = verdict_block(t, y, h, cols, cs, n);
 	int spark_w = cols - (NAME_W + UTIL_W + 1 + SAT_W + ERR_W);
 	double interval_s = 0;
@@ -246,9 +246,9 @@ static void use_pane_draw(struct tui *t, int y, int h, int cols)
 	snprintf(head, sizeof(head), "%-*s%*s  %-*s%*s  UTIL%% over the last %.1f min", NAME_W,
 		 "COMPONENT", UTIL_W - 1, "UTIL%", SAT_W, "SATURATION", ERR_W - 2, "ERRORS",
 		 interval_s * (double)(per_cell(spark_w) * (size_t)spark_w) / 60.0);
-	t->lay.colhead_y = y + used;
-	t->lay.first_row_y = y + used + 1;
-	t->lay.nr_visible = h - used - 1;
+	t->layout.colhead_y = y + used;
+	t->layout.first_row_y = y + used + 1;
+	t->layout.nr_visible = h - used - 1;
 	screen_fill(y + used, 0, cols, ROLE_COLHEAD);
 	screen_text(y + used, 0, cols, head, ROLE_COLHEAD, false);
 	if (!n) {
@@ -258,14 +258,14 @@ static void use_pane_draw(struct tui *t, int y, int h, int cols)
 		return;
 	}
 	/* The verdict lines take the top: keep the selection within the rows left. */
-	if (t->lay.nr_visible > 0)
-		view_clamp(&t->v, n, (size_t)t->lay.nr_visible);
-	for (int k = 0; k < t->lay.nr_visible; k++) {
+	if (t->layout.nr_visible > 0)
+		view_clamp(&t->view, n, (size_t)t->layout.nr_visible);
+	for (int k = 0; k < t->layout.nr_visible; k++) {
 		size_t i = pv->top + (size_t)k;
 
 		if (i >= n)
 			break;
-		row_draw(t, t->lay.first_row_y + k, cols, cs[i], i == pv->sel, spark_w);
+		row_draw(t, t->layout.first_row_y + k, cols, cs[i], i == pv->sel, spark_w);
 	}
 }
 
