@@ -123,7 +123,7 @@ void view_query(const struct view *v, enum ui_pane p, struct model_query *q)
 	model_query_init(q);
 	q->window = v->window;
 	view_filter(v, &q->filter);
-	q->dims = 0;
+	q->dims = p < PANE_MAX ? ui_panes[p]->dims : 0;
 	if (p < PANE_MAX && ui_panes[p]->query)
 		ui_panes[p]->query(v, q);
 }

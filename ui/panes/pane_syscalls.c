@@ -29,11 +29,6 @@ static bool syscalls_drill(const struct view *v, const struct rows_ctx *c,
 	return true;
 }
 
-static void syscalls_query(const struct view *v, struct model_query *q)
-{
-	q->dims = DIM_BIT(DIM_SYSCALL);
-}
-
 static const struct table_pane syscalls_table = {
 	.pane = PANE_SYSCALLS,
 	.columns = syscalls_columns,
@@ -47,6 +42,6 @@ const struct pane_ops pane_syscalls_ops = {
 	.name = "Syscalls",
 	TABLE_PANE_OPS,
 	.table = &syscalls_table,
-	.query = syscalls_query,
+	.dims = DIM_BIT(DIM_SYSCALL),
 	.drill_to = PANE_THREADS,
 };

@@ -43,11 +43,6 @@ static bool threads_drill(const struct view *v, const struct rows_ctx *c, const 
 	return true;
 }
 
-static void threads_query(const struct view *v, struct model_query *q)
-{
-	q->dims = DIM_BIT(DIM_TID);
-}
-
 static const struct table_pane threads_table = {
 	.pane = PANE_THREADS,
 	.columns = threads_columns,
@@ -60,7 +55,7 @@ const struct pane_ops pane_threads_ops = {
 	.name = "Threads",
 	TABLE_PANE_OPS,
 	.table = &threads_table,
-	.query = threads_query,
+	.dims = DIM_BIT(DIM_TID),
 	.drill_to = PANE_GROUP,
 };
 

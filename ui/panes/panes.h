@@ -64,8 +64,10 @@ struct pane_ops {
 	 * enum ui_reaction bits, or -1 when key is not one of them. View state
 	 * only, like keys_dispatch. */
 	int (*key)(struct view *v, const struct view_env *env, int key);
-	/* Sets the query's dimensions (and narrows its filter) for this pane;
-	 * NULL: no dimensions. */
+	/* The DIM_BIT()s the pane's model query groups by... */
+	unsigned dims;
+	/* ...unless its view state decides them: sets the query's dimensions
+	 * and narrows its filter for the pane. */
 	void (*query)(const struct view *v, struct model_query *q);
 	/* The pane a narrowing (Enter) shows. */
 	enum ui_pane drill_to;
