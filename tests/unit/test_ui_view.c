@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "keys.h"
+#include "panes.h"
 #include "rows.h"
 #include "view.h"
 
@@ -344,6 +345,28 @@ static void help_lists_keys(void **state)
 	}
 }
 
+/* Every pane is in the table with what the front end calls unchecked, and
+ * the help screen holds the panes' own keys where the common ones leave room. */
+static void pane_table(void **state)
+{
+	size_t lines = keys_help_lines();
+
+	for (int p = 0; p < PANE_MAX; p++) {
+		assert_non_null(ui_panes[p]);
+		assert_non_null(ui_panes[p]->name);
+		assert_non_null(ui_panes[p]->draw);
+		assert_true(!ui_panes[p]->table || ui_panes[p]->table->pane == (enum ui_pane)p);
+	}
+	assert_string_equal(view_pane_name(PANE_LUAJIT), "LuaJIT");
+	assert_int_equal(lines, keys_help_count - 1 + 6); /* Group 1, Stacks 4, LuaJIT 1 */
+	for (size_t i = 0; i < lines; i++)
+		assert_non_null(keys_help_line(i)->keys);
+	assert_null(keys_help_line(lines));
+	assert_string_equal(keys_help_line(10)->keys, "g or F2"); /* after the column title */
+	assert_string_equal(keys_help_line(14)->keys, "o");
+	assert_string_equal(keys_help_line(16)->keys, "w or F7");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -351,7 +374,7 @@ int main(void)
 		cmocka_unit_test(selection_and_scroll), cmocka_unit_test(sorting),
 		cmocka_unit_test(panes_and_quit),	cmocka_unit_test(drill_down_and_back),
 		cmocka_unit_test(search_and_filter),	cmocka_unit_test(toggles_help_picker),
-		cmocka_unit_test(help_lists_keys),
+		cmocka_unit_test(help_lists_keys),	cmocka_unit_test(pane_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
