@@ -3,7 +3,7 @@
  * The Threads pane: one row per thread, top-like (PID, TID, COMM, latest
  * state, %CPU, average active threads, a bar of its state mix, latest
  * syscall, top frame). Enter narrows to the thread and opens the Group pane
- * on it. Also the table of the eight panes (ui_panes).
+ * on it.
  */
 #include <stdio.h>
 #include <string.h>
@@ -66,10 +66,3 @@ void pane_syscall_label(int nr, char *buf, size_t len)
 	else
 		syscall_label(nr, buf, len);
 }
-
-const struct pane_ops *const ui_panes[PANE_MAX] = {
-	[PANE_THREADS] = &pane_threads_ops,   [PANE_GROUP] = &pane_group_ops,
-	[PANE_SYSCALLS] = &pane_syscalls_ops, [PANE_STACKS] = &pane_stacks_ops,
-	[PANE_LOG] = &pane_log_ops,	      [PANE_LUAJIT] = &pane_luajit_ops,
-	[PANE_USE] = &pane_use_ops,	      [PANE_TRACES] = &pane_traces_ops,
-};
