@@ -82,7 +82,7 @@ struct pane_ops {
 	const char *export_ext;
 };
 
-/* The eight panes, indexed by enum ui_pane (pane_threads.c). */
+/* The eight panes, indexed by enum ui_pane (panes.c). */
 extern const struct pane_ops *const ui_panes[PANE_MAX];
 
 /* The operations shared by the table panes (table.c, frame_build.c). */
