@@ -188,12 +188,13 @@ static __always_inline __u64 mix64(__u64 h)
  * hash covers every frame, the depth, the kind and (user stacks) the tgid.
  * A stack seen for the first time is sent once as a TT_EV_STACK record.
  * When the dedup set is full the stack is still sent, under a fresh id, and
- * the miss is counted: costlier, never wrong. Returns 0 for "no stack".
+ * the miss is counted: costlier, never wrong. Past TT_KSTACK_ID_LAST no id
+ * is handed out (counted as dedup_full). Returns 0 for "no stack".
  */
 static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u32 tgid, bool kernel)
 {
 	__u32 nr, zero = 0, one = 1, *found, id;
-	__u64 h, size, *next, *inserted;
+	__u64 h, n, size, *next, *inserted;
 	bool in_set = true;
 	long err;
 
@@ -216,7 +217,12 @@ static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u3
 	next = bpf_map_lookup_elem(&tt_counters, &zero);
 	if (!next)
 		return 0;
-	id = (__u32)__sync_fetch_and_add(next, 1) + 1;
+	n = __sync_fetch_and_add(next, 1) + 1;
+	if (n > TT_KSTACK_ID_LAST) { /* out of ids (events.h): not into the next space */
+		count_drop(TT_DROP_DEDUP_FULL);
+		return 0;
+	}
+	id = (__u32)n;
 	err = bpf_map_update_elem(&tt_stack_ids, &h, &id, BPF_NOEXIST);
 	if (err == -EEXIST) {
 		found = bpf_map_lookup_elem(&tt_stack_ids, &h);

@@ -192,6 +192,66 @@ struct tt_stack {
 	__u64 ips[]; /* leaf first */
 };
 
+/*
+ * The id spaces: every id that names an entry of a dictionary, who hands it
+ * out and from which range. Spaces of one dictionary (one key space: the
+ * stack ids of a stream and of the model share one map) never overlap, and
+ * 0 means "none" in the stack and string dictionaries (checked by
+ * tests/unit/test_id_spaces.c). An allocator that has handed out the last id
+ * of its space refuses (the stack or string goes without one, counted as a
+ * dedup_full drop) rather than spill into the next space. Spaces marked
+ * "stream" travel in recordings: their values are part of the .ttr format.
+ * Each pair below: [BASE, LAST], with who allocates it.
+ */
+/* stream: stacks the BPF programs dedup (kernel, frame-pointer user): bpf/common.bpf.h */
+#define TT_KSTACK_ID_BASE 0x00000001u
+#define TT_KSTACK_ID_LAST 0x7fffffffu
+/* stream: user stacks unwound in user space from a TT_EV_STACK_COPY: src/sources/source_bpf.c */
+#define TT_USER_STACK_ID_BASE 0x80000000u
+#define TT_USER_STACK_ID_LAST 0xbfffffffu
+/* model only, never in a stream: stitched LuaJIT stacks, src/model/model_luajit.c */
+#define TT_LJ_STACK_ID_BASE 0xc0000000u
+#define TT_LJ_STACK_ID_LAST 0xffffffffu
+/* stream: TT_EV_STRING, one table per source (one source per stream): src/lib/strtab.c */
+#define TT_STRING_ID_BASE 0x00000001u
+#define TT_STRING_ID_LAST 0xffffffffu
+/* stream: TT_EV_LUAJIT_FUNC, per pid, the function's address in the agent: src/luajit */
+#define TT_LJ_FUNC_ID_BASE 0x0000000000000001ull
+#define TT_LJ_FUNC_ID_LAST 0xffffffffffffffffull
+/* stream: label slots (tt_label_name.slot), in --label order: src/model/labels.c */
+#define TT_LABEL_SLOT_ID_BASE 0u
+#define TT_LABEL_SLOT_ID_LAST (TT_LABEL_SLOTS - 1u)
+/* model only: label values and label sets (labels_id): strtab, src/model/model_labels.c */
+#define TT_LABEL_ID_BASE 0x00000001u
+#define TT_LABEL_ID_LAST 0xffffffffu
+/* model only: Lua frame tags' name index (lj_frame_ip, lj_model.h): src/model/lj_model.c */
+#define TT_LJ_FRAME_ID_BASE 0x00000000u
+#define TT_LJ_FRAME_ID_LAST 0xfffffffeu /* 0xffffffff: "(other)" */
+
+/* The dictionaries the spaces key. */
+enum tt_id_dict {
+	TT_DICT_STACK = 0, /* tt_stack.id, the model's stack map */
+	TT_DICT_STRING,	   /* tt_string.id */
+	TT_DICT_LJ_FUNC,   /* tt_luajit_func.id, per pid */
+	TT_DICT_LABEL_SLOT,
+	TT_DICT_LABEL, /* the model's label values and sets */
+	TT_DICT_LJ_FRAME,
+};
+
+/*
+ * The table above, for code that walks it: X(space, dictionary) for each
+ * TT_<space>_ID_BASE / TT_<space>_ID_LAST pair. A new space goes in both.
+ */
+#define TT_ID_SPACES(X)                   \
+	X(KSTACK, TT_DICT_STACK)          \
+	X(USER_STACK, TT_DICT_STACK)      \
+	X(LJ_STACK, TT_DICT_STACK)        \
+	X(STRING, TT_DICT_STRING)         \
+	X(LJ_FUNC, TT_DICT_LJ_FUNC)       \
+	X(LABEL_SLOT, TT_DICT_LABEL_SLOT) \
+	X(LABEL, TT_DICT_LABEL)           \
+	X(LJ_FRAME, TT_DICT_LJ_FRAME)
+
 struct tt_tick {
 	struct tt_event_header hdr;
 	__u32 weight_us;   /* sampling period of this pass */
@@ -392,12 +452,6 @@ struct tt_label_name {
 	__u32 reserved;
 	char name[TT_COMM_LEN];
 };
-
-/*
- * Stack ids from 0x80000000 up are handed out by user space (stacks unwound
- * from a TT_EV_STACK_COPY); the kernel counts from 1 and never gets there.
- */
-#define TT_USER_STACK_ID_BASE 0x80000000u
 
 /* The user registers a DWARF unwinder starts from (x86-64 callee-saved + ip, sp). */
 enum tt_ureg {

@@ -56,17 +56,18 @@ uint32_t strtab__intern(struct strtab *tab, const char *s, size_t len, bool *ret
 	struct str_entry *head, *e;
 	uint64_t h;
 
+	if (ret_new)
+		*ret_new = false;
 	if (len > TT_MAX_STRING_LEN)
 		len = TT_MAX_STRING_LEN;
 	h = fnv1a(s, len);
 	head = u64map__get(tab->by_hash, h);
 	for (e = head; e; e = e->next) {
-		if (e->len == len && memcmp(e->text, s, len) == 0) {
-			if (ret_new)
-				*ret_new = false;
+		if (e->len == len && memcmp(e->text, s, len) == 0)
 			return e->id;
-		}
 	}
+	if (tab->nr >= TT_STRING_ID_LAST)
+		return 0; /* out of ids (events.h) */
 	e = xmalloc(sizeof(*e) + len + 1);
 	memcpy(e->text, s, len);
 	e->text[len] = '\0';

@@ -16,7 +16,8 @@ struct strtab *strtab__new(void);
 void strtab__free(struct strtab *tab);
 /*
  * The id of s (len bytes, truncated to TT_MAX_STRING_LEN), interning it when
- * new; *ret_new says whether it was. Ids start at 1 (0 means "no string").
+ * new; *ret_new says whether it was. Ids start at 1 (0 means "no string"),
+ * as TT_STRING_ID_BASE; 0 too once TT_STRING_ID_LAST strings are in.
  */
 uint32_t strtab__intern(struct strtab *tab, const char *s, size_t len, bool *ret_new);
 /* The string of id, NUL-terminated, owned by the table; NULL when unknown. */

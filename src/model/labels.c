@@ -13,9 +13,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "threadtop/events.h"
 #include "labels.h"
 #include "line_reader.h"
 #include "util.h"
+
+_Static_assert(LABEL_MAX_SLOTS == TT_LABEL_SLOT_ID_LAST - TT_LABEL_SLOT_ID_BASE + 1,
+	       "slots are the label slot id space of events.h");
 
 #define LABELS_FILE_MAX (1u << 20)
 

@@ -157,8 +157,8 @@ static uint32_t name_intern(struct lj_model *lm, const char *name)
 		if (!strcmp(lm->names[idx - 1], name))
 			return (uint32_t)(idx - 1);
 	}
-	if (lm->nr_names >= LJ_FRAME_IDX_MASK)
-		return LJ_FRAME_IDX_MASK; /* out of tags: named "(other)" */
+	if (lm->nr_names > TT_LJ_FRAME_ID_LAST)
+		return LJ_FRAME_IDX_MASK; /* out of tags (events.h): named "(other)" */
 	xgrow((void **)&lm->names, &lm->cap_names, lm->nr_names + 1, sizeof(*lm->names));
 	lm->names[lm->nr_names] = xstrdup(name);
 	u64map__put(lm->name_index, h, (void *)(uintptr_t)(lm->nr_names + 1));

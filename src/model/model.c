@@ -291,7 +291,19 @@ static void ingest_string(struct model *m, const struct tt_string *s)
 
 static void ingest_stack(struct model *m, const struct tt_stack *st)
 {
-	struct tt_stack *copy = xmalloc(st->hdr.size);
+	struct tt_stack *copy;
+
+	/*
+	 * The model's own ids (stitched LuaJIT stacks) are never in a stream;
+	 * only a threadtop from before events.h's id table, past 2^30 unwound
+	 * stacks, could have written one: dropped, not mistaken for a stitch.
+	 */
+	if (st->id - TT_LJ_STACK_ID_BASE <= TT_LJ_STACK_ID_LAST - TT_LJ_STACK_ID_BASE) {
+		m->drops_interval[TT_DROP_DEDUP_FULL]++;
+		m->drops_session[TT_DROP_DEDUP_FULL]++;
+		return;
+	}
+	copy = xmalloc(st->hdr.size);
 
 	memcpy(copy, st, st->hdr.size);
 	free(u64map__put(m->stacks, st->id, copy));

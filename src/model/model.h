@@ -269,10 +269,11 @@ int model__oncpu(struct model *m, enum model_window window, struct model_stack_r
  * (host stack, Lua frames) pair of window, value and count in samples, its
  * ustack_id a stack stitched from both (lj_stitch.h: Lua frames replace the
  * interpreter's frames; Lua functions are frame tags, lj_model.h), made at
- * the first query and kept in the stack dictionary with ids from
- * MODEL_LJ_STACK_BASE. Returns the count or -errno.
+ * the first query and kept in the stack dictionary with ids of their own
+ * space (TT_LJ_STACK_ID_BASE, events.h); once it is used up a new one goes
+ * without (ustack_id 0, counted as a dedup_full drop). Returns the count or
+ * -errno.
  */
-#define MODEL_LJ_STACK_BASE 0x80000000u
 int model__luajit_stacks(struct model *m, enum model_window window, struct model_stack_row **ret);
 /* Off-CPU (blocked) time per thread and stacks, most first. Count or -errno. */
 int model__offcpu(struct model *m, enum model_window window, struct model_stack_row **ret);

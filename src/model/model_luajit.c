@@ -77,6 +77,12 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 
 	if (cached)
 		return cached;
+	/* Out of ids (events.h): the row goes without a stack, not into the stream's ids. */
+	if (m->nr_lj_stacks > TT_LJ_STACK_ID_LAST - TT_LJ_STACK_ID_BASE) {
+		m->drops_interval[TT_DROP_DEDUP_FULL]++;
+		m->drops_session[TT_DROP_DEDUP_FULL]++;
+		return 0;
+	}
 	if (hs && hs->nr > TT_MAX_STACK_DEPTH)
 		hs = NULL;
 	nh = host_frames(m, hs, nm, host);
@@ -91,7 +97,7 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 	st = xcalloc(1, sizeof(*st) + n * sizeof(st->ips[0]));
 	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION,
 					   (uint32_t)(sizeof(*st) + n * 8), 0};
-	st->id = MODEL_LJ_STACK_BASE + m->nr_lj_stacks++;
+	st->id = TT_LJ_STACK_ID_BASE + m->nr_lj_stacks++;
 	st->pid = r->pid;
 	st->nr = (uint16_t)n;
 	/* Root first out, leaf first in a stack. */

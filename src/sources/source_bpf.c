@@ -271,13 +271,17 @@ static uint32_t intern_ustack(struct bpf_source *bs, uint32_t pid, const uint64_
 
 	if (us && us->pid == pid && us->nr == nr && !memcmp(us->ips, ips, nr * 8))
 		return us->id;
+	/* Out of ids (events.h): the sample keeps its frame-pointer stack. */
+	if (bs->next_ustack_id < TT_USER_STACK_ID_BASE ||
+	    bs->next_ustack_id > TT_USER_STACK_ID_LAST) {
+		bs->user_drops[TT_DROP_DEDUP_FULL]++;
+		return 0;
+	}
 	/* Ids already sent stay valid in the model: a full set just starts again. */
 	if (u64map__count(bs->ustacks) >= USTACKS_MAX)
 		forget_ustacks(bs);
 	us = xmalloc(sizeof(*us) + nr * 8);
 	us->id = bs->next_ustack_id++;
-	if (bs->next_ustack_id < TT_USER_STACK_ID_BASE)
-		bs->next_ustack_id = TT_USER_STACK_ID_BASE;
 	us->pid = pid;
 	us->nr = nr;
 	memcpy(us->ips, ips, nr * 8);

@@ -5,7 +5,8 @@
  * its own carries the next Lua segment (Lua-C-Lua-C); builtins stay inline;
  * host frames above the Lua leaf stay unless they are the VM's; stacks
  * without an entry or without Lua frames; frame classification; and, through
- * the model, stitched stacks of LuaJIT samples named with Lua frames.
+ * the model, stitched stacks of LuaJIT samples named with Lua frames, kept
+ * apart from DWARF-unwound stacks of another process in the same model.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +22,7 @@
 #include "lj_model.h"
 #include "lj_stitch.h"
 #include "model.h"
+#include "model_internal.h" /* nr_lj_stacks: a full id space without 2^30 stitches */
 
 #define H(n, f)      \
 	{            \
@@ -148,37 +150,60 @@ static void ingest_raw(struct model *m, struct tt_event_header *h)
 	model__ingest(m, h);
 }
 
-static void model_stitches_samples(void **state)
+/* A stack record of id in pid's address space, ips leaf first. */
+static void stack(struct model *m, uint32_t id, uint32_t pid, const uint64_t *ips, uint16_t nr)
 {
-	static const struct frame_namer namer = {fake_name, NULL};
 	union {
 		struct tt_stack s;
-		char buf[sizeof(struct tt_stack) + 3 * 8];
+		char buf[sizeof(struct tt_stack) + 4 * 8];
 	} st;
-	union {
-		struct tt_luajit_func f;
-		char buf[sizeof(struct tt_luajit_func) + 64];
-	} fu;
+
+	assert_true(nr <= 4);
+	memset(&st, 0, sizeof(st));
+	st.s.hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION,
+					    (uint32_t)(sizeof(st.s) + nr * 8u), 1};
+	st.s.id = id;
+	st.s.pid = pid;
+	st.s.nr = nr;
+	memcpy(st.s.ips, ips, nr * 8u);
+	ingest_raw(m, &st.s.hdr);
+}
+
+/* A LuaJIT sample of thread 51 (pid 50) on host stack 7 in Lua functions leaf, caller. */
+static void lua_sample(struct model *m, uint64_t leaf, uint64_t caller)
+{
 	union {
 		struct tt_luajit_sample s;
 		char buf[sizeof(struct tt_luajit_sample) + 2 * 8];
 	} sa;
-	struct model *m = model__new(NULL);
-	struct model_stack_row *rows = NULL;
-	const struct tt_stack *out;
-	struct frame_name fn;
-	const char *names[] = {"main chunk @a.lua:0", "hot @a.lua:1"};
 
-	(void)state;
+	memset(&sa, 0, sizeof(sa));
+	sa.s.hdr = (struct tt_event_header){TT_EV_LUAJIT_SAMPLE, TT_LUAJIT_SAMPLE_VERSION,
+					    sizeof(sa), 2};
+	sa.s.pid = 50, sa.s.tid = 51, sa.s.ustack_id = 7, sa.s.vmstate = TT_LJ_TRACE;
+	sa.s.fidelity = 8, sa.s.weight_us = 10000, sa.s.nr = 2;
+	sa.s.frames[0] = leaf, sa.s.frames[1] = caller;
+	ingest_raw(m, &sa.s.hdr);
+}
+
+/*
+ * A model that knows the LuaJIT process 50: host stack 7 (main, lua_pcall,
+ * a VM frame) and Lua functions 100 "main chunk", 101 "hot", 102 "cold".
+ */
+static struct model *lua_model(void)
+{
+	static const struct frame_namer namer = {fake_name, NULL};
+	static const uint64_t host[] = {0x3000, 0x2000, 0x1000}; /* leaf first */
+	union {
+		struct tt_luajit_func f;
+		char buf[sizeof(struct tt_luajit_func) + 64];
+	} fu;
+	const char *names[] = {"main chunk @a.lua:0", "hot @a.lua:1", "cold @a.lua:2"};
+	struct model *m = model__new(NULL);
+
 	model__set_frame_namer(m, &namer);
-	memset(&st, 0, sizeof(st));
-	st.s.hdr = (struct tt_event_header){TT_EV_STACK, 1, sizeof(st), 1};
-	st.s.id = 7;
-	st.s.pid = 50;
-	st.s.nr = 3;
-	st.s.ips[0] = 0x3000, st.s.ips[1] = 0x2000, st.s.ips[2] = 0x1000; /* leaf first */
-	ingest_raw(m, &st.s.hdr);
-	for (int i = 0; i < 2; i++) {
+	stack(m, 7, 50, host, 3);
+	for (int i = 0; i < 3; i++) {
 		memset(&fu, 0, sizeof(fu));
 		fu.f.hdr = (struct tt_event_header){TT_EV_LUAJIT_FUNC, TT_LUAJIT_FUNC_VERSION,
 						    (uint32_t)(sizeof(fu.f) + strlen(names[i])), 1};
@@ -188,46 +213,151 @@ static void model_stitches_samples(void **state)
 		memcpy(fu.f.data, names[i], fu.f.len);
 		ingest_raw(m, &fu.f.hdr);
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.s.hdr = (struct tt_event_header){TT_EV_LUAJIT_SAMPLE, TT_LUAJIT_SAMPLE_VERSION,
-					    sizeof(sa), 2};
-	sa.s.pid = 50, sa.s.tid = 51, sa.s.ustack_id = 7, sa.s.vmstate = TT_LJ_TRACE;
-	sa.s.fidelity = 8, sa.s.weight_us = 10000, sa.s.nr = 2;
-	sa.s.frames[0] = 101, sa.s.frames[1] = 100; /* leaf first */
-	ingest_raw(m, &sa.s.hdr);
-	ingest_raw(m, &sa.s.hdr);
+	return m;
+}
 
-	assert_int_equal(model__luajit_stacks(m, WIN_SESSION, &rows), 1);
-	assert_int_equal(rows[0].tid, 51);
-	assert_int_equal(rows[0].value, 2);
-	out = model__stack(m, rows[0].ustack_id);
+/* Stack id is thread 51's stitched main;lua_pcall;main chunk;hot. */
+static void assert_stitched(struct model *m, uint32_t id)
+{
+	const struct tt_stack *out = model__stack(m, id);
+	struct frame_name fn;
+
 	assert_non_null(out);
 	/* main;lua_pcall;main chunk;hot (leaf first), the unnamed VM frame gone. */
 	assert_int_equal(out->nr, 4);
+	assert_int_equal(out->pid, 50);
 	assert_int_equal(out->ips[3], 0x1000);
 	assert_int_equal(out->ips[2], 0x2000);
 	assert_true(lj_frame_is_lua(out->ips[0]) && lj_frame_is_lua(out->ips[1]));
 	model__frame_name(m, 50, out->ips[0], false, &fn);
 	assert_string_equal(fn.name, "hot @a.lua:1");
 	assert_string_equal(fn.module, LJ_FRAME_MODULE);
-	/* Stitched once: the same id next time. */
-	{
-		uint32_t id = rows[0].ustack_id;
+}
 
-		free(rows);
-		assert_int_equal(model__luajit_stacks(m, WIN_SESSION, &rows), 1);
-		assert_int_equal(rows[0].ustack_id, id);
+static void model_stitches_samples(void **state)
+{
+	struct model *m = lua_model();
+	struct model_stack_row *rows = NULL;
+	uint32_t id;
+
+	(void)state;
+	lua_sample(m, 101, 100);
+	lua_sample(m, 101, 100);
+	assert_int_equal(model__luajit_stacks(m, WIN_SESSION, &rows), 1);
+	assert_int_equal(rows[0].tid, 51);
+	assert_int_equal(rows[0].value, 2);
+	assert_stitched(m, rows[0].ustack_id);
+	/* Stitched once: the same id next time. */
+	id = rows[0].ustack_id;
+	free(rows);
+	assert_int_equal(model__luajit_stacks(m, WIN_SESSION, &rows), 1);
+	assert_int_equal(rows[0].ustack_id, id);
+	free(rows);
+	model__free(m);
+}
+
+/* A DWARF-unwound user stack (pid 60, 0xa000 <- 0xb000) with id, and an on-CPU sample on it. */
+static void dwarf_sample(struct model *m, uint32_t id)
+{
+	static const uint64_t ips[] = {0xa000, 0xb000};
+	struct tt_cpu_sample s = {
+		.hdr = {TT_EV_CPU_SAMPLE, TT_CPU_SAMPLE_VERSION, sizeof(s), 3},
+		.pid = 60,
+		.tid = 61,
+		.ustack_id = id,
+		.weight_us = 10101,
+		.comm = "nofp",
+	};
+
+	stack(m, id, 60, ips, 2);
+	ingest_raw(m, &s.hdr);
+}
+
+static void assert_dwarf(struct model *m, uint32_t id)
+{
+	const struct tt_stack *st = model__stack(m, id);
+
+	assert_non_null(st);
+	assert_int_equal(st->pid, 60);
+	assert_int_equal(st->nr, 2);
+	assert_int_equal(st->ips[0], 0xa000);
+	assert_int_equal(st->ips[1], 0xb000);
+}
+
+/*
+ * Issue 19: a LuaJIT process and a no-frame-pointer process profiled at once.
+ * The BPF source's first unwound stack and the model's first stitched stack
+ * both took id 0x80000000, so whichever came last replaced the other.
+ */
+static void dwarf_and_stitched_stacks_apart(void **state)
+{
+	struct model *m = lua_model();
+	struct model_stack_row *rows = NULL;
+	struct model_stats stats;
+	uint32_t lj_id;
+
+	(void)state;
+	dwarf_sample(m, TT_USER_STACK_ID_BASE); /* before the stitch */
+	lua_sample(m, 101, 100);
+	assert_int_equal(model__luajit_stacks(m, WIN_SESSION, &rows), 1);
+	lj_id = rows[0].ustack_id;
+	free(rows);
+	assert_stitched(m, lj_id);
+	assert_dwarf(m, TT_USER_STACK_ID_BASE);
+	assert_true(lj_id >= TT_LJ_STACK_ID_BASE);
+	dwarf_sample(m, TT_USER_STACK_ID_BASE + 1); /* after the stitch */
+	assert_stitched(m, lj_id);
+	assert_dwarf(m, TT_USER_STACK_ID_BASE + 1);
+	assert_int_equal(model__luajit_stacks(m, WIN_SESSION, &rows), 1);
+	assert_int_equal(rows[0].ustack_id, lj_id);
+	free(rows);
+	/* The on-CPU view of the no-frame-pointer thread keeps its own frames. */
+	assert_int_equal(model__oncpu(m, WIN_SESSION, &rows), 2);
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(rows[i].tid, 61);
+		assert_dwarf(m, rows[i].ustack_id);
 	}
 	free(rows);
+	/* A stream's stack in the model's own space (no writer makes one) is dropped. */
+	dwarf_sample(m, lj_id);
+	assert_stitched(m, lj_id);
+	model__stats(m, &stats);
+	assert_int_equal(stats.drops_session[TT_DROP_DEDUP_FULL], 1);
+	model__free(m);
+}
+
+/* The last stitched id is handed out; the next stitch is refused and counted. */
+static void stitched_space_full(void **state)
+{
+	struct model *m = lua_model();
+	struct model_stack_row *rows = NULL;
+	struct model_stats stats;
+	int n;
+
+	(void)state;
+	m->nr_lj_stacks = TT_LJ_STACK_ID_LAST - TT_LJ_STACK_ID_BASE; /* one id left */
+	lua_sample(m, 101, 100);
+	lua_sample(m, 102, 100);
+	n = model__luajit_stacks(m, WIN_SESSION, &rows);
+	assert_int_equal(n, 2);
+	assert_true((rows[0].ustack_id == TT_LJ_STACK_ID_LAST && rows[1].ustack_id == 0) ||
+		    (rows[1].ustack_id == TT_LJ_STACK_ID_LAST && rows[0].ustack_id == 0));
+	free(rows);
+	model__stats(m, &stats);
+	assert_int_equal(stats.drops_session[TT_DROP_DEDUP_FULL], 1);
 	model__free(m);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(replaces_interpreter),	  cmocka_unit_test(lua_c_lua_c),
-		cmocka_unit_test(no_entry_or_no_lua),	  cmocka_unit_test(classifies_host_frames),
+		cmocka_unit_test(replaces_interpreter),
+		cmocka_unit_test(lua_c_lua_c),
+		cmocka_unit_test(no_entry_or_no_lua),
+		cmocka_unit_test(classifies_host_frames),
 		cmocka_unit_test(model_stitches_samples),
+		cmocka_unit_test(dwarf_and_stitched_stacks_apart),
+		cmocka_unit_test(stitched_space_full),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
