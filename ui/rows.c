@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "rows.h"
+#include "hash.h"
 #include "lj_model.h"
 #include "escape.h"
 #include "threadtop/frame_namer.h"
@@ -497,23 +498,14 @@ size_t rows_filter(const struct rows_ctx *c, struct model_row *rows, size_t nr, 
 	return out;
 }
 
-/* One FNV-1a step, over a whole value rather than a byte. */
-static uint64_t key_step(uint64_t h, uint64_t v)
-{
-	return (h ^ v) * 0x100000001b3ull;
-}
-
 uint64_t rows_key(const struct model_row *r)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = HASH_INIT;
 	uint64_t parts[] = {r->pid,	 r->tid,      (uint64_t)(uint32_t)r->syscall,
 			    r->state,	 r->wchan_id, r->cgroup_id,
 			    r->kleaf_ip, r->uleaf_ip, r->labels_id};
 
 	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		h = key_step(h, parts[i]);
-	if (r->comm)
-		for (const char *p = r->comm; *p; p++)
-			h = key_step(h, (unsigned char)*p);
-	return h;
+		h = hash_word(h, parts[i]);
+	return r->comm ? hash_bytes(h, r->comm, strlen(r->comm)) : h;
 }

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* String interning: FNV-1a hash buckets chained in a u64map (see strtab.h). */
+/* String interning: hash buckets (hash.h) chained in a u64map (see strtab.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "threadtop/events.h"
+#include "hash.h"
 #include "strtab.h"
 #include "u64map.h"
 #include "util.h"
@@ -20,17 +21,6 @@ struct strtab {
 	struct str_entry **by_id; /* index id - 1 */
 	size_t nr, cap;
 };
-
-static uint64_t fnv1a(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
 
 struct strtab *strtab__new(void)
 {
@@ -60,7 +50,7 @@ uint32_t strtab__intern(struct strtab *tab, const char *s, size_t len, bool *ret
 		*ret_new = false;
 	if (len > TT_MAX_STRING_LEN)
 		len = TT_MAX_STRING_LEN;
-	h = fnv1a(s, len);
+	h = hash_bytes(HASH_INIT, s, len);
 	head = u64map__get(tab->by_hash, h);
 	for (e = head; e; e = e->next) {
 		if (e->len == len && memcmp(e->text, s, len) == 0)

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "lj_model.h"
 #include "model_stacks.h"
 #include "profile.h"
@@ -41,19 +42,6 @@ struct builder {
 	struct u64map *lj_tids;	     /* LuaJIT threads of the window -> their sample period (us) */
 };
 
-static uint64_t hash_bytes(uint64_t h, const void *data, size_t len)
-{
-	const unsigned char *p = data;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= p[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
-}
-
-#define HASH_SEED 0xcbf29ce484222325ull
-
 /* A copy of s owned by the profile, shared by every equal string. */
 static const char *intern_string(struct builder *b, const char *s)
 {
@@ -62,7 +50,7 @@ static const char *intern_string(struct builder *b, const char *s)
 
 	if (!s)
 		return NULL;
-	h = hash_bytes(HASH_SEED, s, strlen(s));
+	h = hash_bytes(HASH_INIT, s, strlen(s));
 	for (;; h++) {
 		const char *have = u64map__get(b->strings, h);
 
@@ -80,7 +68,7 @@ static uint32_t intern_frame(struct builder *b, const char *name, const char *mo
 			     unsigned flags)
 {
 	struct profile *p = b->p;
-	uint64_t h = hash_bytes(HASH_SEED, name, strlen(name) + 1);
+	uint64_t h = hash_bytes(HASH_INIT, name, strlen(name) + 1);
 	size_t idx;
 
 	if (module)

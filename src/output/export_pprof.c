@@ -17,6 +17,7 @@
 #include "export_internal.h"
 #include "profile.pb-c.h"
 #include "escape.h"
+#include "hash.h"
 #include "strtab.h"
 #include "syscalls.h"
 #include "u64map.h"
@@ -144,13 +145,13 @@ static void build_frames(struct pprof *pp, const struct profile *p)
 static uint64_t run_location(struct pprof *pp, const struct profile *p, const uint32_t *frames,
 			     uint32_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = HASH_INIT;
 	Tt__Pprof__Location *loc;
 
 	if (n == 1)
 		return frames[0] + 1;
 	for (uint32_t i = 0; i < n; i++)
-		h = (h ^ frames[i]) * 0x100000001b3ull;
+		h = hash_word(h, frames[i]);
 	for (;; h++) {
 		size_t idx = (size_t)(uintptr_t)u64map__get(pp->inl_index, h);
 

@@ -14,6 +14,7 @@
 
 #include "export_internal.h"
 #include "escape.h"
+#include "hash.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -46,13 +47,7 @@ struct tree {
 
 static uint64_t hash_child(uint32_t parent, const char *name, unsigned flags)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ ((uint64_t)parent << 32 | flags);
-
-	for (const unsigned char *p = (const unsigned char *)name; *p; p++) {
-		h ^= *p;
-		h *= 0x100000001b3ull;
-	}
-	return h;
+	return hash_bytes(HASH_INIT ^ ((uint64_t)parent << 32 | flags), name, strlen(name));
 }
 
 static uint32_t new_node(struct tree *t, const char *name, unsigned flags, uint32_t parent,

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "frame_names.h"
+#include "hash.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -64,11 +65,7 @@ static struct name_entry *find(const struct frame_names *fn, uint32_t pid, uint6
 
 static uint64_t module_hash(uint32_t pid, const char *module, size_t len)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ pid; /* FNV-1a */
-
-	for (size_t i = 0; i < len; i++)
-		h = (h ^ (unsigned char)module[i]) * 0x100000001b3ull;
-	return h;
+	return hash_bytes(HASH_INIT ^ pid, module, len);
 }
 
 static struct bid_entry *find_bid(const struct frame_names *fn, uint32_t pid, const char *module,

@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "event_codec.h"
+#include "hash.h"
 #include "record.h"
 #include "u64map.h"
 #include "util.h"
@@ -359,10 +360,8 @@ static void track(struct recorder *r, const struct tt_event_header *ev, const un
 	}
 	case TT_EV_BUILD_ID: {
 		const struct tt_build_id *b = (const struct tt_build_id *)ev;
-		uint64_t h = 0xcbf29ce484222325ull ^ b->pid; /* FNV-1a of the module */
+		uint64_t h = hash_bytes(HASH_INIT ^ b->pid, b->data, b->module_len);
 
-		for (unsigned i = 0; i < b->module_len; i++)
-			h = (h ^ (unsigned char)b->data[i]) * 0x100000001b3ull;
 		keep_dict(r->build_ids, h, data, len, ev->time_ns);
 		r->flags |= TTR_CF_DICT;
 		break;
