@@ -16,6 +16,7 @@
 #include "threadtop/frame_namer.h"
 #include "procfs.h"
 #include "syscalls.h"
+#include "util.h"
 
 const struct ui_column ui_columns[COL_MAX] = {
 	[COL_PID] = {"PID", 7, COLK_NUMBER},	    [COL_TID] = {"TID", 7, COLK_NUMBER},
@@ -144,22 +145,15 @@ static const char *syscall_text(int nr, char *buf, size_t len)
 	return syscall_label(nr, buf, len);
 }
 
-static uint64_t stack_leaf(const struct rows_ctx *c, uint32_t stack_id)
-{
-	const struct tt_stack *st = c->m ? model__stack(c->m, stack_id) : NULL;
-
-	return st && st->nr ? st->ips[0] : 0;
-}
-
 /* The top frame of a row: (ip, kernel) of the leaf, else the wait channel. */
 static uint64_t row_frame_ip(const struct rows_ctx *c, const struct model_row *r, bool *kernel)
 {
-	uint64_t kleaf = is_thread_row(c) ? stack_leaf(c, r->cur_kstack_id) : r->kleaf_ip;
+	uint64_t kleaf = is_thread_row(c) ? model__stack_leaf(c->m, r->cur_kstack_id) : r->kleaf_ip;
 
 	*kernel = kleaf != 0;
 	if (kleaf)
 		return kleaf;
-	return is_thread_row(c) ? stack_leaf(c, r->cur_ustack_id) : r->uleaf_ip;
+	return is_thread_row(c) ? model__stack_leaf(c->m, r->cur_ustack_id) : r->uleaf_ip;
 }
 
 static const char *row_wchan(const struct rows_ctx *c, const struct model_row *r)
@@ -335,11 +329,6 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
 
-static int cmp_text(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
-}
-
 static int cmp_syscall(int a, int b)
 {
 	const char *x = a == TT_SYSCALL_NONE ? NULL : syscall_name(a);
@@ -371,7 +360,7 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		r = CMP(a->tid, b->tid);
 		break;
 	case COL_COMM:
-		r = cmp_text(a->comm, b->comm);
+		r = text_cmp(a->comm, b->comm);
 		break;
 	case COL_STATE:
 		r = CMP(tt_state_letter(row_state(c, a)), tt_state_letter(row_state(c, b)));
@@ -397,7 +386,7 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		if (ia || ib)
 			r = ia && ib ? CMP(ia, ib) : CMP(!ia, !ib);
 		else
-			r = cmp_text(row_wchan(c, a), row_wchan(c, b));
+			r = text_cmp(row_wchan(c, a), row_wchan(c, b));
 		break;
 	case COL_SAMPLES:
 	case COL_SHARE:
@@ -407,7 +396,7 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		r = CMP(b->nr_threads, a->nr_threads);
 		break;
 	case COL_WCHAN:
-		r = cmp_text(row_wchan(c, a), row_wchan(c, b));
+		r = text_cmp(row_wchan(c, a), row_wchan(c, b));
 		break;
 	case COL_KLEAF:
 		r = CMP(a->kleaf_ip, b->kleaf_ip);
@@ -419,7 +408,7 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		r = CMP(a->cgroup_id, b->cgroup_id);
 		break;
 	case COL_CMD:
-		r = cmp_text(dict(c, a->cmdline_id), dict(c, b->cmdline_id));
+		r = text_cmp(dict(c, a->cmdline_id), dict(c, b->cmdline_id));
 		break;
 	case COL_LABELS: {
 		char x[256], y[256];

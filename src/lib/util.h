@@ -54,6 +54,12 @@ DIR *opendir_dup(int dirfd);
  */
 bool scan_hex_u64(const char **p, const char *end, uint64_t *ret);
 
+/* strcmp with NULL as the empty string: the order of names in every sorted view. */
+static inline int text_cmp(const char *a, const char *b)
+{
+	return strcmp(a ? a : "", b ? b : "");
+}
+
 /*
  * How many of the nr entries at base (each size bytes, sorted by the
  * uint64_t at key_off) have a key <= key: entry result - 1, when the result

@@ -449,6 +449,13 @@ const struct tt_stack *model__stack(const struct model *m, uint32_t id)
 	return id ? u64map__get(m->stacks, id) : NULL;
 }
 
+uint64_t model__stack_leaf(const struct model *m, uint32_t id)
+{
+	const struct tt_stack *st = m ? model__stack(m, id) : NULL;
+
+	return st && st->nr ? st->ips[0] : 0;
+}
+
 double model__window_seconds(const struct model *m, enum model_window window)
 {
 	uint64_t start = window == WIN_INTERVAL ? m->interval_start_ns : m->session_start_ns;

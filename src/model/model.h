@@ -209,6 +209,8 @@ struct lj_model *model__luajit(struct model *m);
 /* Dictionary look-ups; NULL when unknown. Owned by the model. */
 const char *model__string(const struct model *m, uint32_t id);
 const struct tt_stack *model__stack(const struct model *m, uint32_t id);
+/* The leaf frame's address of stack id; 0 when m is NULL or the stack unknown or empty. */
+uint64_t model__stack_leaf(const struct model *m, uint32_t id);
 
 /*
  * Stack frame names (model_frames.c). The model does not symbolize: it hands

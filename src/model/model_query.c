@@ -64,13 +64,6 @@ static uint64_t hash_key(const struct group_key *k)
 	return h ^ (h >> 31);
 }
 
-static uint64_t stack_leaf(const struct model *m, uint32_t id)
-{
-	const struct tt_stack *st = model__stack(m, id);
-
-	return st && st->nr ? st->ips[0] : 0;
-}
-
 static uint64_t thread_cpu_ns(const struct builder *b, const struct thread *t)
 {
 	if (t->cpu_first_ns == UINT64_MAX)
@@ -108,9 +101,9 @@ static void make_key(const struct builder *b, const struct thread *t, const stru
 	if (dims & DIM_BIT(DIM_CGROUP))
 		k->cgroup_id = t->cgroup_id;
 	if (dims & DIM_BIT(DIM_KLEAF))
-		k->kleaf_ip = stack_leaf(b->m, sk->kstack_id);
+		k->kleaf_ip = model__stack_leaf(b->m, sk->kstack_id);
 	if (dims & DIM_BIT(DIM_ULEAF))
-		k->uleaf_ip = stack_leaf(b->m, sk->ustack_id);
+		k->uleaf_ip = model__stack_leaf(b->m, sk->ustack_id);
 	if (dims & DIM_BIT(DIM_LABELS))
 		k->labels_id = sk->labels_id;
 }
@@ -269,11 +262,6 @@ static void add_cpu_samples(void *arg, uint32_t labels_id, uint64_t samples)
 	ca->b->rows[r].cpu_pct += (double)samples * ca->b->m->cpu_weight_us * 1000.0;
 }
 
-static int cmp_str(const char *a, const char *b)
-{
-	return strcmp(a ? a : "", b ? b : "");
-}
-
 static int cmp_rows(const struct model_row *a, const struct model_row *b, enum model_sort sort)
 {
 	int c = 0;
@@ -296,7 +284,7 @@ static int cmp_rows(const struct model_row *a, const struct model_row *b, enum m
 	case SORT_TID:
 		break;
 	case SORT_COMM:
-		c = cmp_str(a->comm, b->comm);
+		c = text_cmp(a->comm, b->comm);
 		break;
 	case SORT_STATE:
 		c = (a->state > b->state) - (a->state < b->state);
