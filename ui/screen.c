@@ -27,19 +27,9 @@ static struct {
 	struct screen_mouse mouse;
 } S;
 
-bool screen_is_open(void)
-{
-	return S.open;
-}
-
 bool screen_utf8(void)
 {
 	return S.utf8;
-}
-
-bool screen_color(void)
-{
-	return S.color;
 }
 
 static void setup_roles(void)

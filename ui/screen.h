@@ -51,13 +51,11 @@ struct screen_opts {
 int screen_open(const struct screen_opts *o);
 /* Restores the terminal. Safe to call when not open. */
 void screen_close(void);
-bool screen_is_open(void);
 
 /* Re-reads the terminal size after SIGWINCH. */
 void screen_resize(void);
 void screen_size(int *rows, int *cols);
 bool screen_utf8(void);
-bool screen_color(void);
 
 /*
  * Next key as enum ui_key or a character; UK_NONE when none is waiting,

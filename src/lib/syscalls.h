@@ -9,7 +9,5 @@
 const char *syscall_name(int nr);
 /* Name of nr into buf, or "syscall_NR" when unknown; returns buf. */
 const char *syscall_label(int nr, char *buf, size_t len);
-/* Number of the named syscall, or -1. */
-int syscall_number(const char *name);
 
 #endif /* THREADTOP_SYSCALLS_H */

@@ -462,11 +462,6 @@ const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip)
 	return idx < lm->nr_names ? lm->names[idx] : "(other)";
 }
 
-uint64_t lj_model__frame_of(struct lj_model *lm, const char *name)
-{
-	return lj_frame_ip(name_intern(lm, name));
-}
-
 bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
 {
 	const char *name = lj_model__frame_name(lm, ip);

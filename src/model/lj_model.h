@@ -86,8 +86,6 @@ static inline uint64_t lj_frame_ip(uint32_t name_idx)
 /* The name of Lua frame tag ip ("fib @app.lua:3"), or NULL when ip is no
  * Lua frame. Owned by the model, valid while it lives. */
 const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip);
-/* The tag of the function called name (added to the name table when new). */
-uint64_t lj_model__frame_of(struct lj_model *lm, const char *name);
 /* Whether thread tid ran the Lua function of tag ip this session. */
 bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip);
 

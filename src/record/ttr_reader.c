@@ -371,11 +371,6 @@ const char *ttr_reader__info(const struct ttr_reader *r, const char *key)
 	return NULL;
 }
 
-const char *ttr_reader__info_text(const struct ttr_reader *r)
-{
-	return r->info;
-}
-
 size_t ttr_reader__nr_chunks(const struct ttr_reader *r)
 {
 	return r->nr_chunks;

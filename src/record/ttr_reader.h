@@ -45,8 +45,6 @@ void ttr_reader__free(struct ttr_reader *r);
 
 /* A host info value ("hostname", "kernel", "hz", ...), or NULL. Owned by r. */
 const char *ttr_reader__info(const struct ttr_reader *r, const char *key);
-/* All host info as "key=value\n" lines. Owned by r. */
-const char *ttr_reader__info_text(const struct ttr_reader *r);
 
 size_t ttr_reader__nr_chunks(const struct ttr_reader *r);
 const struct ttr_chunk *ttr_reader__chunk(const struct ttr_reader *r, size_t i);

@@ -84,11 +84,6 @@ void bpf_drain__free(struct bpf_drain *d)
 	free(d);
 }
 
-size_t bpf_drain__count(const struct bpf_drain *d)
-{
-	return u64map__count(d->prev);
-}
-
 static bool thread_gone(uint32_t pid, uint32_t tid)
 {
 	return syscall(SYS_tgkill, (pid_t)pid, (pid_t)tid, 0) < 0 && errno == ESRCH;

@@ -28,7 +28,5 @@ struct bpf_drain *bpf_drain__new(int map_fd, size_t key_size, size_t val_size);
 void bpf_drain__free(struct bpf_drain *d);
 /* Reads the whole map. Returns the entries deleted (exited threads) or negative errno. */
 int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx);
-/* Entries the drain remembers (for tests of leaks). */
-size_t bpf_drain__count(const struct bpf_drain *d);
 
 #endif /* THREADTOP_BPF_DRAIN_H */

@@ -222,11 +222,6 @@ int bpf_labels__tick(struct bpf_labels *l, const struct event_sink *sink, uint64
 	return (int)n;
 }
 
-uint64_t bpf_labels__read_failures(const struct bpf_labels *l)
-{
-	return l->skel && l->skel->bss ? l->skel->bss->tt_label_read_failures : 0;
-}
-
 void bpf_labels__free(struct bpf_labels *l)
 {
 	if (!l)

@@ -32,8 +32,6 @@ struct bpf_labels *bpf_labels__new(const struct label_set *set, struct bpf_objec
 				   bpf_labels_warn_fn warn, char *err, size_t errlen);
 /* Sends the label names once (first call) and runs the label iterator. */
 int bpf_labels__tick(struct bpf_labels *l, const struct event_sink *sink, uint64_t now);
-/* String arguments that could not be read, so far. */
-uint64_t bpf_labels__read_failures(const struct bpf_labels *l);
 void bpf_labels__free(struct bpf_labels *l);
 
 #endif /* THREADTOP_BPF_LABELS_H */

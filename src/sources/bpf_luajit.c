@@ -156,11 +156,6 @@ fail:
 	return NULL;
 }
 
-const char *bpf_luajit__path(const struct bpf_luajit *lj)
-{
-	return lj ? lj->path : "";
-}
-
 void bpf_luajit__free(struct bpf_luajit *lj)
 {
 	if (!lj)

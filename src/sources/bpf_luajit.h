@@ -23,8 +23,6 @@ struct bpf_luajit;
  */
 struct bpf_luajit *bpf_luajit__new(struct bpf_object *first, int self_pid, bool filter_tgids,
 				   char *err, size_t errlen);
-/* The library file the probe is attached to first ("" if none). */
-const char *bpf_luajit__path(const struct bpf_luajit *lj);
 void bpf_luajit__free(struct bpf_luajit *lj);
 
 /*

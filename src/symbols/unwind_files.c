@@ -292,19 +292,6 @@ int unwind_file__offset_to_vaddr(const struct unwind_file *f, uint64_t off, uint
 	return -ENOENT;
 }
 
-int unwind_file__vaddr_to_offset(const struct unwind_file *f, uint64_t vaddr, uint64_t *ret_off)
-{
-	for (int i = 0; i < f->nr_loads; i++) {
-		const struct load *l = &f->loads[i];
-
-		if (vaddr >= l->vaddr && vaddr - l->vaddr < l->filesz) {
-			*ret_off = vaddr - l->vaddr + l->offset;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 int unwind_file__table(const struct unwind_file *f, struct unwind_table *ret)
 {
 	if (!f->has_table)

@@ -55,8 +55,6 @@ void unwind_file__free(struct unwind_file *f);
 int unwind_file__read(const struct unwind_file *f, uint64_t off, void *buf, size_t len);
 /* The ELF virtual address of file offset off (PT_LOAD segments), or -ENOENT. */
 int unwind_file__offset_to_vaddr(const struct unwind_file *f, uint64_t off, uint64_t *ret_vaddr);
-/* The file offset of virtual address vaddr, or -ENOENT. */
-int unwind_file__vaddr_to_offset(const struct unwind_file *f, uint64_t vaddr, uint64_t *ret_off);
 /* The FDE search table, or -ENOENT (no .eh_frame_hdr or an encoding not supported). */
 int unwind_file__table(const struct unwind_file *f, struct unwind_table *ret);
 
