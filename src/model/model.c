@@ -359,7 +359,7 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 		lj_model__ingest(m->lj, ev);
 		break;
 	default:
-		trace_ingest(m, ev);
+		traced_ingest(m, ev);
 		break;
 	}
 }

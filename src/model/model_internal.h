@@ -64,7 +64,7 @@ struct thread {
 	 */
 	uint16_t (*key_rings)[MINUTE_SLOTS];
 	size_t nr_keys, cap_keys;
-	struct thread_trace *trace; /* on-CPU, syscall, off-CPU data (model_trace.c), or NULL */
+	struct thread_trace *trace; /* on-CPU, syscall, off-CPU data (model_traced.c), or NULL */
 };
 
 struct model {
@@ -86,7 +86,7 @@ struct model {
 	uint64_t drops_session[TT_DROP_MAX];
 	struct use_model *use;	 /* USE metrics (use_model.c) */
 	unsigned traced;	 /* MODEL_TRACED_* seen this session */
-	struct prog_stat *progs; /* BPF program run time (model_trace.c) */
+	struct prog_stat *progs; /* BPF program run time (model_traced.c) */
 	size_t nr_progs, cap_progs;
 
 	/* Names stack frames (model_frames.c); NULL = addresses. */
@@ -125,8 +125,8 @@ void model_repeat_before_sample(struct model *m);
 void model_repeat_flush(struct model *m);
 void model_repeat_free(struct model *m);
 
-/* model_trace.c: the record types of tracing and on-CPU sampling. */
-void trace_ingest(struct model *m, const struct tt_event_header *ev);
+/* model_traced.c: the record types of tracing and on-CPU sampling. */
+void traced_ingest(struct model *m, const struct tt_event_header *ev);
 void trace_thread_free(struct thread_trace *tr);
 void trace_end_interval(struct model *m, struct thread *t);
 void trace_model_end_interval(struct model *m);

@@ -198,7 +198,7 @@ static void ingest_prog_stats(struct model *m, const struct tt_prog_stats *p)
 	m->traced |= MODEL_TRACED_PROGS;
 }
 
-void trace_ingest(struct model *m, const struct tt_event_header *ev)
+void traced_ingest(struct model *m, const struct tt_event_header *ev)
 {
 	switch (ev->type) {
 	case TT_EV_CPU_SAMPLE:

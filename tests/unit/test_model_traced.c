@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the model's traced data (src/model/model_trace.c): on-CPU
+ * Unit tests for the model's traced data (src/model/model_traced.c): on-CPU
  * samples and off-CPU time per thread and stacks, exact syscall figures,
  * run-queue waits, BPF program cost; the interval, last and session windows;
  * threads that only traced records name still get a row.
