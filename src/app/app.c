@@ -21,7 +21,7 @@
 #include "capture.h"
 #include "event_codec.h"
 #include "export_app.h"
-#include "frame_names.h"
+#include "recorded_names.h"
 #include "log.h"
 #include "maps_cache.h"
 #include "record.h"
@@ -199,11 +199,11 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 		break;
 	case TT_EV_FRAME_NAME:
 		if (app->replay)
-			frame_names__add(app->names, (const struct tt_frame_name *)ev);
+			recorded_names__add(app->names, (const struct tt_frame_name *)ev);
 		break;
 	case TT_EV_BUILD_ID:
 		if (app->replay)
-			frame_names__add_build_id(app->names, (const struct tt_build_id *)ev);
+			recorded_names__add_build_id(app->names, (const struct tt_build_id *)ev);
 		break;
 	case TT_EV_INTERVAL:
 		handle_interval(app, (const struct tt_interval *)ev);
@@ -221,8 +221,8 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 	if (ev->type == TT_EV_STACK && app->rec && app->sym && !app->replay) {
 		struct event_sink sink = {app_emit, app};
 
-		frame_names__record_stack(app->names, symbolizer__namer(app->sym),
-					  (const struct tt_stack *)ev, &sink, ev->time_ns);
+		recorded_names__record_stack(app->names, symbolizer__namer(app->sym),
+					     (const struct tt_stack *)ev, &sink, ev->time_ns);
 	} else if (ev->type == TT_EV_STACK && app->o->nr_exports && app->sym && !app->replay) {
 		name_stack_now(app, (const struct tt_stack *)ev);
 	}
@@ -515,7 +515,7 @@ out:
 	use_sampler__free(app.use);
 	capture__free(app.capture);
 	model__free(app.model);
-	frame_names__free(app.names);
+	recorded_names__free(app.names);
 	symbolizer__free(app.sym);
 	maps_cache__free(app.maps); /* after both its users */
 	loop__free(app.loop);

@@ -27,11 +27,11 @@ struct app {
 	struct source *source;
 	struct recorder *rec;
 	bool replay;
-	char recorded_source[32];  /* in a replay: the source that recorded it */
-	struct use_sampler *use;   /* USE metrics, sampled once per interval */
-	struct frame_names *names; /* recorded frame names: written live, read in a replay */
-	struct symbolizer *sym;	   /* names stack frames of a live run (none in a replay) */
-	struct maps_cache *maps;   /* process maps of a live run: the unwinder's and sym's */
+	char recorded_source[32];     /* in a replay: the source that recorded it */
+	struct use_sampler *use;      /* USE metrics, sampled once per interval */
+	struct recorded_names *names; /* recorded frame names: written live, read in a replay */
+	struct symbolizer *sym;	      /* names stack frames of a live run (none in a replay) */
+	struct maps_cache *maps;      /* process maps of a live run: the unwinder's and sym's */
 	unsigned use_missing_said;
 	struct capture *capture; /* --trace, --cmd; in a replay, what they recorded */
 	uint64_t bad_capture_records;

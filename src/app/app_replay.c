@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "capture.h"
-#include "frame_names.h"
+#include "recorded_names.h"
 #include "log.h"
 #include "replay_range.h"
 #include "source_replay.h"
@@ -288,8 +288,8 @@ int app_replay_start(struct app *app)
 	}
 	app->replay = true;
 	/* Frames are named as the recording run named them (TT_EV_FRAME_NAME). */
-	app->names = frame_names__new();
-	model__set_frame_namer(app->model, frame_names__namer(app->names));
+	app->names = recorded_names__new();
+	model__set_frame_namer(app->model, recorded_names__namer(app->names));
 	rd = replay_source__reader(app->source);
 	v = ttr_reader__info(rd, "source");
 	snprintf(app->recorded_source, sizeof(app->recorded_source), "%s", v ? v : "unknown");

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "capture.h"
-#include "frame_names.h"
+#include "recorded_names.h"
 #include "log.h"
 #include "invoker.h"
 #include "privileges.h"
@@ -209,7 +209,7 @@ int app_start_recording(struct app *app)
 	ro.extra_info = extra;
 	app->rec = recorder__new(&ro, err, sizeof(err));
 	if (app->rec && !app->names)
-		app->names = frame_names__new();
+		app->names = recorded_names__new();
 	if (!app->rec) {
 		log_msg("%s", err);
 		return -errno;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Frame names of recordings (see frame_names.h): a table (pid, address,
+ * Frame names of recordings (see recorded_names.h): a table (pid, address,
  * kernel?) -> (name, module), filled from the live namer when recording and
  * from TT_EV_FRAME_NAME records when replaying. A user frame looked up with
  * another pid than it was named with (views name by thread, stacks by
@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frame_names.h"
+#include "recorded_names.h"
 #include "hash.h"
 #include "u64map.h"
 #include "util.h"
@@ -35,7 +35,7 @@ struct bid_entry {
 	char *module, *hex;
 };
 
-struct frame_names {
+struct recorded_names {
 	struct u64map *exact;	/* hash(pid, addr, kernel) -> chain */
 	struct u64map *by_addr; /* user addr -> an entry (not owned) */
 	struct u64map *bids;	/* hash(pid, module) -> chain of struct bid_entry */
@@ -50,7 +50,7 @@ static uint64_t hash(uint32_t pid, uint64_t addr, bool kernel)
 	return h ^ (h >> 29);
 }
 
-static struct name_entry *find(const struct frame_names *fn, uint32_t pid, uint64_t addr,
+static struct name_entry *find(const struct recorded_names *fn, uint32_t pid, uint64_t addr,
 			       bool kernel)
 {
 	struct name_entry *e = u64map__get(fn->exact, hash(pid, addr, kernel));
@@ -68,7 +68,7 @@ static uint64_t module_hash(uint32_t pid, const char *module, size_t len)
 	return hash_bytes(HASH_INIT ^ pid, module, len);
 }
 
-static struct bid_entry *find_bid(const struct frame_names *fn, uint32_t pid, const char *module,
+static struct bid_entry *find_bid(const struct recorded_names *fn, uint32_t pid, const char *module,
 				  size_t len)
 {
 	struct bid_entry *b = u64map__get(fn->bids, module_hash(pid, module, len));
@@ -80,7 +80,7 @@ static struct bid_entry *find_bid(const struct frame_names *fn, uint32_t pid, co
 }
 
 /* Keeps hex as the build-id of (pid, module), replacing an earlier one. */
-static void put_bid(struct frame_names *fn, uint32_t pid, const char *module, size_t len,
+static void put_bid(struct recorded_names *fn, uint32_t pid, const char *module, size_t len,
 		    const char *hex)
 {
 	uint64_t h = module_hash(pid, module, len);
@@ -124,7 +124,7 @@ static void put_inlined(struct name_entry *e, const char *block, size_t len)
 	}
 }
 
-static struct name_entry *put(struct frame_names *fn, uint32_t pid, uint64_t addr, bool kernel,
+static struct name_entry *put(struct recorded_names *fn, uint32_t pid, uint64_t addr, bool kernel,
 			      const char *name, size_t name_len, const char *module,
 			      size_t module_len)
 {
@@ -152,7 +152,7 @@ static struct name_entry *put(struct frame_names *fn, uint32_t pid, uint64_t add
 
 static int kept_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
 {
-	struct frame_names *fn = ctx;
+	struct recorded_names *fn = ctx;
 	struct name_entry *e = find(fn, pid, addr, kernel);
 	struct bid_entry *b;
 
@@ -170,9 +170,9 @@ static int kept_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 	return 0;
 }
 
-struct frame_names *frame_names__new(void)
+struct recorded_names *recorded_names__new(void)
 {
-	struct frame_names *fn = xcalloc(1, sizeof(*fn));
+	struct recorded_names *fn = xcalloc(1, sizeof(*fn));
 
 	fn->exact = u64map__new();
 	fn->by_addr = u64map__new();
@@ -181,7 +181,7 @@ struct frame_names *frame_names__new(void)
 	return fn;
 }
 
-void frame_names__free(struct frame_names *fn)
+void recorded_names__free(struct recorded_names *fn)
 {
 	struct name_entry *e, *next;
 	struct bid_entry *b, *bnext;
@@ -214,7 +214,7 @@ void frame_names__free(struct frame_names *fn)
 	free(fn);
 }
 
-void frame_names__add(struct frame_names *fn, const struct tt_frame_name *rec)
+void recorded_names__add(struct recorded_names *fn, const struct tt_frame_name *rec)
 {
 	struct name_entry *e = put(fn, rec->pid, rec->addr, rec->flags & TT_FRAME_KERNEL, rec->data,
 				   rec->name_len, rec->data + rec->name_len, rec->module_len);
@@ -222,7 +222,7 @@ void frame_names__add(struct frame_names *fn, const struct tt_frame_name *rec)
 	put_inlined(e, rec->data + rec->name_len + rec->module_len, rec->inlined_len);
 }
 
-void frame_names__add_build_id(struct frame_names *fn, const struct tt_build_id *rec)
+void recorded_names__add_build_id(struct recorded_names *fn, const struct tt_build_id *rec)
 {
 	char hex[2 * TT_BUILD_ID_MAX + 1];
 	const unsigned char *id = (const unsigned char *)rec->data + rec->module_len;
@@ -233,7 +233,7 @@ void frame_names__add_build_id(struct frame_names *fn, const struct tt_build_id 
 	put_bid(fn, rec->pid, rec->data, rec->module_len, hex);
 }
 
-const struct frame_namer *frame_names__namer(struct frame_names *fn)
+const struct frame_namer *recorded_names__namer(struct recorded_names *fn)
 {
 	return &fn->namer;
 }
@@ -254,7 +254,7 @@ static int hex_digit(char c)
  * emits a TT_EV_BUILD_ID record. A build-id that is not whole hex bytes
  * (none the symbolizer gives) is not recorded.
  */
-static void record_build_id(struct frame_names *fn, uint32_t pid, const char *module, size_t ml,
+static void record_build_id(struct recorded_names *fn, uint32_t pid, const char *module, size_t ml,
 			    const char *hex, const struct event_sink *sink, uint64_t time_ns)
 {
 	union {
@@ -285,9 +285,9 @@ static void record_build_id(struct frame_names *fn, uint32_t pid, const char *mo
 	sink_emit(sink, &u.rec.hdr);
 }
 
-void frame_names__record_stack(struct frame_names *fn, const struct frame_namer *namer,
-			       const struct tt_stack *st, const struct event_sink *sink,
-			       uint64_t time_ns)
+void recorded_names__record_stack(struct recorded_names *fn, const struct frame_namer *namer,
+				  const struct tt_stack *st, const struct event_sink *sink,
+				  uint64_t time_ns)
 {
 	union {
 		struct tt_frame_name rec;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests of recorded frame names (frame_names.c): the recording side
+ * Unit tests of recorded frame names (recorded_names.c): the recording side
  * names each frame once and emits records; the replay side, fed those
  * records, names every frame as the live namer did, with no namer of its own,
  * and gives user frames the build-ids of their modules.
@@ -16,7 +16,7 @@
 #include <cmocka.h>
 
 #include "event_codec.h"
-#include "frame_names.h"
+#include "recorded_names.h"
 
 static int live_calls;
 
@@ -57,7 +57,7 @@ static int live_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 static const struct frame_namer live = {live_name, NULL};
 
 struct replay {
-	struct frame_names *fn;
+	struct recorded_names *fn;
 	int records, build_ids;
 };
 
@@ -76,11 +76,11 @@ static void to_replay(void *ctx, const struct tt_event_header *ev)
 		tt_event_decode(enc, (size_t)n, (struct tt_event_header *)dec, sizeof(dec), NULL),
 		n);
 	if (ev->type == TT_EV_BUILD_ID) {
-		frame_names__add_build_id(r->fn, (const struct tt_build_id *)dec);
+		recorded_names__add_build_id(r->fn, (const struct tt_build_id *)dec);
 		r->build_ids++;
 		return;
 	}
-	frame_names__add(r->fn, (const struct tt_frame_name *)dec);
+	recorded_names__add(r->fn, (const struct tt_frame_name *)dec);
 	r->records++;
 }
 
@@ -90,10 +90,10 @@ static void test_names_travel(void **state)
 		struct tt_stack st;
 		char buf[sizeof(struct tt_stack) + 4 * 8];
 	} k = {0}, u = {0};
-	struct replay rp = {frame_names__new(), 0, 0};
-	struct frame_names *rec = frame_names__new();
+	struct replay rp = {recorded_names__new(), 0, 0};
+	struct recorded_names *rec = recorded_names__new();
 	struct event_sink sink = {to_replay, &rp};
-	const struct frame_namer *kept = frame_names__namer(rp.fn);
+	const struct frame_namer *kept = recorded_names__namer(rp.fn);
 	struct frame_name a, b;
 
 	k.st.flags = TT_STACK_KERNEL;
@@ -106,9 +106,9 @@ static void test_names_travel(void **state)
 	u.st.ips[0] = 0x401000;
 	u.st.ips[1] = 0x402000;
 
-	frame_names__record_stack(rec, &live, &k.st, &sink, 5);
-	frame_names__record_stack(rec, &live, &u.st, &sink, 6);
-	frame_names__record_stack(rec, &live, &u.st, &sink, 7); /* seen: nothing new */
+	recorded_names__record_stack(rec, &live, &k.st, &sink, 5);
+	recorded_names__record_stack(rec, &live, &u.st, &sink, 6);
+	recorded_names__record_stack(rec, &live, &u.st, &sink, 7); /* seen: nothing new */
 	assert_int_equal(rp.records, 4);
 	assert_int_equal(live_calls, 4);
 	assert_int_equal(rp.build_ids, 1); /* app, once */
@@ -137,8 +137,8 @@ static void test_names_travel(void **state)
 	frame_namer__name(kept, 42, 0x999000, false, &a);
 	assert_string_equal(a.name, "0x999000");
 	assert_null(a.build_id);
-	frame_names__free(rec);
-	frame_names__free(rp.fn);
+	recorded_names__free(rec);
+	recorded_names__free(rp.fn);
 }
 
 /* One build-id record per (pid, module); another process gets its own; junk hex none. */
@@ -148,10 +148,10 @@ static void test_build_ids_travel(void **state)
 		struct tt_stack st;
 		char buf[sizeof(struct tt_stack) + 4 * 8];
 	} u = {0};
-	struct replay rp = {frame_names__new(), 0, 0};
-	struct frame_names *rec = frame_names__new();
+	struct replay rp = {recorded_names__new(), 0, 0};
+	struct recorded_names *rec = recorded_names__new();
 	struct event_sink sink = {to_replay, &rp};
-	const struct frame_namer *kept = frame_names__namer(rp.fn);
+	const struct frame_namer *kept = recorded_names__namer(rp.fn);
 	struct frame_name a;
 
 	u.st.pid = 7;
@@ -160,11 +160,11 @@ static void test_build_ids_travel(void **state)
 	u.st.ips[1] = 0x510000;
 	u.st.ips[2] = 0x520000; /* lib.so again: no second record */
 	u.st.ips[3] = 0x600000; /* not hex: named, no build-id */
-	frame_names__record_stack(rec, &live, &u.st, &sink, 1);
+	recorded_names__record_stack(rec, &live, &u.st, &sink, 1);
 	assert_int_equal(rp.records, 4);
 	assert_int_equal(rp.build_ids, 2);
 	u.st.pid = 8;
-	frame_names__record_stack(rec, &live, &u.st, &sink, 2);
+	recorded_names__record_stack(rec, &live, &u.st, &sink, 2);
 	assert_int_equal(rp.build_ids, 4);
 
 	frame_namer__name(kept, 7, 0x520000, false, &a);
@@ -175,8 +175,8 @@ static void test_build_ids_travel(void **state)
 	frame_namer__name(kept, 7, 0x600000, false, &a);
 	assert_string_equal(a.module, "odd.so");
 	assert_null(a.build_id);
-	frame_names__free(rec);
-	frame_names__free(rp.fn);
+	recorded_names__free(rec);
+	recorded_names__free(rp.fn);
 }
 
 /* Build-id records: bounds checked; encode and decode keep every byte. */

@@ -6,8 +6,8 @@
  * records; a replay keeps them and answers the model's frame look-ups from
  * them, so frames are named on another machine as they were live.
  */
-#ifndef THREADTOP_FRAME_NAMES_H
-#define THREADTOP_FRAME_NAMES_H
+#ifndef THREADTOP_RECORDED_NAMES_H
+#define THREADTOP_RECORDED_NAMES_H
 
 #include <stdint.h>
 
@@ -15,25 +15,25 @@
 #include "threadtop/frame_namer.h"
 #include "threadtop/source.h"
 
-struct frame_names;
+struct recorded_names;
 
-struct frame_names *frame_names__new(void);
-void frame_names__free(struct frame_names *fn);
+struct recorded_names *recorded_names__new(void);
+void recorded_names__free(struct recorded_names *fn);
 
 /* Replay side: keeps the name of a (validated) TT_EV_FRAME_NAME record. */
-void frame_names__add(struct frame_names *fn, const struct tt_frame_name *rec);
+void recorded_names__add(struct recorded_names *fn, const struct tt_frame_name *rec);
 /* Replay side: keeps the build-id of a (validated) TT_EV_BUILD_ID record. */
-void frame_names__add_build_id(struct frame_names *fn, const struct tt_build_id *rec);
+void recorded_names__add_build_id(struct recorded_names *fn, const struct tt_build_id *rec);
 /* A namer answering from the names kept (ctx fn): valid while fn lives. */
-const struct frame_namer *frame_names__namer(struct frame_names *fn);
+const struct frame_namer *recorded_names__namer(struct recorded_names *fn);
 
 /*
  * Recording side: names with namer every frame of st not named before and
  * emits one TT_EV_FRAME_NAME record per frame to sink, timed time_ns, after
  * a TT_EV_BUILD_ID record for each (pid, module) with a build-id seen first.
  */
-void frame_names__record_stack(struct frame_names *fn, const struct frame_namer *namer,
-			       const struct tt_stack *st, const struct event_sink *sink,
-			       uint64_t time_ns);
+void recorded_names__record_stack(struct recorded_names *fn, const struct frame_namer *namer,
+				  const struct tt_stack *st, const struct event_sink *sink,
+				  uint64_t time_ns);
 
-#endif /* THREADTOP_FRAME_NAMES_H */
+#endif /* THREADTOP_RECORDED_NAMES_H */
