@@ -15,7 +15,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "threadtop/events.h"
-#include "maps.h"
+#include "common.h"
 
 #define PF_KTHREAD 0x00200000
 #define PAGE 4096
@@ -65,10 +65,10 @@ struct {
 	__type(value, __u32);
 } tt_stack_ids SEC(".maps");
 
-/* [0]: the last stack id handed out; [1]: stacks inserted into tt_stack_ids. */
+/* Counters user space reads too: the slots TT_COUNTER_* (common.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 2);
+	__uint(max_entries, TT_NR_COUNTERS);
 	__type(key, __u32);
 	__type(value, __u64);
 } tt_counters SEC(".maps");
@@ -193,7 +193,7 @@ static __always_inline __u64 mix64(__u64 h)
  */
 static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u32 tgid, bool kernel)
 {
-	__u32 nr, zero = 0, one = 1, *found, id;
+	__u32 nr, last_id = TT_COUNTER_LAST_ID, inserted_slot = TT_COUNTER_INSERTED, *found, id;
 	__u64 h, n, size, *next, *inserted;
 	bool in_set = true;
 	long err;
@@ -214,7 +214,7 @@ static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u3
 	found = bpf_map_lookup_elem(&tt_stack_ids, &h);
 	if (found)
 		return *found;
-	next = bpf_map_lookup_elem(&tt_counters, &zero);
+	next = bpf_map_lookup_elem(&tt_counters, &last_id);
 	if (!next)
 		return 0;
 	n = __sync_fetch_and_add(next, 1) + 1;
@@ -232,7 +232,7 @@ static __always_inline __u32 stack_id(struct tt_stack_buf *buf, long bytes, __u3
 		count_drop(err == -E2BIG || err == -ENOMEM ? TT_DROP_DEDUP_FULL : TT_DROP_MAP_FULL);
 		in_set = false;
 	} else {
-		inserted = bpf_map_lookup_elem(&tt_counters, &one);
+		inserted = bpf_map_lookup_elem(&tt_counters, &inserted_slot);
 		if (inserted)
 			__sync_fetch_and_add(inserted, 1);
 	}

@@ -4,7 +4,7 @@
  * (--cpu-hz). Each sample says who was on the CPU, with its kernel and user
  * stacks as dedup'd ids. The idle task, threadtop and processes outside -p
  * are skipped. With --unwind dwarf (every sample) or auto (samples whose
- * frame-pointer walk is at most AUTO_MAX_FP_FRAMES deep, and every sample of
+ * frame-pointer walk is at most TT_AUTO_MAX_FP_FRAMES deep, and every sample of
  * a process user space marked in tt_dwarf_tgids) the sample is followed by a
  * TT_EV_STACK_COPY: the user registers and up to tt_stack_bytes of user
  * stack, which user space unwinds with the binaries' DWARF CFI. With --label
@@ -12,10 +12,8 @@
  */
 #include "labels.bpf.h"
 
-#define AUTO_MAX_FP_FRAMES 2
-
 const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
-const volatile __u32 tt_stack_bytes = 8192; /* at most TT_STACK_COPY_MAX */
+const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_COPY_MAX */
 
 /*
  * One sample with its stack copy, contiguous so that one ring-buffer record
@@ -70,7 +68,7 @@ static __always_inline bool want_copy(__u32 tgid, long fp_bytes)
 		return true;
 	if (tt_unwind_mode != TT_UNWIND_AUTO)
 		return false;
-	return fp_bytes <= AUTO_MAX_FP_FRAMES * 8 || bpf_map_lookup_elem(&tt_dwarf_tgids, &tgid);
+	return fp_bytes <= TT_AUTO_MAX_FP_FRAMES * 8 || bpf_map_lookup_elem(&tt_dwarf_tgids, &tgid);
 }
 
 /*

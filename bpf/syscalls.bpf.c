@@ -9,6 +9,7 @@
  * syscall, when it is older than FLUSH_NS, and when the thread exits.
  */
 #include "common.bpf.h"
+#include "syscalls.h"
 
 #define FLUSH_NS (250 * 1000 * 1000ULL)
 
@@ -20,7 +21,7 @@ struct sc_state {
 	__u64 acc_total_ns;
 	__u32 acc_count;
 	__s32 acc_nr;
-	__u32 acc_hist[TT_SYSCALL_HIST];
+	__u32 acc_hist[TT_SYSCALL_HIST_BUCKETS];
 };
 
 struct {
@@ -63,7 +64,7 @@ static __always_inline __u32 log2_bucket(__u64 v)
 	}
 	if (v >> 1)
 		r += 1;
-	return r < TT_SYSCALL_HIST ? r : TT_SYSCALL_HIST - 1;
+	return r < TT_SYSCALL_HIST_BUCKETS ? r : TT_SYSCALL_HIST_BUCKETS - 1;
 }
 
 /* Moves the accumulator of the current thread into tt_sc_stats. */
@@ -87,7 +88,7 @@ static __always_inline void flush(struct task_struct *task, struct sc_state *st)
 	}
 	v->count += st->acc_count;
 	v->total_ns += st->acc_total_ns;
-	for (int i = 0; i < TT_SYSCALL_HIST; i++)
+	for (int i = 0; i < TT_SYSCALL_HIST_BUCKETS; i++)
 		v->hist[i] += st->acc_hist[i];
 out:
 	st->acc_count = 0;

@@ -22,16 +22,14 @@
  * thread and re-sends an unchanged thread's sample from task storage.
  */
 #include "common.bpf.h"
+#include "threads.h"
 
 /* Frames of a user stack walk (bpf_copy_from_user_task each), 0 = none. */
 const volatile __u32 tt_ustack_frames = 16;
-/* --unwind (enum tt_unwind_mode) and the user stack copied for it. */
+/* --unwind (enum tt_unwind_mode) and the user stack copied for it (set by the loader). */
 const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
-const volatile __u32 tt_stack_bytes = 8192;
-/* Stack copies per pass at most: past it, frame-pointer stacks (counted). */
-const volatile __u32 tt_copies_per_pass = 64;
-
-#define AUTO_MAX_FP_FRAMES 2
+const volatile __u32 tt_stack_bytes = 0;
+const volatile __u32 tt_copies_per_pass = TT_COPIES_PER_PASS;
 
 /* Kernel functions of the one-pass sampler (6.7+); declared weak, probed. */
 extern int bpf_iter_task_new(struct bpf_iter_task *it, struct task_struct *task,
@@ -261,7 +259,7 @@ static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid
 	__u32 zero = 0;
 
 	if (tt_unwind_mode == TT_UNWIND_FP || !regs ||
-	    (tt_unwind_mode == TT_UNWIND_AUTO && fp_bytes > AUTO_MAX_FP_FRAMES * 8))
+	    (tt_unwind_mode == TT_UNWIND_AUTO && fp_bytes > TT_AUTO_MAX_FP_FRAMES * 8))
 		return;
 	/*
 	 * Past the unwinding budget: frame pointers until the thread changes
@@ -409,23 +407,12 @@ int sample_tasks(struct bpf_iter__task *ctx)
 
 /* --- sample_threads: one run per pass (kernel 6.7+) ----------------------- */
 
-/*
- * What the last full sample of a thread saw, in a slot picked by tid. A
- * slot shared by two tids only costs full samples (the tid is checked).
- */
-#define LAST_SLOTS 65536
-
-struct last_seen {
-	__u32 tid;
-	__u32 state;
-	__u64 sig; /* context switches + a hash of the start time */
-};
-
+/* What the last full sample of each thread saw (threads.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LAST_SLOTS);
+	__uint(max_entries, TT_LAST_SLOTS);
 	__type(key, __u32);
-	__type(value, struct last_seen);
+	__type(value, struct tt_last_seen);
 } tt_last SEC(".maps");
 
 /*
@@ -456,8 +443,8 @@ struct {
 	__type(value, struct known);
 } tt_known SEC(".maps");
 
-/* The thread list is walked at least once in this many passes (-F: a second). */
-const volatile __u32 tt_walk_every = 20;
+/* The thread list is walked at least once in this many passes (set by the loader: a second). */
+const volatile __u32 tt_walk_every = 0;
 
 /* Set by user space: the next pass walks the list (it reset a slot of tt_last). */
 __u32 tt_walk_now = 0;
@@ -636,8 +623,8 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 {
 	bool kthread = task->flags & PF_KTHREAD;
 	__u8 state = task_state(task);
-	__u32 tid = task->pid, slot = tid & (LAST_SLOTS - 1), known = KNOWN_NONE;
-	struct last_seen *last;
+	__u32 tid = task->pid, slot = tid & (TT_LAST_SLOTS - 1), known = KNOWN_NONE;
+	struct tt_last_seen *last;
 	struct known *k;
 
 	if (!tid || !want_tgid(task->tgid))
@@ -754,7 +741,7 @@ static long sample_changed(__u32 i, void *ctx)
 {
 	struct task_struct *task;
 	struct changed_thread c;
-	struct last_seen *last;
+	struct tt_last_seen *last;
 	struct known *k = NULL;
 	struct scratch *sc;
 	struct batch *batch;
@@ -789,7 +776,7 @@ static long sample_changed(__u32 i, void *ctx)
 	state = task_state(task);
 	capped = tt_copies_capped;
 	take_sample(task, sc, state, kthread);
-	slot = sc->sample.tid & (LAST_SLOTS - 1);
+	slot = sc->sample.tid & (TT_LAST_SLOTS - 1);
 	last = bpf_map_lookup_elem(&tt_last, &slot);
 	/* Refused a stack copy by the cap: sampled in full again next pass. */
 	if (last) {

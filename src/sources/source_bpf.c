@@ -24,11 +24,14 @@
 #include "bpf_drain.h"
 #include "bpf_labels.h"
 #include "bpf_luajit.h"
-#include "maps.h"
+#include "common.h"
 #include "event_codec.h"
 #include "log.h"
+#include "offcpu.h"
 #include "source_bpf.h"
 #include "strtab.h"
+#include "syscalls.h"
+#include "threads.h"
 #include "u64map.h"
 #include "unwind_dwarf.h"
 #include "util.h"
@@ -46,15 +49,7 @@
 #define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
 #define MAX_PROGS 8
 #define LIBBPF_LOG_MAX (256 * 1024)
-#define LAST_SLOTS 65536 /* = bpf/threads.bpf.c */
-#define SWEEP_EVERY 64	 /* passes between checks of the repeated threads */
-
-/* A slot of tt_last (bpf/threads.bpf.c). */
-struct last_seen {
-	__u32 tid;
-	__u32 state;
-	__u64 sig;
-};
+#define SWEEP_EVERY 64	  /* passes between checks of the repeated threads */
 #define USTACKS_MAX 65536 /* unwound stacks remembered for dedup */
 #define UNWIND_IDLE_ROUNDS 60
 
@@ -325,8 +320,8 @@ static uint32_t unwind_copy(struct bpf_source *bs, const struct tt_stack_copy *c
 	if (!nr || nr < copy->fp_frames ||
 	    (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))
 		return 0;
-	if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 && nr > 2 &&
-	    copy->fp_frames <= 2) {
+	if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 &&
+	    nr > TT_AUTO_MAX_FP_FRAMES && copy->fp_frames <= TT_AUTO_MAX_FP_FRAMES) {
 		__u8 one = 1;
 
 		bpf_map_update_elem(bs->dwarf_tgids_fd, &copy->pid, &one, BPF_NOEXIST);
@@ -419,8 +414,8 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 		struct seen_thread *seen = u64map__get(bs->seen, r->tids[i]);
 
 		if (!seen || seen->last.tid != r->tids[i]) {
-			__u32 slot = r->tids[i] & (LAST_SLOTS - 1);
-			struct last_seen none = {0};
+			__u32 slot = r->tids[i] & (TT_LAST_SLOTS - 1);
+			struct tt_last_seen none = {0};
 
 			bpf_map_update_elem(slots, &slot, &none, BPF_ANY);
 			bs->threads->bss->tt_walk_now =
@@ -725,11 +720,11 @@ static void maybe_reset_stack_ids(struct bpf_source *bs)
 {
 	int cfd = bpf_map__fd(bs->threads->maps.tt_counters);
 	int sfd = bpf_map__fd(bs->threads->maps.tt_stack_ids);
-	__u32 one = 1;
+	__u32 slot = TT_COUNTER_INSERTED;
 	uint64_t inserted = 0, key, next;
 	bool first = true;
 
-	if (bpf_map_lookup_elem(cfd, &one, &inserted) < 0 ||
+	if (bpf_map_lookup_elem(cfd, &slot, &inserted) < 0 ||
 	    inserted < bpf_map__max_entries(bs->threads->maps.tt_stack_ids) / 4 * 3)
 		return;
 	while (bpf_map_get_next_key(sfd, first ? NULL : &key, &next) == 0) {
@@ -741,7 +736,7 @@ static void maybe_reset_stack_ids(struct bpf_source *bs)
 	if (!first)
 		bpf_map_delete_elem(sfd, &key);
 	inserted = 0;
-	bpf_map_update_elem(cfd, &one, &inserted, BPF_ANY);
+	bpf_map_update_elem(cfd, &slot, &inserted, BPF_ANY);
 }
 
 static int bpf_flush(struct source *src, uint64_t now)
@@ -787,9 +782,9 @@ static void report_unwinding(struct bpf_source *bs)
 				      (unsigned long long)st.result[r]);
 	if (bs->copies_capped && n > 0 && (size_t)n < sizeof(line))
 		n += snprintf(line + n, sizeof(line) - (size_t)n,
-			      "; %llu threads off CPU left to frame pointers for a pass (64 copies "
+			      "; %llu threads off CPU left to frame pointers for a pass (%u copies "
 			      "per pass)",
-			      (unsigned long long)bs->copies_capped);
+			      (unsigned long long)bs->copies_capped, TT_COPIES_PER_PASS);
 	if (bs->over_budget && n > 0 && (size_t)n < sizeof(line))
 		snprintf(
 			line + n, sizeof(line) - (size_t)n,

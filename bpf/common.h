@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * Constants of the maps and records every BPF object shares (common.bpf.h),
+ * as user space reads them (src/sources/). No includes: the includer brings
+ * __u32 and friends (vmlinux.h in BPF, <linux/types.h> in user space).
+ */
+#ifndef THREADTOP_BPF_COMMON_H
+#define THREADTOP_BPF_COMMON_H
+
+/*
+ * --unwind auto: a frame-pointer walk of at most this many frames failed, so
+ * the samplers send a stack copy with it; user space has every sample of a
+ * process copied once DWARF unwinding beat such a walk there.
+ */
+#define TT_AUTO_MAX_FP_FRAMES 2
+
+/* The slots of tt_counters. */
+#define TT_COUNTER_LAST_ID 0  /* the last stack id handed out */
+#define TT_COUNTER_INSERTED 1 /* stacks inserted into tt_stack_ids since it was emptied */
+#define TT_NR_COUNTERS 2
+
+#endif /* THREADTOP_BPF_COMMON_H */

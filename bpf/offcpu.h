@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The map of the off-CPU tracer (offcpu.bpf.c) that user space reads. No
+ * includes: the includer brings __u32 and friends, and threadtop/events.h
+ * (TT_COMM_LEN, enum tt_offcpu_kind).
+ */
+#ifndef THREADTOP_BPF_OFFCPU_H
+#define THREADTOP_BPF_OFFCPU_H
+
+/* tt_oc_agg: per thread, stacks and kind (enum tt_offcpu_kind), cumulative. */
+struct tt_oc_key {
+	__u32 pid;
+	__u32 tid;
+	__u32 kstack_id;
+	__u32 ustack_id;
+	__u32 kind;
+	__u32 labels_hash; /* the labels the thread blocked with (tt_thread_labels), 0 = none */
+};
+
+struct tt_oc_val {
+	__u64 total_ns;
+	__u64 count;
+	char comm[TT_COMM_LEN];
+};
+
+#endif /* THREADTOP_BPF_OFFCPU_H */
