@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "source_defaults.h"
 #include "threadtop/events.h"
 #include "trace.h"
 #include "export.h"
@@ -14,73 +15,75 @@
 
 void cli_usage(FILE *f)
 {
-	fputs("Usage: threadtop [OPTIONS]\n"
-	      "       threadtop run [OPTIONS] -- COMMAND [ARGS...]\n"
-	      "Live per-thread profiler: thread states, syscalls, stacks, USE metrics.\n"
-	      "\n"
-	      "  -b, --batch            batch mode: print each interval to stdout (like top -b)\n"
-	      "  -d, --delay SECONDS    interval between outputs (default 1, 0.1 to 3600)\n"
-	      "  -n, --iterations N     stop after N intervals (default: until SIGINT/SIGTERM)\n"
-	      "      --format text|json batch output: a table, or one JSON object per line\n"
-	      "  -p, --pid PID[,PID...] only these processes (all their threads)\n"
-	      "  -F, --freq HZ          thread sampling rate (default 20, 1 to 1000)\n"
-	      "      --source auto|bpf|proc\n"
-	      "                         where samples come from (default auto: BPF, else /proc)\n"
-	      "  -w, --write FILE       record the session to FILE (.ttr) while running\n"
-	      "  -r, --read FILE        replay a recording instead of sampling this host\n"
-	      "      --max-size SIZE    stop recording at SIZE bytes (suffix K, M or G)\n"
-	      "      --cpu-hz HZ        on-CPU stack sampling rate per CPU (BPF; default 99, 0 = off)\n"
-	      "      --unwind MODE      user stacks: auto (DWARF where frame pointers fail; default),\n"
-	      "                         fp (frame pointers only) or dwarf (every sample, BPF)\n"
-	      "      --stack-bytes N    user stack copied per sample for DWARF unwinding\n"
-	      "                         (default 8192, 64 to 65528)\n"
-	      "      --unwind-budget PCT\n"
-	      "                         CPU for DWARF unwinding, % of one core (default 1; past\n"
-	      "                         it, frame-pointer stacks until the next second)\n"
-	      "      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
-	      "      --label NAME=BINARY:FUNCTION:ARG\n"
-	      "                         a uprobe on FUNCTION sets the thread's label NAME to ARG\n"
-	      "                         (argN, str:argN or a literal; BINARY is a path or pid:PID)\n"
-	      "      --label-clear NAME=BINARY:FUNCTION   a uprobe that clears label NAME\n"
-	      "      --label-scope NAME=BINARY:FUNCTION:ARG  set on entry, clear on return\n"
-	      "      --labels FILE      label definitions, one per line: set|clear|scope NAME=...\n"
-	      "      --retain SECONDS   keep exited threads in the view this long (default 60)\n"
-	      "      --offcpu           trace context switches: exact off-CPU time per stack and\n"
-	      "                         run-queue latency (BPF)\n"
-	      "      --bpf-stats on|off|auto\n"
-	      "                         time threadtop's BPF programs (BPF_ENABLE_STATS; costs\n"
-	      "                         every BPF program on the box; auto: on unless tracing)\n"
-	      "      --trace SUBSYSTEM:EVENT\n"
-	      "                         capture a kernel tracepoint's lines (repeatable, up to 16;\n"
-	      "                         root; uses a private tracefs instance)\n"
-	      "      --trace-lines N    lines kept per tracepoint (default 100, 1 to 100000)\n"
-	      "      --cmd 'COMMAND'    run a shell command at every snapshot and keep its output\n"
-	      "                         (repeatable, up to 16)\n"
-	      "      --cmd-timeout SECONDS\n"
-	      "                         kill a command after this long (default 5, 0.1 to 3600)\n"
-	      "      --cmd-max-output SIZE\n"
-	      "                         output kept per run (default 64K, suffix K or M)\n"
-	      "      --log FILE         write threadtop's own messages to FILE\n"
-	      "      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
-	      "                         format by extension: .folded .pb.gz (pprof)\n"
-	      "                         .speedscope.json .json (report) .svg (flame graph)\n"
-	      "      --export-format folded|pprof|speedscope|json|svg\n"
-	      "                         format of every --export, whatever its extension\n"
-	      "      --export-by process|tid|state|label:NAME\n"
-	      "                         folded and SVG: split stacks under the process by thread\n"
-	      "                         or by thread state, or put label NAME's value above the\n"
-	      "                         process as the root frame (default process)\n"
-	      "      --force            let --export replace existing files\n"
-	      "      --from TIME, --to TIME\n"
-	      "                         with -r and -b: replay only this range (seconds from the\n"
-	      "                         recording's start: 90, 2.5m; or UTC: 13:45:10,\n"
-	      "                         2026-11-29T13:45:10Z); batch output and exports cover it\n"
-	      "  -h, --help             this help\n"
-	      "  run ... -- COMMAND     start COMMAND with libthreadtop-sysprof.so preloaded\n"
-	      "                         (LuaJIT VM states and Lua stacks) and profile just it;\n"
-	      "                         threadtop ends when it exits\n"
-	      "  -V, --version          print the version\n",
-	      f);
+	fprintf(f,
+		"Usage: threadtop [OPTIONS]\n"
+		"       threadtop run [OPTIONS] -- COMMAND [ARGS...]\n"
+		"Live per-thread profiler: thread states, syscalls, stacks, USE metrics.\n"
+		"\n"
+		"  -b, --batch            batch mode: print each interval to stdout (like top -b)\n"
+		"  -d, --delay SECONDS    interval between outputs (default 1, 0.1 to 3600)\n"
+		"  -n, --iterations N     stop after N intervals (default: until SIGINT/SIGTERM)\n"
+		"      --format text|json batch output: a table, or one JSON object per line\n"
+		"  -p, --pid PID[,PID...] only these processes (all their threads)\n"
+		"  -F, --freq HZ          thread sampling rate (default %u, 1 to 1000)\n"
+		"      --source auto|bpf|proc\n"
+		"                         where samples come from (default auto: BPF, else /proc)\n"
+		"  -w, --write FILE       record the session to FILE (.ttr) while running\n"
+		"  -r, --read FILE        replay a recording instead of sampling this host\n"
+		"      --max-size SIZE    stop recording at SIZE bytes (suffix K, M or G)\n"
+		"      --cpu-hz HZ        on-CPU stack sampling rate per CPU (BPF; default %u, 0 = off)\n"
+		"      --unwind MODE      user stacks: auto (DWARF where frame pointers fail; default),\n"
+		"                         fp (frame pointers only) or dwarf (every sample, BPF)\n"
+		"      --stack-bytes N    user stack copied per sample for DWARF unwinding\n"
+		"                         (default %u, 64 to 65528)\n"
+		"      --unwind-budget PCT\n"
+		"                         CPU for DWARF unwinding, %% of one core (default %g; past\n"
+		"                         it, frame-pointer stacks until the next second)\n"
+		"      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
+		"      --label NAME=BINARY:FUNCTION:ARG\n"
+		"                         a uprobe on FUNCTION sets the thread's label NAME to ARG\n"
+		"                         (argN, str:argN or a literal; BINARY is a path or pid:PID)\n"
+		"      --label-clear NAME=BINARY:FUNCTION   a uprobe that clears label NAME\n"
+		"      --label-scope NAME=BINARY:FUNCTION:ARG  set on entry, clear on return\n"
+		"      --labels FILE      label definitions, one per line: set|clear|scope NAME=...\n"
+		"      --retain SECONDS   keep exited threads in the view this long (default 60)\n"
+		"      --offcpu           trace context switches: exact off-CPU time per stack and\n"
+		"                         run-queue latency (BPF)\n"
+		"      --bpf-stats on|off|auto\n"
+		"                         time threadtop's BPF programs (BPF_ENABLE_STATS; costs\n"
+		"                         every BPF program on the box; auto: on unless tracing)\n"
+		"      --trace SUBSYSTEM:EVENT\n"
+		"                         capture a kernel tracepoint's lines (repeatable, up to 16;\n"
+		"                         root; uses a private tracefs instance)\n"
+		"      --trace-lines N    lines kept per tracepoint (default 100, 1 to 100000)\n"
+		"      --cmd 'COMMAND'    run a shell command at every snapshot and keep its output\n"
+		"                         (repeatable, up to 16)\n"
+		"      --cmd-timeout SECONDS\n"
+		"                         kill a command after this long (default 5, 0.1 to 3600)\n"
+		"      --cmd-max-output SIZE\n"
+		"                         output kept per run (default 64K, suffix K or M)\n"
+		"      --log FILE         write threadtop's own messages to FILE\n"
+		"      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
+		"                         format by extension: .folded .pb.gz (pprof)\n"
+		"                         .speedscope.json .json (report) .svg (flame graph)\n"
+		"      --export-format folded|pprof|speedscope|json|svg\n"
+		"                         format of every --export, whatever its extension\n"
+		"      --export-by process|tid|state|label:NAME\n"
+		"                         folded and SVG: split stacks under the process by thread\n"
+		"                         or by thread state, or put label NAME's value above the\n"
+		"                         process as the root frame (default process)\n"
+		"      --force            let --export replace existing files\n"
+		"      --from TIME, --to TIME\n"
+		"                         with -r and -b: replay only this range (seconds from the\n"
+		"                         recording's start: 90, 2.5m; or UTC: 13:45:10,\n"
+		"                         2026-11-29T13:45:10Z); batch output and exports cover it\n"
+		"  -h, --help             this help\n"
+		"  run ... -- COMMAND     start COMMAND with libthreadtop-sysprof.so preloaded\n"
+		"                         (LuaJIT VM states and Lua stacks) and profile just it;\n"
+		"                         threadtop ends when it exits\n"
+		"  -V, --version          print the version\n",
+		SOURCE_DEFAULT_HZ, SOURCE_DEFAULT_CPU_HZ, SOURCE_DEFAULT_STACK_BYTES,
+		(double)SOURCE_DEFAULT_UNWIND_BUDGET_PCT);
 }
 
 static int parse_double(const char *s, double min, double max, double *ret)
@@ -250,7 +253,7 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 {
 	struct options o = {
 		.delay_s = 1.0,
-		.hz = 20,
+		.hz = SOURCE_DEFAULT_HZ,
 		.format = FORMAT_TEXT,
 		.source = SOURCE_AUTO,
 		.proc_root = "/proc",
@@ -258,10 +261,10 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.trace_lines = 100,
 		.cmd_timeout_s = 5.0,
 		.cmd_max_output = 65536,
-		.cpu_hz = 99,
+		.cpu_hz = SOURCE_DEFAULT_CPU_HZ,
 		.unwind = TT_UNWIND_AUTO,
-		.stack_bytes = 8192,
-		.unwind_budget_pct = 1.0,
+		.stack_bytes = SOURCE_DEFAULT_STACK_BYTES,
+		.unwind_budget_pct = SOURCE_DEFAULT_UNWIND_BUDGET_PCT,
 		.bpf_stats = -1,
 	};
 	bool run = argc > 1 && !strcmp(argv[1], "run");

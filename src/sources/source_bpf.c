@@ -29,6 +29,7 @@
 #include "log.h"
 #include "offcpu.h"
 #include "source_bpf.h"
+#include "source_defaults.h"
 #include "strtab.h"
 #include "syscalls.h"
 #include "threads.h"
@@ -1215,7 +1216,7 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 	bs->opts = *opts;
 	bs->opts.pids = NULL;
 	if (!bs->opts.hz)
-		bs->opts.hz = 20;
+		bs->opts.hz = SOURCE_DEFAULT_HZ;
 	if (opts->nr_pids) {
 		bs->pids = xcalloc(opts->nr_pids, sizeof(int));
 		memcpy(bs->pids, opts->pids, opts->nr_pids * sizeof(int));
@@ -1226,9 +1227,9 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 	if (bs->opts.unwind > TT_UNWIND_AUTO)
 		bs->opts.unwind = TT_UNWIND_AUTO;
 	if (!bs->opts.stack_bytes || bs->opts.stack_bytes > TT_STACK_COPY_MAX)
-		bs->opts.stack_bytes = 8192;
+		bs->opts.stack_bytes = SOURCE_DEFAULT_STACK_BYTES;
 	if (!(bs->opts.unwind_budget_pct > 0) || bs->opts.unwind_budget_pct > 100)
-		bs->opts.unwind_budget_pct = 1;
+		bs->opts.unwind_budget_pct = SOURCE_DEFAULT_UNWIND_BUDGET_PCT;
 	if (bs->opts.unwind != TT_UNWIND_FP) {
 		/* Sharing the symbolizer's maps: a new process's are read once. */
 		bs->unwinder = unwinder__new(bs->opts.maps);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "procfs.h"
+#include "source_defaults.h"
 #include "source_proc.h"
 #include "strtab.h"
 #include "u64map.h"
@@ -314,7 +315,7 @@ struct source *proc_source__new(const struct proc_source_opts *opts, struct even
 	ps->base.sink = sink;
 	ps->opts = *opts;
 	if (!ps->opts.hz)
-		ps->opts.hz = 20;
+		ps->opts.hz = SOURCE_DEFAULT_HZ;
 	if (opts->nr_pids) {
 		ps->pids = xcalloc(opts->nr_pids, sizeof(int));
 		memcpy(ps->pids, opts->pids, opts->nr_pids * sizeof(int));
