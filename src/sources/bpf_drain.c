@@ -14,6 +14,7 @@
 #include <bpf/bpf.h>
 
 #include "bpf_drain.h"
+#include "hash.h"
 #include "u64map.h"
 #include "util.h"
 
@@ -38,18 +39,6 @@ struct entry {
 static size_t val_off(const struct bpf_drain *d)
 {
 	return (d->key_size + 7) & ~(size_t)7;
-}
-
-static uint64_t hash_bytes(const void *p, size_t len)
-{
-	const unsigned char *s = p;
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= s[i];
-		h *= 0x100000001b3ull;
-	}
-	return h;
 }
 
 struct bpf_drain *bpf_drain__new(int map_fd, size_t key_size, size_t val_size)
@@ -112,7 +101,7 @@ int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx)
 		memcpy(key, next, d->key_size);
 		if (bpf_map_lookup_elem(d->map_fd, key, val) < 0)
 			continue; /* deleted meanwhile */
-		h = hash_bytes(key, d->key_size);
+		h = hash_bytes(HASH_INIT, key, d->key_size);
 		e = u64map__get(d->prev, h);
 		if (e && memcmp(e->data, key, d->key_size))
 			e = NULL; /* a collision: this key starts from zero */
@@ -137,7 +126,7 @@ int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx)
 
 		if (bpf_map_delete_elem(d->map_fd, k) == 0)
 			deleted++;
-		free(u64map__remove(d->prev, hash_bytes(k, d->key_size)));
+		free(u64map__remove(d->prev, hash_bytes(HASH_INIT, k, d->key_size)));
 	}
 	/* Forget keys no longer in the map. */
 	while (u64map__next(d->prev, &pos, &h, &p)) {

@@ -25,6 +25,7 @@
 #include "bpf_labels.h"
 #include "bpf_luajit.h"
 #include "common.h"
+#include "hash.h"
 #include "event_codec.h"
 #include "log.h"
 #include "offcpu.h"
@@ -233,12 +234,16 @@ static void sweep_seen(struct bpf_source *bs)
 
 /* --- DWARF unwinding ------------------------------------------------------ */
 
+/*
+ * The dedup key of a user stack: a word step per frame, each folding its high
+ * bits back down, from a start that separates processes and depths.
+ */
 static uint64_t ustack_hash(uint32_t pid, const uint64_t *ips, size_t nr)
 {
-	uint64_t h = 0xcbf29ce484222325ull ^ pid ^ (uint64_t)nr << 32;
+	uint64_t h = HASH_INIT ^ pid ^ (uint64_t)nr << 32;
 
 	for (size_t i = 0; i < nr; i++) {
-		h = (h ^ ips[i]) * 0x100000001b3ull;
+		h = hash_word(h, ips[i]);
 		h ^= h >> 29;
 	}
 	return h;
