@@ -2,9 +2,16 @@
 /*
  * The BPF source: the kernel-side samplers (bpf/) loaded with libbpf
  * skeletons, all records arriving through one ring buffer. Always loaded:
- * the task-iterator thread sampler (every tick) and, unless cpu_hz is 0, the
- * on-CPU perf_event sampler; on request the syscall and off-CPU tracers,
- * whose in-kernel sums are sent as records at each interval's end (flush).
+ * the thread sampler (bpf/threads.bpf.c), run once per tick. On kernel 6.7+
+ * without -p it is one program run per pass: it sends a full sample of each
+ * thread on a CPU or that ran or changed state since its last one, only the
+ * tids of the others (whose last sample stands again), and walks the
+ * kernel's thread list only when a task was created or once a second. With
+ * -p or on older kernels it is a task iterator (one per process with -p)
+ * that sends every thread's sample, an unchanged one's from task storage.
+ * Unless cpu_hz is 0, the on-CPU perf_event sampler; on request the syscall
+ * and off-CPU tracers, whose in-kernel sums are sent as records at each
+ * interval's end (flush).
  */
 #ifndef THREADTOP_SOURCE_BPF_H
 #define THREADTOP_SOURCE_BPF_H
@@ -20,12 +27,12 @@ struct maps_cache;
 struct bpf_source_opts {
 	const int *pids; /* only these processes; NULL = all */
 	size_t nr_pids;
-	unsigned hz;		  /* task-iterator sampling rate */
+	unsigned hz;		  /* thread sampling passes per second; 0 = the default */
 	int self_pid;		  /* left out in the kernel */
 	unsigned cpu_hz;	  /* on-CPU sampling rate per CPU; 0 = no on-CPU sampler */
-	unsigned unwind;	  /* enum tt_unwind_mode of the on-CPU user stacks */
-	unsigned stack_bytes;	  /* user stack copied per sample for DWARF unwinding */
-	double unwind_budget_pct; /* CPU for DWARF unwinding per second, % of a core (0 = 1) */
+	unsigned unwind;	  /* enum tt_unwind_mode of the user stacks */
+	unsigned stack_bytes;	  /* user stack copied per sample for DWARF (0 = the default) */
+	double unwind_budget_pct; /* CPU for DWARF unwinding, % of a core (0 = the default) */
 	bool syscalls;		  /* --syscalls: exact per-thread syscall counts and latency */
 	bool offcpu;		  /* --offcpu: exact off-CPU time per stack, run-queue latency */
 	bool bpf_stats;		  /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */

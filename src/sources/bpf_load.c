@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Loading of the BPF source (source_bpf_impl.h): says what the kernel lacks
+ * before libbpf tries, opens the skeletons of bpf/, sizes and configures
+ * their maps and rodata, loads them (the thread sampler first: it owns the
+ * shared maps, which the others reuse) and attaches them. libbpf's messages
+ * are kept for the error report (bpf_source__libbpf_log).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <linux/perf_event.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_labels.h"
+#include "bpf_luajit.h"
+#include "log.h"
+#include "source_bpf_impl.h"
+#include "util.h"
+
+#include "offcpu.skel.h"
+#include "oncpu.skel.h"
+#include "syscalls.skel.h"
+#include "threads.skel.h"
+
+#define RINGBUF_BYTES (16u << 20)
+#define RINGBUF_TEST_ENV "THREADTOP_TEST_RINGBUF_KB"
+#define WALK_TEST_ENV "THREADTOP_TEST_WALK_EVERY"
+#define STACK_IDS_MAX 65536
+#define TRACE_MAP_MAX 32768
+#define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
+#define LIBBPF_LOG_MAX (256 * 1024)
+
+static char libbpf_log[LIBBPF_LOG_MAX];
+static size_t libbpf_log_len;
+
+__attribute__((format(printf, 2, 0))) static int capture_libbpf(enum libbpf_print_level level,
+								const char *fmt, va_list ap)
+{
+	int n;
+
+	if (level == LIBBPF_DEBUG || libbpf_log_len >= sizeof(libbpf_log) - 1)
+		return 0;
+	n = vsnprintf(libbpf_log + libbpf_log_len, sizeof(libbpf_log) - libbpf_log_len, fmt, ap);
+	if (n > 0)
+		libbpf_log_len += (size_t)n;
+	if (libbpf_log_len >= sizeof(libbpf_log))
+		libbpf_log_len = sizeof(libbpf_log) - 1;
+	return n;
+}
+
+const char *bpf_source__libbpf_log(void)
+{
+	return libbpf_log;
+}
+
+/* Every object's copy of the shared maps and config, set the same way. */
+#define CONFIGURE(skel, bs, weight)                                                           \
+	do {                                                                                  \
+		(skel)->rodata->tt_self_tgid = (__u32)(bs)->opts.self_pid;                    \
+		(skel)->rodata->tt_filter_tgids = (bs)->opts.nr_pids > 0;                     \
+		(skel)->rodata->tt_weight_us = (weight);                                      \
+		(skel)->rodata->tt_wakeup_bytes = (bs)->ring_bytes / 4;                       \
+		bpf_map__set_max_entries((skel)->maps.tt_events, (bs)->ring_bytes);           \
+		bpf_map__set_max_entries((skel)->maps.tt_stack_ids, STACK_IDS_MAX);           \
+		bpf_map__set_max_entries((skel)->maps.tt_tgids,                               \
+					 (bs)->opts.nr_pids ? (__u32)(bs)->opts.nr_pids : 1); \
+	} while (0)
+
+#define REUSE_SHARED(skel, first) \
+	(bpf_map__reuse_fd((skel)->maps.tt_events, bpf_map__fd((first)->maps.tt_events)) ?:  \
+	 bpf_map__reuse_fd((skel)->maps.tt_drops, bpf_map__fd((first)->maps.tt_drops)) ?:    \
+	 bpf_map__reuse_fd((skel)->maps.tt_tgids, bpf_map__fd((first)->maps.tt_tgids)) ?:    \
+	 bpf_map__reuse_fd((skel)->maps.tt_stack_ids,                                        \
+			   bpf_map__fd((first)->maps.tt_stack_ids)) ?:                       \
+	 bpf_map__reuse_fd((skel)->maps.tt_counters, bpf_map__fd((first)->maps.tt_counters)))
+
+/* "prog 'NAME'" of the first libbpf message about a failed program, or NULL. */
+static const char *failed_prog(char *buf, size_t len)
+{
+	const char *p = strstr(libbpf_log, "prog '");
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 6;
+	n = strcspn(p, "'");
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+static int load_failed(const char *object, int e, char *err, size_t errlen)
+{
+	char prog[64];
+
+	if (failed_prog(prog, sizeof(prog)) && strstr(libbpf_log, "load failed"))
+		snprintf(err, errlen,
+			 "BPF source: the kernel verifier rejected program %s (bpf/%s.bpf.c): %s",
+			 prog, object, strerror(e));
+	else
+		snprintf(err, errlen, "BPF source: cannot load bpf/%s.bpf.c: %s", object,
+			 strerror(e));
+	return -e;
+}
+
+static void note_progs(struct bpf_source *bs, struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+
+	bpf_object__for_each_program(prog, obj)
+	{
+		if (bs->nr_progs == MAX_PROGS || bpf_program__fd(prog) < 0)
+			continue;
+		bs->progs[bs->nr_progs].fd = bpf_program__fd(prog);
+		/* Either thread sampler is "sample_threads" to users (bpf_stats). */
+		snprintf(bs->progs[bs->nr_progs].name, TT_COMM_LEN, "%s",
+			 prog == bs->threads->progs.sample_tasks ? "sample_threads"
+								 : bpf_program__name(prog));
+		bs->nr_progs++;
+	}
+}
+
+/*
+ * The ring's size: RINGBUF_BYTES, or THREADTOP_TEST_RINGBUF_KB (a power of
+ * two from 4 to 16384) for the tests that must fill it (bpf_drops.sh).
+ */
+static uint32_t ringbuf_bytes(void)
+{
+	const char *s = getenv(RINGBUF_TEST_ENV);
+	unsigned long kb;
+	char *end;
+
+	if (!s)
+		return RINGBUF_BYTES;
+	errno = 0;
+	kb = strtoul(s, &end, 10);
+	if (errno || end == s || *end || kb < 4 || kb > 16384 || (kb & (kb - 1))) {
+		log_msg(RINGBUF_TEST_ENV ": need a power of two from 4 to 16384 (KiB); using the "
+					 "default %u KiB",
+			RINGBUF_BYTES >> 10);
+		return RINGBUF_BYTES;
+	}
+	log_msg(RINGBUF_TEST_ENV ": a %lu KiB ring buffer (a testing setting: expect drops)", kb);
+	return (uint32_t)(kb << 10);
+}
+
+/*
+ * Passes between walks of the thread list when no task is created: -F (a
+ * second), or THREADTOP_TEST_WALK_EVERY for bpf_known.sh, which must see the
+ * passes in between do the work alone.
+ */
+static uint32_t walk_every(const struct bpf_source *bs)
+{
+	const char *s = getenv(WALK_TEST_ENV);
+	unsigned long n;
+	char *end;
+
+	if (!s)
+		return bs->opts.hz;
+	errno = 0;
+	n = strtoul(s, &end, 10);
+	if (errno || end == s || *end || n < 1 || n > 1000000) {
+		log_msg(WALK_TEST_ENV ": need a number of passes from 1 to 1000000; using %u (-F)",
+			bs->opts.hz);
+		return bs->opts.hz;
+	}
+	return (uint32_t)n;
+}
+
+static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
+{
+	bs->threads = threads_bpf__open();
+	if (!bs->threads)
+		return load_failed("threads", errno, err, errlen);
+	CONFIGURE(bs->threads, bs, 1000000u / bs->opts.hz);
+	bs->threads->rodata->tt_unwind_mode = bs->opts.unwind;
+	bs->threads->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+	bpf_program__set_autoload(bs->threads->progs.sample_threads, bs->one_pass);
+	bpf_program__set_autoload(bs->threads->progs.sample_tasks, !bs->one_pass);
+	bs->threads->rodata->tt_walk_every = walk_every(bs);
+	if (!bs->one_pass) {
+		bpf_map__set_max_entries(bs->threads->maps.tt_last, 1);
+		bpf_map__set_max_entries(bs->threads->maps.tt_pass, 1);
+		bpf_map__set_max_entries(bs->threads->maps.tt_known, 1);
+	}
+	if (threads_bpf__load(bs->threads))
+		return load_failed("threads", errno, err, errlen);
+	return 0;
+}
+
+int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
+{
+	unsigned cpu_weight = bs->opts.cpu_hz ? 1000000u / bs->opts.cpu_hz : 0;
+	bool labels_on = bs->opts.labels && bs->opts.labels->nr_defs;
+	int e;
+
+	bs->ring_bytes = ringbuf_bytes();
+	/* The one-pass sampler walks every thread: -p keeps the per-process walk. */
+	bs->one_pass = !bs->opts.nr_pids;
+	if ((e = load_threads(bs, err, errlen)) < 0 && bs->one_pass) {
+		if (bs->opts.warn)
+			bs->opts.warn("BPF source: the one-pass thread sampler did not load "
+				      "(kernel 6.7+ task iterator kfuncs); sampling task by task");
+		threads_bpf__destroy(bs->threads);
+		bs->one_pass = false;
+		e = load_threads(bs, err, errlen);
+	}
+	if (e < 0)
+		return e;
+	note_progs(bs, bs->threads->obj);
+
+	if (bs->opts.cpu_hz) {
+		bs->oncpu = oncpu_bpf__open();
+		if (!bs->oncpu)
+			return load_failed("oncpu", errno, err, errlen);
+		CONFIGURE(bs->oncpu, bs, cpu_weight);
+		bs->oncpu->rodata->tt_unwind_mode = bs->opts.unwind;
+		bs->oncpu->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+		bpf_map__set_max_entries(bs->oncpu->maps.tt_copy_bufs,
+					 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
+		bs->oncpu->rodata->tt_labels_on = labels_on;
+		if ((e = REUSE_SHARED(bs->oncpu, bs->threads)) < 0)
+			return load_failed("oncpu", -e, err, errlen);
+		if (oncpu_bpf__load(bs->oncpu))
+			return load_failed("oncpu", errno, err, errlen);
+		note_progs(bs, bs->oncpu->obj);
+		bs->dwarf_tgids_fd = bpf_map__fd(bs->oncpu->maps.tt_dwarf_tgids);
+	}
+	if (bs->opts.syscalls) {
+		bs->syscalls = syscalls_bpf__open();
+		if (!bs->syscalls)
+			return load_failed("syscalls", errno, err, errlen);
+		CONFIGURE(bs->syscalls, bs, 0);
+		bpf_map__set_max_entries(bs->syscalls->maps.tt_sc_stats, TRACE_MAP_MAX);
+		if ((e = REUSE_SHARED(bs->syscalls, bs->threads)) < 0)
+			return load_failed("syscalls", -e, err, errlen);
+		if (syscalls_bpf__load(bs->syscalls))
+			return load_failed("syscalls", errno, err, errlen);
+		note_progs(bs, bs->syscalls->obj);
+	}
+	if (bs->opts.offcpu) {
+		bs->offcpu = offcpu_bpf__open();
+		if (!bs->offcpu)
+			return load_failed("offcpu", errno, err, errlen);
+		CONFIGURE(bs->offcpu, bs, 0);
+		bpf_map__set_max_entries(bs->offcpu->maps.tt_oc_agg, TRACE_MAP_MAX);
+		bs->offcpu->rodata->tt_labels_on = labels_on;
+		if ((e = REUSE_SHARED(bs->offcpu, bs->threads)) < 0 ||
+		    (bs->oncpu &&
+		     (e = bpf_map__reuse_fd(bs->offcpu->maps.tt_labels,
+					    bpf_map__fd(bs->oncpu->maps.tt_labels))) < 0))
+			return load_failed("offcpu", -e, err, errlen);
+		if (offcpu_bpf__load(bs->offcpu))
+			return load_failed("offcpu", errno, err, errlen);
+		note_progs(bs, bs->offcpu->obj);
+	}
+	return 0;
+}
+
+/* The label slots the samplers read, which the label probes then fill; -1 = none loaded. */
+static int labels_map_fd(const struct bpf_source *bs)
+{
+	if (bs->oncpu)
+		return bpf_map__fd(bs->oncpu->maps.tt_labels);
+	return bs->offcpu ? bpf_map__fd(bs->offcpu->maps.tt_labels) : -1;
+}
+
+static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
+{
+	struct bpf_program *prog =
+		bs->one_pass ? bs->threads->progs.sample_threads : bs->threads->progs.sample_tasks;
+	size_t n = bs->opts.nr_pids && bs->opts.nr_pids <= PID_ITERS_MAX ? bs->opts.nr_pids : 1;
+	int fd = bpf_map__fd(bs->threads->maps.tt_tgids);
+	__u8 one = 1;
+
+	for (size_t i = 0; i < bs->opts.nr_pids; i++) {
+		__u32 tgid = (__u32)bs->opts.pids[i];
+
+		bpf_map_update_elem(fd, &tgid, &one, BPF_ANY);
+	}
+	if (bs->one_pass) /* a syscall program: run_pass runs it, nothing to attach */
+		return 0;
+	bs->iters = xcalloc(n, sizeof(*bs->iters));
+	for (size_t i = 0; i < n; i++) {
+		DECLARE_LIBBPF_OPTS(bpf_iter_attach_opts, o);
+		union bpf_iter_link_info linfo = {0};
+
+		/* One process: the kernel walks only its threads (6.1+). */
+		if (n == bs->opts.nr_pids) {
+			linfo.task.pid = (__u32)bs->opts.pids[i];
+			o.link_info = &linfo;
+			o.link_info_len = sizeof(linfo);
+		}
+		bs->iters[i] = bpf_program__attach_iter(prog, &o);
+		if (!bs->iters[i]) {
+			int e = errno;
+
+			snprintf(err, errlen, "BPF source: cannot attach the task iterator: %s",
+				 strerror(e));
+			return -e;
+		}
+		bs->nr_iters++;
+	}
+	return 0;
+}
+
+static int attach_perf(struct bpf_source *bs, char *err, size_t errlen)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CPU_CLOCK,
+		.sample_freq = bs->opts.cpu_hz,
+		.freq = 1,
+	};
+	int attached = 0;
+
+	bs->perf_links = xcalloc((size_t)bs->nr_cpus, sizeof(*bs->perf_links));
+	bs->perf_fds = xcalloc((size_t)bs->nr_cpus, sizeof(int));
+	for (int cpu = 0; cpu < bs->nr_cpus; cpu++) {
+		int fd =
+			(int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
+
+		bs->perf_fds[cpu] = fd;
+		if (fd < 0) {
+			if (errno == ENODEV)
+				continue; /* offline CPU */
+			int e = errno;
+
+			snprintf(err, errlen,
+				 "BPF source: perf_event_open (CPU clock, CPU %d): %s; "
+				 "use --cpu-hz 0 to go without on-CPU stacks",
+				 cpu, strerror(e));
+			return -e;
+		}
+		bs->perf_links[cpu] =
+			bpf_program__attach_perf_event(bs->oncpu->progs.sample_cpu, fd);
+		if (!bs->perf_links[cpu]) {
+			int e = errno;
+
+			snprintf(err, errlen, "BPF source: cannot attach the on-CPU sampler: %s",
+				 strerror(e));
+			return -e;
+		}
+		attached++;
+	}
+	return attached ? 0 : -ENODEV;
+}
+
+static int attach_tracing(struct bpf_source *bs, char *err, size_t errlen)
+{
+	if (bs->syscalls && syscalls_bpf__attach(bs->syscalls)) {
+		int e = errno;
+
+		snprintf(err, errlen, "BPF source: cannot attach tp_btf/sys_enter, sys_exit: %s",
+			 strerror(e));
+		return -e;
+	}
+	if (bs->offcpu && offcpu_bpf__attach(bs->offcpu)) {
+		int e = errno;
+
+		snprintf(err, errlen,
+			 "BPF source: cannot attach tp_btf/sched_switch, sched_wakeup: %s",
+			 strerror(e));
+		return -e;
+	}
+	return 0;
+}
+
+/* Says precisely what is missing before libbpf tries. */
+static int probe(char *err, size_t errlen)
+{
+	if (geteuid() != 0) {
+		snprintf(err, errlen,
+			 "BPF source: not root (BPF needs CAP_BPF, CAP_PERFMON and "
+			 "CAP_SYS_RESOURCE); run as root or use --source proc");
+		return -EPERM;
+	}
+	if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
+		snprintf(err, errlen,
+			 "BPF source: the kernel has no BTF (/sys/kernel/btf/vmlinux: %s); "
+			 "a kernel built with CONFIG_DEBUG_INFO_BTF=y is needed",
+			 strerror(errno));
+		return -ENOTSUP;
+	}
+	return 0;
+}
+
+int bpf_load__probe(char *err, size_t errlen)
+{
+	int e;
+
+	libbpf_log[0] = '\0';
+	libbpf_log_len = 0;
+	e = probe(err, errlen);
+	if (e < 0)
+		return e;
+	libbpf_set_print(capture_libbpf);
+	return 0;
+}
+
+int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen)
+{
+	const struct bpf_source_opts *opts = &bs->opts;
+	int e = attach_iters(bs, err, errlen);
+
+	if (!e && opts->labels && opts->labels->nr_defs) {
+		char why[256];
+
+		bs->labels = bpf_labels__new(opts->labels, bs->threads->obj, labels_map_fd(bs),
+					     opts->self_pid, opts->nr_pids > 0, opts->warn, why,
+					     sizeof(why));
+		if (!bs->labels && opts->warn)
+			opts->warn(why);
+	}
+	if (!e) { /* LuaJIT samples are a bonus: say why they are missing, go on */
+		char why[PATH_MAX + 160];
+
+		bs->luajit = bpf_luajit__new(bs->threads->obj, opts->self_pid, opts->nr_pids > 0,
+					     why, sizeof(why));
+		if (!bs->luajit && opts->warn)
+			opts->warn(why);
+	}
+	if (!e && bs->oncpu)
+		e = attach_perf(bs, err, errlen);
+	if (!e)
+		e = attach_tracing(bs, err, errlen);
+	return e;
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The ring-buffer demultiplexer of the BPF source (source_bpf_impl.h): splits
+ * each ring-buffer record into the event records it carries and sends them
+ * to the sink, after what user space adds to them: a thread new to the model
+ * is announced first (bpf_thread_info.c), a sample followed by its stack copy
+ * gets the stack unwound from it (bpf_unwind.c), and a record of unchanged
+ * threads is checked against what the model has, or sent as the full samples
+ * it stands for when recording.
+ */
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "event_codec.h"
+#include "source_bpf_impl.h"
+#include "threads.h"
+#include "u64map.h"
+
+#include "threads.skel.h"
+
+static void unwind_sample(struct bpf_source *bs, const struct tt_cpu_sample *in,
+			  const struct tt_stack_copy *copy)
+{
+	struct tt_cpu_sample s = *in;
+	uint32_t id = 0;
+
+	s.flags &= (__u16)~TT_CPU_STACK_COPY;
+	if (copy->pid == s.pid && copy->tid == s.tid)
+		id = bpf_unwind__copy(bs, copy);
+	if (id)
+		s.ustack_id = id;
+	sink_emit(&bs->base.sink, &s.hdr);
+}
+
+/* The stack copy of a thread off CPU (thread sampler): unwound now, used by its sample. */
+static void iter_copy(struct bpf_source *bs, const struct tt_stack_copy *copy)
+{
+	uint32_t id = bpf_unwind__copy(bs, copy);
+
+	if (bs->pending)
+		u64map__put(bs->pending, copy->tid, (void *)(uintptr_t)(id ? id : 1));
+}
+
+/* A thread sample, with the DWARF stack unwound from its copy, or the last one when resent. */
+static void thread_sample(struct bpf_source *bs, const struct tt_thread_sample *in)
+{
+	struct seen_thread *seen = u64map__get(bs->seen, in->tid);
+	struct tt_thread_sample s;
+	uint32_t id = 0;
+	void *p;
+
+	if (!seen || !bs->pending) {
+		sink_emit(&bs->base.sink, &in->hdr);
+		return;
+	}
+	p = u64map__remove(bs->pending, in->tid);
+	if (p) {
+		id = (uint32_t)(uintptr_t)p == 1 ? 0 : (uint32_t)(uintptr_t)p;
+		seen->fp_ustack_id = in->ustack_id;
+		seen->dwarf_ustack_id = id;
+	} else if ((in->flags & TT_SAMPLE_RESENT) && seen->dwarf_ustack_id &&
+		   seen->fp_ustack_id == in->ustack_id) {
+		id = seen->dwarf_ustack_id;
+	}
+	if (!id) {
+		sink_emit(&bs->base.sink, &in->hdr);
+		return;
+	}
+	s = *in;
+	s.ustack_id = id;
+	sink_emit(&bs->base.sink, &s.hdr);
+}
+
+/*
+ * The kernel's list of threads unchanged since their last sample. On every
+ * SWEEP_EVERY-th pass (and when recording) each tid is checked: it keeps its
+ * thread_info entry alive, and a tid whose last sample never arrived (the
+ * ring buffer was full) is dropped from the list, counted, and its kernel
+ * slot cleared so that the next pass samples it in full. The other passes
+ * cost nothing per thread here. When recording, each repeat is sent as the full sample it
+ * stands for: a recording replays from any point without earlier samples. That sample
+ * goes out as the kernel's resent ones do, so it gets its DWARF stack again (--unwind).
+ */
+static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
+{
+	union { /* a repeat record with room for its tids (a flexible array member) */
+		struct tt_thread_repeat rec;
+		unsigned char room[sizeof(struct tt_thread_repeat) + TT_REPEAT_MAX * sizeof(__u32)];
+	} out;
+	int slots = bpf_map__fd(bs->threads->maps.tt_last);
+	uint32_t n = 0;
+
+	if (r->nr > TT_REPEAT_MAX || r->hdr.size != sizeof(*r) + r->nr * sizeof(__u32)) {
+		bs->user_drops[TT_DROP_READ_ERROR]++;
+		return;
+	}
+	/* Most passes: straight to the model, which skips tids it has no sample of. */
+	if (!bs->opts.full_samples && bs->generation % SWEEP_EVERY) {
+		sink_emit(&bs->base.sink, &r->hdr);
+		return;
+	}
+	for (uint32_t i = 0; i < r->nr; i++) {
+		struct seen_thread *seen = u64map__get(bs->seen, r->tids[i]);
+
+		if (!seen || seen->last.tid != r->tids[i]) {
+			__u32 slot = r->tids[i] & (TT_LAST_SLOTS - 1);
+			struct tt_last_seen none = {0};
+
+			bpf_map_update_elem(slots, &slot, &none, BPF_ANY);
+			bs->threads->bss->tt_walk_now =
+				1; /* a pass without the walk skips tt_last */
+			bs->user_drops[TT_DROP_RINGBUF_FULL]++;
+			continue;
+		}
+		seen->generation = bs->generation;
+		if (bs->opts.full_samples) {
+			struct tt_thread_sample s = seen->last;
+
+			s.hdr.time_ns = r->hdr.time_ns;
+			s.flags |= TT_SAMPLE_RESENT;
+			thread_sample(bs, &s);
+		} else {
+			out.rec.tids[n++] = r->tids[i];
+		}
+	}
+	if (!n)
+		return;
+	out.rec = *r;
+	out.rec.nr = n;
+	out.rec.hdr.size = (uint32_t)(sizeof(out.rec) + n * sizeof(__u32));
+	sink_emit(&bs->base.sink, &out.rec.hdr);
+}
+
+int bpf_ring__on_record(void *ctx, void *data, size_t size)
+{
+	struct bpf_source *bs = ctx;
+	const struct tt_event_header *ev = data;
+
+	/* One ring-buffer record may carry several event records back to back. */
+	while (size) {
+		if (size < sizeof(*ev) || ev->size < sizeof(*ev) || ev->size > size) {
+			bs->user_drops[TT_DROP_READ_ERROR]++;
+			return 0;
+		}
+		if (ev->type == TT_EV_THREAD_SAMPLE && ev->size == sizeof(struct tt_thread_sample))
+			bpf_thread_info__note(bs, (const struct tt_thread_sample *)ev);
+		if (ev->type == TT_EV_CPU_SAMPLE && ev->size == sizeof(struct tt_cpu_sample) &&
+		    (((const struct tt_cpu_sample *)ev)->flags & TT_CPU_STACK_COPY)) {
+			const struct tt_event_header *next =
+				(const void *)((const char *)ev + ev->size);
+			size_t rest = size - ev->size;
+
+			/* A copy that does not check out leaves the sample as it is. */
+			if (rest < sizeof(*next) || next->type != TT_EV_STACK_COPY ||
+			    tt_event_validate(next, rest) < 0) {
+				struct tt_cpu_sample s = *(const struct tt_cpu_sample *)ev;
+
+				s.flags &= (__u16)~TT_CPU_STACK_COPY;
+				sink_emit(&bs->base.sink, &s.hdr);
+				bs->user_drops[TT_DROP_READ_ERROR]++;
+				return 0;
+			}
+			unwind_sample(bs, (const struct tt_cpu_sample *)ev,
+				      (const struct tt_stack_copy *)next);
+			size -= ev->size + next->size;
+			ev = (const struct tt_event_header *)((const char *)next + next->size);
+			continue;
+		}
+		if (ev->type == TT_EV_STACK_COPY) { /* a thread off CPU: its sample comes later */
+			if (tt_event_validate(ev, size) < 0) {
+				bs->user_drops[TT_DROP_READ_ERROR]++;
+				return 0;
+			}
+			iter_copy(bs, (const struct tt_stack_copy *)ev);
+		} else if (ev->type == TT_EV_THREAD_SAMPLE &&
+			   ev->size == sizeof(struct tt_thread_sample)) {
+			thread_sample(bs, (const struct tt_thread_sample *)ev);
+		} else if (ev->type == TT_EV_THREAD_REPEAT &&
+			   ev->size >= sizeof(struct tt_thread_repeat)) {
+			on_repeat(bs, (const struct tt_thread_repeat *)ev);
+		} else {
+			sink_emit(&bs->base.sink, ev);
+		}
+		size -= ev->size;
+		ev = (const struct tt_event_header *)((const char *)ev + ev->size);
+	}
+	return 0;
+}

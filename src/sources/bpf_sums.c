@@ -1,0 +1,184 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The BPF source's interval end (source_bpf_impl.h): the kernel's ever-growing
+ * sums of the syscall and off-CPU tracers become records of the interval's
+ * differences (bpf_drain.c), and so do the run time of each program and the
+ * drops of every stage. The stack dedup set is emptied when it fills up.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_drain.h"
+#include "source_bpf_impl.h"
+#include "util.h"
+
+/* The kernel's side (bpf/): after threadtop/events.h, which they use. */
+#include "common.h"
+#include "offcpu.h"
+#include "syscalls.h"
+
+#include "offcpu.skel.h"
+#include "syscalls.skel.h"
+#include "threads.skel.h"
+
+static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p, uint32_t *ret_pid,
+			  uint32_t *ret_tid)
+{
+	struct bpf_source *bs = ctx;
+	const struct tt_sc_key *key = k;
+	const struct tt_sc_val *val = v, *prev = p;
+	struct tt_syscall_stats rec = {0};
+
+	*ret_pid = val->pid;
+	*ret_tid = key->tid;
+	if (val->count == prev->count)
+		return false;
+	rec.hdr = (struct tt_event_header){TT_EV_SYSCALL_STATS, TT_SYSCALL_STATS_VERSION,
+					   sizeof(rec), monotonic_ns()};
+	rec.pid = val->pid;
+	rec.tid = key->tid;
+	rec.nr = key->nr;
+	rec.count = val->count - prev->count;
+	rec.total_ns = val->total_ns - prev->total_ns;
+	for (int i = 0; i < TT_SYSCALL_HIST_BUCKETS; i++)
+		rec.hist[i] = val->hist[i] - prev->hist[i];
+	sink_emit(&bs->base.sink, &rec.hdr);
+	return true;
+}
+
+static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p, uint32_t *ret_pid,
+			 uint32_t *ret_tid)
+{
+	struct bpf_source *bs = ctx;
+	const struct tt_oc_key *key = k;
+	const struct tt_oc_val *val = v, *prev = p;
+	struct tt_offcpu rec = {0};
+
+	*ret_pid = key->pid;
+	*ret_tid = key->tid;
+	if (val->count == prev->count)
+		return false;
+	rec.hdr = (struct tt_event_header){TT_EV_OFFCPU, TT_OFFCPU_VERSION, sizeof(rec),
+					   monotonic_ns()};
+	rec.pid = key->pid;
+	rec.tid = key->tid;
+	rec.labels_hash = key->labels_hash;
+	rec.kstack_id = key->kstack_id;
+	rec.ustack_id = key->ustack_id;
+	rec.kind = key->kind;
+	rec.total_ns = val->total_ns - prev->total_ns;
+	rec.count = val->count - prev->count;
+	memcpy(rec.comm, val->comm, TT_COMM_LEN);
+	rec.comm[TT_COMM_LEN - 1] = '\0';
+	sink_emit(&bs->base.sink, &rec.hdr);
+	return true;
+}
+
+static void flush_prog_stats(struct bpf_source *bs, uint64_t now)
+{
+	if (bs->stats_fd < 0)
+		return;
+	for (int i = 0; i < bs->nr_progs; i++) {
+		struct prog_snap *ps = &bs->progs[i];
+		struct bpf_prog_info info = {0};
+		struct tt_prog_stats rec = {0};
+		__u32 len = sizeof(info);
+
+		if (bpf_obj_get_info_by_fd(ps->fd, &info, &len) < 0)
+			continue;
+		rec.hdr = (struct tt_event_header){TT_EV_PROG_STATS, TT_PROG_STATS_VERSION,
+						   sizeof(rec), now};
+		rec.run_cnt = info.run_cnt - ps->run_cnt;
+		rec.run_time_ns = info.run_time_ns - ps->run_time_ns;
+		rec.recursion_misses = info.recursion_misses - ps->misses;
+		memcpy(rec.name, ps->name, TT_COMM_LEN);
+		ps->run_cnt = info.run_cnt;
+		ps->run_time_ns = info.run_time_ns;
+		ps->misses = info.recursion_misses;
+		sink_emit(&bs->base.sink, &rec.hdr);
+	}
+}
+
+static void flush_drops(struct bpf_source *bs, uint64_t now)
+{
+	int fd = bpf_map__fd(bs->threads->maps.tt_drops);
+	struct tt_drops rec = {0};
+	uint64_t *vals = xcalloc((size_t)bs->nr_cpus, sizeof(uint64_t));
+	bool any = false;
+
+	for (__u32 r = 0; r < TT_DROP_MAX; r++) {
+		uint64_t sum = 0;
+
+		if (bpf_map_lookup_elem(fd, &r, vals) == 0)
+			for (int c = 0; c < bs->nr_cpus; c++)
+				sum += vals[c];
+		rec.count[r] = sum - bs->drops_prev[r] + bs->user_drops[r];
+		/* Samples may be lost: the next pass samples every thread in full. */
+		if (r == TT_DROP_RINGBUF_FULL && rec.count[r] && bs->one_pass)
+			bs->threads->bss->tt_epoch++;
+		bs->drops_prev[r] = sum;
+		bs->user_drops[r] = 0;
+		any |= rec.count[r] != 0;
+	}
+	free(vals);
+	if (!any)
+		return;
+	rec.hdr = (struct tt_event_header){TT_EV_DROPS, TT_DROPS_VERSION, sizeof(rec), now};
+	sink_emit(&bs->base.sink, &rec.hdr);
+}
+
+/*
+ * The stack dedup set is bounded. When it is three quarters full it is
+ * emptied: ids already sent stay valid in the model, stacks seen again are
+ * sent again under new ids. In between, a full set makes the kernel send
+ * stacks undeduplicated (counted as dedup_full).
+ */
+static void maybe_reset_stack_ids(struct bpf_source *bs)
+{
+	int cfd = bpf_map__fd(bs->threads->maps.tt_counters);
+	int sfd = bpf_map__fd(bs->threads->maps.tt_stack_ids);
+	__u32 slot = TT_COUNTER_INSERTED;
+	uint64_t inserted = 0, key, next;
+	bool first = true;
+
+	if (bpf_map_lookup_elem(cfd, &slot, &inserted) < 0 ||
+	    inserted < bpf_map__max_entries(bs->threads->maps.tt_stack_ids) / 4 * 3)
+		return;
+	while (bpf_map_get_next_key(sfd, first ? NULL : &key, &next) == 0) {
+		if (!first)
+			bpf_map_delete_elem(sfd, &key);
+		key = next;
+		first = false;
+	}
+	if (!first)
+		bpf_map_delete_elem(sfd, &key);
+	inserted = 0;
+	bpf_map_update_elem(cfd, &slot, &inserted, BPF_ANY);
+}
+
+void bpf_sums__open(struct bpf_source *bs)
+{
+	if (bs->syscalls)
+		bs->sc_drain = bpf_drain__new(bpf_map__fd(bs->syscalls->maps.tt_sc_stats),
+					      sizeof(struct tt_sc_key), sizeof(struct tt_sc_val));
+	if (bs->offcpu)
+		bs->oc_drain = bpf_drain__new(bpf_map__fd(bs->offcpu->maps.tt_oc_agg),
+					      sizeof(struct tt_oc_key), sizeof(struct tt_oc_val));
+	/* Run-time statistics are a bonus: without them bpf_stats stays empty. */
+	if (bs->opts.bpf_stats)
+		bs->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+}
+
+void bpf_sums__flush(struct bpf_source *bs, uint64_t now)
+{
+	if (bs->sc_drain)
+		bpf_drain__run(bs->sc_drain, syscall_delta, bs);
+	if (bs->oc_drain)
+		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
+	flush_prog_stats(bs, now);
+	flush_drops(bs, now);
+	maybe_reset_stack_ids(bs);
+}

@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the files of the BPF source (source_bpf.h) share: struct bpf_source
+ * and the functions each file has for the others, named for their file.
+ *   source_bpf.c       the source's operations (tick, flush), set-up, tear-down
+ *   bpf_load.c         probing, opening, sizing, loading, attaching the programs
+ *   bpf_ring.c         the ring-buffer demultiplexer: kernel records into events
+ *   bpf_thread_info.c  what the model was told of each thread: its command line
+ *   bpf_unwind.c       DWARF unwinding of stack copies, within its CPU budget
+ *   bpf_sums.c         the kernel's sums and counters, as records at each flush
+ * Internal to the BPF source.
+ */
+#ifndef THREADTOP_SOURCE_BPF_IMPL_H
+#define THREADTOP_SOURCE_BPF_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "source_bpf.h"
+#include "threadtop/events.h"
+#include "threadtop/source.h"
+
+#define MAX_PROGS 8    /* programs whose run time is reported (--bpf-stats) */
+#define SWEEP_EVERY 64 /* passes between checks of the repeated threads */
+
+struct bpf_drain;
+struct bpf_labels;
+struct bpf_link;
+struct bpf_luajit;
+struct offcpu_bpf;
+struct oncpu_bpf;
+struct ring_buffer;
+struct strtab;
+struct syscalls_bpf;
+struct threads_bpf;
+struct u64map;
+struct unwinder;
+
+struct prog_snap {
+	int fd;
+	char name[TT_COMM_LEN];
+	uint64_t run_cnt, run_time_ns, misses;
+};
+
+/* What the source last told the model about a thread. */
+struct seen_thread {
+	uint64_t start_time_ns;
+	uint32_t generation;
+	/* The last DWARF stack of the thread off CPU and the frame-pointer stack
+	 * it replaced: a resent sample with that stack gets it again. */
+	uint32_t fp_ustack_id, dwarf_ustack_id;
+	struct tt_thread_sample last; /* its last full sample (repeats when recording) */
+};
+
+struct bpf_source {
+	struct source base;
+	struct bpf_source_opts opts;
+	int *pids;	     /* the copy opts.pids points to */
+	uint32_t ring_bytes; /* of the shared ring buffer (bpf_load.c) */
+	struct threads_bpf *threads;
+	struct oncpu_bpf *oncpu;
+	struct syscalls_bpf *syscalls;
+	struct offcpu_bpf *offcpu;
+	struct bpf_link **iters;
+	size_t nr_iters;
+	struct bpf_labels *labels;
+	struct bpf_luajit *luajit; /* LuaJIT samples (bpf_luajit.c), NULL = none */
+	struct bpf_link **perf_links;
+	int *perf_fds;
+	int nr_cpus;
+	struct ring_buffer *rb;
+	int stats_fd;
+	/* The interval's sums (bpf_sums.c). */
+	struct bpf_drain *sc_drain, *oc_drain;
+	struct prog_snap progs[MAX_PROGS];
+	int nr_progs;
+	uint64_t drops_prev[TT_DROP_MAX];
+	uint64_t user_drops[TT_DROP_MAX];
+	/* Thread info (command lines) for threads new to the model (bpf_thread_info.c). */
+	struct strtab *strings;
+	struct u64map *seen;
+	uint32_t generation;
+	bool one_pass; /* sample_threads (one run per pass) is loaded, else sample_tasks */
+	int cmdline_pid;
+	uint32_t cmdline_id;
+	/* DWARF unwinding of stack copies (--unwind dwarf|auto, bpf_unwind.c). */
+	struct unwinder *unwinder;
+	struct u64map *ustacks; /* hash of (pid, frames) -> struct ustack */
+	uint32_t next_ustack_id;
+	struct u64map *pending; /* tid -> unwound stack id of its coming sample (1 = none) */
+	uint64_t copies_capped; /* threads off CPU left to frame pointers by the per-pass cap */
+	int dwarf_tgids_fd;	/* auto: processes to copy stacks of on every sample */
+	/* The unwinding budget: CPU spent unwinding in the current second. */
+	uint64_t budget_start_ns, budget_used_ns;
+	uint64_t over_budget; /* copies left unwound because the budget was spent */
+	bool copies_paused;
+};
+
+/* bpf_load.c. Each returns 0, or negative errno with a one-line reason in err. */
+/* Whether BPF can work here (root, BTF); starts capturing libbpf's messages. */
+int bpf_load__probe(char *err, size_t errlen);
+/* Opens, sizes, configures and loads the programs bs->opts asks for. */
+int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen);
+/* Attaches them; the label probes and LuaJIT samples only warn when they fail. */
+int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen);
+
+/* bpf_ring.c: the ring buffer's callback (ctx is the source). */
+int bpf_ring__on_record(void *ctx, void *data, size_t size);
+
+/* bpf_thread_info.c */
+void bpf_thread_info__init(struct bpf_source *bs);
+/* Remembers s; a thread new to the model is announced with its command line first. */
+void bpf_thread_info__note(struct bpf_source *bs, const struct tt_thread_sample *s);
+/* At a pass's end: forgets the threads the last passes did not see. */
+void bpf_thread_info__sweep(struct bpf_source *bs);
+void bpf_thread_info__free(struct bpf_source *bs);
+
+/* bpf_unwind.c: all do nothing unless --unwind is dwarf or auto. */
+void bpf_unwind__init(struct bpf_source *bs);
+/* The id of the stack unwound from copy, 0 = keep the frame-pointer one. */
+uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *copy);
+/* At a pass's end (now: its start): forgets its copies, paces the next. */
+void bpf_unwind__end_pass(struct bpf_source *bs, uint64_t now);
+/* At each flush: forgets the processes not seen for a while. */
+void bpf_unwind__expire(struct bpf_source *bs);
+/* One line on how unwinding went, to opts.warn. */
+void bpf_unwind__report(struct bpf_source *bs);
+void bpf_unwind__free(struct bpf_source *bs);
+
+/* bpf_sums.c */
+/* After loading: the drains of the tracers' sums, run-time statistics on request. */
+void bpf_sums__open(struct bpf_source *bs);
+/* The sums, program run times and drops of the interval as records. */
+void bpf_sums__flush(struct bpf_source *bs, uint64_t now);
+
+#endif /* THREADTOP_SOURCE_BPF_IMPL_H */
