@@ -15,7 +15,7 @@
 #include <bpf/bpf_tracing.h>
 
 #include "threadtop/events.h"
-#include "common.h"
+#include "common.shared.h"
 
 #define PF_KTHREAD 0x00200000
 #define PAGE 4096
@@ -65,7 +65,7 @@ struct {
 	__type(value, __u32);
 } tt_stack_ids SEC(".maps");
 
-/* Counters user space reads too: the slots TT_COUNTER_* (common.h). */
+/* Counters user space reads too: the slots TT_COUNTER_* (common.shared.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, TT_NR_COUNTERS);

@@ -10,7 +10,7 @@
  * the blocked time is also keyed by the labels the thread blocked with.
  */
 #include "labels.bpf.h"
-#include "offcpu.h"
+#include "offcpu.shared.h"
 
 #define TS_RUNNING 0
 

@@ -9,7 +9,7 @@
  * syscall, when it is older than FLUSH_NS, and when the thread exits.
  */
 #include "common.bpf.h"
-#include "syscalls.h"
+#include "syscalls.shared.h"
 
 #define FLUSH_NS (250 * 1000 * 1000ULL)
 

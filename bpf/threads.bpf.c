@@ -22,7 +22,7 @@
  * thread and re-sends an unchanged thread's sample from task storage.
  */
 #include "common.bpf.h"
-#include "threads.h"
+#include "threads.shared.h"
 
 /* Frames of a user stack walk (bpf_copy_from_user_task each), 0 = none. */
 const volatile __u32 tt_ustack_frames = 16;
@@ -407,7 +407,7 @@ int sample_tasks(struct bpf_iter__task *ctx)
 
 /* --- sample_threads: one run per pass (kernel 6.7+) ----------------------- */
 
-/* What the last full sample of each thread saw (threads.h). */
+/* What the last full sample of each thread saw (threads.shared.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, TT_LAST_SLOTS);

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Compiles bpf/*.bpf.c with clang -target bpf and generates a libbpf skeleton
 # (<name>.skel.h) for each with bpftool. A new BPF program is a new file in
-# bpf/: nothing here changes.
+# bpf/ (with bpf/<name>.shared.h for what it shares with its loader): nothing
+# here changes.
 
 # The thread sampler keeps task references in a map (kptrs), whose BTF type
 # tags clang emits from version 15: the newest clang found is used.

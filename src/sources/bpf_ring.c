@@ -15,7 +15,7 @@
 
 #include "event_codec.h"
 #include "source_bpf_impl.h"
-#include "threads.h"
+#include "threads.shared.h"
 #include "u64map.h"
 
 #include "threads.skel.h"

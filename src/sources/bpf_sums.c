@@ -16,9 +16,9 @@
 #include "util.h"
 
 /* The kernel's side (bpf/): after threadtop/events.h, which they use. */
-#include "common.h"
-#include "offcpu.h"
-#include "syscalls.h"
+#include "common.shared.h"
+#include "offcpu.shared.h"
+#include "syscalls.shared.h"
 
 #include "offcpu.skel.h"
 #include "syscalls.skel.h"

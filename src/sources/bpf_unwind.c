@@ -12,10 +12,10 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "common.h"
+#include "common.shared.h"
 #include "hash.h"
 #include "source_bpf_impl.h"
-#include "threads.h"
+#include "threads.shared.h"
 #include "u64map.h"
 #include "unwind_dwarf.h"
 #include "util.h"

@@ -4,8 +4,8 @@
  * includes: the includer brings __u32 and friends, and threadtop/events.h
  * (TT_SYSCALL_HIST_BUCKETS, the histogram of the records made from it).
  */
-#ifndef THREADTOP_BPF_SYSCALLS_H
-#define THREADTOP_BPF_SYSCALLS_H
+#ifndef THREADTOP_BPF_SYSCALLS_SHARED_H
+#define THREADTOP_BPF_SYSCALLS_SHARED_H
 
 /* tt_sc_stats: per thread and syscall, cumulative since the entry was made. */
 struct tt_sc_key {
@@ -21,4 +21,4 @@ struct tt_sc_val {
 	__u32 hist[TT_SYSCALL_HIST_BUCKETS]; /* log2 ns buckets */
 };
 
-#endif /* THREADTOP_BPF_SYSCALLS_H */
+#endif /* THREADTOP_BPF_SYSCALLS_SHARED_H */

@@ -4,8 +4,8 @@
  * clears a slot of tt_last when the sample it stood for was lost. No
  * includes: the includer brings __u32 and friends.
  */
-#ifndef THREADTOP_BPF_THREADS_H
-#define THREADTOP_BPF_THREADS_H
+#ifndef THREADTOP_BPF_THREADS_SHARED_H
+#define THREADTOP_BPF_THREADS_SHARED_H
 
 /*
  * What the last full sample of a thread saw, in the slot of tt_last picked by
@@ -23,4 +23,4 @@ struct tt_last_seen {
 /* Stack copies per pass at most: past it, frame-pointer stacks (counted). */
 #define TT_COPIES_PER_PASS 64
 
-#endif /* THREADTOP_BPF_THREADS_H */
+#endif /* THREADTOP_BPF_THREADS_SHARED_H */

@@ -3,9 +3,14 @@
  * Constants of the maps and records every BPF object shares (common.bpf.h),
  * as user space reads them (src/sources/). No includes: the includer brings
  * __u32 and friends (vmlinux.h in BPF, <linux/types.h> in user space).
+ *
+ * bpf/<name>.shared.h holds what program <name>.bpf.c shares with its loader,
+ * <name>.bpf.h what only BPF code includes. The suffix keeps the shared
+ * headers apart from src/'s on the loader's include path (src/lib/syscalls.h,
+ * src/model/labels.h).
  */
-#ifndef THREADTOP_BPF_COMMON_H
-#define THREADTOP_BPF_COMMON_H
+#ifndef THREADTOP_BPF_COMMON_SHARED_H
+#define THREADTOP_BPF_COMMON_SHARED_H
 
 /*
  * --unwind auto: a frame-pointer walk of at most this many frames failed, so
@@ -19,4 +24,4 @@
 #define TT_COUNTER_INSERTED 1 /* stacks inserted into tt_stack_ids since it was emptied */
 #define TT_NR_COUNTERS 2
 
-#endif /* THREADTOP_BPF_COMMON_H */
+#endif /* THREADTOP_BPF_COMMON_SHARED_H */

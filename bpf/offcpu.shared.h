@@ -4,8 +4,8 @@
  * includes: the includer brings __u32 and friends, and threadtop/events.h
  * (TT_COMM_LEN, enum tt_offcpu_kind).
  */
-#ifndef THREADTOP_BPF_OFFCPU_H
-#define THREADTOP_BPF_OFFCPU_H
+#ifndef THREADTOP_BPF_OFFCPU_SHARED_H
+#define THREADTOP_BPF_OFFCPU_SHARED_H
 
 /* tt_oc_agg: per thread, stacks and kind (enum tt_offcpu_kind), cumulative. */
 struct tt_oc_key {
@@ -23,4 +23,4 @@ struct tt_oc_val {
 	char comm[TT_COMM_LEN];
 };
 
-#endif /* THREADTOP_BPF_OFFCPU_H */
+#endif /* THREADTOP_BPF_OFFCPU_SHARED_H */
