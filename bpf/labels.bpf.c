@@ -10,23 +10,11 @@
  * faulted in.
  */
 #include "labels.bpf.h"
-
-#define LABEL_CONFS 64
-
-enum { OP_SET = 0, OP_CLEAR = 1 };
-enum { ARG_NONE = 0, ARG_NUMBER = 1, ARG_STRING = 2, ARG_LITERAL = 3 };
-
-struct tt_label_conf {
-	__u32 slot;
-	__u32 op;	/* OP_* on entry; a return probe always clears */
-	__u32 arg_kind; /* ARG_* */
-	__u32 argn;	/* 1 to 6 */
-	char literal[TT_LABEL_VALUE_LEN];
-};
+#include "labels.shared.h"
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, LABEL_CONFS);
+	__uint(max_entries, TT_LABEL_CONFS);
 	__type(key, __u32);
 	__type(value, struct tt_label_conf);
 } tt_label_conf SEC(".maps");
@@ -97,7 +85,7 @@ static __always_inline void apply(struct pt_regs *ctx, const struct tt_label_con
 	struct tt_label_value *v = &tl->v[slot];
 	__u64 uptr;
 
-	if (is_return || conf->op == OP_CLEAR) {
+	if (is_return || conf->op == TT_LABEL_OP_CLEAR) {
 		tl->set_mask &= ~(1u << slot);
 		return;
 	}
@@ -105,11 +93,11 @@ static __always_inline void apply(struct pt_regs *ctx, const struct tt_label_con
 	/* Zeroed first: label_hash reads all of str, whatever the kind. */
 	__builtin_memset(v->str, 0, sizeof(v->str));
 	switch (conf->arg_kind) {
-	case ARG_NUMBER:
+	case TT_LABEL_ARG_NUMBER:
 		v->num = arg_of(ctx, conf->argn);
 		v->kind = TT_LABEL_NUMBER;
 		break;
-	case ARG_STRING:
+	case TT_LABEL_ARG_STRING:
 		uptr = arg_of(ctx, conf->argn);
 		/* A NULL string means "nothing": the label is cleared. */
 		if (!uptr) {

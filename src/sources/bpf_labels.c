@@ -10,20 +10,11 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_labels.h"
+#include "labels.shared.h"
 #include "labels.skel.h"
 #include "util.h"
 
-/* Mirrors struct tt_label_conf in bpf/labels.bpf.c. */
-struct label_conf {
-	uint32_t slot;
-	uint32_t op;
-	uint32_t arg_kind;
-	uint32_t argn;
-	char literal[TT_LABEL_VALUE_LEN];
-};
-
-enum { OP_SET = 0, OP_CLEAR = 1 };
-enum { ARG_NONE = 0, ARG_NUMBER = 1, ARG_STRING = 2, ARG_LITERAL = 3 };
+_Static_assert(TT_LABEL_CONFS >= LABEL_MAX_DEFS, "a --label definition without its tt_label_conf");
 
 struct bpf_labels {
 	struct labels_bpf *skel;
@@ -61,25 +52,25 @@ static int load(struct bpf_labels *l, struct bpf_object *first, int labels_fd, i
 	return labels_bpf__load(s) ? -errno : 0;
 }
 
-static void conf_of(const struct label_def *d, struct label_conf *c)
+static void conf_of(const struct label_def *d, struct tt_label_conf *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->slot = (uint32_t)d->slot;
-	c->op = d->kind == LABEL_CLEAR ? OP_CLEAR : OP_SET;
+	c->op = d->kind == LABEL_CLEAR ? TT_LABEL_OP_CLEAR : TT_LABEL_OP_SET;
 	c->argn = (uint32_t)d->argn;
 	switch (d->arg_kind) {
 	case LABEL_ARG_NUMBER:
-		c->arg_kind = ARG_NUMBER;
+		c->arg_kind = TT_LABEL_ARG_NUMBER;
 		break;
 	case LABEL_ARG_STRING:
-		c->arg_kind = ARG_STRING;
+		c->arg_kind = TT_LABEL_ARG_STRING;
 		break;
 	case LABEL_ARG_LITERAL:
-		c->arg_kind = ARG_LITERAL;
+		c->arg_kind = TT_LABEL_ARG_LITERAL;
 		snprintf(c->literal, sizeof(c->literal), "%s", d->literal);
 		break;
 	default:
-		c->arg_kind = ARG_NONE;
+		c->arg_kind = TT_LABEL_ARG_NONE;
 	}
 }
 
@@ -102,7 +93,7 @@ static void attach_def(struct bpf_labels *l, const struct label_def *d, uint32_t
 {
 	static const char *const kinds[] = {"--label", "--label-clear", "--label-scope"};
 	struct bpf_link *entry, *ret = NULL;
-	struct label_conf c;
+	struct tt_label_conf c;
 	char msg[1024], why[700];
 
 	conf_of(d, &c);
