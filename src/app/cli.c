@@ -82,8 +82,8 @@ void cli_usage(FILE *f)
 		"                         (LuaJIT VM states and Lua stacks) and profile just it;\n"
 		"                         threadtop ends when it exits\n"
 		"  -V, --version          print the version\n",
-		SOURCE_DEFAULT_HZ, SOURCE_DEFAULT_CPU_HZ, SOURCE_DEFAULT_STACK_BYTES,
-		(double)SOURCE_DEFAULT_UNWIND_BUDGET_PCT);
+		(unsigned)SOURCE_DEFAULT_HZ, (unsigned)SOURCE_DEFAULT_CPU_HZ,
+		(unsigned)SOURCE_DEFAULT_STACK_BYTES, (double)SOURCE_DEFAULT_UNWIND_BUDGET_PCT);
 }
 
 static int parse_double(const char *s, double min, double max, double *ret)
