@@ -102,14 +102,26 @@ char *format_rfc3339(uint64_t realtime, char *buf, size_t len)
 
 ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t cap)
 {
-	size_t used = 0;
-	int fd, err = 0;
+	ssize_t n;
+	int fd;
 
 	if (cap == 0)
 		return -EINVAL;
 	fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
+	n = read_fd(fd, buf, cap);
+	close(fd);
+	return n;
+}
+
+ssize_t read_fd(int fd, char *buf, size_t cap)
+{
+	size_t used = 0;
+	int err = 0;
+
+	if (cap == 0)
+		return -EINVAL;
 	while (used < cap - 1) {
 		ssize_t n = read(fd, buf + used, cap - 1 - used);
 
@@ -123,7 +135,6 @@ ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t cap)
 			break;
 		used += (size_t)n;
 	}
-	close(fd);
 	buf[used] = '\0';
 	return err ? err : (ssize_t)used;
 }

@@ -40,6 +40,8 @@ char *format_rfc3339(uint64_t realtime, char *buf, size_t len);
  * -ESRCH when the task vanished, -EACCES, ...). Bounded: never more than cap.
  */
 ssize_t read_file_at(int dirfd, const char *path, char *buf, size_t cap);
+/* The same from an open fd (left open), from where it stands. */
+ssize_t read_fd(int fd, char *buf, size_t cap);
 
 /*
  * A stream over the directory dirfd is open on, through a close-on-exec
