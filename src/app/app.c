@@ -21,6 +21,7 @@
 #include "capture.h"
 #include "event_codec.h"
 #include "export_app.h"
+#include "invoker.h"
 #include "recorded_names.h"
 #include "log.h"
 #include "maps_cache.h"
@@ -30,6 +31,7 @@
 #include "symbolizer.h"
 #include "ttr_reader.h"
 #include "use_sampler.h"
+#include "user_file.h"
 #include "util.h"
 
 #include "app_internal.h"
@@ -436,14 +438,21 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 			  .child = child,
 			  .fe = fe,
 			  .play_timer = -1};
-	int err, code = 1;
+	int err, invoker_err, code = 1;
 
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
+	/* Before any file is opened and while CAP_SETUID is still held. */
+	invoker_err = invoker_init();
 	err = log_open(o->log_path);
 	if (err < 0) {
-		fprintf(stderr, "threadtop: --log %s: %s\n", o->log_path, strerror(-err));
+		fprintf(stderr, "threadtop: --log %s: %s\n", o->log_path,
+			user_file_reason(err, USER_FILE_APPEND));
 		return 1;
 	}
+	if (invoker_err < 0)
+		log_info("cannot keep the sudo user's IDs for creating files: %s; files cannot be "
+			 "created",
+			 strerror(-invoker_err));
 	if ((!o->read_path && app_check_pids(o) < 0) || export_app_check(o) < 0)
 		goto out;
 	app.loop = loop__new();

@@ -194,6 +194,7 @@ int app_start_recording(struct app *app)
 	size_t n = 0;
 	struct recorder_opts ro = {
 		.path = app->o->write_path,
+		.force = app->o->force,
 		.max_size = app->o->max_size,
 		.source = app_source_name(app),
 		.hz = app->hz,
@@ -214,8 +215,5 @@ int app_start_recording(struct app *app)
 		log_msg("%s", err);
 		return -errno;
 	}
-	/* Run through sudo: the recording belongs to the user, not to root. */
-	if (invoker_take_fd(recorder__fd(app->rec)) < 0)
-		log_msg("-w %s: cannot give the file to the sudo user", ro.path);
 	return 0;
 }

@@ -72,7 +72,7 @@ void cli_usage(FILE *f)
 		"                         folded and SVG: split stacks under the process by thread\n"
 		"                         or by thread state, or put label NAME's value above the\n"
 		"                         process as the root frame (default process)\n"
-		"      --force            let --export replace existing files\n"
+		"      --force            let --export and -w replace existing files\n"
 		"      --from TIME, --to TIME\n"
 		"                         with -r and -b: replay only this range (seconds from the\n"
 		"                         recording's start: 90, 2.5m; or UTC: 13:45:10,\n"

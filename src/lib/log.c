@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "user_file.h"
 #include "util.h"
 
 static char ring[LOG_RING][LOG_LINE];
@@ -21,9 +22,9 @@ int log_open(const char *path)
 
 	if (!path)
 		return 0;
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0640);
+	fd = user_file_open(path, USER_FILE_APPEND, false, 0640);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	file = fdopen(fd, "a");
 	if (!file) {
 		close(fd);

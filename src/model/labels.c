@@ -16,6 +16,7 @@
 #include "threadtop/events.h"
 #include "labels.h"
 #include "line_reader.h"
+#include "user_file.h"
 #include "util.h"
 
 _Static_assert(LABEL_MAX_SLOTS == TT_LABEL_SLOT_ID_LAST - TT_LABEL_SLOT_ID_BASE + 1,
@@ -234,10 +235,18 @@ int label_set__parse_file(struct label_set *set, const char *name, const char *t
 
 int label_set__load_file(struct label_set *set, const char *path, char *err, size_t errlen)
 {
-	char *text = xmalloc(LABELS_FILE_MAX + 1);
-	ssize_t n = read_file_at(AT_FDCWD, path, text, LABELS_FILE_MAX + 1);
-	int ret;
+	char *text;
+	ssize_t n;
+	int ret, fd = user_file_open(path, USER_FILE_READ, false, 0);
 
+	if (fd < 0) {
+		snprintf(err, errlen, "--labels %s: %s", path,
+			 user_file_reason(fd, USER_FILE_READ));
+		return fd;
+	}
+	text = xmalloc(LABELS_FILE_MAX + 1);
+	n = read_fd(fd, text, LABELS_FILE_MAX + 1);
+	close(fd);
 	if (n < 0) {
 		snprintf(err, errlen, "--labels %s: %s", path, strerror((int)-n));
 		free(text);

@@ -21,6 +21,7 @@
 #include "hash.h"
 #include "record.h"
 #include "u64map.h"
+#include "user_file.h"
 #include "util.h"
 #include "ttr_format.h"
 
@@ -487,11 +488,11 @@ struct recorder *recorder__new(const struct recorder_opts *o, char *err, size_t 
 	int e;
 
 	r = xcalloc(1, sizeof(*r));
-	r->fd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	r->fd = user_file_open(o->path, USER_FILE_CREATE, o->force, 0644);
 	if (r->fd < 0) {
-		e = errno;
+		e = -r->fd;
 		snprintf(err, errlen, "-w %s: cannot create the recording: %s", o->path,
-			 strerror(e));
+			 user_file_reason(-e, USER_FILE_CREATE));
 		free(r);
 		errno = e;
 		return NULL;
@@ -515,7 +516,7 @@ struct recorder *recorder__new(const struct recorder_opts *o, char *err, size_t 
 			 strerror(-e));
 		close(r->fd);
 		r->fd = -1;
-		unlink(o->path);
+		user_file_unlink(o->path);
 		recorder__close(r);
 		errno = -e;
 		return NULL;
@@ -531,11 +532,6 @@ bool recorder__stopped(const struct recorder *r)
 const char *recorder__error(const struct recorder *r)
 {
 	return r->error[0] ? r->error : NULL;
-}
-
-int recorder__fd(const struct recorder *r)
-{
-	return r->fd;
 }
 
 uint64_t recorder__bytes(const struct recorder *r)

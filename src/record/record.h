@@ -20,6 +20,7 @@ struct recorder;
 
 struct recorder_opts {
 	const char *path;
+	bool force;	    /* replace an existing file (never a FIFO, device or directory) */
 	uint64_t max_size;  /* bytes; 0 = no cap */
 	const char *source; /* "bpf", "proc", ...: replays report it */
 	unsigned hz;	    /* thread sampling rate */
@@ -33,8 +34,10 @@ struct recorder_opts {
 };
 
 /*
- * Creates (truncates) o->path and writes the file header with the host info.
- * Returns NULL with errno set and a one-line reason in err on failure.
+ * Creates o->path (user_file_open: a new regular file, as the sudo user
+ * under sudo; an existing file only with o->force, which removes it first)
+ * and writes the file header with the host info. Returns NULL with errno
+ * set and a one-line reason in err on failure (-EEXIST: exists, no force).
  */
 struct recorder *recorder__new(const struct recorder_opts *o, char *err, size_t errlen);
 
@@ -51,8 +54,6 @@ int recorder__flush(struct recorder *r);
 /* Whether the recording stopped early (error or size cap). */
 bool recorder__stopped(const struct recorder *r);
 const char *recorder__error(const struct recorder *r);
-/* The file's descriptor (to change its owner); owned by r. */
-int recorder__fd(const struct recorder *r);
 /* Bytes in the file so far, and records written. */
 uint64_t recorder__bytes(const struct recorder *r);
 uint64_t recorder__records(const struct recorder *r);

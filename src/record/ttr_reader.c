@@ -17,6 +17,7 @@
 
 #include "event_codec.h"
 #include "ttr_reader.h"
+#include "user_file.h"
 #include "util.h"
 #include "ttr_format.h"
 
@@ -333,13 +334,12 @@ fail:
 
 struct ttr_reader *ttr_reader__open(const char *path, char *err, size_t errlen)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = user_file_open(path, USER_FILE_READ, false, 0);
 
 	if (fd < 0) {
-		int e = errno;
-
-		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
-		errno = e;
+		snprintf(err, errlen, "%s: cannot open: %s", path,
+			 user_file_reason(fd, USER_FILE_READ));
+		errno = -fd;
 		return NULL;
 	}
 	return ttr_reader__open_fd(fd, path, err, errlen);

@@ -339,6 +339,7 @@ static int record(const char *path, unsigned threads, unsigned seconds, int leve
 		  uint64_t chunk_ns, uint64_t *ret_samples, double *ret_secs)
 {
 	struct recorder_opts ro = {.path = path,
+				   .force = true,
 				   .source = "synthetic",
 				   .hz = HZ,
 				   .interval_s = 1,

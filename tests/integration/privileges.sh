@@ -34,6 +34,8 @@ check() { # expected CapEff, extra env
 # CAP_CHECKPOINT_RESTORE (40: /proc/PID/map_files, deleted binaries' symbols).
 check 0000010400080004
 grep -q "capabilities: kept cap_sys_ptrace" "$log" || fail "log does not say what was kept: $(cat "$log")"
-# Under sudo, CAP_CHOWN (0) too: files go to the invoking user.
+# Under sudo, CAP_CHOWN (0) too: files go to the invoking user. The log is
+# opened as that user, so it must be theirs.
+chown 65534:65534 "$log"
 check 0000010400080005 SUDO_UID=65534 SUDO_GID=65534
 echo PASS

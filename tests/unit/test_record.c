@@ -54,6 +54,7 @@ static int teardown(void **state)
 static struct recorder *open_rec(uint64_t max_size)
 {
 	struct recorder_opts o = {.path = path,
+				  .force = true, /* setup's mkstemp made it */
 				  .source = "proc",
 				  .hz = 10,
 				  .interval_s = 1,
