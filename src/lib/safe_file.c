@@ -15,6 +15,7 @@
 
 #include "invoker.h"
 #include "safe_file.h"
+#include "user_file.h"
 #include "util.h"
 
 struct safe_file {
@@ -61,7 +62,8 @@ static char *dir_of(const char *path)
 	return d;
 }
 
-int safe_file_check(const char *path, bool force)
+/* safe_file_check as whoever opens files (the sudo user, inside invoker_enter). */
+static int check_as_opener(const char *path, bool force)
 {
 	struct stat st;
 	char *dir;
@@ -78,14 +80,16 @@ int safe_file_check(const char *path, bool force)
 		err = -errno;
 	else if (!S_ISDIR(st.st_mode))
 		err = -ENOTDIR;
-	else if (access(dir, W_OK | X_OK) < 0)
-		err = -errno;
+	else if (faccessat(AT_FDCWD, dir, W_OK | X_OK, AT_EACCESS) < 0)
+		err = -errno; /* AT_EACCESS: the file system IDs, not root's real ID */
 	free(dir);
 	if (err)
 		return err;
 	if (lstat(path, &st) == 0) {
 		if (S_ISDIR(st.st_mode))
 			return -EISDIR;
+		if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+			return -ENXIO; /* a FIFO or device is not replaced by a file */
 		if (!force)
 			return -EEXIST;
 	} else if (errno != ENOENT) {
@@ -94,9 +98,22 @@ int safe_file_check(const char *path, bool force)
 	return 0;
 }
 
+int safe_file_check(const char *path, bool force)
+{
+	struct invoker_fs fs;
+	int err = invoker_enter(&fs);
+
+	if (err)
+		return err;
+	err = check_as_opener(path, force);
+	invoker_leave(&fs);
+	return err;
+}
+
 struct safe_file *safe_file__open(const char *path, bool force)
 {
 	struct safe_file *sf;
+	struct invoker_fs fs;
 	char *copy, *dir;
 	int fd, err = safe_file_check(path, force);
 
@@ -114,9 +131,18 @@ struct safe_file *safe_file__open(const char *path, bool force)
 	free(copy);
 	free(dir);
 	/* mkostemp creates with O_CREAT | O_EXCL: it never follows a symlink. */
-	fd = mkostemp(sf->tmp, O_CLOEXEC);
-	if (fd < 0)
+	err = invoker_enter(&fs);
+	if (err) {
+		errno = -err;
 		goto fail;
+	}
+	fd = mkostemp(sf->tmp, O_CLOEXEC);
+	if (fd < 0) {
+		err = errno;
+		invoker_leave(&fs);
+		errno = err;
+		goto fail;
+	}
 	sf->fd = fd;
 	sf->f = fopencookie(sf, "w",
 			    (cookie_io_functions_t){.write = cookie_write, .close = cookie_close});
@@ -124,9 +150,11 @@ struct safe_file *safe_file__open(const char *path, bool force)
 		err = errno;
 		close(fd);
 		unlink(sf->tmp);
+		invoker_leave(&fs);
 		errno = err;
 		goto fail;
 	}
+	invoker_leave(&fs);
 	setvbuf(sf->f, NULL, _IOFBF, 1 << 16);
 	return sf;
 fail:
@@ -152,13 +180,18 @@ static void safe_file_free(struct safe_file *sf)
 
 void safe_file__abort(struct safe_file *sf)
 {
+	struct invoker_fs fs;
+
 	if (!sf)
 		return;
 	if (sf->f) {
 		fclose(sf->f);
 		close(sf->fd);
 	}
-	unlink(sf->tmp);
+	if (invoker_enter(&fs) == 0) {
+		unlink(sf->tmp);
+		invoker_leave(&fs);
+	}
 	safe_file_free(sf);
 }
 
@@ -178,7 +211,12 @@ static int place(const char *tmp, const char *path, bool force)
 	return 0;
 }
 
-int safe_file__commit(struct safe_file *sf, size_t *ret_size)
+/*
+ * Inside invoker_enter: the temporary file and its directory are the sudo
+ * user's (it was created as them), which root may no longer touch once its
+ * capabilities are dropped.
+ */
+static int commit_as_opener(struct safe_file *sf, size_t *ret_size)
 {
 	mode_t mask = umask(0);
 	int fd = sf->fd, err = 0;
@@ -192,8 +230,6 @@ int safe_file__commit(struct safe_file *sf, size_t *ret_size)
 		err = -errno;
 	if (!err && fchmod(fd, 0666 & ~mask) < 0)
 		err = -errno;
-	if (!err)
-		invoker_take_fd(fd);
 	if (!err && fstat(fd, &st) < 0)
 		err = -errno;
 	fclose(sf->f);
@@ -204,7 +240,6 @@ int safe_file__commit(struct safe_file *sf, size_t *ret_size)
 		err = place(sf->tmp, sf->path, sf->force);
 	if (err) {
 		unlink(sf->tmp);
-		safe_file_free(sf);
 		return err;
 	}
 	/* Make the new name durable too. */
@@ -217,6 +252,22 @@ int safe_file__commit(struct safe_file *sf, size_t *ret_size)
 	free(dir);
 	if (ret_size)
 		*ret_size = (size_t)st.st_size;
-	safe_file_free(sf);
 	return 0;
+}
+
+int safe_file__commit(struct safe_file *sf, size_t *ret_size)
+{
+	struct invoker_fs fs;
+	int err = invoker_enter(&fs);
+
+	if (err) {
+		fclose(sf->f);
+		close(sf->fd);
+		safe_file_free(sf);
+		return err;
+	}
+	err = commit_as_opener(sf, ret_size);
+	invoker_leave(&fs);
+	safe_file_free(sf);
+	return err;
 }

@@ -13,6 +13,7 @@
 #include "export_internal.h"
 #include "escape.h"
 #include "safe_file.h"
+#include "user_file.h"
 #include "util.h"
 
 static const struct {
@@ -170,7 +171,7 @@ static void explain(int e, const char *path, char *err, size_t errlen)
 			 "export %s: %s: nothing was written; free space or choose another place",
 			 path, strerror(-e));
 	else
-		snprintf(err, errlen, "export %s: %s", path, strerror(-e));
+		snprintf(err, errlen, "export %s: %s", path, user_file_reason(e, USER_FILE_CREATE));
 }
 
 int export__check(const char *path, const struct export_opts *o, char *err, size_t errlen)

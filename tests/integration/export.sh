@@ -88,14 +88,18 @@ rc=$?
 set -e
 [ $rc -eq 1 ] && echo "$msg" | grep -q "nodir/x.json" || fail "missing directory: $rc $msg"
 
-# Run through sudo: the exported files belong to the user who ran sudo.
+# Run through sudo: the exported files are created by the user who ran sudo
+# (in a directory of theirs: they may not write in root's).
 if [ "$(id -u)" -eq 0 ]; then
+	chmod 0755 "$dir"
+	mkdir -m 0700 "$dir/user"
+	chown 65534:65534 "$dir/user"
 	SUDO_UID=65534 SUDO_GID=65534 "$TT_BIN" -b -n 1 -d 0.2 --source proc -p "$wl" \
-		--export "$dir/sudo.json" --export "$dir/sudo.folded" >/dev/null 2>&1 ||
+		--export "$dir/user/sudo.json" --export "$dir/user/sudo.folded" >/dev/null 2>&1 ||
 		fail "export under sudo failed"
 	for f in sudo.json sudo.folded; do
-		[ "$(stat -c %u:%g "$dir/$f")" = 65534:65534 ] ||
-			fail "$f belongs to $(stat -c %u:%g "$dir/$f"), not the sudo user"
+		[ "$(stat -c %u:%g "$dir/user/$f")" = 65534:65534 ] ||
+			fail "$f belongs to $(stat -c %u:%g "$dir/user/$f"), not the sudo user"
 	done
 fi
 

@@ -140,6 +140,11 @@ static void bad_targets(void **state)
 	assert_null(safe_file__open(path_of("nodir/x.json"), false));
 	assert_int_equal(errno, ENOENT);
 	safe_file__abort(NULL);
+	/* a FIFO or device is never replaced, even forced */
+	assert_int_equal(mkfifo(path_of("fifo"), 0600), 0);
+	assert_int_equal(safe_file_check(path_of("fifo"), true), -ENXIO);
+	assert_int_equal(safe_file_check("/dev/null", true), -ENXIO);
+	assert_int_equal(unlink(path_of("fifo")), 0);
 }
 
 static void abort_leaves_nothing(void **state)
