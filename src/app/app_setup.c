@@ -14,7 +14,6 @@
 #include "capture.h"
 #include "recorded_names.h"
 #include "log.h"
-#include "invoker.h"
 #include "privileges.h"
 #include "record.h"
 #include "source_bpf.h"
@@ -169,7 +168,6 @@ void app_drop_privileges(struct app *app)
 		 "open deleted binaries via /proc/PID/map_files for symbols"},
 	};
 	struct capability_need keep[8];
-	unsigned uid, gid;
 	size_t n = 0;
 	char desc[512];
 	int err;
@@ -179,8 +177,6 @@ void app_drop_privileges(struct app *app)
 			keep[n++] = bpf_needs[i];
 	for (size_t i = 0; i < ARRAY_SIZE(proc_needs); i++)
 		keep[n++] = proc_needs[i];
-	if (invoker_ids(&uid, &gid))
-		keep[n++] = (struct capability_need){CAP_CHOWN, "give files to the sudo user"};
 	err = privileges_drop(keep, n, desc, sizeof(desc));
 	if (err < 0)
 		log_msg("cannot drop capabilities: %s; going on with them", strerror(-err));

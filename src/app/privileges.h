@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * Least privilege: once the BPF programs are loaded and attached threadtop
- * keeps only the capabilities it still uses (files it creates belong to the
- * user who ran it through sudo: invoker.h).
+ * keeps only the capabilities it still uses (files are created as the user
+ * who ran it through sudo, which needs none: invoker.h).
  */
 #ifndef THREADTOP_PRIVILEGES_H
 #define THREADTOP_PRIVILEGES_H

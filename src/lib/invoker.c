@@ -39,15 +39,6 @@ int invoker_ids(unsigned *ret_uid, unsigned *ret_gid)
 	return 1;
 }
 
-int invoker_take_fd(int fd)
-{
-	unsigned uid, gid;
-
-	if (!invoker_ids(&uid, &gid))
-		return 0;
-	return fchown(fd, uid, gid) < 0 ? -errno : 0;
-}
-
 /* The user's groups (SUDO_GID first), or just SUDO_GID when they have no entry. */
 static int user_groups(unsigned uid, unsigned gid, gid_t *groups, int cap)
 {

@@ -9,13 +9,7 @@
 
 #include <stdbool.h>
 
-/*
- * Gives fd to the user who invoked sudo (SUDO_UID/SUDO_GID) when threadtop
- * runs as root through sudo; otherwise does nothing. Returns 0 or -errno.
- */
-int invoker_take_fd(int fd);
-
-/* Whether invoker_take_fd has someone to give files to. */
+/* Whether threadtop runs as root through sudo; their IDs in ret_uid, ret_gid. */
 int invoker_ids(unsigned *ret_uid, unsigned *ret_gid);
 
 /*
