@@ -41,7 +41,11 @@ r=$(echo "$spin" | jq '.samples.R // 0')
 q=$(echo "$spin" | jq '.samples.Q // 0')
 cpu=$(echo "$spin" | jq '.cpu_pct | floor')
 [ $((r + q)) -ge $((t * 4 / 5)) ] || fail "spinner R $r, Q $q of $t: $spin"
-[ "$cpu" -lt 60 ] || [ "$r" -ge $((t / 5)) ] || fail "spinner at $cpu% CPU but R $r of $t: $spin"
+# Running most of the time, it is caught running at least once: the pass
+# itself takes a CPU (on 2 CPUs, the spinner's half the time), and other
+# load takes more, so R can be a small share of its CPU time (3 of 20 at
+# 62% CPU under load), but never none (0.3% at a quarter of the ticks).
+[ "$cpu" -lt 60 ] || [ "$r" -ge 1 ] || fail "spinner at $cpu% CPU but R $r of $t: $spin"
 # On-CPU samples follow its CPU time: 99 Hz x CPU share, within a wide margin.
 # No fixed floor: on a loaded machine the spinner may get 2% of a CPU (2
 # samples due); on an idle one it gets ~100% and 39 or more are due.
