@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "escape.h"
 #include "use_model.h"
 
 #include "rows.h"
@@ -130,7 +131,7 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 	static const char ascii[] = " .:-=+*#%@";
 	struct use_verdict v;
 	int x, shown = 0, ncpus = 0;
-	char buf[320];
+	char buf[320], text[sizeof(v.text)];
 
 	for (size_t i = 0; i < n; i++)
 		if (cs[i]->last.kind == TT_USE_CPU && cs[i]->last.index != TT_USE_ALL)
@@ -166,9 +167,11 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 		x += screen_text(2, x, cols - x, "(no USE data)", ROLE_DIM, false);
 	x += 2;
 	use_model__verdict(model__use(t->model), &v);
+	/* The verdict names a component (a cgroup or device name): escaped. */
+	escape_for_terminal(v.text, strlen(v.text), text, sizeof(text));
 	snprintf(buf, sizeof(buf), "USE: %s",
 		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
-		 : v.text[0]			? v.text
+		 : text[0]			? text
 						: use_verdict_level_name(v.level));
 	screen_text(2, x, cols - x, buf,
 		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN

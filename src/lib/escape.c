@@ -36,6 +36,16 @@ size_t utf8_valid_len(const unsigned char *s, size_t len)
 	return n;
 }
 
+unsigned utf8_bidi_control(const unsigned char *s, size_t n)
+{
+	unsigned cp;
+
+	if (n != 3 || s[0] != 0xe2)
+		return 0;
+	cp = 0x2000 | ((unsigned)(s[1] & 0x3f) << 6) | (s[2] & 0x3f);
+	return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ? cp : 0;
+}
+
 char *escape_for_terminal(const char *s, size_t len, char *out, size_t cap)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -73,6 +83,10 @@ char *escape_for_terminal(const char *s, size_t len, char *out, size_t cap)
 		} else if (n == 1 && p[i] == '\\') {
 			piece = "\\\\";
 			plen = 2;
+		} else if (utf8_bidi_control(p + i, n)) {
+			snprintf(esc, sizeof(esc), "\\u%04x", utf8_bidi_control(p + i, n));
+			piece = esc;
+			plen = 6;
 		} else {
 			piece = (const char *)p + i;
 			plen = n;

@@ -38,6 +38,12 @@ void json_write_escaped(FILE *f, const char *s, size_t len)
 			i++;
 			continue;
 		}
+		if (n > 1 && utf8_bidi_control(p + i, n)) {
+			/* Valid JSON either way; escaped so no viewer reorders the text. */
+			fprintf(f, "\\u%04x", utf8_bidi_control(p + i, n));
+			i += n;
+			continue;
+		}
 		if (n > 1) {
 			fwrite(p + i, 1, n, f);
 			i += n;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "escape.h"
 #include "use_report.h"
 
 static void json_num(struct json *j, const char *key, double v, int decimals)
@@ -124,6 +125,7 @@ char *use_report__line(struct use_model *um, char *buf, size_t len)
 	const struct use_component **cur;
 	size_t n = use_model__current(um, &cur), used = 0;
 	struct use_verdict v;
+	char text[4 * sizeof(v.text)];
 
 	if (!len)
 		return buf;
@@ -132,12 +134,16 @@ char *use_report__line(struct use_model *um, char *buf, size_t len)
 	for (size_t i = 0; i < n; i++) {
 		const struct tt_use_metric *r = &cur[i]->last;
 		double util = use_util_pct(r), sat = use_sat_value(r);
+		size_t nl = strnlen(r->name, sizeof(r->name));
+		char name[4 * 32 + 1];
 
 		if (r->kind == TT_USE_CPU && r->index != TT_USE_ALL)
 			continue;
 		if (r->kind == TT_USE_TCP && !(r->flags & TT_USE_SATURATED))
 			continue;
-		add(buf, len, &used, "  %.32s%s", r->name, r->flags & TT_USE_SATURATED ? "!" : "");
+		/* Cgroup and device names come from the filesystem: escaped, at most 32 bytes. */
+		escape_for_terminal(r->name, nl < 32 ? nl : 32, name, sizeof(name));
+		add(buf, len, &used, "  %s%s", name, r->flags & TT_USE_SATURATED ? "!" : "");
 		if (!isnan(util))
 			add(buf, len, &used, " %.0f%%", util);
 		if (r->kind == TT_USE_CPU && !isnan(sat))
@@ -148,6 +154,8 @@ char *use_report__line(struct use_model *um, char *buf, size_t len)
 			add(buf, len, &used, " %.1f kB/s", use_aux_value(r) / 1e3);
 	}
 	use_model__verdict(um, &v);
-	add(buf, len, &used, "  | %s", v.text);
+	/* The verdict names a component, so it is escaped like the names. */
+	add(buf, len, &used, "  | %s",
+	    escape_for_terminal(v.text, strlen(v.text), text, sizeof(text)));
 	return buf;
 }

@@ -24,7 +24,8 @@ void use_report__verdict_json(struct json *j, const char *key, const struct use_
 
 /*
  * "USE cpu 45% 0.50 runnable/CPU  memory 12%  vda 3% q 0.01 ... | verdict text"
- * into buf (always NUL-terminated). Returns buf.
+ * into buf (always NUL-terminated), names and verdict escaped for a
+ * terminal (escape.h). Returns buf.
  */
 char *use_report__line(struct use_model *um, char *buf, size_t len);
 

@@ -38,6 +38,24 @@ static void terminal(void **state)
 	assert_string_equal(esc("abc", 1), "");
 }
 
+/* Bidirectional controls reorder the rest of a terminal line: escaped like controls. */
+static void terminal_bidi(void **state)
+{
+	assert_string_equal(esc("evil\xe2\x80\xaetxt.exe", 64), "evil\\u202etxt.exe"); /* RLO */
+	assert_string_equal(esc("\xe2\x80\xaa\xe2\x80\xab\xe2\x80\xac\xe2\x80\xad", 64),
+			    "\\u202a\\u202b\\u202c\\u202d");
+	assert_string_equal(esc("\xe2\x81\xa6\xe2\x81\xa7\xe2\x81\xa8\xe2\x81\xa9", 64),
+			    "\\u2066\\u2067\\u2068\\u2069"); /* isolates */
+	/* Their neighbours are printable and kept: U+2029, U+202F, U+2065, U+206A. */
+	assert_string_equal(esc("\xe2\x80\xa9\xe2\x80\xaf", 64), "\xe2\x80\xa9\xe2\x80\xaf");
+	assert_string_equal(esc("\xe2\x81\xa5\xe2\x81\xaa", 64), "\xe2\x81\xa5\xe2\x81\xaa");
+	/* Truncation never splits the escape. */
+	assert_string_equal(esc("ab\xe2\x80\xae", 9), "ab\\u202e");
+	assert_string_equal(esc("ab\xe2\x80\xae", 8), "ab");
+	assert_int_equal(utf8_bidi_control((const unsigned char *)"\xe2\x80\xae", 3), 0x202e);
+	assert_int_equal(utf8_bidi_control((const unsigned char *)"\xe2\x82\xac", 3), 0);
+}
+
 static char *json_of(const char *s, size_t len)
 {
 	static char buf[512];
@@ -55,6 +73,12 @@ static void json_strings(void **state)
 	assert_string_equal(json_of("x\xffy", 3), "\"x\\ufffdy\"");
 	assert_string_equal(json_of("\xe2\x82\xac", 3), "\"\xe2\x82\xac\"");
 	assert_string_equal(json_of("a\0b", 3), "\"a\\u0000b\"");
+	/* Bidi controls as \uXXXX: still the same string to a JSON reader. */
+	assert_string_equal(json_of("a\xe2\x80\xae"
+				    "b",
+				    5),
+			    "\"a\\u202eb\"");
+	assert_string_equal(json_of("\xe2\x81\xa9", 3), "\"\\u2069\"");
 }
 
 static void json_document(void **state)
@@ -84,6 +108,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(terminal),
+		cmocka_unit_test(terminal_bidi),
 		cmocka_unit_test(json_strings),
 		cmocka_unit_test(json_document),
 	};

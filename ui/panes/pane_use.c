@@ -132,14 +132,16 @@ static int verdict_block(struct tui *t, int y, int h, int cols,
 			 const struct use_component *const *cs, size_t n)
 {
 	struct use_verdict v;
-	char buf[512], miss[3][160];
+	char buf[512], miss[3][160], text[sizeof(v.text)];
 	size_t nm;
 	int used = 0;
 
 	use_model__verdict(model__use(t->model), &v);
+	/* The verdict names a component (a cgroup or device name): escaped. */
+	escape_for_terminal(v.text, strlen(v.text), text, sizeof(text));
 	snprintf(buf, sizeof(buf), "Verdict: %s",
 		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
-		 : v.text[0]			? v.text
+		 : text[0]			? text
 						: use_verdict_level_name(v.level));
 	screen_text(y + used++, 0, cols, buf,
 		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN
