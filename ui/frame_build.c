@@ -82,7 +82,7 @@ static void header_stats(struct tui *t, enum model_window w)
 	hi->nr_threads = st.nr_threads;
 	hi->intervals = st.intervals;
 	hi->drops_interval = hi->drops_session = 0;
-	for (int r = 0; r < TT_DROP_MAX; r++) {
+	for (int r = 0; r < MODEL_DROP_MAX; r++) {
 		hi->drops_interval += st.drops_interval[r];
 		hi->drops_session += st.drops_session[r];
 	}

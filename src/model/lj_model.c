@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dict_budget.h"
 #include "lj_model.h"
 #include "u64map.h"
 #include "util.h"
@@ -46,6 +47,7 @@ struct lj_thread {
 
 struct lj_proc {
 	struct u64map *names; /* function id -> struct lj_name */
+	bool dropped;	      /* a name did not fit the budget */
 };
 
 struct lj_name {
@@ -60,7 +62,9 @@ struct lj_model {
 	/* Every function name once, for frame tags: hash (probed) -> index + 1. */
 	struct u64map *name_index;
 	char **names;
-	size_t nr_names, cap_names;
+	uint32_t *name_pids; /* the process each name was charged to */
+	size_t nr_names, cap_names, cap_name_pids;
+	struct dict_budget *budget; /* not owned, or NULL */
 };
 
 static const char *const vmstate_names[] = TT_LJ_VMSTATE_NAMES;
@@ -98,13 +102,14 @@ static void thread_free(struct lj_thread *t)
 	free(t);
 }
 
-static void proc_free(struct lj_proc *p)
+static void proc_free(struct lj_model *lm, uint32_t pid, struct lj_proc *p)
 {
 	struct lj_name *n;
 	size_t pos = 0;
 	uint64_t key;
 
 	while (u64map__next(p->names, &pos, &key, (void **)&n)) {
+		dict_budget__give(lm->budget, pid, strlen(n->text));
 		free(n->text);
 		free(n);
 	}
@@ -125,12 +130,15 @@ void lj_model__free(struct lj_model *lm)
 		thread_free(t);
 	pos = 0;
 	while (u64map__next(lm->procs, &pos, &key, (void **)&p))
-		proc_free(p);
+		proc_free(lm, (uint32_t)key, p);
 	u64map__free(lm->threads);
 	u64map__free(lm->procs);
-	for (size_t i = 0; i < lm->nr_names; i++)
+	for (size_t i = 0; i < lm->nr_names; i++) {
+		dict_budget__give(lm->budget, lm->name_pids[i], strlen(lm->names[i]));
 		free(lm->names[i]);
+	}
 	free(lm->names);
+	free(lm->name_pids);
 	u64map__free(lm->name_index);
 	free(lm);
 }
@@ -144,8 +152,13 @@ static uint64_t name_hash(const char *s)
 	return h ? h : 1;
 }
 
-/* The index of name in the model's name table, added when new. */
-static uint32_t name_intern(struct lj_model *lm, const char *name)
+void lj_model__set_budget(struct lj_model *lm, struct dict_budget *b)
+{
+	lm->budget = b;
+}
+
+/* The index of name in the model's name table, added when new (charged to pid). */
+static uint32_t name_intern(struct lj_model *lm, uint32_t pid, const char *name)
 {
 	uint64_t h = name_hash(name);
 	size_t idx;
@@ -159,8 +172,13 @@ static uint32_t name_intern(struct lj_model *lm, const char *name)
 	}
 	if (lm->nr_names > TT_LJ_FRAME_ID_LAST)
 		return LJ_FRAME_IDX_MASK; /* out of tags (events.h): named "(other)" */
+	if (!dict_budget__take(lm->budget, pid, strlen(name)))
+		return LJ_FRAME_IDX_MASK; /* past the budget: named "(other)" too */
 	xgrow((void **)&lm->names, &lm->cap_names, lm->nr_names + 1, sizeof(*lm->names));
+	xgrow((void **)&lm->name_pids, &lm->cap_name_pids, lm->nr_names + 1,
+	      sizeof(*lm->name_pids));
 	lm->names[lm->nr_names] = xstrdup(name);
+	lm->name_pids[lm->nr_names] = pid;
 	u64map__put(lm->name_index, h, (void *)(uintptr_t)(lm->nr_names + 1));
 	return (uint32_t)lm->nr_names++;
 }
@@ -180,15 +198,22 @@ static struct lj_proc *proc_get(struct lj_model *lm, uint32_t pid)
 static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
 {
 	struct lj_proc *p = proc_get(lm, f->pid);
-	struct lj_name *n = xcalloc(1, sizeof(*n)), *old;
+	struct lj_name *n, *old = u64map__remove(p->names, f->id);
 
-	n->text = xstrndup(f->data, f->len);
-	n->flags = f->flags;
-	old = u64map__put(p->names, f->id, n);
 	if (old) {
+		dict_budget__give(lm->budget, f->pid, strlen(old->text));
 		free(old->text);
 		free(old);
 	}
+	/* A process naming fresh ids without end (the probe is theirs to call). */
+	if (!dict_budget__take(lm->budget, f->pid, f->len)) {
+		p->dropped = true;
+		return;
+	}
+	n = xcalloc(1, sizeof(*n));
+	n->text = xstrndup(f->data, f->len);
+	n->flags = f->flags;
+	u64map__put(p->names, f->id, n);
 }
 
 static struct lj_func *func_get(struct lj_model *lm, struct lj_thread *t, const char *name)
@@ -207,7 +232,7 @@ static struct lj_func *func_get(struct lj_model *lm, struct lj_thread *t, const 
 	}
 	f = xcalloc(1, sizeof(*f));
 	f->name = xstrdup(name);
-	f->name_idx = name_intern(lm, name);
+	f->name_idx = name_intern(lm, t->pid, name);
 	u64map__put(t->funcs, h, f);
 	t->nfuncs++;
 	return f;
@@ -284,11 +309,13 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		const char *name = n ? n->text : unknown;
 		struct lj_func *f;
 
-		if (!n)
+		if (!n && p->dropped) /* maybe one of the names past the budget */
+			snprintf(unknown, sizeof(unknown), "[dropped]");
+		else if (!n)
 			snprintf(unknown, sizeof(unknown), "lua:0x%llx",
 				 (unsigned long long)s->frames[i]);
 		/* An id the library never named is a C function it could not name (pmain). */
-		frames[nframes++] = name_intern(lm, name) |
+		frames[nframes++] = name_intern(lm, s->pid, name) |
 				    (!n || (n->flags & TT_LJ_FUNC_C) ? LJ_STACK_CFUNC : 0);
 		if (n && (n->flags & TT_LJ_FUNC_TRACE))
 			continue; /* the trace pseudo-frame: the function under it is hot */

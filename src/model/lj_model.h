@@ -23,6 +23,12 @@ struct lj_model;
 
 struct lj_model *lj_model__new(void);
 void lj_model__free(struct lj_model *lm);
+/*
+ * Bounds the function names (per process and interned) by b, not owned:
+ * past it a new name is not kept (its frames read "[dropped]"). NULL: none.
+ */
+struct dict_budget;
+void lj_model__set_budget(struct lj_model *lm, struct dict_budget *b);
 
 /* Takes one validated TT_EV_LUAJIT_SAMPLE or TT_EV_LUAJIT_FUNC record. */
 void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev);

@@ -6,20 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dict_budget.h"
 #include "model_internal.h"
 #include "util.h"
 
 #define DEFAULT_RETAIN_NS (60 * NSEC_PER_SEC)
 
-static const char *const drop_names[TT_DROP_MAX] = {
+static const char *const drop_names[MODEL_DROP_MAX] = {
 	[TT_DROP_RINGBUF_FULL] = "ringbuf_full", [TT_DROP_MAP_FULL] = "map_full",
 	[TT_DROP_DEDUP_FULL] = "dedup_full",	 [TT_DROP_VANISHED] = "vanished",
-	[TT_DROP_READ_ERROR] = "read_error",
+	[TT_DROP_READ_ERROR] = "read_error",	 [MODEL_DROP_DICT_FULL] = "dict_full",
 };
 
 const char *model_drop_name(unsigned reason)
 {
-	return reason < TT_DROP_MAX ? drop_names[reason] : "unknown";
+	return reason < MODEL_DROP_MAX ? drop_names[reason] : "unknown";
 }
 
 struct model *model__new(const struct model_opts *opts)
@@ -64,6 +65,23 @@ static void thread_free_void(void *t)
 	thread_free(t);
 }
 
+/* What the dictionaries took from the budget, before they go. */
+static void give_back(struct model *m)
+{
+	const struct tt_stack *st;
+	const char *s;
+	uint64_t key;
+	size_t pos = 0;
+
+	if (!m->budget)
+		return;
+	while (u64map__next(m->strings, &pos, &key, (void **)&s))
+		dict_budget__give(m->budget, 0, strlen(s));
+	pos = 0;
+	while (u64map__next(m->stacks, &pos, &key, (void **)&st))
+		dict_budget__give(m->budget, st->pid, st->hdr.size);
+}
+
 void model__free(struct model *m)
 {
 	if (!m)
@@ -71,6 +89,7 @@ void model__free(struct model *m)
 	model_labels_free(m);
 	model_repeat_free(m);
 	free_values(m->threads, thread_free_void);
+	give_back(m);
 	free_values(m->strings, free);
 	free_values(m->stacks, free);
 	use_model__free(m->use);
@@ -88,7 +107,8 @@ void model__reset(struct model *m)
 	*m = *fresh;
 	*fresh = old;
 	m->namer = old.namer; /* the frame namer is configuration, not state */
-	model__free(fresh);
+	model__free(fresh);   /* gives back to the budget what the old state took */
+	model__set_budget(m, old.budget);
 }
 
 /* Advances a ring to second sec, clearing the slots of the skipped seconds. */
@@ -284,9 +304,17 @@ static void ingest_info(struct model *m, const struct tt_thread_info *info)
 
 static void ingest_string(struct model *m, const struct tt_string *s)
 {
-	char *text = xstrndup(s->data, s->len);
+	char *old = u64map__remove(m->strings, s->id);
 
-	free(u64map__put(m->strings, s->id, text));
+	if (old) {
+		dict_budget__give(m->budget, 0, strlen(old));
+		free(old);
+	}
+	if (!dict_budget__take(m->budget, 0, s->len)) {
+		m->strings_dropped = true;
+		return;
+	}
+	u64map__put(m->strings, s->id, xstrndup(s->data, s->len));
 }
 
 static void ingest_stack(struct model *m, const struct tt_stack *st)
@@ -303,10 +331,16 @@ static void ingest_stack(struct model *m, const struct tt_stack *st)
 		m->drops_session[TT_DROP_DEDUP_FULL]++;
 		return;
 	}
+	copy = u64map__remove(m->stacks, st->id);
+	if (copy) {
+		dict_budget__give(m->budget, copy->pid, copy->hdr.size);
+		free(copy);
+	}
+	if (!dict_budget__take(m->budget, st->pid, st->hdr.size))
+		return; /* counted by the budget: the stack's samples go without frames */
 	copy = xmalloc(st->hdr.size);
-
 	memcpy(copy, st, st->hdr.size);
-	free(u64map__put(m->stacks, st->id, copy));
+	u64map__put(m->stacks, st->id, copy);
 }
 
 void model__ingest(struct model *m, const struct tt_event_header *ev)
@@ -401,6 +435,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 	}
 	trace_model_end_interval(m);
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));
+	m->dict_refused_start = dict_budget__refused(m->budget);
 	m->ticks_interval = 0;
 	m->tick_cost_interval_ns = 0;
 	lj_model__end_interval(m->lj);
@@ -425,8 +460,18 @@ void model__stats(const struct model *m, struct model_stats *ret)
 		.ticks_interval = m->ticks_interval,
 		.tick_cost_interval_ns = m->tick_cost_interval_ns,
 	};
-	memcpy(ret->drops_interval, m->drops_interval, sizeof(ret->drops_interval));
-	memcpy(ret->drops_session, m->drops_session, sizeof(ret->drops_session));
+	memcpy(ret->drops_interval, m->drops_interval, sizeof(m->drops_interval));
+	memcpy(ret->drops_session, m->drops_session, sizeof(m->drops_session));
+	ret->drops_session[MODEL_DROP_DICT_FULL] = dict_budget__refused(m->budget);
+	ret->drops_interval[MODEL_DROP_DICT_FULL] =
+		ret->drops_session[MODEL_DROP_DICT_FULL] - m->dict_refused_start;
+}
+
+void model__set_budget(struct model *m, struct dict_budget *b)
+{
+	m->budget = b;
+	m->dict_refused_start = dict_budget__refused(b);
+	lj_model__set_budget(m->lj, b);
 }
 
 struct lj_model *model__luajit(struct model *m)
@@ -441,7 +486,9 @@ struct use_model *model__use(struct model *m)
 
 const char *model__string(const struct model *m, uint32_t id)
 {
-	return id ? u64map__get(m->strings, id) : NULL;
+	const char *s = id ? u64map__get(m->strings, id) : NULL;
+
+	return !s && id && m->strings_dropped ? "[dropped]" : s;
 }
 
 const struct tt_stack *model__stack(const struct model *m, uint32_t id)

@@ -184,6 +184,15 @@ void model__advance(struct model *m, uint64_t now_ns);
 /* Closes the interval at now_ns: interval counters restart, old threads age out. */
 void model__end_interval(struct model *m, uint64_t now_ns);
 
+/*
+ * Drop reasons: those of events.h, then the model's own (not in tt_drops
+ * records, whose layout recordings fix).
+ */
+enum {
+	MODEL_DROP_DICT_FULL = TT_DROP_MAX, /* a dictionary entry past the budget (dict_budget.h) */
+	MODEL_DROP_MAX,
+};
+
 struct model_stats {
 	uint64_t now_ns; /* time of the latest event */
 	uint64_t interval_start_ns;
@@ -196,8 +205,8 @@ struct model_stats {
 	uint64_t tick_cost_ns;	 /* what those passes cost, session */
 	uint64_t ticks_interval; /* sampling passes, this interval */
 	uint64_t tick_cost_interval_ns;
-	uint64_t drops_interval[TT_DROP_MAX];
-	uint64_t drops_session[TT_DROP_MAX];
+	uint64_t drops_interval[MODEL_DROP_MAX];
+	uint64_t drops_session[MODEL_DROP_MAX];
 };
 void model__stats(const struct model *m, struct model_stats *ret);
 
@@ -218,6 +227,15 @@ uint64_t model__stack_leaf(const struct model *m, uint32_t id);
  * replay, whose addresses belong to another machine), lazily, at query time.
  * namer must outlive the model or be unset (NULL) first.
  */
+/*
+ * The memory budget of the model's dictionaries (strings, stacks, LuaJIT
+ * names): past it new entries are dropped, counted as MODEL_DROP_DICT_FULL
+ * (with every other user of b), and unknown ids of strings read "[dropped]".
+ * Not owned: b must outlive the model. NULL (the default): no bound.
+ */
+struct dict_budget;
+void model__set_budget(struct model *m, struct dict_budget *b);
+
 struct frame_namer;
 struct frame_name;
 void model__set_frame_namer(struct model *m, const struct frame_namer *namer);

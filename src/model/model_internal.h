@@ -84,9 +84,12 @@ struct model {
 	uint64_t ticks_interval, tick_cost_interval_ns;
 	uint64_t drops_interval[TT_DROP_MAX];
 	uint64_t drops_session[TT_DROP_MAX];
-	struct use_model *use;	 /* USE metrics (use_model.c) */
-	unsigned traced;	 /* MODEL_TRACED_* seen this session */
-	struct prog_stat *progs; /* BPF program run time (model_traced.c) */
+	struct dict_budget *budget;  /* of the dictionaries, not owned; or NULL */
+	uint64_t dict_refused_start; /* the budget's refusals when the interval began */
+	bool strings_dropped;	     /* a string did not fit the budget */
+	struct use_model *use;	     /* USE metrics (use_model.c) */
+	unsigned traced;	     /* MODEL_TRACED_* seen this session */
+	struct prog_stat *progs;     /* BPF program run time (model_traced.c) */
 	size_t nr_progs, cap_progs;
 
 	/* Names stack frames (model_frames.c); NULL = addresses. */

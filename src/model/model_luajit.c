@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dict_budget.h"
 #include "model_internal.h"
 #include "lj_stitch.h"
 #include "util.h"
@@ -94,6 +95,13 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 			f & LJ_STACK_CFUNC ? LJ_SF_CFUNC : 0};
 	}
 	n = lj_stitch(host, nh, guest, ng, out, TT_MAX_STACK_DEPTH);
+	if (!dict_budget__take(m->budget, r->pid, sizeof(*st) + n * sizeof(st->ips[0]))) {
+		for (size_t i = 0; i < nh; i++) {
+			free(nm[i].name);
+			free(nm[i].module);
+		}
+		return 0; /* counted by the budget: the row goes without a stack */
+	}
 	st = xcalloc(1, sizeof(*st) + n * sizeof(st->ips[0]));
 	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION,
 					   (uint32_t)(sizeof(*st) + n * 8), 0};

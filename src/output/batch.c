@@ -233,7 +233,7 @@ static int print_json(struct model *m, const struct batch_info *info,
 		print_json_label_groups(m, &j);
 	batch_luajit_json(&j, m);
 	json_begin_object(&j, "dropped");
-	for (int r = 0; r < TT_DROP_MAX; r++)
+	for (int r = 0; r < MODEL_DROP_MAX; r++)
 		json_u64(&j, model_drop_name(r), st->drops_interval[r]);
 	json_end_object(&j);
 	json_begin_object(&j, "cost");
@@ -288,7 +288,7 @@ static int print_text(struct model *m, const struct batch_info *info,
 
 	for (size_t i = 0; i < res->nr; i++)
 		active += res->rows[i].avg_active;
-	for (int r = 0; r < TT_DROP_MAX; r++)
+	for (int r = 0; r < MODEL_DROP_MAX; r++)
 		drops += st->drops_interval[r];
 	fprintf(out,
 		"threadtop %s  source %s%s  %u Hz  interval %.2fs  threads %zu  active %.2f  dropped "

@@ -268,7 +268,7 @@ int export_json(const struct export_ctx *x, FILE *f)
 	write_threads(x, &j);
 	write_groups(x, &j);
 	json_begin_object(&j, "dropped");
-	for (int r = 0; r < TT_DROP_MAX; r++)
+	for (int r = 0; r < MODEL_DROP_MAX; r++)
 		json_u64(&j, model_drop_name(r), st.drops_session[r]);
 	json_end_object(&j);
 	json_begin_object(&j, "cost");
