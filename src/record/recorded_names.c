@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dict_budget.h"
 #include "recorded_names.h"
 #include "hash.h"
 #include "u64map.h"
@@ -26,6 +27,7 @@ struct name_entry {
 	char *name, *module;
 	char **inlined; /* the functions inlined at addr, outermost first */
 	unsigned nr_inlined;
+	size_t charged; /* taken from the budget (the record's size) */
 };
 
 /* The build-id of one module in one address space, in hex. */
@@ -33,6 +35,7 @@ struct bid_entry {
 	struct bid_entry *next; /* same hash */
 	uint32_t pid;
 	char *module, *hex;
+	size_t charged; /* taken from the budget */
 };
 
 struct recorded_names {
@@ -40,6 +43,8 @@ struct recorded_names {
 	struct u64map *by_addr; /* user addr -> an entry (not owned) */
 	struct u64map *bids;	/* hash(pid, module) -> chain of struct bid_entry */
 	struct frame_namer namer;
+	struct dict_budget *budget; /* not owned, or NULL */
+	bool dropped;		    /* a name did not fit the budget */
 };
 
 static uint64_t hash(uint32_t pid, uint64_t addr, bool kernel)
@@ -79,6 +84,9 @@ static struct bid_entry *find_bid(const struct recorded_names *fn, uint32_t pid,
 	return NULL;
 }
 
+/* What a build-id entry costs the budget: its module name and the longest hex. */
+#define BID_COST(module_len) ((module_len) + 2 * TT_BUILD_ID_MAX + 1)
+
 /* Keeps hex as the build-id of (pid, module), replacing an earlier one. */
 static void put_bid(struct recorded_names *fn, uint32_t pid, const char *module, size_t len,
 		    const char *hex)
@@ -89,7 +97,10 @@ static void put_bid(struct recorded_names *fn, uint32_t pid, const char *module,
 	if (b) {
 		free(b->hex);
 	} else {
+		if (!dict_budget__take(fn->budget, pid, BID_COST(len)))
+			return; /* past the budget: frames of the module go without */
 		b = xcalloc(1, sizeof(*b));
+		b->charged = BID_COST(len);
 		b->pid = pid;
 		b->module = xstrndup(module, len);
 		b->next = u64map__get(fn->bids, h);
@@ -158,6 +169,11 @@ static int kept_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 
 	if (!e && !kernel)
 		e = u64map__get(fn->by_addr, addr);
+	if (!e && fn->dropped) {
+		/* Maybe one of the names past the budget. */
+		*ret = (struct frame_name){.name = "[dropped]", .kernel = kernel};
+		return 0;
+	}
 	if (!e)
 		return -ENOENT;
 	b = e->module && !e->kernel ? find_bid(fn, e->pid, e->module, strlen(e->module)) : NULL;
@@ -193,6 +209,7 @@ void recorded_names__free(struct recorded_names *fn)
 	while (u64map__next(fn->exact, &pos, &key, (void **)&e)) {
 		for (; e; e = next) {
 			next = e->next;
+			dict_budget__give(fn->budget, e->pid, e->charged);
 			free(e->name);
 			free(e->module);
 			free_inlined(e);
@@ -203,6 +220,7 @@ void recorded_names__free(struct recorded_names *fn)
 	while (u64map__next(fn->bids, &pos, &key, (void **)&b)) {
 		for (; b; b = bnext) {
 			bnext = b->next;
+			dict_budget__give(fn->budget, b->pid, b->charged);
 			free(b->module);
 			free(b->hex);
 			free(b);
@@ -214,11 +232,29 @@ void recorded_names__free(struct recorded_names *fn)
 	free(fn);
 }
 
+void recorded_names__set_budget(struct recorded_names *fn, struct dict_budget *b)
+{
+	fn->budget = b;
+}
+
 void recorded_names__add(struct recorded_names *fn, const struct tt_frame_name *rec)
 {
-	struct name_entry *e = put(fn, rec->pid, rec->addr, rec->flags & TT_FRAME_KERNEL, rec->data,
-				   rec->name_len, rec->data + rec->name_len, rec->module_len);
+	bool kernel = rec->flags & TT_FRAME_KERNEL;
+	struct name_entry *e = find(fn, rec->pid, rec->addr, kernel);
 
+	/* A name replaced gives its bytes back; one that does not fit keeps the old. */
+	if (e)
+		dict_budget__give(fn->budget, e->pid, e->charged);
+	if (!dict_budget__take(fn->budget, kernel ? 0 : rec->pid, rec->hdr.size)) {
+		if (e)
+			dict_budget__take(fn->budget, e->pid, e->charged);
+		else
+			fn->dropped = true;
+		return;
+	}
+	e = put(fn, rec->pid, rec->addr, kernel, rec->data, rec->name_len,
+		rec->data + rec->name_len, rec->module_len);
+	e->charged = rec->hdr.size;
 	put_inlined(e, rec->data + rec->name_len + rec->module_len, rec->inlined_len);
 }
 
@@ -311,7 +347,12 @@ void recorded_names__record_stack(struct recorded_names *fn, const struct frame_
 			ml = TT_MAX_STRING_LEN / 2;
 		if (!kernel && name.build_id)
 			record_build_id(fn, st->pid, name.module, ml, name.build_id, sink, time_ns);
-		e = put(fn, st->pid, st->ips[i], kernel, name.name, nl, name.module, ml);
+		/* Past the budget the name is recorded, not remembered (so maybe again). */
+		e = NULL;
+		if (dict_budget__take(fn->budget, kernel ? 0 : st->pid, sizeof(u.rec) + nl + ml)) {
+			e = put(fn, st->pid, st->ips[i], kernel, name.name, nl, name.module, ml);
+			e->charged = sizeof(u.rec) + nl + ml;
+		}
 		memset(&u.rec, 0, sizeof(u.rec));
 		memcpy(u.rec.data, name.name, nl);
 		if (ml)
@@ -326,7 +367,8 @@ void recorded_names__record_stack(struct recorded_names *fn, const struct frame_
 			memcpy(u.rec.data + nl + ml + il, name.inlined[k], n + 1);
 			il += n + 1;
 		}
-		put_inlined(e, u.rec.data + nl + ml, il);
+		if (e)
+			put_inlined(e, u.rec.data + nl + ml, il);
 		u.rec.hdr =
 			(struct tt_event_header){TT_EV_FRAME_NAME, TT_FRAME_NAME_VERSION,
 						 (uint32_t)(sizeof(u.rec) + nl + ml + il), time_ns};

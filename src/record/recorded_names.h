@@ -20,6 +20,12 @@ struct recorded_names;
 struct recorded_names *recorded_names__new(void);
 void recorded_names__free(struct recorded_names *fn);
 
+/*
+ * Bounds the names kept by b (not owned; NULL, the default: none). Past it a
+ * new name is not kept, and unknown frames read "[dropped]".
+ */
+struct dict_budget;
+void recorded_names__set_budget(struct recorded_names *fn, struct dict_budget *b);
 /* Replay side: keeps the name of a (validated) TT_EV_FRAME_NAME record. */
 void recorded_names__add(struct recorded_names *fn, const struct tt_frame_name *rec);
 /* Replay side: keeps the build-id of a (validated) TT_EV_BUILD_ID record. */

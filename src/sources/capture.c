@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dict_budget.h"
 #include "capture.h"
 #include "event_codec.h"
 #include "util.h"
@@ -23,6 +24,7 @@ struct capture {
 	struct cmdcap *cmds;
 	uint64_t runs_recorded[CMDCAP_MAX]; /* runs of each command already recorded */
 	size_t replay_lines;		    /* a replay's --trace-lines */
+	struct dict_budget *budget;	    /* not owned, or NULL */
 };
 
 static int on_trace_pipe(void *ctx, int fd, uint32_t events)
@@ -212,6 +214,15 @@ void capture__record(struct capture *c, const struct event_sink *sink, uint64_t 
 	}
 }
 
+void capture__set_budget(struct capture *c, struct dict_budget *b)
+{
+	c->budget = b;
+	if (c->tracer)
+		tracer__set_budget(c->tracer, b);
+	if (c->cmds && !c->loop)
+		cmdcap__set_budget(c->cmds, b);
+}
+
 struct capture *capture__new_replay(size_t trace_lines)
 {
 	struct capture *c = xcalloc(1, sizeof(*c));
@@ -233,6 +244,7 @@ int capture__replay_record(struct capture *c, const struct tt_event_header *ev)
 			struct tracer_opts to = {NULL, 0, c->replay_lines, NULL};
 
 			c->tracer = tracer__new_offline(&to);
+			tracer__set_budget(c->tracer, c->budget);
 		}
 
 		/* Text stops at a NUL a damaged file may hold: strings stay strings. */
@@ -242,8 +254,10 @@ int capture__replay_record(struct capture *c, const struct tt_event_header *ev)
 										       : 0;
 	}
 	if (ev->type == TT_EV_CMD_OUTPUT) {
-		if (!c->cmds)
+		if (!c->cmds) {
 			c->cmds = cmdcap__new_offline();
+			cmdcap__set_budget(c->cmds, c->budget);
+		}
 		return cmdcap__replay(c->cmds, (const struct tt_cmd_output *)ev);
 	}
 	return -EINVAL;

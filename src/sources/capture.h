@@ -52,6 +52,12 @@ void capture__record(struct capture *c, const struct event_sink *sink, uint64_t 
 struct capture *capture__new_replay(size_t trace_lines);
 /* Takes a validated TT_EV_TRACE_LINE or TT_EV_CMD_OUTPUT record. 0 or -EINVAL. */
 int capture__replay_record(struct capture *c, const struct tt_event_header *ev);
+/*
+ * Bounds the trace lines and replayed command output kept by b (not owned,
+ * NULL: none): cmdcap__set_budget, tracer__set_budget.
+ */
+struct dict_budget;
+void capture__set_budget(struct capture *c, struct dict_budget *b);
 
 /* NULL when not tracing / no commands. Owned by the capture. */
 const struct tracer *capture__tracer(const struct capture *c);

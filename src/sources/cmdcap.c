@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "dict_budget.h"
 #include "cmdcap.h"
 #include "util.h"
 
@@ -29,7 +30,9 @@ struct run {
 	int status;
 	bool timed_out;
 	uint64_t start_mono, start_real, end_mono;
-	size_t expect; /* a replayed run: bytes of output its pieces add up to */
+	size_t expect;	/* a replayed run: bytes of output its pieces add up to */
+	size_t charged; /* a replayed run: bytes taken from the budget (all of expect) */
+	bool dropped;	/* a replayed run whose output did not fit the budget */
 };
 
 struct command {
@@ -50,6 +53,7 @@ struct cmdcap {
 	int timer_id;
 	bool timer_armed;
 	struct command cmds[CMDCAP_MAX];
+	struct dict_budget *budget; /* a replay's, not owned; or NULL */
 };
 
 static void arm(struct cmdcap *c, bool on)
@@ -286,6 +290,8 @@ void cmdcap__free(struct cmdcap *c)
 			close_pipe(cmd);
 			free(cmd->run.buf);
 		}
+		if (cmd->last.charged)
+			dict_budget__give(c->budget, 0, cmd->last.charged);
 		free(cmd->last.buf);
 		free(cmd->text);
 	}
@@ -321,6 +327,11 @@ void cmdcap__result(const struct cmdcap *c, size_t i, struct cmd_result *ret)
 	ret->output_len = r->len;
 }
 
+void cmdcap__set_budget(struct cmdcap *c, struct dict_budget *b)
+{
+	c->budget = b;
+}
+
 struct cmdcap *cmdcap__new_offline(void)
 {
 	struct cmdcap *c = xcalloc(1, sizeof(*c));
@@ -346,6 +357,8 @@ int cmdcap__replay(struct cmdcap *c, const struct tt_cmd_output *rec)
 	cmd = &c->cmds[rec->index];
 	r = &cmd->last;
 	if (rec->offset == 0) {
+		if (r->charged)
+			dict_budget__give(c->budget, 0, r->charged);
 		free(r->buf);
 		memset(r, 0, sizeof(*r));
 		r->fd = -1;
@@ -365,6 +378,14 @@ int cmdcap__replay(struct cmdcap *c, const struct tt_cmd_output *rec)
 		cmd->done = true;
 		if (rec->index >= c->opts.nr)
 			c->opts.nr = rec->index + 1u;
+		/* The whole output at once: a run is kept whole or without output. */
+		if (r->expect && !dict_budget__take(c->budget, 0, r->expect)) {
+			r->dropped = r->truncated = true;
+			return 0;
+		}
+		r->charged = r->expect;
+	} else if (cmd->done && r->dropped) {
+		return 0;
 	} else if (!cmd->done || rec->offset != r->len) {
 		return -EINVAL;
 	}

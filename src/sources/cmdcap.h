@@ -41,6 +41,12 @@ struct cmdcap *cmdcap__new_offline(void);
  * order. Returns 0, or -EINVAL for a piece out of order.
  */
 int cmdcap__replay(struct cmdcap *c, const struct tt_cmd_output *rec);
+/*
+ * Bounds the replayed output by b (not owned, NULL: none): a run whose
+ * output does not fit is kept without it, marked truncated.
+ */
+struct dict_budget;
+void cmdcap__set_budget(struct cmdcap *c, struct dict_budget *b);
 /* Kills every running command's process group and reaps it. Accepts NULL. */
 void cmdcap__free(struct cmdcap *c);
 

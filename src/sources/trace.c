@@ -17,6 +17,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "dict_budget.h"
 #include "trace.h"
 #include "util.h"
 
@@ -49,6 +50,7 @@ struct tracer {
 	int pipe_fd;
 	int instances_fd; /* TRACEFS/instances */
 	char instance[32];
+	struct dict_budget *budget; /* of the lines kept, not owned; or NULL */
 };
 
 bool trace_event_name_ok(const char *s)
@@ -278,8 +280,11 @@ void tracer__free(struct tracer *t)
 	if (t->instances_fd >= 0)
 		close(t->instances_fd);
 	for (size_t i = 0; i < t->nr; i++) {
-		for (size_t j = 0; j < t->max_lines; j++)
+		for (size_t j = 0; j < t->max_lines; j++) {
+			if (t->events[i].lines[j])
+				dict_budget__give(t->budget, 0, strlen(t->events[i].lines[j]));
 			free(t->events[i].lines[j]);
+		}
 		free(t->events[i].lines);
 		free(t->events[i].seqs);
 	}
@@ -301,10 +306,26 @@ static uint64_t lost_count(const char *line)
 	return p ? strtoull(p + 6, NULL, 10) : 0;
 }
 
+void tracer__set_budget(struct tracer *t, struct dict_budget *b)
+{
+	t->budget = b;
+}
+
 static void push_line(struct tracer *t, struct event_ring *e, const char *line)
 {
-	free(e->lines[e->head]);
-	e->lines[e->head] = xstrdup(line);
+	char *old = e->lines[e->head];
+	size_t len = strlen(line);
+
+	/* The line it replaces gives its bytes back first: a full ring turns over. */
+	if (old)
+		dict_budget__give(t->budget, 0, strlen(old));
+	if (!dict_budget__take(t->budget, 0, len)) {
+		if (old) /* fits: its bytes were given back just now */
+			dict_budget__take(t->budget, 0, strlen(old));
+		return;
+	}
+	free(old);
+	e->lines[e->head] = xstrndup(line, len);
 	e->seqs[e->head] = t->seq++;
 	e->head = (e->head + 1) % t->max_lines;
 	if (e->kept < t->max_lines)

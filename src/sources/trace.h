@@ -40,6 +40,12 @@ struct tracer *tracer__new(const struct tracer_opts *opts, char *err, size_t err
 /* A tracer with no kernel side (tests, replays): lines come from tracer__feed. */
 struct tracer *tracer__new_offline(const struct tracer_opts *opts);
 /*
+ * Bounds the lines kept by b (not owned, NULL: none): a line that does not
+ * fit is counted, not kept (the ring keeps its older lines).
+ */
+struct dict_budget;
+void tracer__set_budget(struct tracer *t, struct dict_budget *b);
+/*
  * A replay's line: event (added when new, at most TRACE_MAX_EVENTS) gets
  * line, and its total and the lost count become the recorded ones. Returns
  * 0, -EINVAL for a malformed event name, -ENOSPC past TRACE_MAX_EVENTS.
