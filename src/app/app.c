@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "capture.h"
+#include "dict_budget.h"
 #include "event_codec.h"
 #include "export_app.h"
 #include "invoker.h"
@@ -155,8 +156,10 @@ static bool pid_wanted(const struct app *app, const struct tt_event_header *ev)
 /* A replay's trace line or command output: to the replay's capture (made on the first). */
 static void replay_capture(struct app *app, const struct tt_event_header *ev)
 {
-	if (!app->capture)
+	if (!app->capture) {
 		app->capture = capture__new_replay(app->trace_lines);
+		capture__set_budget(app->capture, app->budget);
+	}
 	if (capture__replay_record(app->capture, ev) < 0 && !app->bad_capture_records++)
 		log_msg("replay: skipped a %s record that does not fit the ones before it "
 			"(a damaged recording?)",
@@ -457,6 +460,8 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		goto out;
 	app.loop = loop__new();
 	app.model = model__new(&(struct model_opts){.retain_ns = (uint64_t)(o->retain_s * 1e9)});
+	app.budget = dict_budget__new((size_t)o->dict_budget);
+	model__set_budget(app.model, app.budget);
 	if (!app.loop) {
 		log_msg("cannot create the event loop: %s", strerror(errno));
 		goto out;
@@ -507,6 +512,11 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		log_msg("%s: no index at its end: the recorder did not finish (killed?); replayed "
 			"every whole chunk",
 			o->read_path);
+	if (dict_budget__refused(app.budget))
+		log_msg("%s: names and stacks reached --dict-budget (%zuM): %llu entries dropped, "
+			"shown as [dropped] (dict_full); a larger --dict-budget keeps them",
+			o->read_path ? o->read_path : "live", dict_budget__total(app.budget) >> 20,
+			(unsigned long long)dict_budget__refused(app.budget));
 	/* What was profiled is worth keeping even when the output failed. */
 	if (export_app_write(&app) < 0)
 		code = 1;
@@ -525,6 +535,7 @@ out:
 	capture__free(app.capture);
 	model__free(app.model);
 	recorded_names__free(app.names);
+	dict_budget__free(app.budget); /* after every user */
 	symbolizer__free(app.sym);
 	maps_cache__free(app.maps); /* after both its users */
 	loop__free(app.loop);

@@ -30,6 +30,7 @@ struct app {
 	char recorded_source[32];     /* in a replay: the source that recorded it */
 	struct use_sampler *use;      /* USE metrics, sampled once per interval */
 	struct recorded_names *names; /* recorded frame names: written live, read in a replay */
+	struct dict_budget *budget;   /* of every dictionary (model, names, capture) */
 	struct symbolizer *sym;	      /* names stack frames of a live run (none in a replay) */
 	struct maps_cache *maps;      /* process maps of a live run: the unwinder's and sym's */
 	unsigned use_missing_said;

@@ -289,6 +289,7 @@ int app_replay_start(struct app *app)
 	app->replay = true;
 	/* Frames are named as the recording run named them (TT_EV_FRAME_NAME). */
 	app->names = recorded_names__new();
+	recorded_names__set_budget(app->names, app->budget);
 	model__set_frame_namer(app->model, recorded_names__namer(app->names));
 	rd = replay_source__reader(app->source);
 	v = ttr_reader__info(rd, "source");

@@ -145,6 +145,7 @@ int app_start_capture(struct app *app)
 		log_msg("%s", err);
 		return -1;
 	}
+	capture__set_budget(app->capture, app->budget);
 	if (note[0])
 		log_msg("%s", note);
 	return 0;
@@ -205,8 +206,10 @@ int app_start_recording(struct app *app)
 	snprintf(extra, sizeof(extra), "trace_lines=%zu\n", app->trace_lines);
 	ro.extra_info = extra;
 	app->rec = recorder__new(&ro, err, sizeof(err));
-	if (app->rec && !app->names)
+	if (app->rec && !app->names) {
 		app->names = recorded_names__new();
+		recorded_names__set_budget(app->names, app->budget);
+	}
 	if (!app->rec) {
 		log_msg("%s", err);
 		return -errno;

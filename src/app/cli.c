@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "dict_budget.h"
 #include "source_defaults.h"
 #include "threadtop/events.h"
 #include "trace.h"
@@ -62,6 +63,8 @@ void cli_usage(FILE *f)
 		"                         kill a command after this long (default 5, 0.1 to 3600)\n"
 		"      --cmd-max-output SIZE\n"
 		"                         output kept per run (default 64K, suffix K or M)\n"
+		"      --dict-budget SIZE memory for names, stacks, trace lines and command output\n"
+		"                         (default 48M, 1M to 64G); past it they count as dict_full\n"
 		"      --log FILE         write threadtop's own messages to FILE\n"
 		"      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
 		"                         format by extension: .folded .pb.gz (pprof)\n"
@@ -198,6 +201,7 @@ enum long_only {
 	OPT_CMD,
 	OPT_CMD_TIMEOUT,
 	OPT_CMD_MAX_OUTPUT,
+	OPT_DICT_BUDGET,
 };
 
 static const struct option long_opts[] = {
@@ -237,6 +241,7 @@ static const struct option long_opts[] = {
 	{"cmd", required_argument, NULL, OPT_CMD},
 	{"cmd-timeout", required_argument, NULL, OPT_CMD_TIMEOUT},
 	{"cmd-max-output", required_argument, NULL, OPT_CMD_MAX_OUTPUT},
+	{"dict-budget", required_argument, NULL, OPT_DICT_BUDGET},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -261,6 +266,7 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		.trace_lines = 100,
 		.cmd_timeout_s = 5.0,
 		.cmd_max_output = 65536,
+		.dict_budget = DICT_BUDGET_DEFAULT,
 		.cpu_hz = SOURCE_DEFAULT_CPU_HZ,
 		.unwind = TT_UNWIND_AUTO,
 		.stack_bytes = SOURCE_DEFAULT_STACK_BYTES,
@@ -482,6 +488,12 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			    o.cmd_max_output > (64u << 20))
 				return bad(err, "--cmd-max-output", optarg,
 					   "need a size from 4096 bytes to 64M, like 64K");
+			break;
+		case OPT_DICT_BUDGET:
+			if (parse_size(optarg, &o.dict_budget) < 0 ||
+			    o.dict_budget < DICT_BUDGET_MIN || o.dict_budget > (64ull << 30))
+				return bad(err, "--dict-budget", optarg,
+					   "need a size from 1M to 64G, like 256M");
 			break;
 		case 'h':
 			cli_usage(out);

@@ -50,7 +50,8 @@ struct options {
 	bool offcpu;		     /* --offcpu, exact off-CPU tracing (BPF) */
 	int bpf_stats;		     /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
 	struct label_set labels;     /* --label, --label-clear, --label-scope, --labels */
-	double retain_s; /* --retain: seconds exited threads stay in the model, 0 = default */
+	double retain_s;      /* --retain: seconds exited threads stay in the model, 0 = default */
+	uint64_t dict_budget; /* --dict-budget: bytes of dictionaries (dict_budget.h) */
 
 	/* Diagnostic attachments (capture.h). */
 	const char *traces[MAX_TRACES]; /* --trace SUBSYSTEM:EVENT */
