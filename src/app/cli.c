@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,7 +97,8 @@ static int parse_double(const char *s, double min, double max, double *ret)
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || v < min || v > max)
+	/* NaN compares false with both bounds: test it, and infinities, first. */
+	if (errno || end == s || *end || !isfinite(v) || v < min || v > max)
 		return -EINVAL;
 	*ret = v;
 	return 0;
@@ -122,9 +124,18 @@ static int parse_pids(const char *arg, struct options *o, FILE *err)
 
 	if (!copy)
 		return -ENOMEM;
-	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: "1,,2", ",", "" hold empty items, which are errors. */
+	for (save = copy; (tok = strsep(&save, ",")) != NULL;) {
 		long pid;
 
+		if (!*tok) {
+			fprintf(err,
+				"threadtop: -p %s: an empty item; give process ids separated "
+				"by single commas\n",
+				arg);
+			ret = -EINVAL;
+			break;
+		}
 		if (parse_long(tok, 1, INT_MAX, &pid) < 0) {
 			fprintf(err, "threadtop: -p %s: '%s' is not a process id\n", arg, tok);
 			ret = -EINVAL;

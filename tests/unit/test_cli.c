@@ -94,6 +94,36 @@ static void errors(void **state)
 	assert_int_equal(parse(&o, err, sizeof(err), "-V", NULL), CLI_EXIT_OK);
 }
 
+/* NaN passes both "v < min" and "v > max" as false: every float option must refuse it. */
+static void non_finite_and_empty_items(void **state)
+{
+	static const char *const floats[] = {"-d", "--retain", "--cmd-timeout", "--unwind-budget"};
+	static const char *const bad[] = {"nan",      "NaN",   "-nan",	   "inf", "-inf",
+					  "infinity", "1e999", "nan(0x1)", "+INF"};
+	static const char *const lists[] = {",", "1,,2", ",1", "1,", ""};
+	struct options o;
+	char err[2048];
+
+	for (size_t i = 0; i < sizeof(floats) / sizeof(floats[0]); i++)
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			err[0] = '\0';
+			assert_int_equal(parse(&o, err, sizeof(err), floats[i], bad[k], NULL),
+					 -EINVAL);
+			assert_non_null(strstr(err, floats[i]));
+		}
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		o.nr_pids = 0;
+		assert_int_equal(parse(&o, err, sizeof(err), "-p", lists[i], NULL), -EINVAL);
+		assert_non_null(strstr(err, "empty item"));
+	}
+	/* The finite values next to them still parse. */
+	assert_int_equal(parse(&o, err, sizeof(err), "-d", "0.5", "--retain", "10", "--cmd-timeout",
+			       "2", "--unwind-budget", "5", "-p", "1,2", NULL),
+			 CLI_RUN);
+	assert_true(o.cmd_timeout_s == 2.0);
+	assert_int_equal(o.nr_pids, 2);
+}
+
 static void export_options(void **state)
 {
 	struct options o;
@@ -122,9 +152,8 @@ static void export_options(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(defaults),
-		cmocka_unit_test(batch_options),
-		cmocka_unit_test(errors),
+		cmocka_unit_test(defaults),	  cmocka_unit_test(batch_options),
+		cmocka_unit_test(errors),	  cmocka_unit_test(non_finite_and_empty_items),
 		cmocka_unit_test(export_options),
 	};
 
