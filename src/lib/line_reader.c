@@ -23,18 +23,26 @@ void line_reader__init_mem(struct line_reader *lr, const char *buf, size_t len, 
 	lr->eof = true;
 }
 
-int line_reader__open(struct line_reader *lr, const char *path, size_t max_line, uint64_t max_bytes)
+int line_reader__open_fd(struct line_reader *lr, int fd, size_t max_line, uint64_t max_bytes)
 {
-	*lr = (struct line_reader){.max_line = max_line, .max_bytes = max_bytes, .fd = -1};
+	*lr = (struct line_reader){.max_line = max_line, .max_bytes = max_bytes, .fd = fd};
 	if (max_line >= SIZE_MAX - READ_CHUNK)
 		return -EINVAL; /* a file is only read with a bound on its lines */
-	lr->fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (lr->fd < 0)
-		return -errno;
 	lr->cap = max_line + 1 + READ_CHUNK;
 	lr->buf = xmalloc(lr->cap);
 	lr->data = lr->buf;
 	return 0;
+}
+
+int line_reader__open(struct line_reader *lr, const char *path, size_t max_line, uint64_t max_bytes)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		*lr = (struct line_reader){.max_line = max_line, .max_bytes = max_bytes, .fd = -1};
+		return -errno;
+	}
+	return line_reader__open_fd(lr, fd, max_line, max_bytes);
 }
 
 /* Reads more after the unread bytes (moved to the front); 0, or -errno. */

@@ -38,6 +38,9 @@ void line_reader__init_mem(struct line_reader *lr, const char *buf, size_t len, 
 int line_reader__open(struct line_reader *lr, const char *path, size_t max_line,
 		      uint64_t max_bytes);
 
+/* The same over fd, which lr owns from now on (closed by line_reader__close, even on failure). */
+int line_reader__open_fd(struct line_reader *lr, int fd, size_t max_line, uint64_t max_bytes);
+
 /*
  * The next line, without its '\n', in [*ret_line, *ret_line + *ret_len);
  * valid until the next call. Returns 1, 0 at the end, or a negative errno

@@ -206,3 +206,23 @@ uint32_t procfs_parse_nspid(const char *status, uint32_t fallback)
 		return fallback;
 	return (uint32_t)v;
 }
+
+uint32_t procfs_parse_euid(const char *status, uint32_t fallback)
+{
+	const char *line = !strncmp(status, "Uid:", 4) ? status : strstr(status, "\nUid:");
+	unsigned long v;
+	char *end;
+
+	if (!line)
+		return fallback;
+	line = strchr(line, ':') + 1;
+	errno = 0;
+	strtoul(line, &end, 10); /* the real uid */
+	if (errno || end == line || (*end != '\t' && *end != ' '))
+		return fallback;
+	line = end;
+	v = strtoul(line, &end, 10);
+	if (errno || end == line || v > UINT32_MAX)
+		return fallback;
+	return (uint32_t)v;
+}

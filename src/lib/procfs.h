@@ -57,6 +57,10 @@ size_t procfs_join_cmdline(const char *buf, size_t len, char *out, size_t cap);
  * process's own namespace); fallback when there is no such line. */
 uint32_t procfs_parse_nspid(const char *status, uint32_t fallback);
 
+/* The effective uid of /proc/PID/status's "Uid:" line (real, effective, saved,
+ * fs); fallback when the line is missing or malformed. */
+uint32_t procfs_parse_euid(const char *status, uint32_t fallback);
+
 /* Maps a /proc state letter to enum tt_state (unknown letters to UNKNOWN). */
 enum tt_state procfs_state(char letter);
 

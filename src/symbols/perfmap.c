@@ -5,11 +5,14 @@
  * appends a new line when it reuses code memory.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "line_reader.h"
 #include "perfmap.h"
@@ -121,12 +124,43 @@ struct perfmap *perfmap__parse(const char *buf, size_t len)
 	return parse_lines(&lr);
 }
 
-struct perfmap *perfmap__read(const char *path)
+/*
+ * perf's rule: a map names the frames of a process only when that process's
+ * user or root wrote it and nobody else can rewrite it; a link is never
+ * followed (anyone can plant /tmp/perf-PID.map for a root process).
+ */
+static int open_trusted(const char *path, unsigned owner_uid)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st) < 0) {
+		int e = -errno;
+
+		close(fd);
+		return e;
+	}
+	if (!S_ISREG(st.st_mode) || (st.st_uid != 0 && st.st_uid != owner_uid) ||
+	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
+struct perfmap *perfmap__read(const char *path, unsigned owner_uid)
 {
 	struct line_reader lr;
 	struct perfmap *pm = NULL;
-	int err = line_reader__open(&lr, path, PERFMAP_LINE_MAX, PERFMAP_FILE_MAX);
+	int fd = open_trusted(path, owner_uid), err;
 
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	err = line_reader__open_fd(&lr, fd, PERFMAP_LINE_MAX, PERFMAP_FILE_MAX);
 	if (!err)
 		pm = parse_lines(&lr);
 	line_reader__close(&lr);

@@ -23,8 +23,13 @@ struct perfmap_sym {
 
 /* Parses text (len bytes). NULL with errno set (ENOMEM). */
 struct perfmap *perfmap__parse(const char *buf, size_t len);
-/* Reads the file at path. NULL with errno set (ENOENT when there is none). */
-struct perfmap *perfmap__read(const char *path);
+/*
+ * Reads the file at path when it is trusted as perf trusts it: a regular file
+ * (no symlink followed) owned by owner_uid (the process's user) or root and
+ * writable by no group or other user. NULL with errno set: ENOENT when there
+ * is none, EPERM when someone else's, ELOOP for a symlink.
+ */
+struct perfmap *perfmap__read(const char *path, unsigned owner_uid);
 void perfmap__free(struct perfmap *pm);
 
 /* The entry covering addr; when entries overlap (a JIT reused the memory),

@@ -213,19 +213,26 @@ static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
 	return p;
 }
 
-/* The pid of the process inside its own pid namespace (perf maps use it). */
-static uint32_t ns_pid(struct symbolizer *s, uint32_t pid)
+/*
+ * The pid of the process inside its own pid namespace (perf maps use it) and
+ * its effective uid (whose perf maps it trusts); root when status is unread,
+ * so that only root's maps are trusted then.
+ */
+static uint32_t proc_ids(struct symbolizer *s, uint32_t pid, unsigned *ret_uid)
 {
 	char path[PATH_MAX], buf[4096];
 	uint32_t nspid = pid;
 	int dirfd;
 
+	*ret_uid = 0;
 	snprintf(path, sizeof(path), "%s/%u", s->proc_root, pid);
 	dirfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (dirfd < 0)
 		return pid;
-	if (read_file_at(dirfd, "status", buf, sizeof(buf)) > 0)
+	if (read_file_at(dirfd, "status", buf, sizeof(buf)) > 0) {
 		nspid = procfs_parse_nspid(buf, pid);
+		*ret_uid = procfs_parse_euid(buf, 0);
+	}
 	close(dirfd);
 	return nspid;
 }
@@ -235,15 +242,18 @@ static void refresh_perfmap(struct symbolizer *s, struct sym_proc *p)
 {
 	char path[PATH_MAX];
 	uint64_t now = monotonic_ns();
+	unsigned uid;
+	uint32_t nspid;
 	struct stat st;
 	bool found;
 
 	if (p->perfmap_ns && now - p->perfmap_ns < PERFMAP_RECHECK_NS)
 		return;
 	p->perfmap_ns = now;
+	nspid = proc_ids(s, p->pid, &uid);
 	/* Inside the process's root (a container's /tmp), named by its own pid. */
 	snprintf(path, sizeof(path), "%s/%u/root%s/perf-%u.map", s->proc_root, p->pid, s->tmp_dir,
-		 ns_pid(s, p->pid));
+		 nspid);
 	found = !stat(path, &st) && S_ISREG(st.st_mode);
 	if (!found) {
 		snprintf(path, sizeof(path), "%s/perf-%u.map", s->tmp_dir, p->pid);
@@ -256,7 +266,7 @@ static void refresh_perfmap(struct symbolizer *s, struct sym_proc *p)
 	    st.st_mtim.tv_nsec == p->perfmap_mtime.tv_nsec)
 		return;
 	perfmap__free(p->perfmap);
-	p->perfmap = perfmap__read(path);
+	p->perfmap = perfmap__read(path, uid); /* NULL: someone else's, not trusted */
 	p->perfmap_size = st.st_size;
 	p->perfmap_mtime = st.st_mtim;
 }

@@ -138,6 +138,18 @@ static void nspid(void **state)
 	assert_int_equal(procfs_parse_nspid("NSpid:\t0\n", 5), 5);
 }
 
+/* The effective uid: whose perf maps a process's frames may trust. */
+static void euid(void **state)
+{
+	(void)state;
+	assert_int_equal(procfs_parse_euid("Name:\tx\nUid:\t1000\t0\t0\t0\nGid:\t1\n", 7), 0);
+	assert_int_equal(procfs_parse_euid("Uid:\t0\t1000\t1000\t1000\n", 7), 1000);
+	assert_int_equal(procfs_parse_euid("Name:\tx\n", 7), 7);
+	assert_int_equal(procfs_parse_euid("Uid:\t1000\n", 7), 7); /* one field */
+	assert_int_equal(procfs_parse_euid("Uid:\tx\t1\n", 7), 7);
+	assert_int_equal(procfs_parse_euid("Uid:\t1\t99999999999999999999\n", 7), 7);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -150,6 +162,7 @@ int main(void)
 		cmocka_unit_test(cmdline_join),
 		cmocka_unit_test(states),
 		cmocka_unit_test(nspid),
+		cmocka_unit_test(euid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

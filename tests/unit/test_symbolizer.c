@@ -144,6 +144,15 @@ static void test_jit(void **state)
 	assert_true(f->flags & SYM_FRAME_UNKNOWN);
 	assert_string_equal(f->name, "[anon]+0x1010");
 	symbolizer__free(s);
+	if (geteuid() == 0) {
+		/* Planted for a root process by another user (nobody): not trusted. */
+		assert_int_equal(chown(path, 65534, 65534), 0);
+		s = symbolizer__new(&opts);
+		f = resolve(s, pid, base + 0x180, false);
+		assert_false(f->flags & SYM_FRAME_JIT);
+		assert_string_equal(f->name, "[anon]+0x180");
+		symbolizer__free(s);
+	}
 	unlink(path);
 	rmdir(dir);
 	munmap(code, 8192);
