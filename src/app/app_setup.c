@@ -12,10 +12,12 @@
 #include <unistd.h>
 
 #include "capture.h"
+#include "child_creds.h"
 #include "recorded_names.h"
 #include "log.h"
 #include "privileges.h"
 #include "record.h"
+#include "run_cmd.h"
 #include "source_bpf.h"
 #include "source_proc.h"
 #include "use_sampler.h"
@@ -135,11 +137,27 @@ int app_start_capture(struct app *app)
 {
 	const struct options *o = app->o;
 	struct tracer_opts to = {o->traces, o->nr_traces, app->trace_lines, NULL};
-	struct cmdcap_opts co = {o->cmds, o->nr_cmds,
+	struct cmdcap_opts co = {o->cmds,
+				 o->nr_cmds,
 				 (uint64_t)(o->cmd_timeout_s * (double)NSEC_PER_SEC),
-				 (size_t)o->cmd_max_output, NULL};
+				 (size_t)o->cmd_max_output,
+				 NULL,
+				 {0}};
 	char err[512], note[256];
 
+	if (o->nr_cmds) {
+		if (child_creds_resolve(&co.creds, o->cmd_as_root, err, sizeof(err)) < 0) {
+			log_msg("--cmd: %s", err);
+			return -1;
+		}
+		if (co.creds.as_root)
+			log_info("--cmd: commands run as %s with threadtop's capabilities "
+				 "(--cmd-as-root)",
+				 co.creds.user);
+		else
+			log_info("--cmd: commands run as %s (uid %u, gid %u) with no capabilities",
+				 co.creds.user, (unsigned)co.creds.uid, (unsigned)co.creds.gid);
+	}
 	app->capture = capture__new(&to, &co, app->loop, err, sizeof(err), note, sizeof(note));
 	if (!app->capture) {
 		log_msg("%s", err);
@@ -151,6 +169,32 @@ int app_start_capture(struct app *app)
 	return 0;
 }
 
+/* The kept set, in as many log lines as it takes (cut after a reason's ")"). */
+static void log_kept(const char *desc)
+{
+	const size_t room = LOG_LINE - 64;
+	size_t len = strlen(desc);
+
+	if (!len) {
+		log_info("capabilities: kept none; dropped all others");
+		return;
+	}
+	while (len > room) {
+		size_t cut = room;
+
+		while (cut > 1 && desc[cut - 1] != ')')
+			cut--;
+		if (cut <= 1)
+			cut = room;
+		log_info("capabilities: kept %.*s", (int)cut, desc);
+		desc += cut;
+		len -= cut;
+		while (*desc == ',' || *desc == ' ')
+			desc++, len--;
+	}
+	log_info("capabilities: kept %s; dropped all others", desc);
+}
+
 /*
  * Everything that needs privilege (loading BPF, attaching, opening files
  * and tracefs) is done by now: keep only what the running loop still uses.
@@ -158,19 +202,33 @@ int app_start_capture(struct app *app)
 void app_drop_privileges(struct app *app)
 {
 	static const struct capability_need bpf_needs[] = {
-		{CAP_BPF, "drain BPF maps, run the thread sampler each tick"},
-		{CAP_PERFMON, "BPF tracing, uprobes on processes that start later"},
+		{.cap = CAP_BPF, .why = "drain BPF maps, run the thread sampler each tick"},
+		{.cap = CAP_PERFMON, .why = "BPF tracing, uprobes on processes that start later"},
 	};
 	static const struct capability_need proc_needs[] = {
-		{CAP_SYS_PTRACE, "read syscall, maps and stacks of every process"},
-		{CAP_DAC_READ_SEARCH, "read every user's /proc files and binaries for symbols"},
-		{CAP_SYSLOG, "kernel addresses in /proc/kallsyms"},
-		{CAP_CHECKPOINT_RESTORE,
-		 "open deleted binaries via /proc/PID/map_files for symbols"},
+		{.cap = CAP_SYS_PTRACE, .why = "read syscall, maps and stacks of every process"},
+		{.cap = CAP_DAC_READ_SEARCH,
+		 .why = "read every user's /proc files and binaries for symbols"},
+		{.cap = CAP_SYSLOG, .why = "kernel addresses in /proc/kallsyms"},
+		{.cap = CAP_CHECKPOINT_RESTORE,
+		 .why = "open deleted binaries via /proc/PID/map_files for symbols"},
 	};
-	struct capability_need keep[8];
+	static const struct capability_need cmd_needs[] = {
+		{.cap = CAP_SETUID,
+		 .why = "start each --cmd run as the sudo user or nobody",
+		 .dormant = true},
+		{.cap = CAP_SETGID,
+		 .why = "give each --cmd run that user's groups",
+		 .dormant = true},
+		{.cap = CAP_SETPCAP, .why = "empty each --cmd run's bounding set", .dormant = true},
+	};
+	const struct options *o = app->o;
+	/* Children that run as another user (child_creds.h), unless --cmd-as-root. */
+	bool user_cmds = !app->replay && o->nr_cmds && !o->cmd_as_root && geteuid() == 0;
+	bool user_child = app->child->pid > 0 && !o->cmd_as_root && geteuid() == 0;
+	struct capability_need keep[16];
 	size_t n = 0;
-	char desc[512];
+	char desc[1024];
 	int err;
 
 	if (!app->replay && !strcmp(app_source_name(app), "bpf"))
@@ -178,11 +236,18 @@ void app_drop_privileges(struct app *app)
 			keep[n++] = bpf_needs[i];
 	for (size_t i = 0; i < ARRAY_SIZE(proc_needs); i++)
 		keep[n++] = proc_needs[i];
+	if (user_cmds)
+		for (size_t i = 0; i < ARRAY_SIZE(cmd_needs); i++)
+			keep[n++] = cmd_needs[i];
+	if (user_cmds || user_child)
+		keep[n++] = (struct capability_need){
+			.cap = CAP_KILL,
+			.why = "stop commands run as another user (--cmd-timeout, threadtop run)"};
 	err = privileges_drop(keep, n, desc, sizeof(desc));
 	if (err < 0)
 		log_msg("cannot drop capabilities: %s; going on with them", strerror(-err));
 	else
-		log_info("capabilities: kept %s; dropped all others", desc[0] ? desc : "none");
+		log_kept(desc);
 }
 
 int app_start_recording(struct app *app)

@@ -66,6 +66,9 @@ void cli_usage(FILE *f)
 		"                         output kept per run (default 64K, suffix K or M)\n"
 		"      --dict-budget SIZE memory for names, stacks, trace lines and command output\n"
 		"                         (default 48M, 1M to 64G); past it they count as dict_full\n"
+		"      --cmd-as-root      run --cmd and threadtop run commands as root with\n"
+		"                         threadtop's capabilities (default: the sudo user, or\n"
+		"                         nobody, with no capabilities); see Security in README\n"
 		"      --log FILE         write threadtop's own messages to FILE\n"
 		"      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
 		"                         format by extension: .folded .pb.gz (pprof)\n"
@@ -213,6 +216,7 @@ enum long_only {
 	OPT_CMD_TIMEOUT,
 	OPT_CMD_MAX_OUTPUT,
 	OPT_DICT_BUDGET,
+	OPT_CMD_AS_ROOT,
 };
 
 static const struct option long_opts[] = {
@@ -253,6 +257,7 @@ static const struct option long_opts[] = {
 	{"cmd-timeout", required_argument, NULL, OPT_CMD_TIMEOUT},
 	{"cmd-max-output", required_argument, NULL, OPT_CMD_MAX_OUTPUT},
 	{"dict-budget", required_argument, NULL, OPT_DICT_BUDGET},
+	{"cmd-as-root", no_argument, NULL, OPT_CMD_AS_ROOT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -505,6 +510,9 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			    o.dict_budget < DICT_BUDGET_MIN || o.dict_budget > (64ull << 30))
 				return bad(err, "--dict-budget", optarg,
 					   "need a size from 1M to 64G, like 256M");
+			break;
+		case OPT_CMD_AS_ROOT:
+			o.cmd_as_root = true;
 			break;
 		case 'h':
 			cli_usage(out);

@@ -61,6 +61,7 @@ struct options {
 	size_t nr_cmds;
 	double cmd_timeout_s;	 /* --cmd-timeout */
 	uint64_t cmd_max_output; /* --cmd-max-output, bytes */
+	bool cmd_as_root;	 /* --cmd-as-root: children keep root and its capabilities */
 	/* threadtop run [OPTIONS] -- COMMAND ARGS...: the command (NULL-terminated) */
 	char **run_argv;
 };

@@ -25,8 +25,8 @@ static bool has_any_capability(cap_t caps)
 int privileges_drop(const struct capability_need *keep, size_t n, char *desc, size_t desclen)
 {
 	cap_t caps = cap_get_proc();
-	cap_value_t kept[64];
-	size_t nr_kept = 0, used = 0;
+	cap_value_t kept[64], active[64];
+	size_t nr_kept = 0, nr_active = 0, used = 0;
 	int err = 0;
 
 	if (desclen)
@@ -45,9 +45,12 @@ int privileges_drop(const struct capability_need *keep, size_t n, char *desc, si
 			char *name = cap_to_name(keep[i].cap);
 
 			kept[nr_kept++] = keep[i].cap;
-			used += (size_t)snprintf(desc + used, used < desclen ? desclen - used : 0,
-						 "%s%s (%s)", nr_kept > 1 ? ", " : "",
-						 name ? name : "?", keep[i].why);
+			if (!keep[i].dormant)
+				active[nr_active++] = keep[i].cap;
+			used += (size_t)snprintf(
+				desc + used, used < desclen ? desclen - used : 0, "%s%s%s (%s)",
+				nr_kept > 1 ? ", " : "", name ? name : "?",
+				keep[i].dormant ? " [permitted only]" : "", keep[i].why);
 			cap_free(name);
 		}
 	}
@@ -64,8 +67,8 @@ int privileges_drop(const struct capability_need *keep, size_t n, char *desc, si
 	}
 	prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
 	cap_clear(caps);
-	if (nr_kept && (cap_set_flag(caps, CAP_PERMITTED, (int)nr_kept, kept, CAP_SET) < 0 ||
-			cap_set_flag(caps, CAP_EFFECTIVE, (int)nr_kept, kept, CAP_SET) < 0)) {
+	if ((nr_kept && cap_set_flag(caps, CAP_PERMITTED, (int)nr_kept, kept, CAP_SET) < 0) ||
+	    (nr_active && cap_set_flag(caps, CAP_EFFECTIVE, (int)nr_active, active, CAP_SET) < 0)) {
 		err = -errno;
 		goto out;
 	}

@@ -12,10 +12,12 @@
 struct capability_need {
 	int cap;	 /* CAP_* */
 	const char *why; /* what threadtop still does with it */
+	bool dormant;	 /* permitted, not effective: only a child raises it (child_creds.h) */
 };
 
 /*
- * Keeps only the capabilities in keep (effective and permitted), empties the
+ * Keeps only the capabilities in keep (permitted, and effective unless
+ * dormant), empties the
  * inheritable, ambient and bounding sets and sets no_new_privs, so nothing
  * threadtop runs later inherits privilege. A process without capabilities
  * is left as it is. Describes what was kept in desc (desclen bytes).

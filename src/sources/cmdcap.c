@@ -193,9 +193,11 @@ struct cmdcap *cmdcap__new(const struct cmdcap_opts *opts, struct loop *loop)
 	return c;
 }
 
-/* In the child: a clean signal state, output to the pipe, then the shell. */
+/* In the child: a clean signal state, output to the pipe, no privileges, then the shell. */
 static void exec_child(const struct cmdcap *c, const char *command, int wfd)
 {
+	static const char denied[] = "threadtop: cannot drop privileges for this command; "
+				     "not run (see --log)\n";
 	sigset_t none;
 	int null_fd;
 
@@ -208,6 +210,13 @@ static void exec_child(const struct cmdcap *c, const char *command, int wfd)
 		dup2(null_fd, 0);
 	dup2(wfd, 1);
 	dup2(wfd, 2);
+	if (child_creds_apply(&c->opts.creds) < 0) {
+		/* Never run a command with more than it was promised. */
+		if (write(1, denied, sizeof(denied) - 1) < 0) {
+			/* nobody reads it: the exit code still says so */
+		}
+		_exit(126);
+	}
 	execl(c->opts.shell, "sh", "-c", command, (char *)NULL);
 	_exit(127);
 }

@@ -6,7 +6,8 @@
  * through a non-blocking pipe watched by the loop, bounded by an output cap,
  * and killed (the whole group) when it outlives its timeout. A command still
  * running at the next snapshot is not started twice (the skip is counted).
- * Commands only ever come from threadtop's own command line.
+ * Commands only ever come from threadtop's own command line, and run
+ * without threadtop's privileges (opts.creds, child_creds.h).
  */
 #ifndef THREADTOP_CMDCAP_H
 #define THREADTOP_CMDCAP_H
@@ -17,6 +18,7 @@
 
 #include "threadtop/capture_view.h"
 #include "threadtop/events.h"
+#include "child_creds.h"
 #include "loop.h"
 
 #define CMDCAP_MAX 16
@@ -26,9 +28,10 @@ struct cmdcap;
 struct cmdcap_opts {
 	const char *const *cmds;
 	size_t nr;
-	uint64_t timeout_ns; /* per run */
-	size_t max_output;   /* bytes kept per run; the rest is read and dropped */
-	const char *shell;   /* NULL: /bin/sh */
+	uint64_t timeout_ns;	  /* per run */
+	size_t max_output;	  /* bytes kept per run; the rest is read and dropped */
+	const char *shell;	  /* NULL: /bin/sh */
+	struct child_creds creds; /* who each run runs as (child_creds_resolve) */
 };
 
 /* Adds nothing to the loop until a run starts. NULL with errno on failure. */

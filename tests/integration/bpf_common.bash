@@ -38,6 +38,8 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 TMPD=$(mktemp -d)
+# threadtop run's commands run as nobody or the sudo user: they read their scripts here.
+chmod 755 "$TMPD"
 trap cleanup EXIT
 
 # start NAME ARGS...: runs a workload in the background, its pid in $WL, its

@@ -51,7 +51,7 @@ static double run_until_idle(struct loop *loop, struct cmdcap *c)
 static void test_output_and_status(void **state)
 {
 	const char *cmds[] = {"echo hello; echo oops >&2; exit 3", "kill -TERM $$"};
-	struct cmdcap_opts o = {cmds, 2, 5 * NSEC_PER_SEC, 4096, NULL};
+	struct cmdcap_opts o = {cmds, 2, 5 * NSEC_PER_SEC, 4096, NULL, {0}};
 	struct loop *loop = loop__new();
 	struct cmdcap *c = cmdcap__new(&o, loop);
 	struct cmd_result r;
@@ -87,7 +87,7 @@ static void test_timeout(void **state)
 	 */
 	char cmd[96], left[96];
 	const char *cmds[] = {cmd};
-	struct cmdcap_opts o = {cmds, 1, 300000000ull, 4096, NULL};
+	struct cmdcap_opts o = {cmds, 1, 300000000ull, 4096, NULL, {0}};
 	struct loop *loop = loop__new();
 	struct cmdcap *c;
 	struct cmd_result r;
@@ -118,7 +118,7 @@ static void test_timeout(void **state)
 static void test_output_cap(void **state)
 {
 	const char *cmds[] = {"head -c 100000 /dev/zero | tr '\\0' x"};
-	struct cmdcap_opts o = {cmds, 1, 5 * NSEC_PER_SEC, 4096, NULL};
+	struct cmdcap_opts o = {cmds, 1, 5 * NSEC_PER_SEC, 4096, NULL, {0}};
 	struct loop *loop = loop__new();
 	struct cmdcap *c = cmdcap__new(&o, loop);
 	struct cmd_result r;
@@ -152,7 +152,7 @@ static void test_output_cap(void **state)
 static void test_free_kills(void **state)
 {
 	const char *cmds[] = {"sleep 96"};
-	struct cmdcap_opts o = {cmds, 1, 60 * NSEC_PER_SEC, 4096, NULL};
+	struct cmdcap_opts o = {cmds, 1, 60 * NSEC_PER_SEC, 4096, NULL, {0}};
 	struct loop *loop = loop__new();
 	struct cmdcap *c = cmdcap__new(&o, loop);
 
