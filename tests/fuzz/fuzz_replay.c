@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app.h"
+#include "child_creds.h"
 #include "cli.h"
 #include "log.h"
 #include "run_cmd.h"
@@ -44,7 +45,17 @@ static void cleanup(void)
 static void setup(void)
 {
 	int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+	struct child_creds creds;
+	char why[256];
 
+	/*
+	 * A replay run as root becomes nobody before it reads the file (app_replay.c)
+	 * and cannot come back: become it first, so every run starts as the user it
+	 * ends as and can write the next input.
+	 */
+	if (child_creds_resolve(&creds, false, why, sizeof(why)) < 0 ||
+	    child_creds_apply(&creds) < 0)
+		abort();
 	snprintf(dir, sizeof(dir), "/tmp/fuzz_replay.XXXXXX");
 	if (!mkdtemp(dir))
 		abort();
