@@ -6,13 +6,19 @@
  * the recording and replaying into a fresh model.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "capture.h"
+#include "child_creds.h"
+#include "export_app.h"
 #include "recorded_names.h"
 #include "log.h"
 #include "replay_range.h"
+#include "safe_file.h"
 #include "source_replay.h"
 #include "ttr_reader.h"
 #include "util.h"
@@ -274,6 +280,43 @@ static int set_range(struct app *app)
 	return 0;
 }
 
+/*
+ * A recording is outside data: parse it with nothing of root's. Opened first
+ * (a root-only file still replays), then every capability goes, and root
+ * becomes the sudo user or nobody (child_creds.h), before its first byte is
+ * read. What it writes (--export, -w) is then written as that user: checked
+ * again now rather than found out after the whole replay.
+ */
+static int drop_for_replay(const struct options *o)
+{
+	struct child_creds creds;
+	char why[256];
+	int err = child_creds_resolve(&creds, false, why, sizeof(why));
+
+	if (err < 0) {
+		log_msg("-r %s: %s; not replayed", o->read_path, why);
+		return err;
+	}
+	err = child_creds_apply(&creds);
+	if (err < 0) {
+		log_msg("-r %s: cannot drop privileges to %s before reading it: %s; not replayed",
+			o->read_path, creds.user, strerror(-err));
+		return err;
+	}
+	log_info("-r %s: read as %s (uid %u) with no capabilities", o->read_path, creds.user,
+		 (unsigned)geteuid());
+	if (!creds.change_ids)
+		return 0;
+	err = export_app_check(o);
+	if (!err && o->write_path && (err = safe_file_check(o->write_path, true)) < 0)
+		log_msg("-w %s: %s", o->write_path, strerror(-err));
+	if (err)
+		log_msg("-r: a replay writes its files as %s (it reads the recording without root's "
+			"privileges): write them where %s may, or run threadtop through sudo",
+			creds.user, creds.user);
+	return err ? -EPERM : 0;
+}
+
 int app_replay_start(struct app *app)
 {
 	struct event_sink sink = {app_emit, app};
@@ -281,7 +324,19 @@ int app_replay_start(struct app *app)
 	char err[384] = "";
 	const char *v;
 
-	app->source = replay_source__new(app->o->read_path, sink, err, sizeof(err));
+	int fd = open(app->o->read_path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		log_msg("%s: cannot open: %s", app->o->read_path, strerror(e));
+		return -e;
+	}
+	if (drop_for_replay(app->o) < 0) {
+		close(fd);
+		return -EPERM;
+	}
+	app->source = replay_source__new_fd(fd, app->o->read_path, sink, err, sizeof(err));
 	if (!app->source) {
 		log_msg("%s", err);
 		return -errno;

@@ -224,14 +224,16 @@ void app_drop_privileges(struct app *app)
 	};
 	const struct options *o = app->o;
 	/* Children that run as another user (child_creds.h), unless --cmd-as-root. */
-	bool user_cmds = !app->replay && o->nr_cmds && !o->cmd_as_root && geteuid() == 0;
+	bool user_cmds = o->nr_cmds && !o->cmd_as_root && geteuid() == 0;
 	bool user_child = app->child->pid > 0 && !o->cmd_as_root && geteuid() == 0;
 	struct capability_need keep[16];
 	size_t n = 0;
 	char desc[1024];
 	int err;
 
-	if (!app->replay && !strcmp(app_source_name(app), "bpf"))
+	if (app->replay)
+		return; /* nothing was kept before the file was read (drop_for_replay) */
+	if (!strcmp(app_source_name(app), "bpf"))
 		for (size_t i = 0; i < ARRAY_SIZE(bpf_needs); i++)
 			keep[n++] = bpf_needs[i];
 	for (size_t i = 0; i < ARRAY_SIZE(proc_needs); i++)

@@ -6,6 +6,7 @@
  * signals and the front end can draw.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,8 +195,23 @@ static const struct source_ops replay_ops = {
 struct source *replay_source__new(const char *path, struct event_sink sink, char *err,
 				  size_t errlen)
 {
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0) {
+		int e = errno;
+
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(e));
+		errno = e;
+		return NULL;
+	}
+	return replay_source__new_fd(fd, path, sink, err, errlen);
+}
+
+struct source *replay_source__new_fd(int fd, const char *path, struct event_sink sink, char *err,
+				     size_t errlen)
+{
 	struct replay_source *rs;
-	struct ttr_reader *rd = ttr_reader__open(path, err, errlen);
+	struct ttr_reader *rd = ttr_reader__open_fd(fd, path, err, errlen);
 	int e;
 
 	if (!rd)

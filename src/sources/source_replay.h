@@ -21,6 +21,9 @@
  */
 struct source *replay_source__new(const char *path, struct event_sink sink, char *err,
 				  size_t errlen);
+/* The same over fd, opened already (path names it in messages); the source owns fd. */
+struct source *replay_source__new_fd(int fd, const char *path, struct event_sink sink, char *err,
+				     size_t errlen);
 
 /*
  * Positions the replay at the event chunk holding time_ns (monotonic, the

@@ -38,8 +38,9 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 TMPD=$(mktemp -d)
-# threadtop run's commands run as nobody or the sudo user: they read their scripts here.
-chmod 755 "$TMPD"
+# threadtop run's commands and replays (-r) run as nobody when root runs
+# threadtop without sudo: they read their scripts and write exports here.
+chmod 1777 "$TMPD"
 trap cleanup EXIT
 
 # start NAME ARGS...: runs a workload in the background, its pid in $WL, its

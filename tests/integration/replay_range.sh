@@ -10,6 +10,7 @@ set -euo pipefail
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 
 tmp=$(mktemp -d)
+chmod 1777 "$tmp" # a replay started by root writes its exports as nobody
 wl=
 cleanup() {
 	[ -n "$wl" ] && kill -9 "$wl" 2>/dev/null

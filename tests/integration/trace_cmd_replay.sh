@@ -10,6 +10,7 @@ set -u
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 : "${TT_BIN:?}"
 tmp=$(mktemp -d)
+chmod 1777 "$tmp" # a replay started by root writes its exports as nobody
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*"; exit 1; }
 
