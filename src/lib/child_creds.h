@@ -34,7 +34,9 @@ struct child_creds {
 int child_creds_resolve(struct child_creds *ret, bool as_root, char *err, size_t errlen);
 
 /*
- * In the child, after fork and before exec (async-signal-safe): sets
+ * In the child, after fork and before exec (async-signal-safe), or in a
+ * single-threaded threadtop that gives up root (a replay): capabilities are
+ * per thread, so other threads would keep theirs. Sets
  * no_new_privs, empties the bounding and ambient sets, takes the user's
  * groups, gid and uid (real, effective, saved) and clears every capability
  * (effective, permitted, inheritable), then checks that all of it holds.
