@@ -6,7 +6,6 @@
  * the recording and replaying into a fresh model.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +20,7 @@
 #include "safe_file.h"
 #include "source_replay.h"
 #include "ttr_reader.h"
+#include "user_file.h"
 #include "util.h"
 
 #include "app_internal.h"
@@ -282,9 +282,9 @@ static int set_range(struct app *app)
 
 /*
  * A recording is outside data: parse it with nothing of root's. Opened first
- * (a root-only file still replays), then every capability goes, and root
- * becomes the sudo user or nobody (child_creds.h), before its first byte is
- * read. What it writes (--export, -w) is then written as that user: checked
+ * (as the sudo user; without sudo a root-only file still replays), then
+ * every capability goes and root becomes the sudo user or nobody
+ * (child_creds.h), before its first byte is read. What it writes (--export, -w) is then written as that user: checked
  * again now rather than found out after the whole replay.
  */
 static int drop_for_replay(const struct options *o)
@@ -324,13 +324,13 @@ int app_replay_start(struct app *app)
 	char err[384] = "";
 	const char *v;
 
-	int fd = open(app->o->read_path, O_RDONLY | O_CLOEXEC);
+	/* As the sudo user under sudo (user_file.h), as root without. */
+	int fd = user_file_open(app->o->read_path, USER_FILE_READ, false, 0);
 
 	if (fd < 0) {
-		int e = errno;
-
-		log_msg("%s: cannot open: %s", app->o->read_path, strerror(e));
-		return -e;
+		log_msg("%s: cannot open: %s", app->o->read_path,
+			user_file_reason(fd, USER_FILE_READ));
+		return fd;
 	}
 	if (drop_for_replay(app->o) < 0) {
 		close(fd);

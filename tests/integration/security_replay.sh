@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # A replay parses a file from outside with nothing of root's: while the TUI
-# plays (paused) a root-only recording, its /proc status shows no
+# plays (paused) a recording (root-only without sudo, opened before the
+# drop; the user's under sudo), its /proc status shows no
 # capabilities in any set, an empty bounding set, no_new_privs, and nobody's
 # uid (root without sudo) or the sudo user's (SUDO_UID/SUDO_GID). A batch
 # replay writes its exports as that user and says so when it cannot.
@@ -47,6 +48,7 @@ check_status() { # UID GID
 replay_status -u SUDO_UID -u SUDO_GID
 check_status "$nobody_uid" "$nobody_gid"
 echo "replay as root: $(grep -E '^(Uid|CapEff|CapBnd)' "$tmp/status" | tr '\n' ' ')"
+chown 4242:4343 "$tmp/r.ttr" # under sudo it is opened as the user: theirs
 replay_status SUDO_UID=4242 SUDO_GID=4343
 check_status 4242 4343
 echo "replay under sudo: $(grep -E '^(Uid|Gid)' "$tmp/status" | tr '\n' ' ')"
