@@ -22,31 +22,12 @@
 #include <cmocka.h>
 
 #include "safe_file.h"
-
-static char dir[64];
+#include "scratch_dir.h"
 
 static int setup(void **state)
 {
-	strcpy(dir, "/tmp/tt_safe_file.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static char *path_of(const char *name)
-{
-	static char buf[2][128];
-	static int n;
-
-	n ^= 1;
-	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir, name);
-	return buf[n];
+	(void)state;
+	return scratch_setup("tt_safe_file");
 }
 
 static void read_all(const char *path, char *buf, size_t cap)

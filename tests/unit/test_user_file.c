@@ -23,35 +23,16 @@
 
 #include "invoker.h"
 #include "user_file.h"
+#include "scratch_dir.h"
 
 #define NOBODY 65534
 
-static char dir[64];
-
 static int setup(void **state)
 {
+	(void)state;
 	unsetenv("SUDO_UID");
 	unsetenv("SUDO_GID");
-	strcpy(dir, "/tmp/tt_user_file.XXXXXX");
-	return mkdtemp(dir) ? 0 : -1;
-}
-
-static int teardown(void **state)
-{
-	char cmd[128];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd);
-}
-
-static char *path_of(const char *name)
-{
-	static char buf[2][128];
-	static int n;
-
-	n ^= 1;
-	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir, name);
-	return buf[n];
+	return scratch_setup("tt_user_file");
 }
 
 static void put(const char *path, const char *text)
