@@ -82,6 +82,13 @@ jq -r '.commands[0].output' "$tmp/json" | grep -qx "Uid:	0	0	0	0" ||
 	fail "--cmd-as-root did not run as root"
 
 # 4. threadtop run: the same, and the command still gets the profiler preloaded.
+# An ASan-built library cannot be preloaded into an uninstrumented command (the
+# sanitizer's runtime must come first): that part needs a normal build.
+if grep -q '^TT_SANITIZE:BOOL=ON' "${TT_BUILD:-/nonexistent}/CMakeCache.txt" 2>/dev/null; then
+	echo "threadtop run (parts 4, 5): not checked in a sanitizer build (an ASan library cannot be preloaded)"
+	echo PASS
+	exit 0
+fi
 run_status() { # OUT ENV...
 	local out=$1
 	shift
