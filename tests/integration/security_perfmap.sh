@@ -19,7 +19,7 @@ echo "$addr $size tt_planted_jit_name" >"$map"
 # named OWNER MODE: whether a fresh threadtop's samples of jit_spin name the JIT frame.
 named() {
 	chown "$1" "$map" && chmod "$2" "$map"
-	"$TT_BIN" -b -n 2 -d 1 --source bpf --format json --cpu-hz 0 -p "$jit" \
+	"$TT_BIN" -b -n 2 -d 1 --source bpf --format json -p "$jit" \
 		--export "$TMPD/jit.folded" --force >"$TMPD/out.json" 2>"$TMPD/err" ||
 		fail "threadtop failed: $(tail -n 3 "$TMPD/err")"
 	[ -s "$TMPD/jit.folded" ] || fail "no samples of jit_spin"
