@@ -167,12 +167,7 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 		x += screen_text(2, x, cols - x, "(no USE data)", ROLE_DIM, false);
 	x += 2;
 	use_model__verdict(model__use(t->model), &v);
-	/* The verdict names a component (a cgroup or device name): escaped. */
-	escape_for_terminal(v.text, strlen(v.text), text, sizeof(text));
-	snprintf(buf, sizeof(buf), "USE: %s",
-		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
-		 : text[0]			? text
-						: use_verdict_level_name(v.level));
+	snprintf(buf, sizeof(buf), "USE: %s", verdict_text(&v, text, sizeof(text)));
 	screen_text(2, x, cols - x, buf,
 		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN
 		    : v.level >= USE_VERDICT_ALMOST  ? ROLE_CRUMB
@@ -250,6 +245,15 @@ static void crumb_line(struct tui *t, int cols)
 	screen_text(5, 0, cols - rw - 1, crumb, ROLE_CRUMB, false);
 	if (rw)
 		screen_text(5, cols - rw, rw, right, v->status[0] ? ROLE_WARN : ROLE_DIM, false);
+}
+
+const char *verdict_text(const struct use_verdict *v, char *buf, size_t len)
+{
+	if (v->level == USE_VERDICT_NO_DATA)
+		return "no interval measured yet";
+	/* The verdict names a component (a cgroup or device name): escaped. */
+	escape_for_terminal(v->text, strlen(v->text), buf, len);
+	return buf[0] ? buf : use_verdict_level_name(v->level);
 }
 
 void header_draw(struct tui *t, int cols)

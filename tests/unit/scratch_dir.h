@@ -3,7 +3,8 @@
  * A scratch directory for the file tests (test_safe_file.c, test_user_file.c):
  * SCRATCH_DIR(prefix) defines setup/teardown for cmocka_run_group_tests that
  * make and remove /tmp/<prefix>.XXXXXX, and path_of(name) gives a path in it
- * (two alternating buffers, so two paths can be used in one call).
+ * (two alternating buffers, so two paths can be used in one call), read_all
+ * a file's text. Include after cmocka.h.
  */
 #ifndef THREADTOP_TEST_SCRATCH_DIR_H
 #define THREADTOP_TEST_SCRATCH_DIR_H
@@ -37,6 +38,18 @@ static char *path_of(const char *name)
 	n ^= 1;
 	snprintf(buf[n], sizeof(buf[n]), "%s/%s", dir, name);
 	return buf[n];
+}
+
+/* The text of path into buf (cap bytes, NUL-terminated); the file must exist. */
+static void read_all(const char *path, char *buf, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	assert_non_null(f);
+	n = fread(buf, 1, cap - 1, f);
+	buf[n] = '\0';
+	fclose(f);
 }
 
 #endif /* THREADTOP_TEST_SCRATCH_DIR_H */

@@ -30,17 +30,6 @@ static int setup(void **state)
 	return scratch_setup("tt_safe_file");
 }
 
-static void read_all(const char *path, char *buf, size_t cap)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	assert_non_null(f);
-	n = fread(buf, 1, cap - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
 static int write_file(const char *path, bool force, const char *text)
 {
 	struct safe_file *sf = safe_file__open(path, force);

@@ -44,17 +44,6 @@ static void put(const char *path, const char *text)
 	fclose(f);
 }
 
-static void read_all(const char *path, char *buf, size_t cap)
-{
-	FILE *f = fopen(path, "r");
-	size_t n;
-
-	assert_non_null(f);
-	n = fread(buf, 1, cap - 1, f);
-	buf[n] = '\0';
-	fclose(f);
-}
-
 static void write_str(int fd, const char *s)
 {
 	assert_true(fd >= 0);

@@ -137,12 +137,7 @@ static int verdict_block(struct tui *t, int y, int h, int cols,
 	int used = 0;
 
 	use_model__verdict(model__use(t->model), &v);
-	/* The verdict names a component (a cgroup or device name): escaped. */
-	escape_for_terminal(v.text, strlen(v.text), text, sizeof(text));
-	snprintf(buf, sizeof(buf), "Verdict: %s",
-		 v.level == USE_VERDICT_NO_DATA ? "no interval measured yet"
-		 : text[0]			? text
-						: use_verdict_level_name(v.level));
+	snprintf(buf, sizeof(buf), "Verdict: %s", verdict_text(&v, text, sizeof(text)));
 	screen_text(y + used++, 0, cols, buf,
 		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN
 		    : v.level >= USE_VERDICT_ALMOST  ? ROLE_CRUMB
