@@ -235,7 +235,7 @@ static void live_tick(int sig, siginfo_t *si, void *uc)
 	saved_mask = lua_gethookmask(live_L);
 	saved_count = lua_gethookcount(live_L);
 	hook_pending = 1;
-	lua_sethook(live_L, live_hook, LUA_MASKCOUNT, 1);
+	lua_sethook(live_L, live_hook, LUA_MASKCOUNT | LUA_MASKCALL | LUA_MASKRET, 1);
 out:
 	errno = saved_errno;
 }
