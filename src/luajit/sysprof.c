@@ -19,7 +19,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #define UNW_LOCAL_ONLY
@@ -29,27 +28,6 @@
 #include <luajit.h>
 
 #include "sysprof_internal.h"
-
-/*
- * Layout of LuaJIT 2.1 GC64 on x86-64 (Debian 12 libluajit-5.1 2.1.0~beta3
- * and upstream v2.1): lua_State.glref, lua_State.cframe, global_State.vmstate
- * and global_State.cur_L. Trusted only after layout_check() proved them.
- */
-#define LJ_OFF_GLREF 16
-#define LJ_OFF_CFRAME 80
-#define LJ_OFF_VMSTATE 184
-#define LJ_OFF_CUR_L 368
-#define LJ_VMST_C 1 /* stock enum: INTERP, C, GC, EXIT, RECORD, OPT, ASM */
-/* The running C function: lua_State.base/maxstack/stack, the function slot
- * at base[-2] (LJ_FR2), a tagged GC64 TValue, and GCfuncC.gct/ffid/f. */
-#define LJ_OFF_BASE 32
-#define LJ_OFF_MAXSTACK 48
-#define LJ_OFF_STACK 56
-#define LJ_ITYPE_FUNC 0x1fff7 /* ~LJ_TFUNC in the top 17 bits */
-#define LJ_GCT_FUNC 8
-#define LJ_FN_OFF_GCT 9
-#define LJ_FN_OFF_FFID 10
-#define LJ_FN_OFF_F 40
 
 #define SP_ANCHOR_KEY "threadtop.sysprof.anchor"
 
@@ -88,130 +66,7 @@ static int sp_disabled(void)
 	return e && *e && strcmp(e, "0") != 0;
 }
 
-/* Reads len bytes at addr without faulting: -1 if not mapped. */
-static int sp_safe_read(const void *addr, void *out, size_t len)
-{
-	struct iovec local = {.iov_base = out, .iov_len = len};
-	struct iovec remote = {.iov_base = (void *)addr, .iov_len = len};
-
-	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
-}
-
-/* --- VM layout self-check ------------------------------------------------ */
-
-static int probe_result, probe_cfunc;
-
-/* The lua_CFunction running on coroutine cl (vmstate C), or 0. Plain loads
- * of live VM memory, bounded by the stack limits: async-signal-safe. */
-static uintptr_t sp_current_cfunc(const char *cl)
-{
-	const char *base = *(char *const volatile *)(cl + LJ_OFF_BASE);
-	const char *stack = *(char *const volatile *)(cl + LJ_OFF_STACK);
-	const char *maxstack = *(char *const volatile *)(cl + LJ_OFF_MAXSTACK);
-	const char *fn;
-	uint64_t v;
-
-	if (!base || !stack || base < stack + 16 || base > maxstack)
-		return 0;
-	v = *(const volatile uint64_t *)(base - 16);
-	if ((v >> 47) != LJ_ITYPE_FUNC)
-		return 0;
-	fn = (const char *)(uintptr_t)(v & ((1ull << 47) - 1));
-	if (!fn || *(const volatile uint8_t *)(fn + LJ_FN_OFF_GCT) != LJ_GCT_FUNC ||
-	    *(const volatile uint8_t *)(fn + LJ_FN_OFF_FFID) == 0 /* Lua function */)
-		return 0;
-	return *(const volatile uintptr_t *)(fn + LJ_FN_OFF_F);
-}
-
-/* Runs as a lua_CFunction: there vmstate must be ~C, cur_L must be L and
- * L->cframe must be set. */
-static int sp_probe(lua_State *L)
-{
-	char *g = NULL;
-	int32_t vs = 0;
-	void *cur = NULL, *cf = NULL;
-
-	probe_result = 0;
-	if (sp_safe_read((char *)L + LJ_OFF_GLREF, &g, sizeof(g)) < 0 || !g)
-		return 0;
-	if (sp_safe_read(g + LJ_OFF_VMSTATE, &vs, sizeof(vs)) < 0 ||
-	    sp_safe_read(g + LJ_OFF_CUR_L, &cur, sizeof(cur)) < 0 ||
-	    sp_safe_read((char *)L + LJ_OFF_CFRAME, &cf, sizeof(cf)) < 0)
-		return 0;
-	probe_result = vs == ~LJ_VMST_C && cur == (void *)L && cf != NULL;
-	/* The same layout tells which C function runs: it must be this one. */
-	probe_cfunc = probe_result && sp_current_cfunc((const char *)L) == (uintptr_t)&sp_probe;
-	return 0;
-}
-
-/* Returns the global_State of L if the layout is proven, else NULL. */
-static char *layout_check(lua_State *L)
-{
-#if defined(__x86_64__) && LUAJIT_VERSION_NUM == 20100
-	const char *e = getenv("THREADTOP_SYSPROF_NO_VMSTATE");
-	char *g = NULL;
-
-	if (e && *e && strcmp(e, "0") != 0)
-		return NULL;
-	if (!lua_checkstack(L, 2))
-		return NULL;
-	lua_pushcfunction(L, sp_probe);
-	probe_result = 0;
-	if (lua_pcall(L, 0, 0, 0) != 0) {
-		lua_pop(L, 1);
-		return NULL;
-	}
-	if (!probe_result)
-		return NULL;
-	if (sp_safe_read((char *)L + LJ_OFF_GLREF, &g, sizeof(g)) < 0)
-		return NULL;
-	return g;
-#else
-	(void)L;
-	return NULL;
-#endif
-}
-
 /* --- the signal handler -------------------------------------------------- */
-
-static uint8_t sp_classify(int32_t *ret_traceno, uintptr_t *ret_cfunc)
-{
-	int32_t vs = *(volatile int32_t *)(sp.g + LJ_OFF_VMSTATE);
-	char *cl;
-
-	*ret_traceno = 0;
-	if (vs > 0) {
-		*ret_traceno = vs;
-		return SP_TRACE;
-	}
-	if (vs == 0) /* the VM was never entered */
-		return SP_INTERP;
-	switch (~vs) {
-	case 0: /* stock INTERP: executing bytecode (Lua or fast functions) */
-	case LJ_VMST_C:
-		cl = *(char *volatile *)(sp.g + LJ_OFF_CUR_L);
-		/* No C frame of the VM: host code outside the VM. */
-		if (!cl || !*(void *volatile *)(cl + LJ_OFF_CFRAME))
-			return SP_INTERP;
-		if (~vs == 0)
-			return SP_LFUNC;
-		if (sp.cfunc_ok)
-			*ret_cfunc = sp_current_cfunc(cl);
-		return SP_CFUNC;
-	case 2:
-		return SP_GC;
-	case 3:
-		return SP_EXIT;
-	case 4:
-		return SP_RECORD;
-	case 5:
-		return SP_OPT;
-	case 6:
-		return SP_ASM;
-	default:
-		return SP_INTERP;
-	}
-}
 
 static void sp_count(uint8_t vmst, uint64_t n)
 {
@@ -284,13 +139,23 @@ static void sp_unwind(struct sp_slot *s, void *ucv)
 	}
 }
 
+static int sp_slot_is_self(const struct sp_slot *s)
+{
+	int i;
+
+	for (i = 0; i < s->nframes; i++)
+		if (sp_ip_self(s->frames[i]))
+			return 1;
+	return 0;
+}
+
 static void sp_handler(int sig, siginfo_t *si, void *ucv)
 {
 	int saved_errno = errno;
 	uint8_t vmst = SP_UNKNOWN;
 	int32_t traceno = 0;
 	uintptr_t cfunc = 0;
-	int lj_alive = 0;
+	int lj_alive = 0, ffid = -1, counted = 0;
 	uint64_t t0;
 
 	(void)si;
@@ -310,10 +175,8 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 		    sigismember(&now.sa_mask, SIGVTALRM) == 1)
 			lj_alive = 1;
 	}
-	if (sp.layout_ok) {
-		vmst = sp_classify(&traceno, &cfunc);
-		sp_count(vmst, 1);
-	}
+	if (sp.layout_ok)
+		vmst = sp_vm_classify(sp.g, ucv, &traceno, &cfunc, &ffid);
 	if (sp.ring) {
 		uint32_t head = sp.head;
 
@@ -325,12 +188,22 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 			s->vmst = vmst;
 			s->traceno = traceno;
 			s->cfunc = cfunc;
+			s->ffid = (int16_t)ffid;
 			s->nframes = 0;
 			s->need_outer = 0;
 			sp_unwind(s, ucv);
-			__atomic_store_n(&sp.head, head + 1, __ATOMIC_RELEASE);
+			/* The profiler's own work (its safe-point callback, its trace
+			 * handler) is not the program's: neither counted nor shown. */
+			if (sp_slot_is_self(s))
+				counted = -1;
+			else
+				__atomic_store_n(&sp.head, head + 1, __ATOMIC_RELEASE);
 		}
 	}
+	if (counted < 0)
+		sp.self_samples++;
+	else if (sp.layout_ok)
+		sp_count(vmst, 1);
 	if (lj_alive && sp.lj_handler)
 		sp.lj_handler(sig);
 	__atomic_fetch_add(&sp.cost_ns, sp_cpu_ns() - t0, __ATOMIC_RELAXED);
@@ -587,10 +460,9 @@ LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Optio
 		return sp_fail_start(opt, PROFILE_ERRUSE);
 	}
 
-	sp.g = layout_check(L);
+	sp.g = sp_layout_check(L, &sp.cfunc_ok);
 	sp.layout_ok = sp.g != NULL;
-	sp.cfunc_ok = sp.layout_ok && probe_cfunc;
-	sp.fidelity = sp.layout_ok ? 8 : 5;
+	sp.fidelity = !sp.layout_ok ? 5 : sp_vm_map(sp.g) == 0 ? 10 : 8;
 	sp.mode = opt->mode;
 	sp.opt = *opt;
 	sp.L = L;
@@ -600,6 +472,7 @@ LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Optio
 	sp.cost_ns = 0;
 	sp.dropped = 0;
 	sp.foreign = 0;
+	sp.self_samples = 0;
 	sp.head = sp.tail = 0;
 	sp.chain_lj = sp.mode != LUAM_SYSPROF_DEFAULT || !sp.layout_ok;
 

@@ -44,6 +44,7 @@ struct sp_slot {
 	uint8_t vmst;
 	uint8_t need_outer; /* unwind stopped in JIT code: append the callback's stack */
 	uint16_t nframes;
+	int16_t ffid; /* fast function running (FFUNC), -1 if unknown */
 	int32_t traceno;
 	uintptr_t cfunc; /* the C function running (CFUNC), if known */
 	uintptr_t frames[SP_HOST_MAX];
@@ -75,7 +76,7 @@ struct sp_profiler {
 	pid_t tid;
 	lua_State *L; /* main thread of the profiled VM */
 	char *g;      /* its global_State */
-	int fidelity; /* 8 (vmstate read at the signal) or 5 (public letters) */
+	int fidelity; /* 10 (vmstate and code address), 8 (vmstate) or 5 (public letters) */
 	int layout_ok;
 	int cfunc_ok; /* the running C function can be read at the signal */
 	int chain_lj; /* LuaJIT's profiler runs: chain its handler, get callbacks */
@@ -86,9 +87,10 @@ struct sp_profiler {
 	struct luam_Sysprof_Options opt;
 
 	struct luam_Sysprof_Counters counters;
-	volatile uint32_t seq;	   /* odd while the handler updates counters */
-	volatile uint64_t dropped; /* stacks lost: ring full */
-	volatile uint64_t foreign; /* SIGPROF on another thread, ignored */
+	volatile uint32_t seq;		/* odd while the handler updates counters */
+	volatile uint64_t dropped;	/* stacks lost: ring full */
+	volatile uint64_t foreign;	/* SIGPROF on another thread, ignored */
+	volatile uint64_t self_samples; /* landed in the profiler's own code, ignored */
 	volatile uint64_t
 		cost_ns; /* CPU time spent in the profiler (handler, callback, start, stop) */
 
@@ -111,6 +113,15 @@ struct sp_profiler {
 };
 
 extern struct sp_profiler sp;
+
+/* sysprof_vm.c: the VM's layout and state at the signal. */
+int sp_safe_read(const void *addr, void *out, size_t len);
+char *sp_layout_check(lua_State *L, int *ret_cfunc_ok);
+int sp_vm_map(char *g);
+int sp_vm_mapped(void);
+uint8_t sp_vm_classify(char *g, const void *ucv, int32_t *ret_traceno, uintptr_t *ret_cfunc,
+		       int *ret_ffid);
+int sp_vm_ffid(lua_State *L, int idx);
 
 /* sysprof_objs.c: loaded objects. */
 void sp_objs_scan(void);

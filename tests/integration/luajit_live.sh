@@ -34,7 +34,7 @@ jq -s -e '[.[].luajit[].counters.TRACE] | add > 10' "$out" >/dev/null ||
 	fail "no TRACE samples: $(jq -c '.luajit' "$out")"
 jq -s -e '[.[].luajit[].top_functions[].name] | any(startswith("hot_loop "))' "$out" >/dev/null ||
 	fail "hot_loop not among the top functions: $(jq -c '[.luajit[].top_functions]' "$out")"
-jq -s -e '[.[].luajit[].fidelity] | all(. == 8)' "$out" >/dev/null || fail "fidelity not 8"
+jq -s -e '[.[].luajit[].fidelity] | all(. == 10)' "$out" >/dev/null || fail "fidelity not 10"
 
 # 2. A GC-heavy script shows GC.
 out=$TMPD/gc.json

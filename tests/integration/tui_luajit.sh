@@ -38,7 +38,7 @@ wait_for 'LUAJIT VM STATES'
 # Bars: a TRACE share with a bar (block characters or #), and the LFUNC line.
 wait_for 'TRACE +[0-9.]+% +(█|#)'
 wait_for 'LFUNC +[0-9.]+%'
-wait_for 'fidelity 8/10'
+wait_for 'fidelity 10/10'
 wait_for '[0-9.]+% +[0-9.]+% +[0-9.]+% +hot_loop @.*w\.lua:1'
 
 # Drill down from the function: search it, Enter.

@@ -99,7 +99,7 @@ for _, st in ipairs({ "TRACE", "RECORD", "OPT", "ASM", "EXIT" }) do
   t.is(r.vmstate[st], 0, st .. " == 0 with the JIT off")
 end
 t.is(r.LFUNC, r.vmstate.LFUNC, "documented flat shape")
-t.is(r.fidelity, 8, "fidelity: 8 states told apart")
+t.is(r.fidelity, 10, "fidelity: 10 states told apart")
 
 t.is(sp.start({ mode = "D", interval = 1000 }), true, "start D interval 1000")
 local c0 = os.clock()

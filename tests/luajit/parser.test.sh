@@ -87,10 +87,10 @@ head -c $((size - 40)) c.bin >trunc.bin
 "$P" trunc.bin >out 2>err; rc=$?
 check [ $rc -eq 1 ] && grep -q "^Failed to parse profile data from trunc.bin" err
 
-name="--states: counts add up, fidelity 8"
+name="--states: counts add up, fidelity 10"
 "$P" --states c.bin >states
 check awk '$1 != "samples" && $1 != "fidelity" { s += $2 } $1 == "samples" { n = $2 }
-	$1 == "fidelity" { f = $2 } END { exit !(s == n && n > 0 && f == 8) }' states
+	$1 == "fidelity" { f = $2 } END { exit !(s == n && n > 0 && f == 10) }' states
 name="--states: fib counted as Lua, hot loop as TRACE"
 check awk '($1 == "LFUNC" || $1 == "TRACE") && $2 > 0 { k++ } END { exit !(k == 2) }' states
 

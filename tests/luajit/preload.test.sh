@@ -25,7 +25,7 @@ local t0 = os.clock()
 repeat fib(22) until misc.sysprof.report().samples >= 20 or os.clock() - t0 > 20
 assert(misc.sysprof.stop())
 local r = misc.sysprof.report()
-assert(r.samples > 0 and r.fidelity == 8, "no samples")
+assert(r.samples > 0 and r.fidelity == 10, "no samples")
 print("init", INIT_RAN)
 LUA
 
