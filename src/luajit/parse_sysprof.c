@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lj_stitch.h"
 #include "parse_sysprof.h"
 
 #define MAX_FRAMES 1024
@@ -50,7 +51,7 @@ struct reader {
 
 struct frame {
 	char *name;
-	int entry, internal, lua, cfunc, trace;
+	int entry, internal, lua, cfunc, trace, interp;
 };
 
 struct stacks {
@@ -140,10 +141,15 @@ static void add_csym(uint64_t addr, char *name, int from_event)
 		capcsyms = capcsyms ? capcsyms * 2 : 4096;
 		csyms = xrealloc(csyms, capcsyms * sizeof(*csyms));
 	}
+	/* The session's description is not a symbol: an address below every
+	 * object (JIT code) must not be named after it. */
+	if (addr == 1 && !strncmp(name, "[threadtop-sysprof fidelity=", 28)) {
+		fidelity = atoi(name + 28);
+		free(name);
+		return;
+	}
 	csyms[ncsyms++] = (struct csym){addr, name, from_event};
 	csyms_dirty = 1;
-	if (addr == 1 && !strncmp(name, "[threadtop-sysprof fidelity=", 28))
-		fidelity = atoi(name + 28);
 }
 
 static int csym_cmp(const void *a, const void *b)
@@ -321,6 +327,11 @@ static void name_lua(struct frame *f, uint64_t id, uint64_t line)
 	f->lua = 1;
 	if (!lf) {
 		f->name = fmt("LFUNC %#llx:%llu", (unsigned long long)id, (unsigned long long)line);
+		return;
+	}
+	if (!strcmp(lf->chunk, "[interp]")) { /* INTERP samples' marker leaf */
+		f->interp = 1;
+		f->name = fmt("[interp]");
 		return;
 	}
 	chunk = chunk_name(lf->chunk);
@@ -508,62 +519,34 @@ static void emit(struct buf *b, const char *name)
 	b->last = name;
 }
 
-/* Emits guest frames from *gi up to the next Lua-called user C function,
- * which becomes pending (returned), or to the end (-1). */
-static int emit_segment(struct buf *b, struct frame *guest, int ng, int *gi)
-{
-	while (*gi < ng) {
-		struct frame *g = &guest[(*gi)++];
-
-		if (g->cfunc && !g->lua)
-			return *gi - 1;
-		emit(b, g->name);
-	}
-	return -1;
-}
-
 /*
- * host[] and guest[] are root first. The first Lua segment goes after the
- * VM entry (lua_pcall, lua_cpcall, lua_resume); a C function called from Lua
- * ends a segment, and the next one starts after that C function's own host
- * frame (lua_call is a tail call into the stripped VM, so it has no frame).
+ * host[] and guest[] are root first; the same stitching as threadtop's live
+ * view (src/model/lj_stitch.c): Lua frames above the first VM entry, a
+ * C function called from Lua continues at its own host frame or at the next
+ * VM entry, the VM's own frames dropped once Lua frames were spliced.
  */
 static char *merge(struct frame *host, int nh, struct frame *guest, int ng)
 {
+	static struct lj_stitch_frame hs[MAX_FRAMES], gs[MAX_FRAMES];
+	static uint32_t refs[2 * MAX_FRAMES];
 	struct buf b = {0};
-	int gi = 0, pending = -1, spliced = 0, i;
+	size_t n, i;
 
-	for (i = 0; i < nh; i++) {
-		struct frame *h = &host[i];
+	for (i = 0; i < (size_t)nh; i++) {
+		unsigned fl = lj_stitch_host_flags(host[i].name, NULL, NULL);
 
-		if (pending >= 0) {
-			if (!strcmp(h->name, guest[pending].name)) {
-				emit(&b, h->name);
-				pending = emit_segment(&b, guest, ng, &gi);
-				continue;
-			}
-			if (!h->entry) {
-				if (!vm_internal(h))
-					emit(&b, h->name);
-				continue;
-			}
-			emit(&b, guest[pending].name);
-			pending = -1;
-		}
-		if (h->entry) {
-			emit(&b, h->name);
-			pending = emit_segment(&b, guest, ng, &gi);
-			spliced = 1;
-			continue;
-		}
-		if (spliced && ng && vm_internal(h))
-			continue;
-		emit(&b, h->name);
+		if (vm_internal(&host[i]))
+			fl |= LJ_SF_VM;
+		hs[i] = (struct lj_stitch_frame){host[i].name, fl};
 	}
-	if (pending >= 0)
-		emit(&b, guest[pending].name);
-	for (; gi < ng; gi++)
-		emit(&b, guest[gi].name);
+	for (i = 0; i < (size_t)ng; i++)
+		gs[i] = (struct lj_stitch_frame){guest[i].name, guest[i].cfunc ? LJ_SF_CFUNC : 0};
+	n = lj_stitch(hs, (size_t)nh, gs, (size_t)ng, refs, sizeof(refs) / sizeof(refs[0]));
+	for (i = 0; i < n; i++) {
+		uint32_t r = refs[i];
+
+		emit(&b, r & LJ_STITCH_GUEST ? guest[r & ~LJ_STITCH_GUEST].name : host[r].name);
+	}
 	if (!b.s)
 		return fmt("[empty]");
 	return b.s;
@@ -633,6 +616,12 @@ static int parse_sample(struct reader *r, uint8_t vmst)
 		}
 		if (ng && guest[0].trace)
 			st = VM_TRACE;
+		if (ng && guest[0].interp) { /* the marker says INTERP, and goes */
+			st = 0;
+			free(guest[0].name);
+			memmove(guest, guest + 1, (size_t)(ng - 1) * sizeof(*guest));
+			ng--;
+		}
 	}
 	if (vmst != VM_TRACE) {
 		for (;;) {

@@ -34,6 +34,11 @@ enum sp_vmst {
 
 enum sp_state { SP_IDLE, SP_PROFILE };
 
+#define SP_INTERP_CHUNK "[interp]" /* chunk of INTERP samples' marker leaf */
+#define SP_FFID_OUTSIDE (-2)	   /* sp_slot.ffid: the sample is outside the VM */
+/* Stream and probe id of fast function ffid: no code address names it. */
+#define SP_FFUNC_ID(ffid) ((1ull << 62) | (uint64_t)(ffid))
+
 #define SP_RING_SLOTS 256u /* samples waiting for their guest stack */
 #define SP_HOST_MAX 120	   /* host frames kept per sample */
 #define SP_GUEST_MAX 200   /* guest frames kept per sample (leaf side) */
@@ -44,7 +49,7 @@ struct sp_slot {
 	uint8_t vmst;
 	uint8_t need_outer; /* unwind stopped in JIT code: append the callback's stack */
 	uint16_t nframes;
-	int16_t ffid; /* fast function running (FFUNC), -1 if unknown */
+	int16_t ffid; /* fast function running (FFUNC), -1 if unknown, or SP_FFID_OUTSIDE */
 	int32_t traceno;
 	uintptr_t cfunc; /* the C function running (CFUNC), if known */
 	uintptr_t frames[SP_HOST_MAX];
@@ -145,7 +150,7 @@ int sp_symtab_dump_cfuncs(void);
 
 /* sysprof_probe.c: threadtop's probe point and live session. */
 int sp_probe_attached(void);
-void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, uint64_t trace_fn,
+void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, const struct sp_gframe *top, int ntop,
 		     const struct sp_gframe *g, int ng, const uintptr_t *outer, int nouter);
 void sp_probe_func(uint64_t id, const char *src, int line, const char *name, unsigned flags);
 void sp_live_register(lua_State *L);

@@ -64,7 +64,7 @@ int sp_probe_attached(void)
 	return threadtop_luajit_attached != 0;
 }
 
-void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, uint64_t trace_fn,
+void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, const struct sp_gframe *top, int ntop,
 		     const struct sp_gframe *g, int ng, const uintptr_t *outer, int nouter)
 {
 	struct tt_lj_probe p = {.kind = TT_LJ_PROBE_SAMPLE, .version = TT_LJ_PROBE_VERSION};
@@ -72,8 +72,8 @@ void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, uint64_t trace_fn,
 
 	if (!threadtop_luajit_attached)
 		return;
-	if (trace_fn)
-		probe_guest[n++] = trace_fn;
+	for (i = 0; i < ntop && n < TT_LJ_MAX_FRAMES; i++)
+		probe_guest[n++] = top[i].id;
 	for (i = 0; i < ng && n < TT_LJ_MAX_FRAMES; i++)
 		probe_guest[n++] = g[i].id;
 	for (i = 0; i < s->nframes && h < TT_LJ_PROBE_HOST_MAX; i++)

@@ -124,6 +124,12 @@ struct sp_builtin {
 static struct sp_builtin *builtins;
 static size_t nbuiltins, builtins_cap;
 
+/* Fast functions (builtins in assembler: no lua_CFunction), by ffid. */
+static struct {
+	char *name;
+	int emitted;
+} fastfns[256];
+
 static uint64_t fnv(const char *s, size_t len, int line)
 {
 	uint64_t h = 1469598103934665603ull;
@@ -233,6 +239,43 @@ static void builtins_add(uintptr_t addr, const char *mod, const char *key)
 	nbuiltins++;
 }
 
+static void ffs_add(int ffid, const char *mod, const char *key)
+{
+	char buf[128];
+
+	if (ffid <= 1 || ffid > 255 || fastfns[ffid].name)
+		return;
+	if (!strcmp(mod, "_G"))
+		snprintf(buf, sizeof(buf), "%s", key);
+	else
+		snprintf(buf, sizeof(buf), "%s.%s", mod, key);
+	fastfns[ffid].name = strdup(buf);
+}
+
+/* Names fast function ffid in the stream before its first use; its id. */
+static uint64_t ff_announce(int ffid)
+{
+	uint64_t id = SP_FFUNC_ID(ffid);
+	char buf[32];
+
+	if (ffid < 0 || ffid > 255)
+		return 0;
+	if (!fastfns[ffid].emitted) {
+		const char *name = fastfns[ffid].name;
+
+		if (!name) {
+			snprintf(buf, sizeof(buf), "[builtin#%d]", ffid);
+			name = buf;
+		}
+		sp_wb_byte(SYM_CFUNC_EV);
+		sp_wb_uleb(id);
+		sp_wb_str(name, strlen(name));
+		sp_probe_func(id, NULL, 0, name, 1 /* TT_LJ_FUNC_C */);
+		fastfns[ffid].emitted = 1;
+	}
+	return id;
+}
+
 /* Names every C function reachable as package.loaded[mod][key]. */
 static void builtins_scan(lua_State *L)
 {
@@ -257,6 +300,8 @@ static void builtins_scan(lua_State *L)
 				if (lua_type(L, -2) == LUA_TSTRING && lua_iscfunction(L, -1) &&
 				    (f = lua_tocfunction(L, -1)) != NULL)
 					builtins_add((uintptr_t)f, mod, lua_tostring(L, -2));
+				else if (lua_type(L, -2) == LUA_TSTRING && lua_iscfunction(L, -1))
+					ffs_add(sp_vm_ffid(L, -1), mod, lua_tostring(L, -2));
 				lua_pop(L, 1);
 			}
 		}
@@ -320,8 +365,11 @@ static void guest_capture(lua_State *L)
 			continue;
 		if (ar.what && ar.what[0] == 'C') {
 			uintptr_t addr = (uintptr_t)lua_tocfunction(L, -1);
+			int ffid = addr ? -1 : sp_vm_ffid(L, -1);
 
 			lua_pop(L, 1);
+			if (!addr && ffid > 1) /* a fast function (pcall, ...) */
+				addr = ff_announce(ffid);
 			if (!addr)
 				continue;
 			builtin_announce(addr);
@@ -492,38 +540,72 @@ static uint64_t trace_id(int traceno, int *ret_line)
 	return fn_intern(buf, *ret_line, NULL);
 }
 
+/* First frame of the safe-point stack that belongs to C function cfunc's
+ * sample: its own frame when it still runs (it called Lua again: what ran
+ * later goes), else all of it (cfunc returned to its caller); -1 for the
+ * latter. */
+static int cfunc_frame(uintptr_t cfunc)
+{
+	int i;
+
+	for (i = 0; i < ngstack; i++)
+		if (gstack[i].type == FRAME_CFUNC && gstack[i].id == cfunc)
+			return i;
+	return -1;
+}
+
+/* The pseudo-function of INTERP samples inside the VM: a leaf that says the
+ * sample is the interpreter's own work, which our parser removes. */
+static uint64_t interp_id(void)
+{
+	return fn_intern(SP_INTERP_CHUNK, 0, NULL);
+}
+
+/*
+ * One sample: the frames the handler saw at the signal (the fast function,
+ * the C function, the trace) on top of the Lua stack of the safe point, cut
+ * where that stack went on past the C function that was running.
+ */
 static void write_sample(const struct sp_slot *s, int have_guest)
 {
 	int leaf = sp.mode == LUAM_SYSPROF_LEAF;
 	uint8_t st = s->vmst == SP_UNKNOWN ? SP_INTERP : s->vmst;
-	int with_guest = st == SP_LFUNC || st == SP_FFUNC || st == SP_CFUNC || st == SP_TRACE;
-	uint64_t tid = 0;
-	int i, n = 0, total, tline = 0;
+	int in_vm = s->ffid != SP_FFID_OUTSIDE && s->vmst != SP_UNKNOWN;
+	int with_guest = st == SP_LFUNC || st == SP_FFUNC || st == SP_CFUNC || st == SP_TRACE ||
+			 (st == SP_INTERP && in_vm);
+	struct sp_gframe top[2];
+	int i, n = 0, ntop = 0, from = 0, total, tline = 0;
+	uint64_t id, marker = st == SP_INTERP && with_guest ? interp_id() : 0;
 
-	/* The C function of a CFUNC sample has returned by the safe point:
-	 * put it back on top of its Lua caller. */
-	int add_cfunc = st == SP_CFUNC && s->cfunc &&
-			!(have_guest && ngstack && gstack[0].type == FRAME_CFUNC &&
-			  gstack[0].id == s->cfunc);
-
-	if (st == SP_TRACE)
-		tid = trace_id(s->traceno, &tline);
-	if (add_cfunc)
-		builtin_announce(s->cfunc);
-	sp_wb_byte(st == SP_TRACE ? SP_LFUNC : st);
+	if (st == SP_CFUNC && s->cfunc) {
+		from = have_guest ? cfunc_frame(s->cfunc) : -1;
+		if (from < 0) {
+			builtin_announce(s->cfunc);
+			top[ntop++] = (struct sp_gframe){FRAME_CFUNC, s->cfunc, 0};
+			from = 0;
+		}
+	} else if (st == SP_FFUNC && s->ffid > 1 && (id = ff_announce(s->ffid))) {
+		top[ntop++] = (struct sp_gframe){FRAME_CFUNC, id, 0};
+	} else if (st == SP_TRACE && (id = trace_id(s->traceno, &tline))) {
+		top[ntop++] = (struct sp_gframe){FRAME_LFUNC, id, tline > 0 ? tline : 0};
+	}
+	/* Symbols above are announced before the sample starts. INTERP
+	 * samples take the LFUNC layout (Tarantool's has no Lua stack
+	 * for them) with a marker leaf; so do TRACE samples (with their trace). */
+	sp_wb_byte(st == SP_TRACE || st == SP_INTERP ? (with_guest ? SP_LFUNC : SP_INTERP) : st);
 	if (with_guest) {
-		if (add_cfunc) {
-			sp_wb_byte(FRAME_CFUNC);
-			sp_wb_uleb(s->cfunc);
-			n++;
-		}
-		if (tid) {
+		if (marker) {
 			sp_wb_byte(FRAME_LFUNC);
-			sp_wb_uleb(tid);
-			sp_wb_uleb(tline > 0 ? (uint64_t)tline : 0);
-			n++;
+			sp_wb_uleb(marker);
+			sp_wb_uleb(0);
 		}
-		for (i = 0; have_guest && i < ngstack && !(leaf && n); i++, n++) {
+		for (i = 0; i < ntop; i++, n++) {
+			sp_wb_byte(top[i].type);
+			sp_wb_uleb(top[i].id);
+			if (top[i].type == FRAME_LFUNC)
+				sp_wb_uleb((uint64_t)top[i].line);
+		}
+		for (i = from; have_guest && i < ngstack && !(leaf && n); i++, n++) {
 			sp_wb_byte(gstack[i].type);
 			sp_wb_uleb(gstack[i].id);
 			if (gstack[i].type == FRAME_LFUNC)
@@ -539,7 +621,8 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 		for (i = 0; i < nouter && total < SP_HOST_MAX * 2; i++, total++)
 			sp_wb_uleb(outer[i]);
 	sp_wb_uleb(0);
-	sp_probe_sample(s, st, tid, gstack, with_guest && have_guest ? ngstack : 0, outer,
+	sp_probe_sample(s, st, top, with_guest ? ntop : 0, gstack + from,
+			with_guest && have_guest ? ngstack - from : 0, outer,
 			have_guest ? nouter : 0);
 }
 
@@ -631,6 +714,11 @@ void sp_stream_free(void)
 	free(fns);
 	fns = NULL;
 	fns_cap = fns_len = 0;
+	for (i = 0; i < 256; i++) {
+		free(fastfns[i].name);
+		fastfns[i].name = NULL;
+		fastfns[i].emitted = 0;
+	}
 	for (i = 0; i < nbuiltins; i++)
 		free(builtins[i].name);
 	free(builtins);

@@ -47,6 +47,7 @@
 #define LJ_GCT_FUNC 8
 #define LJ_FN_OFF_GCT 9
 #define LJ_FN_OFF_FFID 10
+#define LJ_FN_OFF_PC 32
 #define LJ_FN_OFF_F 40
 #define LJ_FF_C 1 /* ffid of a lua_CFunction; 0 is a Lua function, more a builtin */
 /* Stock VM states (lj_obj.h): INTERP, C, GC, EXIT, RECORD, OPT, ASM. */
@@ -105,6 +106,19 @@ static const char *frame_func(const char *cl, const char *base)
 static int fn_ffid(const char *fn)
 {
 	return fn ? *(const volatile uint8_t *)(fn + LJ_FN_OFF_FFID) : -1;
+}
+
+/* ffid of fn if it is a fast function, else -1. C builtins (table.sort)
+ * have an ffid too, but their first instruction is FUNCC: a fast
+ * function's is past the bytecodes (it dispatches to its assembler). */
+static int fast_ffid(const char *fn)
+{
+	const uint8_t *pc;
+
+	if (fn_ffid(fn) <= LJ_FF_C)
+		return -1;
+	pc = *(const uint8_t *const volatile *)(fn + LJ_FN_OFF_PC);
+	return pc && *(const volatile uint8_t *)pc >= LJ_BC_MAX ? fn_ffid(fn) : -1;
 }
 
 /* The lua_CFunction running on coroutine cl (vmstate C), or 0. */
@@ -267,13 +281,13 @@ static uint8_t interp_state(const char *cl, const ucontext_t *uc, int *ret_ffid)
 		st = code_state(ip);
 		if (st == SP_FFUNC) { /* the interpreter keeps BASE in rdx */
 			base = (const char *)(uintptr_t)uc->uc_mcontext.gregs[REG_RDX];
-			*ret_ffid = fn_ffid(frame_func(cl, base));
+			*ret_ffid = fast_ffid(frame_func(cl, base));
 		}
 		return st;
 	}
 	/* C code the interpreter called (a fast function's fallback, a table
 	 * or string helper): LuaJIT synced L->base before the call. */
-	*ret_ffid = fn_ffid(frame_func(cl, *(char *const volatile *)(cl + LJ_OFF_BASE)));
+	*ret_ffid = fast_ffid(frame_func(cl, *(char *const volatile *)(cl + LJ_OFF_BASE)));
 	return *ret_ffid > LJ_FF_C ? SP_FFUNC : SP_LFUNC;
 }
 
@@ -289,16 +303,20 @@ uint8_t sp_vm_classify(char *g, const void *ucv, int32_t *ret_traceno, uintptr_t
 		*ret_traceno = vs;
 		return SP_TRACE;
 	}
-	if (vs == 0) /* the VM was never entered */
+	if (vs == 0) { /* the VM was never entered */
+		*ret_ffid = SP_FFID_OUTSIDE;
 		return SP_INTERP;
+	}
 	switch (~vs) {
 	case 0: /* stock INTERP: bytecode, fast functions, calls and returns */
 	case LJ_VMST_C:
 		cl = *(char *volatile *)(g + LJ_OFF_CUR_L);
 		/* No C frame of the VM: host code outside the VM, which
 		 * Tarantool counts as CFUNC after a Lua call returned. */
-		if (!cl || !*(void *volatile *)(cl + LJ_OFF_CFRAME))
+		if (!cl || !*(void *volatile *)(cl + LJ_OFF_CFRAME)) {
+			*ret_ffid = SP_FFID_OUTSIDE;
 			return ~vs == 0 ? SP_INTERP : SP_CFUNC;
+		}
 		if (~vs == 0)
 			return ucv ? interp_state(cl, ucv, ret_ffid) : SP_LFUNC;
 		if (sp.cfunc_ok)
@@ -325,5 +343,5 @@ int sp_vm_ffid(lua_State *L, int idx)
 
 	if (!sp.layout_ok || !fn || !lua_iscfunction(L, idx))
 		return -1;
-	return fn_ffid(fn);
+	return fast_ffid(fn);
 }

@@ -1,0 +1,58 @@
+-- SPDX-License-Identifier: GPL-2.0-only
+-- A C function called from Lua is attributed under the Lua frame that
+-- called it, not under a later one: table.sort with a Lua comparator (mode
+-- C) splits between sort and the comparator as the workload's own os.clock
+-- measurement does, within 5 points, and no sample shows sort on top of the
+-- comparator it called (the phantom "sort;cmp;sort" of a Lua stack taken at
+-- the next safe point), a lua_pcall/lua_call leaf that was not executing
+-- (more stacks ending in one than samples taken in its code), or a frame of
+-- the profiler. Runs until 1000 samples.
+local t = require("tap")
+local sp = misc.sysprof
+local script = os.getenv("TT_LJ_TESTS") .. "/workloads/sort.lua"
+local parser = os.getenv("TT_PARSER")
+
+local chunk = assert(loadfile(script))
+assert(sp.start({ mode = "C", interval = 2, path = "sort.bin" }))
+t.run_until(function() return sp.report().samples >= 1000 end, chunk, 40)
+assert(sp.stop())
+jit.on()
+
+local function parse(opt)
+  local p = io.popen(parser .. opt .. " sort.bin")
+  local out = p:read("*a")
+  p:close()
+  return out
+end
+local folded, raw = parse(""), parse(" --raw")
+-- Samples taken in a VM entry's own code: their raw host stack ends in it.
+local entry_leaves = 0
+for host, n in raw:gmatch("([^\n|]*)|[^\n]* (%d+)\n") do
+  if host:match(";lua_p?call;$") or host:match(";lua_cpcall;$") then
+    entry_leaves = entry_leaves + tonumber(n)
+  end
+end
+local total, cmp, phantom, badleaf, own = 0, 0, 0, 0, 0
+for stack, n in folded:gmatch("([^\n]*) (%d+)\n") do
+  n = tonumber(n)
+  if stack:find("table.sort", 1, true) then
+    total = total + n
+    if stack:match("table%.sort;[^;]*sort%.lua:11") then cmp = cmp + n end
+    if stack:match("sort%.lua:11[^;]*;.*table%.sort") then phantom = phantom + n end
+  end
+  if stack:match(";lua_p?call$") or stack:match(";lua_cpcall$") then badleaf = badleaf + n end
+  if stack:find("threadtop-sysprof", 1, true) or stack:find("sp_", 1, true) then
+    own = own + n
+  end
+end
+local truth = SORT_SPLIT.cmp / SORT_SPLIT.sort
+io.write(("# %d samples in table.sort: comparator %.1f%% (workload's own split %.1f%%)\n")
+  :format(total, 100 * cmp / math.max(total, 1), 100 * truth))
+t.ok(total >= 300, "enough samples in table.sort (" .. total .. ")")
+t.ok(math.abs(cmp / total - truth) <= 0.05,
+  ("comparator share %.1f%% within 5 points of %.1f%%"):format(100 * cmp / total, 100 * truth))
+t.is(phantom, 0, "no sort above the comparator it called")
+t.ok(badleaf <= entry_leaves, ("stacks ending in a VM entry (%d) were taken in its code (%d)")
+  :format(badleaf, entry_leaves))
+t.is(own, 0, "no frame of the profiler")
+t.done()
