@@ -51,7 +51,8 @@ struct reader {
 
 struct frame {
 	char *name;
-	int entry, internal, lua, cfunc, trace, interp;
+	int entry, internal, lua, cfunc, trace;
+	int marker; /* 1 + the state this leaf marks (libthreadtop-sysprof), 0 if none */
 };
 
 struct stacks {
@@ -317,6 +318,19 @@ static char *chunk_name(const char *chunk)
 	return fmt("[string \"%s%s\"]", buf, chunk[i] ? "..." : "");
 }
 
+/* The state a marker chunk stands for ("[gc]" ...), or -1. */
+static int marker_state(const char *chunk)
+{
+	static const char *const m[] = {"[interp]", NULL,	NULL,	 NULL,	 "[gc]",
+					"[exit]",   "[record]", "[opt]", "[asm]"};
+	size_t i;
+
+	for (i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+		if (m[i] && !strcmp(chunk, m[i]))
+			return (int)i;
+	return -1;
+}
+
 static void name_lua(struct frame *f, uint64_t id, uint64_t line)
 {
 	struct lfunc *lf = lfunc_find(id);
@@ -329,9 +343,9 @@ static void name_lua(struct frame *f, uint64_t id, uint64_t line)
 		f->name = fmt("LFUNC %#llx:%llu", (unsigned long long)id, (unsigned long long)line);
 		return;
 	}
-	if (!strcmp(lf->chunk, "[interp]")) { /* INTERP samples' marker leaf */
-		f->interp = 1;
-		f->name = fmt("[interp]");
+	f->marker = marker_state(lf->chunk) + 1;
+	if (f->marker) { /* a state marker leaf, not a function */
+		f->name = fmt("%s", lf->chunk);
 		return;
 	}
 	chunk = chunk_name(lf->chunk);
@@ -616,8 +630,8 @@ static int parse_sample(struct reader *r, uint8_t vmst)
 		}
 		if (ng && guest[0].trace)
 			st = VM_TRACE;
-		if (ng && guest[0].interp) { /* the marker says INTERP, and goes */
-			st = 0;
+		if (ng && guest[0].marker) { /* the marker says the state, and goes */
+			st = guest[0].marker - 1;
 			free(guest[0].name);
 			memmove(guest, guest + 1, (size_t)(ng - 1) * sizeof(*guest));
 			ng--;

@@ -34,7 +34,6 @@ enum sp_vmst {
 
 enum sp_state { SP_IDLE, SP_PROFILE };
 
-#define SP_INTERP_CHUNK "[interp]" /* chunk of INTERP samples' marker leaf */
 #define SP_FFID_OUTSIDE (-2)	   /* sp_slot.ffid: the sample is outside the VM */
 /* Stream and probe id of fast function ffid: no code address names it. */
 #define SP_FFUNC_ID(ffid) ((1ull << 62) | (uint64_t)(ffid))

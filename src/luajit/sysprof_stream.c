@@ -554,11 +554,17 @@ static int cfunc_frame(uintptr_t cfunc)
 	return -1;
 }
 
-/* The pseudo-function of INTERP samples inside the VM: a leaf that says the
- * sample is the interpreter's own work, which our parser removes. */
-static uint64_t interp_id(void)
+/* The pseudo-function that marks the state of a sample whose Tarantool
+ * layout has no Lua stack (INTERP, GC and the JIT compiler's states, inside
+ * the VM): a leaf "[gc]" ..., which our parser turns back into the state. */
+static uint64_t marker_id(uint8_t st)
 {
-	return fn_intern(SP_INTERP_CHUNK, 0, NULL);
+	static const char *const names[SP_NVMST] = {
+		[SP_INTERP] = "[interp]", [SP_GC] = "[gc]",   [SP_EXIT] = "[exit]",
+		[SP_RECORD] = "[record]", [SP_OPT] = "[opt]", [SP_ASM] = "[asm]",
+	};
+
+	return st < SP_NVMST && names[st] ? fn_intern(names[st], 0, NULL) : 0;
 }
 
 /*
@@ -571,11 +577,11 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 	int leaf = sp.mode == LUAM_SYSPROF_LEAF;
 	uint8_t st = s->vmst == SP_UNKNOWN ? SP_INTERP : s->vmst;
 	int in_vm = s->ffid != SP_FFID_OUTSIDE && s->vmst != SP_UNKNOWN;
-	int with_guest = st == SP_LFUNC || st == SP_FFUNC || st == SP_CFUNC || st == SP_TRACE ||
-			 (st == SP_INTERP && in_vm);
+	int lua_layout = st == SP_LFUNC || st == SP_FFUNC || st == SP_CFUNC || st == SP_TRACE;
+	int with_guest = lua_layout || in_vm;
 	struct sp_gframe top[2];
 	int i, n = 0, ntop = 0, from = 0, total, tline = 0;
-	uint64_t id, marker = st == SP_INTERP && with_guest ? interp_id() : 0;
+	uint64_t id, marker = !lua_layout && with_guest ? marker_id(st) : 0;
 
 	if (st == SP_CFUNC && s->cfunc) {
 		from = have_guest ? cfunc_frame(s->cfunc) : -1;
@@ -589,10 +595,11 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 	} else if (st == SP_TRACE && (id = trace_id(s->traceno, &tline))) {
 		top[ntop++] = (struct sp_gframe){FRAME_LFUNC, id, tline > 0 ? tline : 0};
 	}
-	/* Symbols above are announced before the sample starts. INTERP
-	 * samples take the LFUNC layout (Tarantool's has no Lua stack
-	 * for them) with a marker leaf; so do TRACE samples (with their trace). */
-	sp_wb_byte(st == SP_TRACE || st == SP_INTERP ? (with_guest ? SP_LFUNC : SP_INTERP) : st);
+	/* Symbols above are announced before the sample starts. TRACE and
+	 * marked samples take the LFUNC layout. */
+	if (!lua_layout && !marker)
+		with_guest = 0;
+	sp_wb_byte(st == SP_TRACE || (!lua_layout && with_guest) ? SP_LFUNC : st);
 	if (with_guest) {
 		if (marker) {
 			sp_wb_byte(FRAME_LFUNC);
