@@ -366,7 +366,7 @@ static int sp_validate(lua_State *L, const struct luam_Sysprof_Options *opt)
 		return PROFILE_ERRUSE;
 	}
 	if (opt->interval == 0) {
-		sp_set_error("profiler interval must be greater than 1");
+		sp_set_error("profiler interval must be 1 ms or more");
 		return PROFILE_ERRUSE;
 	}
 	if (opt->mode != LUAM_SYSPROF_DEFAULT) {

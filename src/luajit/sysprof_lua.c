@@ -108,39 +108,54 @@ static int push_rc(lua_State *L, int rc)
 	}
 }
 
-/* misc.sysprof.start([{mode = 'D'|'L'|'C', interval = ms, path = file}]) */
+/*
+ * misc.sysprof.start{mode = 'D'|'L'|'C', interval = ms, path = file}, as
+ * Tarantool checks it: exactly one table, a mode, an interval of 1 ms or
+ * more when it is a number (else the default), a string path in L and C
+ * modes. Every misuse is nil, "profiler misuse: <why>", EINVAL; nothing
+ * raises.
+ */
 static int l_start(lua_State *L)
 {
 	struct luam_Sysprof_Options opt = {.mode = LUAM_SYSPROF_DEFAULT,
 					   .interval = SP_DEFAULT_INTERVAL};
-	const char *path = SP_DEFAULT_PATH;
+	static const char modes[] = "DLC";
+	const char *path = SP_DEFAULT_PATH, *m, *p;
 	struct sp_lua_ctx *ctx;
-	int rc;
+	size_t len = 0;
+	int rc, nargs = lua_gettop(L);
 
 	if (!sp_available())
 		return push_misuse(L, "profiler is disabled");
-	if (!lua_isnoneornil(L, 1)) {
-		luaL_checktype(L, 1, LUA_TTABLE);
-		lua_getfield(L, 1, "mode");
-		if (!lua_isnil(L, -1)) {
-			size_t len = 0;
-			const char *m =
-				lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
-			static const char modes[] = "DLC";
-			const char *p = m && len == 1 ? strchr(modes, m[0]) : NULL;
+	if (nargs != 1 || !lua_istable(L, 1)) {
+		lua_pushnil(L);
+		if (nargs == 1)
+			lua_pushfstring(L,
+					"profiler misuse: start takes a table of options, got %s",
+					luaL_typename(L, 1));
+		else
+			lua_pushfstring(L,
+					"profiler misuse: start takes one table of options, got %d "
+					"arguments",
+					nargs);
+		lua_pushinteger(L, EINVAL);
+		return 3;
+	}
+	lua_getfield(L, 1, "mode");
+	m = lua_type(L, -1) == LUA_TSTRING ? lua_tolstring(L, -1, &len) : NULL;
+	p = m && len == 1 ? strchr(modes, m[0]) : NULL;
+	if (!p || !*p)
+		return push_misuse(L, "profiler mode must be 'D', 'L' or 'C'");
+	opt.mode = (uint8_t)(p - modes);
+	lua_getfield(L, 1, "interval");
+	if (lua_type(L, -1) == LUA_TNUMBER) {
+		lua_Number n = lua_tonumber(L, -1);
 
-			if (!p || !*p)
-				return push_misuse(L, "profiler mode must be 'D', 'L' or 'C'");
-			opt.mode = (uint8_t)(p - modes);
-		}
-		lua_getfield(L, 1, "interval");
-		if (lua_type(L, -1) == LUA_TNUMBER) {
-			lua_Number n = lua_tonumber(L, -1);
-
-			if (!(n >= 1))
-				return push_misuse(L, "profiler interval must be greater than 1");
-			opt.interval = n > 1e12 ? (uint64_t)1e12 : (uint64_t)n;
-		}
+		if (!(n >= 1))
+			return push_misuse(L, "profiler interval must be 1 ms or more");
+		opt.interval = n > 1e12 ? (uint64_t)1e12 : (uint64_t)n;
+	}
+	if (opt.mode != LUAM_SYSPROF_DEFAULT) {
 		lua_getfield(L, 1, "path");
 		if (!lua_isnil(L, -1)) {
 			if (lua_type(L, -1) != LUA_TSTRING)

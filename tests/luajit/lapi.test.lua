@@ -1,8 +1,12 @@
 -- SPDX-License-Identifier: GPL-2.0-only
 -- misc.sysprof Lua API, mirroring Tarantool's misclib-sysprof-lapi test
--- (2025): defaults, validation order and messages, running/not running,
--- bad paths, report() while running and its two shapes, counters that sum
--- to samples, DEFAULT-mode state split of fib(), and L/C streams that parse.
+-- (tarantool/luajit test/tarantool-tests/profilers): every misuse is
+-- nil, "profiler misuse: <why>", EINVAL and never raises (start() with no
+-- table, with two arguments, with a string, a missing or bad mode, a bad
+-- interval or path), validation order and messages, running/not running,
+-- bad paths, report() while running and its two shapes (threadtop
+-- extensions), counters that sum to samples, the DEFAULT-mode state split
+-- of fib(), and L/C streams that parse.
 local t = require("tap")
 local sp = misc.sysprof
 
@@ -26,24 +30,40 @@ t.is(res, nil, "bad mode: nil")
 t.like(err, "profiler mode must be 'D', 'L' or 'C'", "bad mode: message")
 t.is(type(errno), "number", "bad mode: errno")
 
-res, err, errno = sp.start({})
-t.is(res, true, "start{} succeeds")
-t.is(err, nil, "start{}: no message")
-t.is(errno, nil, "start{}: no errno")
+-- Tarantool requires exactly one table with a mode: the rest is misuse.
+local function misuse(name, want, ...)
+  local ok, r, e, n = pcall(sp.start, ...)
+  t.ok(ok, name .. ": does not raise")
+  t.is(r, nil, name .. ": nil")
+  t.like(e, "^profiler misuse: " .. want, name .. ": message")
+  t.is(n, 22, name .. ": errno EINVAL")
+  if r then sp.stop() end
+end
+misuse("start()", "start takes one table of options, got 0 arguments")
+misuse("start{}", "profiler mode must be 'D', 'L' or 'C'", {})
+misuse("start(opts, extra)", "start takes one table of options, got 2 arguments",
+       { mode = "D" }, 1)
+misuse("start('D')", "start takes a table of options, got string", "D")
+misuse("start{mode = 1}", "profiler mode must be 'D', 'L' or 'C'", { mode = 1 })
+misuse("start{mode = 'DD'}", "profiler mode must be 'D', 'L' or 'C'", { mode = "DD" })
+misuse("interval 0.5", "profiler interval must be 1 ms or more",
+       { mode = "D", interval = 0.5 })
+
+res, err, errno = sp.start({ mode = "D" })
+t.is(res, true, "start{mode = 'D'} succeeds")
+t.is(err, nil, "start D: no message")
+t.is(errno, nil, "start D: no errno")
 t.is(io.open("sysprof.bin", "r"), nil, "mode D writes no sysprof.bin")
-t.is(sp.stop(), true, "stop after start{}")
-
-t.is(sp.start(), true, "start() with no argument")
-t.is(sp.stop(), true, "stop after start()")
-
-local ok, perr = pcall(sp.start, "NOT A TABLE")
-t.is(ok, false, "non-table argument raises")
-t.like(perr, "table expected, got string", "non-table argument: message")
+t.is(sp.stop(), true, "stop after start D")
+t.is(sp.start({ mode = "D", path = 190 }), true, "mode D ignores path, as Tarantool")
+t.is(sp.stop(), true, "stop")
+t.is(sp.start({ mode = "D", interval = "x" }), true, "a non-number interval is the default")
+t.is(sp.stop(), true, "stop")
 
 res, err = sp.start({ mode = "A", path = BAD_PATH, interval = -1 })
 t.is(err, "profiler misuse: profiler mode must be 'D', 'L' or 'C'", "mode is checked first")
 res, err = sp.start({ mode = "C", path = BAD_PATH, interval = -1 })
-t.is(err, "profiler misuse: profiler interval must be greater than 1",
+t.is(err, "profiler misuse: profiler interval must be 1 ms or more",
      "interval is checked before path")
 
 t.is(sp.start({ mode = "D" }), true, "start D")
@@ -65,10 +85,11 @@ t.is(errno, 2, "bad path: errno ENOENT")
 
 res, err = sp.start({ mode = "C", path = 190 })
 t.is(err, "profiler misuse: profiler path should be a string", "path must be a string")
-res, err = sp.start({ mode = "C", interval = -1 })
-t.is(err, "profiler misuse: profiler interval must be greater than 1", "interval -1")
+res, err, errno = sp.start({ mode = "C", interval = -1 })
+t.like(err, "^profiler misuse", "interval -1: profiler misuse")
+t.is(errno, 22, "interval -1: EINVAL")
 res, err = sp.start({ mode = "C", interval = 0 })
-t.is(err, "profiler misuse: profiler interval must be greater than 1", "interval 0")
+t.like(err, "^profiler misuse: profiler interval", "interval 0")
 
 res, err, errno = sp.start({ mode = "C", interval = 1, path = "/dev/null" })
 t.is(res, true, "interval 1 to /dev/null")
