@@ -34,7 +34,7 @@ enum sp_vmst {
 
 enum sp_state { SP_IDLE, SP_PROFILE };
 
-#define SP_FFID_OUTSIDE (-2)	   /* sp_slot.ffid: the sample is outside the VM */
+#define SP_FFID_OUTSIDE (-2) /* sp_slot.ffid: the sample is outside the VM */
 /* Stream and probe id of fast function ffid: no code address names it. */
 #define SP_FFUNC_ID(ffid) ((1ull << 62) | (uint64_t)(ffid))
 
@@ -126,6 +126,8 @@ int sp_vm_mapped(void);
 uint8_t sp_vm_classify(char *g, const void *ucv, int32_t *ret_traceno, uintptr_t *ret_cfunc,
 		       int *ret_ffid);
 int sp_vm_ffid(lua_State *L, int idx);
+/* The bytecode of the Lua function at idx: its prototype's identity, or NULL. */
+const void *sp_vm_proto(lua_State *L, int idx);
 
 /* sysprof_objs.c: loaded objects. */
 void sp_objs_scan(void);

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define UNW_LOCAL_ONLY
 #include <libunwind.h>
@@ -105,9 +106,12 @@ void sp_wb_str(const char *s, size_t len)
 struct sp_fn {
 	uint64_t hash;
 	uint64_t id;
+	const void *proto; /* the prototype's bytecode, NULL for pseudo-functions */
 	int line;
+	int pos;   /* 1 + how many other prototypes of src start at line */
 	int named; /* its name was announced */
 	char *src;
+	char *name; /* as announced, for announcing again */
 };
 
 static struct sp_fn *fns;
@@ -164,21 +168,46 @@ static int fns_grow(void)
 
 /* Returns the id of (src, line), announcing a new one in the stream; 0 on
  * allocation failure. name may be NULL. */
+static void fn_probe(const struct sp_fn *f)
+{
+	sp_probe_func(f->id, f->src, f->line, f->name, 0);
+}
+
+/* Names function f with the name its caller gives it, once. One without a
+ * name that is not the first function starting on its line is "#2", "#3"
+ * ... (until a name comes), so that two functions on one line differ. */
 static void fn_name(struct sp_fn *f, const char *name)
 {
-	if (f->named || !name || !*name)
+	char buf[16];
+
+	if (f->named || (f->name && (!name || !*name)))
+		return;
+	if (name && *name) {
+		f->named = 1;
+	} else if (f->pos > 1) {
+		snprintf(buf, sizeof(buf), "#%d", f->pos);
+		name = buf;
+	} else {
+		return;
+	}
+	free(f->name);
+	f->name = strdup(name);
+	if (!f->name)
 		return;
 	sp_wb_byte(SYM_CFUNC_EV);
 	sp_wb_uleb(f->id);
-	sp_wb_str(name, strlen(name));
-	f->named = 1;
-	sp_probe_func(f->id, f->src, f->line, name, 0);
+	sp_wb_str(f->name, strlen(f->name));
+	fn_probe(f);
 }
 
-static uint64_t fn_intern(const char *src, int line, const char *name)
+/* The id of function proto (its bytecode; NULL for a pseudo-function) of
+ * chunk src starting at line, announcing a new one in the stream; 0 on
+ * allocation failure. name may be NULL. */
+static uint64_t fn_intern(const char *src, int line, const char *name, const void *proto)
 {
 	size_t len = strnlen(src, SP_SRC_MAX);
 	uint64_t h = fnv(src, len, line);
+	int others = 0;
 	size_t j;
 
 	if ((fns_len + 1) * 2 > fns_cap && fns_grow() < 0)
@@ -186,6 +215,10 @@ static uint64_t fn_intern(const char *src, int line, const char *name)
 	for (j = h & (fns_cap - 1); fns[j].src; j = (j + 1) & (fns_cap - 1))
 		if (fns[j].hash == h && fns[j].line == line && !strncmp(fns[j].src, src, len) &&
 		    fns[j].src[len] == '\0') {
+			if (fns[j].proto != proto) {
+				others++;
+				continue;
+			}
 			fn_name(&fns[j], name);
 			return fns[j].id;
 		}
@@ -194,6 +227,9 @@ static uint64_t fn_intern(const char *src, int line, const char *name)
 		return 0;
 	fns[j].hash = h;
 	fns[j].line = line;
+	fns[j].proto = proto;
+	fns[j].pos = others + 1;
+	fns[j].name = NULL;
 	fns[j].id = next_id++;
 	fns_len++;
 	sp_wb_byte(SYM_LFUNC_EV);
@@ -202,10 +238,16 @@ static uint64_t fn_intern(const char *src, int line, const char *name)
 	sp_wb_uleb(line > 0 ? (uint64_t)line : 0);
 	fns[j].named = 0;
 	fn_name(&fns[j], name);
-	if (!fns[j].named)
-		sp_probe_func(fns[j].id, fns[j].src, line, NULL, 0);
+	if (!fns[j].name)
+		fn_probe(&fns[j]);
 	return fns[j].id;
 }
+
+/* threadtop may have attached after a name went by (a process that was
+ * running, a threadtop restarted): every second while one is attached,
+ * every name announced so far goes through the probe again. */
+static uint64_t reannounced_ns;
+static void names_reannounce(void);
 
 static int builtin_cmp(const void *a, const void *b)
 {
@@ -375,6 +417,7 @@ static void guest_capture(lua_State *L)
 			builtin_announce(addr);
 			*f = (struct sp_gframe){FRAME_CFUNC, addr, 0};
 		} else {
+			const void *proto = sp_vm_proto(L, -1);
 			const char *name = NULL;
 			uint64_t id;
 
@@ -383,7 +426,7 @@ static void guest_capture(lua_State *L)
 				name = ar.name;
 			else if (ar.what && ar.what[0] == 'm')
 				name = "main chunk";
-			id = fn_intern(ar.source ? ar.source : "?", ar.linedefined, name);
+			id = fn_intern(ar.source ? ar.source : "?", ar.linedefined, name, proto);
 			if (!id)
 				continue;
 			*f = (struct sp_gframe){FRAME_LFUNC, id,
@@ -470,9 +513,9 @@ static int sp_trace_event(lua_State *L)
 	lua_pushvalue(L, 3);
 	if (!lua_getinfo(L, ">S", &ar))
 		return 0;
-	proto = fn_intern(ar.source ? ar.source : "?", ar.linedefined, NULL);
+	proto = fn_intern(ar.source ? ar.source : "?", ar.linedefined, NULL, sp_vm_proto(L, 3));
 	snprintf(buf, sizeof(buf), "TRACE [%d] %s", tr, ar.source ? ar.source : "?");
-	traces[tr].id = fn_intern(buf, line, NULL);
+	traces[tr].id = fn_intern(buf, line, NULL, NULL);
 	traces[tr].line = line;
 	if (proto) { /* Tarantool's trace symbol: traceno, start prototype, line */
 		sp_wb_byte(SYM_TRACE_EV);
@@ -537,7 +580,7 @@ static uint64_t trace_id(int traceno, int *ret_line)
 	else
 		snprintf(buf, sizeof(buf), "TRACE [?] %s", leaf_src ? leaf_src : "?");
 	*ret_line = leaf_src ? leaf_line : 0;
-	return fn_intern(buf, *ret_line, NULL);
+	return fn_intern(buf, *ret_line, NULL, NULL);
 }
 
 /* First frame of the safe-point stack that belongs to C function cfunc's
@@ -564,7 +607,7 @@ static uint64_t marker_id(uint8_t st)
 		[SP_RECORD] = "[record]", [SP_OPT] = "[opt]", [SP_ASM] = "[asm]",
 	};
 
-	return st < SP_NVMST && names[st] ? fn_intern(names[st], 0, NULL) : 0;
+	return st < SP_NVMST && names[st] ? fn_intern(names[st], 0, NULL, NULL) : 0;
 }
 
 /*
@@ -633,11 +676,38 @@ static void write_sample(const struct sp_slot *s, int have_guest)
 			have_guest ? nouter : 0);
 }
 
+static void names_reannounce(void)
+{
+	struct timespec ts;
+	uint64_t now;
+	size_t i;
+
+	if (!sp_probe_attached() || clock_gettime(CLOCK_MONOTONIC_COARSE, &ts) < 0)
+		return;
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	if (now - reannounced_ns < 1000000000ull)
+		return;
+	reannounced_ns = now;
+	for (i = 0; i < fns_cap; i++)
+		if (fns[i].src)
+			fn_probe(&fns[i]);
+	for (i = 0; i < nbuiltins; i++)
+		if (builtins[i].emitted)
+			sp_probe_func(builtins[i].addr, NULL, 0, builtins[i].name,
+				      1 /* TT_LJ_FUNC_C */);
+	for (i = 0; i < 256; i++)
+		if (fastfns[i].emitted && fastfns[i].name)
+			sp_probe_func(SP_FFUNC_ID(i), NULL, 0, fastfns[i].name,
+				      1 /* TT_LJ_FUNC_C */);
+}
+
 void sp_drain(lua_State *L)
 {
 	uint32_t head = __atomic_load_n(&sp.head, __ATOMIC_ACQUIRE);
 	int captured = 0, outer_done = 0;
 
+	if (L)
+		names_reannounce();
 	while (sp.tail != head) {
 		const struct sp_slot *s = &sp.ring[sp.tail % SP_RING_SLOTS];
 
@@ -716,8 +786,11 @@ void sp_stream_free(void)
 
 	free(traces);
 	traces = NULL;
-	for (i = 0; i < fns_cap; i++)
+	for (i = 0; i < fns_cap; i++) {
 		free(fns[i].src);
+		free(fns[i].name);
+	}
+	reannounced_ns = 0;
 	free(fns);
 	fns = NULL;
 	fns_cap = fns_len = 0;

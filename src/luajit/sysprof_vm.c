@@ -345,3 +345,12 @@ int sp_vm_ffid(lua_State *L, int idx)
 		return -1;
 	return fast_ffid(fn);
 }
+
+const void *sp_vm_proto(lua_State *L, int idx)
+{
+	const char *fn = lua_topointer(L, idx);
+
+	if (!sp.layout_ok || !fn || !lua_isfunction(L, idx) || lua_iscfunction(L, idx))
+		return NULL;
+	return *(const void *const *)(fn + LJ_FN_OFF_PC);
+}
