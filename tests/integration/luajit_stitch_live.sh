@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The live view's stitching (src/model/lj_stitch.c) on table.sort with a Lua
+# comparator, under "threadtop run" with the folded export: the stacks go
+# main;lua_cpcall;pmain;lua_pcall;<Lua frames>, sort's own samples end at
+# table.sort (or what it called), never "cmp;table.sort" (a sort stacked on
+# the comparator it called), no stack ends in a VM entry that was not
+# running (lua_pcall, lua_call), no frame of the profiler shows, and the
+# comparator's share is near the workload's own os.clock split (within 10
+# points: the test cannot size the live session's samples).
+. "$(dirname "$0")/bpf_common.bash"
+
+command -v luajit >/dev/null || skip "luajit is not installed"
+LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
+[ -f "$LIB" ] || skip "$LIB not built"
+ldd "$LIB" 2>/dev/null | grep -q libasan && skip "the library is built with ASan (preset asan)"
+
+cp "$TT_SRC/tests/luajit/workloads/sort.lua" "$TMPD/sortw.lua"
+cat >"$TMPD/drive.lua" <<'LUA'
+local chunk = assert(loadfile(arg[1]))
+local c0 = os.clock()
+repeat chunk() until os.clock() - c0 > 4
+print(("split %.4f"):format(SORT_SPLIT.cmp / SORT_SPLIT.sort))
+LUA
+chmod 644 "$TMPD"/*.lua
+timeout $((6 * TT_TEST_WAIT)) "$TT_BIN" run -b --format json -d 2 --export "$TMPD/out.folded" \
+	-- luajit "$TMPD/drive.lua" "$TMPD/sortw.lua" >"$TMPD/run.json" 2>"$TMPD/run.err" ||
+	fail "threadtop run failed: $(tail -n 3 "$TMPD/run.err")"
+truth=$(grep -ho 'split [0-9.]*' "$TMPD/run.json" "$TMPD/run.err" | awk '{ print $2 }' | tail -n 1)
+[ -n "$truth" ] || truth=$(awk '/^split/ { print $2 }' "$TMPD"/*.out 2>/dev/null | tail -n 1)
+grep '^luajit;' "$TMPD/out.folded" >"$TMPD/lj.folded" || fail "no LuaJIT stack in the export"
+read -r total sort cmp phantom entry own < <(awk '{ n = $NF; t += n }
+	/table\.sort/ { s += n; if ($0 ~ /table\.sort(_\[lua\])?;[^;]*sortw\.lua:11/) c += n
+		if ($0 ~ /sortw\.lua:11[^;]*;.*table\.sort/) ph += n }
+	/;lua_(p|cp)?call(_\[lua\])? [0-9]+$/ { e += n }
+	/threadtop-sysprof|;sp_[a-z_]*(_\[lua\])?[; ]/ { o += n }
+	END { print t + 0, s + 0, c + 0, ph + 0, e + 0, o + 0 }' "$TMPD/lj.folded")
+echo "# $total samples, $sort in table.sort, comparator $cmp; workload's split ${truth:-?}"
+[ "$sort" -ge 50 ] || fail "only $sort samples in table.sort"
+grep -q 'lua_cpcall;[^;]*;lua_pcall;main chunk @' "$TMPD/lj.folded" ||
+	fail "no main;lua_cpcall;pmain;lua_pcall;main chunk stack: $(head -n 1 "$TMPD/lj.folded")"
+[ "$phantom" = 0 ] || fail "$phantom samples show table.sort above the comparator it called"
+[ "$entry" = 0 ] || fail "$entry samples end in a VM entry"
+[ "$own" = 0 ] || fail "$own samples show a frame of the profiler"
+if [ -n "$truth" ]; then
+	awk -v c="$cmp" -v s="$sort" -v t="$truth" 'BEGIN { d = c / s - t; exit !(d <= 0.1 && d >= -0.1) }' ||
+		fail "comparator share $cmp/$sort is more than 10 points from the workload's $truth"
+fi
+echo "ok"
