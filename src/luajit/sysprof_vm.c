@@ -280,8 +280,15 @@ static uint8_t interp_state(const char *cl, const ucontext_t *uc, int *ret_ffid)
 	if (ip >= vm.lo && ip < vm.hi) {
 		st = code_state(ip);
 		if (st == SP_FFUNC) { /* the interpreter keeps BASE in rdx */
+			const char *fn;
+
 			base = (const char *)(uintptr_t)uc->uc_mcontext.gregs[REG_RDX];
-			*ret_ffid = fast_ffid(frame_func(cl, base));
+			fn = frame_func(cl, base);
+			*ret_ffid = fast_ffid(fn);
+			/* The math helpers past the fast functions (vm_mod, vm_floor)
+			 * also serve bytecodes (MOD, POW): then the frame is Lua's. */
+			if (fn_ffid(fn) == 0)
+				return SP_LFUNC;
 		}
 		return st;
 	}
