@@ -134,6 +134,29 @@ void sp_objs_scan(void);
 int sp_ip_known(uintptr_t ip);
 int sp_ip_self(uintptr_t ip);
 
+/* Stream layout (Tarantool's ljp v2 and its symtab events). */
+#define SP_SRC_MAX 512 /* chunk names are cut to this length */
+enum {
+	SYM_LFUNC_EV = 10,
+	SYM_CFUNC_EV = 11,
+	SYM_TRACE_EV = 12,
+	FRAME_LFUNC = 1,
+	FRAME_CFUNC = 2,
+	FRAME_END = 0x80
+};
+
+/* sysprof_names.c: normal context only. */
+int sp_names_begin(lua_State *L);
+void sp_names_free(void);
+/* The id of Lua function proto (NULL: a pseudo-function) of chunk src at
+ * line, named name (or NULL), announced on first use; 0 on failure. */
+uint64_t sp_fn_intern(const char *src, int line, const char *name, const void *proto);
+/* The id of fast function ffid, named on first use; 0 if out of range. */
+uint64_t sp_ff_announce(int ffid);
+/* Names the C builtin at addr on first use (if it is one). */
+void sp_builtin_announce(uintptr_t addr);
+void sp_names_reannounce(void);
+
 /* sysprof_stream.c: normal context only. */
 int sp_stream_begin(lua_State *L);
 void sp_drain(lua_State *L);
