@@ -84,51 +84,62 @@ int sp_safe_read(const void *addr, void *out, size_t len)
 	return process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
 }
 
-/* The GCfunc of the frame whose base is base on coroutine cl, or NULL. */
-static const char *frame_func(const char *cl, const char *base)
+/* What the handler needs of a GCfunc. */
+struct fn_hdr {
+	int ffid; /* -1: not a function */
+	const uint8_t *pc;
+	uintptr_t f;
+};
+
+/* Reads the header of GCfunc fn without faulting: a frame slot can hold a
+ * stale function whose memory is gone. */
+static struct fn_hdr fn_read(const char *fn)
+{
+	struct fn_hdr h = {-1, NULL, 0};
+	uint8_t raw[LJ_FN_OFF_F + 8];
+
+	if (!fn || sp_safe_read(fn, raw, sizeof(raw)) < 0 || raw[LJ_FN_OFF_GCT] != LJ_GCT_FUNC)
+		return h;
+	h.ffid = raw[LJ_FN_OFF_FFID];
+	__builtin_memcpy(&h.pc, raw + LJ_FN_OFF_PC, sizeof(h.pc));
+	__builtin_memcpy(&h.f, raw + LJ_FN_OFF_F, sizeof(h.f));
+	return h;
+}
+
+/* The function of the frame whose base is base on coroutine cl. */
+static struct fn_hdr frame_func(const char *cl, const char *base)
 {
 	const char *stack = *(char *const volatile *)(cl + LJ_OFF_STACK);
 	const char *maxstack = *(char *const volatile *)(cl + LJ_OFF_MAXSTACK);
-	const char *fn;
+	struct fn_hdr none = {-1, NULL, 0};
 	uint64_t v;
 
 	if (!base || !stack || base < stack + 16 || base > maxstack || ((uintptr_t)base & 7))
-		return NULL;
+		return none;
 	v = *(const volatile uint64_t *)(base - 16);
 	if ((v >> 47) != LJ_ITYPE_FUNC)
-		return NULL;
-	fn = (const char *)(uintptr_t)(v & ((1ull << 47) - 1));
-	if (!fn || *(const volatile uint8_t *)(fn + LJ_FN_OFF_GCT) != LJ_GCT_FUNC)
-		return NULL;
-	return fn;
+		return none;
+	return fn_read((const char *)(uintptr_t)(v & ((1ull << 47) - 1)));
 }
 
-static int fn_ffid(const char *fn)
-{
-	return fn ? *(const volatile uint8_t *)(fn + LJ_FN_OFF_FFID) : -1;
-}
-
-/* ffid of fn if it is a fast function, else -1. C builtins (table.sort)
+/* ffid of h if it is a fast function, else -1. C builtins (table.sort)
  * have an ffid too, but their first instruction is FUNCC: a fast
  * function's is past the bytecodes (it dispatches to its assembler). */
-static int fast_ffid(const char *fn)
+static int fast_ffid(const struct fn_hdr *h)
 {
-	const uint8_t *pc;
+	uint8_t op = 0;
 
-	if (fn_ffid(fn) <= LJ_FF_C)
+	if (h->ffid <= LJ_FF_C || !h->pc || sp_safe_read(h->pc, &op, 1) < 0)
 		return -1;
-	pc = *(const uint8_t *const volatile *)(fn + LJ_FN_OFF_PC);
-	return pc && *(const volatile uint8_t *)pc >= LJ_BC_MAX ? fn_ffid(fn) : -1;
+	return op >= LJ_BC_MAX ? h->ffid : -1;
 }
 
 /* The lua_CFunction running on coroutine cl (vmstate C), or 0. */
 static uintptr_t current_cfunc(const char *cl)
 {
-	const char *fn = frame_func(cl, *(char *const volatile *)(cl + LJ_OFF_BASE));
+	struct fn_hdr h = frame_func(cl, *(char *const volatile *)(cl + LJ_OFF_BASE));
 
-	if (fn_ffid(fn) <= 0) /* not a function, or a Lua function */
-		return 0;
-	return *(const volatile uintptr_t *)(fn + LJ_FN_OFF_F);
+	return h.ffid > 0 ? h.f : 0; /* not a Lua function */
 }
 
 /* Runs as a lua_CFunction: there vmstate must be ~C, cur_L must be L and
@@ -280,21 +291,25 @@ static uint8_t interp_state(const char *cl, const ucontext_t *uc, int *ret_ffid)
 	if (ip >= vm.lo && ip < vm.hi) {
 		st = code_state(ip);
 		if (st == SP_FFUNC) { /* the interpreter keeps BASE in rdx */
-			const char *fn;
+			struct fn_hdr h;
 
 			base = (const char *)(uintptr_t)uc->uc_mcontext.gregs[REG_RDX];
-			fn = frame_func(cl, base);
-			*ret_ffid = fast_ffid(fn);
+			h = frame_func(cl, base);
+			*ret_ffid = fast_ffid(&h);
 			/* The math helpers past the fast functions (vm_mod, vm_floor)
 			 * also serve bytecodes (MOD, POW): then the frame is Lua's. */
-			if (fn_ffid(fn) == 0)
+			if (h.ffid == 0)
 				return SP_LFUNC;
 		}
 		return st;
 	}
 	/* C code the interpreter called (a fast function's fallback, a table
 	 * or string helper): LuaJIT synced L->base before the call. */
-	*ret_ffid = fast_ffid(frame_func(cl, *(char *const volatile *)(cl + LJ_OFF_BASE)));
+	{
+		struct fn_hdr h = frame_func(cl, *(char *const volatile *)(cl + LJ_OFF_BASE));
+
+		*ret_ffid = fast_ffid(&h);
+	}
 	return *ret_ffid > LJ_FF_C ? SP_FFUNC : SP_LFUNC;
 }
 
@@ -346,11 +361,12 @@ uint8_t sp_vm_classify(char *g, const void *ucv, int32_t *ret_traceno, uintptr_t
 
 int sp_vm_ffid(lua_State *L, int idx)
 {
-	const char *fn = lua_topointer(L, idx);
+	struct fn_hdr h;
 
-	if (!sp.layout_ok || !fn || !lua_iscfunction(L, idx))
+	if (!sp.layout_ok || !lua_iscfunction(L, idx))
 		return -1;
-	return fast_ffid(fn);
+	h = fn_read(lua_topointer(L, idx));
+	return fast_ffid(&h);
 }
 
 const void *sp_vm_proto(lua_State *L, int idx)
