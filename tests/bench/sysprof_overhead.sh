@@ -12,7 +12,10 @@
 # each), so that they share whatever else loads the machine: on a busy box
 # this pairs the noise and gives steadier ratios than one after another.
 #
-# usage: tests/bench/sysprof_overhead.sh [-p] [-n ROUNDS] [-s SCALE] [-l LIB]
+# With -c "none sysprof-D" only those configurations run: two of them in
+# rotated order are alternating pairs.
+#
+# usage: tests/bench/sysprof_overhead.sh [-p] [-n ROUNDS] [-s SCALE] [-l LIB] [-c CONFIGS]
 #   LIB defaults to build/release/lib/libthreadtop-sysprof.so (cmake --preset
 #   release && cmake --build build/release), else build/debug's.
 set -u
@@ -22,13 +25,15 @@ rounds=7
 scale=1
 lib=""
 parallel=0
-while getopts "pn:s:l:h" o; do
+only=""
+while getopts "pn:s:l:c:h" o; do
 	case $o in
 	p) parallel=1 ;;
 	n) rounds=$OPTARG ;;
 	s) scale=$OPTARG ;;
 	l) lib=$OPTARG ;;
-	*) sed -n '2,17p' "$0"; exit 2 ;;
+	c) only=$OPTARG ;;
+	*) sed -n '2,20p' "$0"; exit 2 ;;
 	esac
 done
 if [ -z "$lib" ]; then
@@ -48,6 +53,8 @@ work="$here/sysprof_workload.lua"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 configs=(none jit.p sysprof-D sysprof-C)
+# shellcheck disable=SC2206
+[ -n "$only" ] && configs=($only)
 
 run() { # run CONFIG -> prints user+sys seconds
 	local TIMEFORMAT="%U %S" t
