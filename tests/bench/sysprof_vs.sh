@@ -27,7 +27,10 @@ while getopts "t:s:r:h" o; do
 	*) sed -n '2,14p' "$0"; exit 2 ;;
 	esac
 done
-[ -f "$lib" ] && [ -x "$parser" ] || { echo "sysprof_vs: build first (cmake --preset release && cmake --build build/release)" >&2; exit 1; }
+if [ ! -f "$lib" ] || [ ! -x "$parser" ]; then
+	echo "sysprof_vs: $lib or $parser is missing: build first (cmake --preset release && cmake --build build/release)" >&2
+	exit 1
+fi
 command -v luajit >/dev/null || { echo "sysprof_vs: luajit not on PATH (Debian package luajit)" >&2; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -14,8 +14,10 @@
 # FFUNC reads 10 to 16 points above Tarantool's (README).
 # Needs TT_TARANTOOL_LUAJIT=path/to/tarantool/luajit's src/luajit (built
 # from github.com/tarantool/luajit); skips without it.
-[ -n "${TT_TARANTOOL_LUAJIT:-}" ] && [ -x "$TT_TARANTOOL_LUAJIT" ] ||
-	{ echo "SKIP: TT_TARANTOOL_LUAJIT is not set to Tarantool's luajit" >&2; exit 77; }
+if [ -z "${TT_TARANTOOL_LUAJIT:-}" ] || [ ! -x "$TT_TARANTOOL_LUAJIT" ]; then
+	echo "SKIP: TT_TARANTOOL_LUAJIT is not set to Tarantool's luajit" >&2
+	exit 77
+fi
 cat >states.lua <<'LUA'
 local chunk = assert(loadfile(arg[1]))
 assert(misc.sysprof.start({ mode = "D", interval = 2 }))
@@ -34,8 +36,8 @@ for w in ffloop fib cheavy alloc jitheavy; do
 	# jitheavy's phases at a third of their length (its arg[2] is a scale).
 	scale=$([ $w = jitheavy ] && echo 0.3)
 	for attempt in 1 2; do
-		ours=$("$TT_LUAJIT" states.lua "$TT_LJ_TESTS/workloads/$w.lua" $scale) || exit 1
-		theirs=$("$TT_TARANTOOL_LUAJIT" states.lua "$TT_LJ_TESTS/workloads/$w.lua" $scale) ||
+		ours=$("$TT_LUAJIT" states.lua "$TT_LJ_TESTS/workloads/$w.lua" ${scale:+"$scale"}) || exit 1
+		theirs=$("$TT_TARANTOOL_LUAJIT" states.lua "$TT_LJ_TESTS/workloads/$w.lua" ${scale:+"$scale"}) ||
 			exit 1
 		worst=$(echo "$ours $theirs" | awk -v w="$w" '{
 			if (w == "ffloop") { $2 += $4; $4 = 0; $13 += $15; $15 = 0 }
