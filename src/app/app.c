@@ -28,6 +28,7 @@
 #include "maps_cache.h"
 #include "record.h"
 #include "run_cmd.h"
+#include "serve.h"
 #include "source_replay.h"
 #include "symbolizer.h"
 #include "ttr_reader.h"
@@ -119,6 +120,7 @@ static void handle_interval(struct app *app, const struct tt_interval *iv)
 	if (app->fe->interval)
 		err = app->fe->interval(app->fe->ctx, &app->host, iv->hdr.time_ns);
 	model__end_interval(app->model, iv->hdr.time_ns);
+	serve__interval(app->serve); /* the interval just closed is WIN_LAST now */
 	if (app->replay && app->capture)
 		capture__interval_next(app->capture); /* a replay's: counts restart */
 	if (app->sym)
@@ -484,6 +486,9 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		log_msg("cannot set up the event loop: %s", strerror(-err));
 		goto out;
 	}
+	/* Before privileges drop: the token file may be root's only. */
+	if (o->serve_addr && app_start_serve(&app) < 0)
+		goto out;
 	/* After setup_loop: SIGTERM is a loop event by now, so the instance is removed. */
 	if (!app.replay && (o->nr_traces || o->nr_cmds) && app_start_capture(&app) < 0)
 		goto out;
@@ -530,6 +535,7 @@ out:
 			log_msg("-w %s: could not finish the recording: %s; it still replays",
 				o->write_path, strerror(-err));
 	}
+	serve__free(app.serve); /* before the model it reads */
 	source__free(app.source);
 	use_sampler__free(app.use);
 	capture__free(app.capture);

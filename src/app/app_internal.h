@@ -35,6 +35,7 @@ struct app {
 	struct maps_cache *maps;      /* process maps of a live run: the unwinder's and sym's */
 	unsigned use_missing_said;
 	struct capture *capture; /* --trace, --cmd; in a replay, what they recorded */
+	struct serve *serve;	 /* --serve, or NULL */
 	uint64_t bad_capture_records;
 	long intervals;
 	unsigned ticks_per_interval;
@@ -88,6 +89,8 @@ int app_start_source(struct app *app);
 void app_start_use(struct app *app);
 int app_start_capture(struct app *app);
 int app_start_recording(struct app *app);
+/* --serve: listens (loopback unless an address is given). */
+int app_start_serve(struct app *app);
 void app_drop_privileges(struct app *app);
 
 /* app_replay.c: opens o->read_path as the source; rate, interval and source from the file. */

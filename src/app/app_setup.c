@@ -2,7 +2,7 @@
 /*
  * Starting the parts of a run (see app_internal.h): checks -p, starts the
  * live source (BPF, else /proc), the USE sampler, --trace/--cmd capture and
- * the recording (-w), then drops the capabilities the loop no longer needs.
+ * the recording (-w), the --serve server, then drops the capabilities the loop no longer needs.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +18,7 @@
 #include "privileges.h"
 #include "record.h"
 #include "run_cmd.h"
+#include "serve.h"
 #include "source_bpf.h"
 #include "source_proc.h"
 #include "use_sampler.h"
@@ -281,5 +282,56 @@ int app_start_recording(struct app *app)
 		log_msg("%s", err);
 		return -errno;
 	}
+	return 0;
+}
+
+static struct model *serve_model(void *ctx)
+{
+	return app_model(ctx);
+}
+
+/* What --export would use at this moment: the profiles served match its files. */
+static void serve_export_opts(void *ctx, struct export_opts *ret)
+{
+	struct app *app = ctx;
+
+	*ret = (struct export_opts){
+		.by = (enum export_by)app->o->export_by,
+		.by_label = app->o->export_by_label,
+		.window = WIN_SESSION,
+		.namer = model__frame_namer(app->model),
+		.source = app_source_name(app),
+		.hz = app->hz,
+		.cpu_hz = app->o->cpu_hz,
+		.tracer = capture__tracer(app->capture),
+		.cmds = capture__cmds(app->capture),
+	};
+}
+
+int app_start_serve(struct app *app)
+{
+	const struct options *o = app->o;
+	struct serve_opts so = {
+		.addr = o->serve_addr,
+		.token_path = o->serve_token,
+		.top = o->serve_top,
+		.max_seconds = o->retain_s > 0 ? o->retain_s : 60,
+		.offcpu = o->offcpu,
+		.cpu_hz = app->replay || o->source != SOURCE_PROC ? o->cpu_hz : 0,
+	};
+	struct serve_host h = {serve_model, serve_export_opts, app};
+	char err[512];
+
+	app->serve = serve__new(app->loop, &so, &h, err, sizeof(err));
+	if (!app->serve) {
+		log_msg("%s", err);
+		return -errno;
+	}
+	log_msg("serving http://%s/metrics, /debug/pprof/ and /api/v1/snapshot%s",
+		serve__address(app->serve),
+		serve__loopback(app->serve) ? ""
+		: o->serve_token	    ? " on a non-loopback address (bearer token required)"
+				 : " on a non-loopback address WITHOUT a token: anyone who "
+				   "reaches it reads this host's profile (see --serve-token)");
 	return 0;
 }

@@ -14,6 +14,7 @@
 #include "trace.h"
 #include "export.h"
 #include "replay_range.h"
+#include "serve.h"
 
 void cli_usage(FILE *f)
 {
@@ -84,6 +85,11 @@ void cli_usage(FILE *f)
 		"                         with -r and -b: replay only this range (seconds from the\n"
 		"                         recording's start: 90, 2.5m; or UTC: 13:45:10,\n"
 		"                         2026-11-29T13:45:10Z); batch output and exports cover it\n"
+		"      --serve ADDR:PORT  serve /metrics (Prometheus), /debug/pprof/profile, offcpu\n"
+		"                         and threads?seconds=N (pprof) and /api/v1/snapshot (JSON)\n"
+		"                         over HTTP; PORT or :PORT listen on 127.0.0.1 only\n"
+		"      --serve-token FILE clients must send Authorization: Bearer <FILE's token>\n"
+		"      --serve-top N      processes, cgroups, syscalls named in /metrics (default 20)\n"
 		"  -h, --help             this help\n"
 		"  run ... -- COMMAND     start COMMAND with libthreadtop-sysprof.so preloaded\n"
 		"                         (LuaJIT VM states and Lua stacks) and profile just it;\n"
@@ -217,6 +223,9 @@ enum long_only {
 	OPT_CMD_MAX_OUTPUT,
 	OPT_DICT_BUDGET,
 	OPT_CMD_AS_ROOT,
+	OPT_SERVE,
+	OPT_SERVE_TOKEN,
+	OPT_SERVE_TOP,
 };
 
 static const struct option long_opts[] = {
@@ -258,6 +267,9 @@ static const struct option long_opts[] = {
 	{"cmd-max-output", required_argument, NULL, OPT_CMD_MAX_OUTPUT},
 	{"dict-budget", required_argument, NULL, OPT_DICT_BUDGET},
 	{"cmd-as-root", no_argument, NULL, OPT_CMD_AS_ROOT},
+	{"serve", required_argument, NULL, OPT_SERVE},
+	{"serve-token", required_argument, NULL, OPT_SERVE_TOKEN},
+	{"serve-top", required_argument, NULL, OPT_SERVE_TOP},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -514,6 +526,21 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 		case OPT_CMD_AS_ROOT:
 			o.cmd_as_root = true;
 			break;
+		case OPT_SERVE:
+			if (!*optarg)
+				return bad(err, "--serve", "''",
+					   "need PORT or ADDR:PORT, like 9464");
+			o.serve_addr = optarg;
+			break;
+		case OPT_SERVE_TOKEN:
+			o.serve_token = optarg;
+			break;
+		case OPT_SERVE_TOP:
+			if (parse_long(optarg, 1, SERVE_MAX_TOP, &v) < 0)
+				return bad(err, "--serve-top", optarg,
+					   "need a count from 1 to 1000");
+			o.serve_top = (unsigned)v;
+			break;
 		case 'h':
 			cli_usage(out);
 			return CLI_EXIT_OK;
@@ -553,6 +580,11 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 	if (optind < argc) {
 		fprintf(err, "threadtop: unexpected argument '%s'\n", argv[optind]);
 		cli_usage(err);
+		return -EINVAL;
+	}
+	if ((o.serve_token || o.serve_top) && !o.serve_addr) {
+		fprintf(err, "threadtop: --serve-token and --serve-top set up --serve: give "
+			     "--serve ADDR:PORT too\n");
 		return -EINVAL;
 	}
 	if (o.max_size && !o.write_path) {

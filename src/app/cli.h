@@ -53,6 +53,11 @@ struct options {
 	double retain_s;      /* --retain: seconds exited threads stay in the model, 0 = default */
 	uint64_t dict_budget; /* --dict-budget: bytes of dictionaries (dict_budget.h) */
 
+	/* --serve (serve.h): the node agent's HTTP endpoints. */
+	const char *serve_addr;	 /* --serve ADDR:PORT, NULL = off */
+	const char *serve_token; /* --serve-token FILE */
+	unsigned serve_top;	 /* --serve-top N: rows named per /metrics family */
+
 	/* Diagnostic attachments (capture.h). */
 	const char *traces[MAX_TRACES]; /* --trace SUBSYSTEM:EVENT */
 	size_t nr_traces;

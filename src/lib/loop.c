@@ -144,6 +144,18 @@ int loop__remove_fd(struct loop *loop, int fd)
 	return -ENOENT;
 }
 
+int loop__watch_write(struct loop *loop, int fd, bool on)
+{
+	for (size_t i = 0; i < loop->nr; i++) {
+		struct watch *w = loop->watches[i];
+		struct epoll_event ev = {.events = EPOLLIN | (on ? EPOLLOUT : 0u), .data.ptr = w};
+
+		if (w && w->kind == WATCH_FD && w->fd == fd)
+			return epoll_ctl(loop->epfd, EPOLL_CTL_MOD, fd, &ev) < 0 ? -errno : 0;
+	}
+	return -ENOENT;
+}
+
 static int arm(int fd, uint64_t first_ns, uint64_t period_ns)
 {
 	struct itimerspec its = {

@@ -8,6 +8,7 @@
 #define THREADTOP_LOOP_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -29,6 +30,11 @@ int loop__add_fd(struct loop *loop, int fd, loop_fd_fn fn, void *ctx);
  * any handler, even for an fd with an event pending in the same batch.
  */
 int loop__remove_fd(struct loop *loop, int fd);
+/*
+ * Also wakes fd's handler when fd can be written (EPOLLOUT), or stops doing
+ * so: a non-blocking writer that filled a socket waits for room this way.
+ */
+int loop__watch_write(struct loop *loop, int fd, bool on);
 /* Watch slots in use or free for reuse (tests: removed watches do not pile up). */
 size_t loop__nr_slots(const struct loop *loop);
 

@@ -89,6 +89,15 @@ struct profile_opts {
 struct profile *profile__build(struct model *m, const struct profile_opts *o);
 void profile__free(struct profile *p);
 
+/*
+ * Makes p (built over WIN_SESSION) the profile of the time since before was
+ * built (over WIN_SESSION with the same filter, earlier; NULL = since the
+ * session began): each sample loses what before had of it, samples left at
+ * zero go, and only the kinds whose bits are in keep stay (p->kinds becomes
+ * keep). profile_delta.c: --serve's /debug/pprof/...?seconds=N.
+ */
+void profile__subtract(struct profile *p, const struct profile *before, unsigned keep);
+
 /* The kind exporters of one profile per file show first: on-CPU samples
  * when there are any, else thread samples. */
 enum profile_kind profile__main_kind(const struct profile *p);

@@ -209,6 +209,36 @@ static int write_one(const struct export_ctx *x, enum export_format fmt, const c
 	return e;
 }
 
+/* The host name exports name: gethostname's, "localhost" when it fails. */
+static const char *host_name(const struct export_opts *o, char *buf, size_t len)
+{
+	if (o->host)
+		return o->host;
+	if (gethostname(buf, len) < 0)
+		snprintf(buf, len, "localhost");
+	buf[len - 1] = '\0';
+	return buf;
+}
+
+int export__write_stream(struct model *m, const struct profile *p, int kind, enum export_format fmt,
+			 const struct export_opts *o, FILE *f)
+{
+	struct profile_opts po = {o->window, o->filter, o->namer, o->cpu_hz};
+	struct export_ctx x = {.m = m, .o = o, .kind = (enum profile_kind)kind};
+	char hostname[256];
+	int e;
+
+	if (fmt <= EXPORT_AUTO || fmt >= EXPORT_FORMAT_MAX || kind < 0 || kind >= PROFILE_KIND_MAX)
+		return -EINVAL;
+	x.host = host_name(o, hostname, sizeof(hostname));
+	x.realtime_ns = o->realtime_ns ? o->realtime_ns : realtime_ns();
+	x.p = p ? p : profile__build(m, &po);
+	e = formats[fmt].write(&x, f);
+	if (!p)
+		profile__free((struct profile *)x.p);
+	return e;
+}
+
 int export__write(struct model *m, const char *path, const struct export_opts *o,
 		  struct export_result *ret, char *err, size_t errlen)
 {
@@ -224,12 +254,7 @@ int export__write(struct model *m, const char *path, const struct export_opts *o
 	e = resolve_format(path, o, &fmt, err, errlen);
 	if (e)
 		return e;
-	if (!x.host) {
-		if (gethostname(hostname, sizeof(hostname)) < 0)
-			snprintf(hostname, sizeof(hostname), "localhost");
-		hostname[sizeof(hostname) - 1] = '\0';
-		x.host = hostname;
-	}
+	x.host = host_name(o, hostname, sizeof(hostname));
 	if (!x.realtime_ns)
 		x.realtime_ns = realtime_ns();
 	x.p = profile__build(m, &po);

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "threadtop/frame_namer.h"
 #include "model.h"
@@ -80,6 +81,16 @@ void export_result__release(struct export_result *r);
  */
 int export__write(struct model *m, const char *path, const struct export_opts *o,
 		  struct export_result *ret, char *err, size_t errlen);
+
+/*
+ * Writes what export__write would put in a file of format fmt (not
+ * EXPORT_AUTO) to the stream f instead: the bytes --serve sends. p is the
+ * profile to write (NULL: built here from m as o says); kind is the one
+ * shown first by the formats that show one. Returns 0 or a negative errno.
+ */
+struct profile;
+int export__write_stream(struct model *m, const struct profile *p, int kind, enum export_format fmt,
+			 const struct export_opts *o, FILE *f);
 
 /* Checks before a run that path could be written (see safe_file_check);
  * on error explains in err. */
