@@ -121,9 +121,15 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	struct model_row *row;
 	unsigned dims = b->q->dims;
 
-	for (size_t i = idx; i; i = b->next[i - 1])
-		if (!memcmp(&b->keys[i - 1], k, sizeof(*k)))
-			return i - 1;
+	for (size_t i = idx; i; i = b->next[i - 1]) {
+		if (memcmp(&b->keys[i - 1], k, sizeof(*k)))
+			continue;
+		/* A process's row is named for its main thread, whichever thread came first. */
+		if (t->tid == t->pid && (dims & DIM_BIT(DIM_PID)) && !(dims & DIM_BIT(DIM_TID)) &&
+		    !(dims & DIM_BIT(DIM_COMM)))
+			b->rows[i - 1].comm = t->comm;
+		return i - 1;
+	}
 	if (b->nr == b->cap) {
 		b->cap *= 2;
 		b->rows = xrealloc(b->rows, b->cap * sizeof(*b->rows));
