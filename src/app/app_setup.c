@@ -308,6 +308,11 @@ static void serve_export_opts(void *ctx, struct export_opts *ret)
 	};
 }
 
+static uint64_t serve_interval_time(void *ctx)
+{
+	return app_interval_realtime_ns(ctx);
+}
+
 int app_start_serve(struct app *app)
 {
 	const struct options *o = app->o;
@@ -319,7 +324,7 @@ int app_start_serve(struct app *app)
 		.offcpu = o->offcpu,
 		.cpu_hz = app->replay || o->source != SOURCE_PROC ? o->cpu_hz : 0,
 	};
-	struct serve_host h = {serve_model, serve_export_opts, app};
+	struct serve_host h = {serve_model, serve_export_opts, serve_interval_time, app};
 	char err[512];
 
 	app->serve = serve__new(app->loop, &so, &h, err, sizeof(err));

@@ -38,6 +38,8 @@ struct serve_host {
 	struct model *(*model)(void *ctx);
 	/* The run's export options: source, rates, frame namer. */
 	void (*export_opts)(void *ctx, struct export_opts *ret);
+	/* CLOCK_REALTIME ns at the end of the last interval (batch output's "time"). */
+	uint64_t (*interval_realtime_ns)(void *ctx);
 	void *ctx;
 };
 

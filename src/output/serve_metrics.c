@@ -358,6 +358,12 @@ static void write_self(struct serve *s, struct model *m, FILE *f)
 	family(f, "threadtop_sample_period_seconds", "gauge",
 	       "Period a thread sample stands for (its weight)");
 	fputs("threadtop_sample_period_seconds", f), value(f, st.weight_us / 1e6);
+	if (s->h.interval_realtime_ns) {
+		family(f, "threadtop_interval_end_timestamp_seconds", "gauge",
+		       "When the last interval ended (batch output's \"time\")");
+		fprintf(f, "threadtop_interval_end_timestamp_seconds %.3f\n",
+			(double)s->h.interval_realtime_ns(s->h.ctx) / 1e9);
+	}
 	family(f, "threadtop_interval_seconds", "gauge", "Length of the last interval");
 	fputs("threadtop_interval_seconds", f), value(f, model__window_seconds(m, WIN_LAST));
 	family(f, "threadtop_tracked_threads", "gauge", "Threads in threadtop's table");
