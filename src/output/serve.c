@@ -155,9 +155,8 @@ static void conn_parse(struct serve *s, struct conn *c, uint64_t now)
 	free(r);
 }
 
-static int on_conn(void *ctx, int fd, uint32_t events)
+static int conn_event(struct serve *s, int fd, uint32_t events)
 {
-	struct serve *s = ctx;
 	struct conn *c = NULL;
 	uint64_t now = monotonic_ns();
 
@@ -192,6 +191,26 @@ static int on_conn(void *ctx, int fd, uint32_t events)
 	return 0;
 }
 
+/* What a handler cost the loop: /metrics shows it (the server must not hold up ticks). */
+static void account(struct serve *s, uint64_t since)
+{
+	uint64_t took = monotonic_ns() - since;
+
+	s->busy_ns += took;
+	if (took > s->longest_ns)
+		s->longest_ns = took;
+}
+
+static int on_conn(void *ctx, int fd, uint32_t events)
+{
+	struct serve *s = ctx;
+	uint64_t t0 = monotonic_ns();
+
+	conn_event(s, fd, events);
+	account(s, t0);
+	return 0;
+}
+
 /* A slot for a new connection: a free one, else an idle keep-alive one's. */
 static int free_slot(struct serve *s)
 {
@@ -211,18 +230,16 @@ static int free_slot(struct serve *s)
 	return idle;
 }
 
-static int on_accept(void *ctx, int fd, uint32_t events)
+static void accept_all(struct serve *s, int fd)
 {
 	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\n"
 				   "Retry-After: 1\r\nConnection: close\r\n\r\n";
-	struct serve *s = ctx;
-
 	for (int k = 0; k < SERVE_MAX_CONNS; k++) {
 		int cfd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC), slot;
 		struct conn *c;
 
 		if (cfd < 0)
-			return 0; /* EAGAIN, or a connection that went away: nothing to do */
+			return; /* EAGAIN, or a connection that went away: nothing to do */
 		slot = free_slot(s);
 		if (slot < 0 || loop__add_fd(s->loop, cfd, on_conn, s) < 0) {
 			/* Best effort: a client that cannot take 90 bytes gets nothing. */
@@ -240,6 +257,15 @@ static int on_accept(void *ctx, int fd, uint32_t events)
 		c->deadline_ns = monotonic_ns() + IDLE_TIMEOUT_NS;
 		s->conns[slot] = c;
 	}
+}
+
+static int on_accept(void *ctx, int fd, uint32_t events)
+{
+	struct serve *s = ctx;
+	uint64_t t0 = monotonic_ns();
+
+	accept_all(s, fd);
+	account(s, t0);
 	return 0;
 }
 
@@ -265,6 +291,7 @@ static int on_sweep(void *ctx, uint64_t now, uint64_t expirations)
 			}
 		}
 	}
+	account(s, now);
 	return 0;
 }
 

@@ -64,7 +64,8 @@ struct serve {
 	struct conn *conns[SERVE_MAX_CONNS];
 	unsigned nr_pending;
 	struct serve_counters c;
-	uint64_t requests, refused; /* for /metrics: threadtop_serve_* */
+	uint64_t requests, refused;   /* for /metrics: threadtop_serve_* */
+	uint64_t busy_ns, longest_ns; /* time the loop spent in the server's handlers */
 };
 
 /*

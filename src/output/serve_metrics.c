@@ -399,6 +399,12 @@ static void write_self(struct serve *s, struct model *m, FILE *f)
 	}
 	free(ps);
 	counter(f, "threadtop_serve_responses_total", "HTTP responses sent", (double)s->requests);
+	counter(f, "threadtop_serve_busy_seconds_total",
+		"Time the event loop spent serving (building responses included)",
+		(double)s->busy_ns / 1e9);
+	family(f, "threadtop_serve_longest_handler_seconds", "gauge",
+	       "The longest the server held the event loop at once");
+	fputs("threadtop_serve_longest_handler_seconds", f), value(f, (double)s->longest_ns / 1e9);
 	counter(f, "threadtop_serve_refused_total", "Connections refused (too many open)",
 		(double)s->refused);
 }
