@@ -26,7 +26,7 @@ const struct ui_column ui_columns[COL_MAX] = {
 	[COL_FRAME] = {"TOP FRAME", 0, COLK_TEXT},  [COL_SAMPLES] = {"SAMPLES", 8, COLK_NUMBER},
 	[COL_SHARE] = {"SHARE", 16, COLK_BAR},	    [COL_THREADS] = {"THR", 5, COLK_NUMBER},
 	[COL_WCHAN] = {"WCHAN", 20, COLK_TEXT},	    [COL_KLEAF] = {"KERNEL LEAF", 18, COLK_TEXT},
-	[COL_ULEAF] = {"USER LEAF", 18, COLK_TEXT}, [COL_CGROUP] = {"CGROUP", 10, COLK_NUMBER},
+	[COL_ULEAF] = {"USER LEAF", 18, COLK_TEXT}, [COL_CGROUP] = {"CGROUP", 24, COLK_TEXT},
 	[COL_CMD] = {"COMMAND", 0, COLK_TEXT},	    [COL_COUNT] = {"CALLS", 9, COLK_NUMBER},
 	[COL_TIME] = {"TIME ms", 9, COLK_NUMBER},   [COL_P50] = {"p50", 7, COLK_NUMBER},
 	[COL_P99] = {"p99", 7, COLK_NUMBER},	    [COL_HIST] = {"256ns..4s", 12, COLK_BAR},
@@ -303,8 +303,11 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 		else
 			snprintf(buf, len, "-");
 		break;
-	case COL_CGROUP:
-		snprintf(buf, len, "%" PRIu64, r->cgroup_id);
+	case COL_CGROUP: /* the container, pod or unit its naming shows, else the id */
+		if (model__cgroup_name(c->m, r->cgroup_id))
+			esc(model__cgroup_name(c->m, r->cgroup_id), buf, len);
+		else
+			snprintf(buf, len, "%" PRIu64, r->cgroup_id);
 		break;
 	case COL_LABELS:
 		if (!is_thread_row(c) && !row_labels(c, r))

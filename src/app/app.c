@@ -19,6 +19,7 @@
 
 #include "app.h"
 #include "capture.h"
+#include "cgroup_names.h"
 #include "dict_budget.h"
 #include "event_codec.h"
 #include "export_app.h"
@@ -434,6 +435,11 @@ static int setup_loop(struct app *app)
 	return 0;
 }
 
+static int name_cgroup(void *ctx, uint64_t id, char *buf, size_t len)
+{
+	return cgroup_names__name(ctx, id, buf, len);
+}
+
 int app_run(const struct options *o, const struct frontend *fe, struct run_child *child)
 {
 	struct app app = {.o = o,
@@ -480,6 +486,10 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
 		symbolizer__load_kernel(app.sym);
 		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
+		/* Containers, pods and units by the cgroup tree of this host. */
+		app.cgroups = cgroup_names__new(o->sys_root);
+		app.cg_namer = (struct cgroup_namer){name_cgroup, app.cgroups};
+		model__set_cgroup_namer(app.model, &app.cg_namer);
 	}
 	err = setup_loop(&app);
 	if (err < 0) {
@@ -543,7 +553,8 @@ out:
 	recorded_names__free(app.names);
 	dict_budget__free(app.budget); /* after every user */
 	symbolizer__free(app.sym);
-	maps_cache__free(app.maps); /* after both its users */
+	cgroup_names__free(app.cgroups); /* after the model that named with it */
+	maps_cache__free(app.maps);	 /* after both its users */
 	loop__free(app.loop);
 	log_close();
 	return code;

@@ -13,6 +13,7 @@
 
 #include "app.h"
 #include "event_codec.h"
+#include "model.h"
 
 struct app {
 	const struct options *o; /* as parsed; never changed */
@@ -34,8 +35,10 @@ struct app {
 	struct symbolizer *sym;	      /* names stack frames of a live run (none in a replay) */
 	struct maps_cache *maps;      /* process maps of a live run: the unwinder's and sym's */
 	unsigned use_missing_said;
-	struct capture *capture; /* --trace, --cmd; in a replay, what they recorded */
-	struct serve *serve;	 /* --serve, or NULL */
+	struct capture *capture;      /* --trace, --cmd; in a replay, what they recorded */
+	struct serve *serve;	      /* --serve, or NULL */
+	struct cgroup_names *cgroups; /* names the cgroups of a live run (none in a replay) */
+	struct cgroup_namer cg_namer; /* the model's way to them */
 	uint64_t bad_capture_records;
 	long intervals;
 	unsigned ticks_per_interval;

@@ -246,6 +246,22 @@ const struct frame_namer *model__frame_namer(const struct model *m);
 void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
 		       struct frame_name *ret);
 
+/*
+ * Cgroup names (model_frames.c): as with frames, a live run sets a namer
+ * (cgroup ids to container, pod or unit names, cgroup_names.h) and a
+ * replay has none. name fills buf and returns 0, or a negative errno when
+ * it does not know id. namer must outlive the model or be unset first.
+ */
+struct cgroup_namer {
+	int (*name)(void *ctx, uint64_t id, char *buf, size_t len);
+	void *ctx;
+};
+void model__set_cgroup_namer(struct model *m, const struct cgroup_namer *namer);
+/* The name of cgroup id, or NULL when unknown (or no namer). Lives until the next call. */
+const char *model__cgroup_name(const struct model *m, uint64_t id);
+/* The cgroup of thread tid as last sampled, 0 when unknown. */
+uint64_t model__thread_cgroup(const struct model *m, uint32_t tid);
+
 /* Window length in seconds as a query on it would use. */
 double model__window_seconds(const struct model *m, enum model_window window);
 

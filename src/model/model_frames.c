@@ -2,7 +2,8 @@
 /*
  * Stack frame names for every view (see model.h): the model keeps the frame
  * namer a live run sets up and answers model__frame_name with it, so the
- * batch output, the TUI and the exporters name frames the same way.
+ * batch output, the TUI and the exporters name frames the same way; and
+ * the same for cgroups (container, pod and unit names).
  */
 #include "model_internal.h"
 #include "threadtop/frame_namer.h"
@@ -27,4 +28,25 @@ void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool 
 		return;
 	}
 	frame_namer__name(m ? m->namer : NULL, pid, addr, kernel, ret);
+}
+
+void model__set_cgroup_namer(struct model *m, const struct cgroup_namer *namer)
+{
+	m->cg_namer = namer;
+}
+
+const char *model__cgroup_name(const struct model *m, uint64_t id)
+{
+	static char buf[128];
+
+	if (!m || !m->cg_namer || !id || m->cg_namer->name(m->cg_namer->ctx, id, buf, sizeof(buf)))
+		return NULL;
+	return buf;
+}
+
+uint64_t model__thread_cgroup(const struct model *m, uint32_t tid)
+{
+	const struct thread *t = m ? u64map__get(m->threads, tid) : NULL;
+
+	return t ? t->cgroup_id : 0;
 }

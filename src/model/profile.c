@@ -191,6 +191,7 @@ static void add_sample(struct builder *b, const struct profile_sample *tmpl, uin
 	s->pcomm = intern_string(b, tmpl->pcomm);
 	s->frames = frames;
 	s->nr_frames = nk + nu ? nk + nu : 1;
+	s->cgroup_id = model__thread_cgroup(b->m, s->tid);
 	p->total_count[s->kind] += s->count;
 	p->total_ns[s->kind] += s->ns;
 }
@@ -230,8 +231,8 @@ static const char *process_name(struct builder *b, uint32_t pid)
 	return u64map__get(b->pcomms, pid);
 }
 
-static bool keep_traced(const struct model_filter *f, const struct model_stack_row *r,
-			unsigned states)
+static bool keep_traced(const struct model *m, const struct model_filter *f,
+			const struct model_stack_row *r, unsigned states)
 {
 	if (!f)
 		return true;
@@ -245,6 +246,8 @@ static bool keep_traced(const struct model_filter *f, const struct model_stack_r
 		return false;
 	if (f->syscall != MODEL_ANY_SYSCALL)
 		return false; /* traced stacks carry no syscall */
+	if (f->cgroup_id && model__thread_cgroup(m, r->tid) != f->cgroup_id)
+		return false;
 	return model__stack_row_labels_pass(f, r);
 }
 
@@ -269,7 +272,7 @@ static void add_row(struct builder *b, enum profile_kind kind, const struct mode
 		.ns = ns,
 	};
 
-	if (keep_traced(b->o->filter, r, states))
+	if (keep_traced(b->m, b->o->filter, r, states))
 		add_sample(b, &s, r->kstack_id, r->ustack_id);
 }
 

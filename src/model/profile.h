@@ -57,6 +57,7 @@ struct profile_sample {
 	int32_t syscall;	/* TT_SYSCALL_NONE when none or unknown */
 	uint32_t labels_id;	/* application labels (model__labels), 0 = none */
 	bool labels_unknown;	/* the sample carries no labels (LuaJIT, older recordings) */
+	uint64_t cgroup_id;	/* the thread's cgroup (model__cgroup_name), 0 = unknown */
 	const uint32_t *frames; /* indices into profile.frames, root first, at least one */
 	uint32_t nr_frames;
 	uint64_t count; /* samples (threads, oncpu) or context switches (offcpu) */

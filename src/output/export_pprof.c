@@ -3,7 +3,8 @@
  * pprof export (proto/profile.proto, gzipped): one sample type pair per
  * kind of samples in the profile (thread samples and time, on-CPU samples
  * and CPU time, off-CPU time and switches), labels pid, tid, comm, process,
- * state and syscall on every sample, one location and function per frame,
+ * state and syscall on every sample (and container, the cgroup's name,
+ * when known), one location and function per frame,
  * one mapping per module (kernel frames in "[kernel]"), leaf first. A frame
  * with functions inlined into it is one location with a line per function,
  * innermost first, as pprof models inlining. Read by
@@ -23,7 +24,7 @@
 #include "u64map.h"
 #include "util.h"
 
-#define NR_LABELS (6 + TT_LABEL_SLOTS)
+#define NR_LABELS (7 + TT_LABEL_SLOTS)
 
 /* The two values each kind of samples adds: type and unit names. */
 static const char *const value_names[PROFILE_KIND_MAX][2][2] = {
@@ -238,6 +239,8 @@ static void build_samples(struct pprof *pp, const struct model *m, const struct 
 		if (s->syscall != TT_SYSCALL_NONE)
 			label(pp, &l[nl++], "syscall",
 			      syscall_label(s->syscall, name, sizeof(name)), 0);
+		if (model__cgroup_name(m, s->cgroup_id)) /* a container, pod or unit */
+			label(pp, &l[nl++], "container", model__cgroup_name(m, s->cgroup_id), 0);
 		if (s->labels_id) {
 			const char *names[TT_LABEL_SLOTS] = {0}, *values[TT_LABEL_SLOTS] = {0};
 

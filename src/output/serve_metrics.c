@@ -49,8 +49,8 @@ static void value(FILE *f, double v)
 }
 
 /* name{pid="",comm=""[,state=""]} v */
-static void process_sample(FILE *f, const char *name, const struct model_row *r, int state,
-			   double v)
+static void process_sample(FILE *f, const struct model *m, const char *name,
+			   const struct model_row *r, int state, double v)
 {
 	char pid[16];
 
@@ -63,13 +63,22 @@ static void process_sample(FILE *f, const char *name, const struct model_row *r,
 	value(f, v);
 }
 
-static void cgroup_sample(FILE *f, const char *name, const struct model_row *r, int state, double v)
+/* The container label: the cgroup's name (a container, pod or unit), else its id. */
+static void cgroup_sample(FILE *f, const struct model *m, const char *name,
+			  const struct model_row *r, int state, double v)
 {
+	const char *cname = r ? model__cgroup_name(m, r->cgroup_id) : "other";
+
 	fprintf(f, "%s{cgroup=\"", name);
 	if (r)
 		fprintf(f, "%llu", (unsigned long long)r->cgroup_id);
 	else
 		fputs("other", f);
+	fputs("\",container=\"", f);
+	if (cname)
+		serve_label_value(f, cname);
+	else
+		fprintf(f, "%llu", (unsigned long long)r->cgroup_id);
 	if (state >= 0)
 		fprintf(f, "\",state=\"%c", TT_STATE_LETTERS[state]);
 	fputs("\"}", f);
@@ -88,8 +97,8 @@ static uint64_t row_key(const struct model_row *r, enum model_dim dim)
 static void write_groups(struct serve *s, struct model *m, FILE *f, enum model_dim dim)
 {
 	const char *pre = dim == DIM_PID ? "threadtop" : "threadtop_cgroup";
-	void (*sample)(FILE *, const char *, const struct model_row *, int, double) =
-		dim == DIM_PID ? process_sample : cgroup_sample;
+	void (*sample)(FILE *, const struct model *, const char *, const struct model_row *, int,
+		       double) = dim == DIM_PID ? process_sample : cgroup_sample;
 	struct model_query q;
 	struct model_result top, by_state;
 	struct u64map *named = u64map__new();
@@ -117,17 +126,17 @@ static void write_groups(struct serve *s, struct model *m, FILE *f, enum model_d
 	family(f, name, "gauge",
 	       "Average threads not sleeping (not in S or I) over the last interval");
 	for (size_t i = 0; i < nr; i++)
-		sample(f, name, &top.rows[i], -1, top.rows[i].avg_active);
+		sample(f, m, name, &top.rows[i], -1, top.rows[i].avg_active);
 	if (top.nr > nr)
-		sample(f, name, NULL, -1, other_active);
+		sample(f, m, name, NULL, -1, other_active);
 	if (top.cpu_valid) {
 		snprintf(name, sizeof(name), "%s_cpu_ratio", pre);
 		family(f, name, "gauge",
 		       "CPU time per second of the last interval (1 = one CPU busy)");
 		for (size_t i = 0; i < nr; i++)
-			sample(f, name, &top.rows[i], -1, top.rows[i].cpu_pct / 100);
+			sample(f, m, name, &top.rows[i], -1, top.rows[i].cpu_pct / 100);
 		if (top.nr > nr)
-			sample(f, name, NULL, -1, other_cpu);
+			sample(f, m, name, NULL, -1, other_cpu);
 	}
 	q.dims = DIM_BIT(dim) | DIM_BIT(DIM_STATE);
 	q.sort = SORT_NONE;
@@ -143,13 +152,13 @@ static void write_groups(struct serve *s, struct model *m, FILE *f, enum model_d
 			if (r->state >= TT_ST_MAX)
 				continue;
 			if (t)
-				sample(f, name, t, r->state, r->avg_threads);
+				sample(f, m, name, t, r->state, r->avg_threads);
 			else
 				other_state[r->state] += r->avg_threads, other = true;
 		}
 		for (int st = 0; st < TT_ST_MAX && other; st++)
 			if (other_state[st] > 0)
-				sample(f, name, NULL, st, other_state[st]);
+				sample(f, m, name, NULL, st, other_state[st]);
 		model_result__release(&by_state);
 	}
 	model_result__release(&top);
@@ -243,11 +252,11 @@ static void write_offcpu(struct serve *s, struct model *m, FILE *f)
 			other += ns[i];
 			continue;
 		}
-		process_sample(f, "threadtop_offcpu_threads", &procs[i], -1,
+		process_sample(f, m, "threadtop_offcpu_threads", &procs[i], -1,
 			       win > 0 ? ns[i] / 1e9 / win : NAN);
 	}
 	if (np > s->o.top)
-		process_sample(f, "threadtop_offcpu_threads", NULL, -1,
+		process_sample(f, m, "threadtop_offcpu_threads", NULL, -1,
 			       win > 0 ? other / 1e9 / win : NAN);
 	family(f, "threadtop_offcpu_seconds_total", "counter",
 	       "Time threads spent blocked off-CPU, all threads (--offcpu)");

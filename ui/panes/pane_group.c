@@ -92,7 +92,7 @@ static bool group_drill(const struct view *v, const struct rows_ctx *c, const st
 	}
 	if (dims & DIM_BIT(DIM_CGROUP) && r->cgroup_id) {
 		ret->cgroup_id = r->cgroup_id;
-		snprintf(buf, sizeof(buf), "cgroup %" PRIu64, r->cgroup_id);
+		rows_cell(c, r, COL_CGROUP, buf, sizeof(buf));
 		add_label(ret, buf);
 		any = true;
 	}
