@@ -5,6 +5,7 @@
  * fields they read: the last complete interval window and each thread's
  * latest sample.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -238,6 +239,32 @@ static void top_frame(void **state)
 	model__free(m);
 }
 
+/* Names cgroup 42 as a container with a hostile byte; knows no other. */
+static int cg_name(void *ctx, uint64_t id, char *buf, size_t len)
+{
+	if (id != 42)
+		return -ENOENT;
+	snprintf(buf, len, "docker/3f2a\x1b[1m");
+	return 0;
+}
+
+/* The Group pane's cgroup column: the container's name when known (escaped), else the id. */
+static void cgroup_names(void **state)
+{
+	static const struct cgroup_namer namer = {cg_name, NULL};
+	struct model *m = model__new(NULL);
+	struct rows_ctx c = {.m = m, .dims = DIM_BIT(DIM_CGROUP)};
+	struct model_row known = {.cgroup_id = 42}, unknown = {.cgroup_id = 7};
+	char buf[64];
+
+	assert_string_equal(rows_cell(&c, &known, COL_CGROUP, buf, sizeof(buf)), "42");
+	model__set_cgroup_namer(m, &namer);
+	assert_string_equal(rows_cell(&c, &known, COL_CGROUP, buf, sizeof(buf)),
+			    "docker/3f2a\\e[1m");
+	assert_string_equal(rows_cell(&c, &unknown, COL_CGROUP, buf, sizeof(buf)), "7");
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -248,6 +275,7 @@ int main(void)
 		cmocka_unit_test(last_interval_and_latest_sample),
 		cmocka_unit_test(syscall_columns),
 		cmocka_unit_test(top_frame),
+		cmocka_unit_test(cgroup_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
