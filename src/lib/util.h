@@ -56,6 +56,18 @@ DIR *opendir_dup(int dirfd);
  */
 bool scan_hex_u64(const char **p, const char *end, uint64_t *ret);
 
+/* The value of hex digit c (either case), -1 when c is none. */
+static inline int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* strcmp with NULL as the empty string: the order of names in every sorted view. */
 static inline int text_cmp(const char *a, const char *b)
 {

@@ -11,6 +11,7 @@
 #include <strings.h>
 
 #include "http_request.h"
+#include "util.h"
 
 const char *http_status_text(int status)
 {
@@ -199,17 +200,6 @@ int http_parse_request(const char *buf, size_t len, struct http_request *ret)
 	}
 }
 
-static int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int http_query_param(const char *query, const char *name, char *out, size_t cap)
 {
 	size_t k = strlen(name);
@@ -230,9 +220,9 @@ int http_query_param(const char *query, const char *name, char *out, size_t cap)
 			if (ch == '+') {
 				ch = ' ';
 			} else if (ch == '%') {
-				if (stop - c < 3 || hex_value(c[1]) < 0 || hex_value(c[2]) < 0)
+				if (stop - c < 3 || hex_digit(c[1]) < 0 || hex_digit(c[2]) < 0)
 					return -EINVAL;
-				ch = hex_value(c[1]) * 16 + hex_value(c[2]);
+				ch = hex_digit(c[1]) * 16 + hex_digit(c[2]);
 				c += 2;
 			}
 			if (ch < 0x20 || ch == 0x7f)

@@ -274,17 +274,6 @@ const struct frame_namer *recorded_names__namer(struct recorded_names *fn)
 	return &fn->namer;
 }
 
-static int hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * The first frame of a module in process pid with a build-id: keeps it and
  * emits a TT_EV_BUILD_ID record. A build-id that is not whole hex bytes
