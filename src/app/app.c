@@ -201,6 +201,7 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 		return;
 	if (app->rec && recorder__write(app->rec, ev) < 0)
 		log_msg("%s; the live view goes on", recorder__error(app->rec));
+	serve__record(app->serve, ev); /* profiles being taken follow the model */
 	switch (ev->type) {
 	case TT_EV_CLOCK:
 		model__advance(app->model, ev->time_ns);

@@ -29,12 +29,11 @@
 #define IDLE_TIMEOUT_NS (120 * NSEC_PER_SEC)
 #define SWEEP_NS (NSEC_PER_SEC / 5)
 
-static void conn_close(struct serve *s, struct conn *c)
+void serve_conn_close(struct serve *s, struct conn *c)
 {
 	for (size_t i = 0; i < SERVE_MAX_CONNS; i++)
 		if (s->conns[i] == c)
 			s->conns[i] = NULL;
-	serve_profile_cancel(s, c);
 	loop__remove_fd(s->loop, c->fd);
 	close(c->fd);
 	free(c->out);
@@ -55,7 +54,7 @@ static void conn_flush(struct serve *s, struct conn *c)
 			return;
 		}
 		if (n <= 0) {
-			conn_close(s, c);
+			serve_conn_close(s, c);
 			return;
 		}
 		c->out_off += (size_t)n;
@@ -66,7 +65,7 @@ static void conn_flush(struct serve *s, struct conn *c)
 	c->out_len = c->out_off = 0;
 	c->served++;
 	if (!c->keep_alive) {
-		conn_close(s, c);
+		serve_conn_close(s, c);
 		return;
 	}
 	c->state = CONN_READ;
@@ -172,7 +171,7 @@ static int conn_event(struct serve *s, int fd, uint32_t events)
 	if (!(events & ~EPOLLOUT))
 		return 0;
 	if (c->in_len == sizeof(c->in)) { /* pipelined past the bound while busy */
-		conn_close(s, c);
+		serve_conn_close(s, c);
 		return 0;
 	}
 	ssize_t n = recv(fd, c->in + c->in_len, sizeof(c->in) - c->in_len, MSG_DONTWAIT);
@@ -180,7 +179,7 @@ static int conn_event(struct serve *s, int fd, uint32_t events)
 	if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
 		return 0;
 	if (n <= 0) {
-		conn_close(s, c);
+		serve_conn_close(s, c);
 		return 0;
 	}
 	if (c->state == CONN_READ && !c->in_len)
@@ -226,7 +225,7 @@ static int free_slot(struct serve *s)
 			idle = i;
 	}
 	if (idle >= 0)
-		conn_close(s, s->conns[idle]);
+		serve_conn_close(s, s->conns[idle]);
 	return idle;
 }
 
@@ -278,19 +277,18 @@ static int on_sweep(void *ctx, uint64_t now, uint64_t expirations)
 
 		if (!c)
 			continue;
-		if (c->state == CONN_WAIT) {
-			serve_profile_due(s, c, now);
-		} else if (c->state == CONN_READ && c->in_len && now < c->deadline_ns) {
+		if (c->state == CONN_READ && c->in_len && now < c->deadline_ns) {
 			conn_parse(s, c, now); /* a pipelined request that arrived with the last */
 		} else if (now >= c->deadline_ns) {
 			if (c->state == CONN_READ && c->in_len) {
 				c->keep_alive = false;
 				serve_error(s, c, 408, "the request head took too long");
 			} else {
-				conn_close(s, c);
+				serve_conn_close(s, c);
 			}
 		}
 	}
+	serve_workers_sweep(s, now);
 	account(s, now);
 	return 0;
 }
@@ -456,7 +454,8 @@ void serve__free(struct serve *s)
 		return;
 	for (size_t i = 0; i < SERVE_MAX_CONNS; i++)
 		if (s->conns[i])
-			conn_close(s, s->conns[i]);
+			serve_conn_close(s, s->conns[i]);
+	serve_workers_stop(s);
 	if (s->timer >= 0)
 		loop__set_timer(s->loop, s->timer, 0, 0);
 	if (s->listen_fd >= 0) {

@@ -61,6 +61,13 @@ const char *serve__address(const struct serve *s);
 /* Whether it listens on a loopback address only. */
 bool serve__loopback(const struct serve *s);
 
+/*
+ * Every record the model takes, in order (app_emit calls it before the
+ * model ingests ev): the children taking profiles follow them. Cheap when
+ * none is. NULL-safe.
+ */
+void serve__record(struct serve *s, const struct tt_event_header *ev);
+
 /* An interval just closed (WIN_LAST holds it): /metrics counters add it. */
 void serve__interval(struct serve *s);
 

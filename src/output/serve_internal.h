@@ -8,19 +8,19 @@
 #define THREADTOP_SERVE_INTERNAL_H
 
 #include <stdio.h>
+#include <sys/types.h>
 
 #include "http_request.h"
 #include "profile.h"
 #include "serve.h"
 
 #define SERVE_MAX_CONNS 16
-#define SERVE_MAX_PENDING 4 /* profiles being taken at once */
+#define SERVE_MAX_WORKERS 4 /* children building responses (serve_fork.c) */
 #define SERVE_MAX_TOKEN 4096
 #define SERVE_MAX_SYSCALLS 1024 /* syscall numbers counted (x86-64 has < 512) */
 
 enum conn_state {
 	CONN_READ,  /* reading a request head */
-	CONN_WAIT,  /* a profile is being taken: answered when due */
 	CONN_WRITE, /* sending a response */
 };
 
@@ -35,12 +35,18 @@ struct conn {
 	uint64_t served;      /* responses sent on this connection */
 	char *out;	      /* the response being sent */
 	size_t out_len, out_off;
-	/* CONN_WAIT: the profile of kind between before's build and due_ns. */
-	struct profile *before;
-	enum profile_kind kind;
-	struct model_filter filter;
-	char comm[TT_COMM_LEN];
-	uint64_t due_ns;
+};
+
+/* A child answering one request (serve_fork.c). */
+struct worker {
+	pid_t pid;   /* 0: a free slot */
+	int tee_fd;  /* the pipe of records since the fork, -1 when over */
+	bool teeing; /* counted in serve.nr_tees */
+	bool ended;  /* the end mark is queued */
+	char *queue; /* records the pipe did not take yet */
+	size_t queue_len, queue_cap;
+	uint64_t due_ns;  /* the end mark goes then */
+	uint64_t kill_ns; /* still running then: killed */
 };
 
 /* Counters /metrics keeps itself: sums over the intervals seen (serve__interval). */
@@ -62,7 +68,8 @@ struct serve {
 	char *token; /* NULL: no token asked for */
 	size_t token_len;
 	struct conn *conns[SERVE_MAX_CONNS];
-	unsigned nr_pending;
+	struct worker workers[SERVE_MAX_WORKERS];
+	unsigned nr_tees; /* workers being sent records */
 	struct serve_counters c;
 	uint64_t requests, refused;   /* for /metrics: threadtop_serve_* */
 	uint64_t busy_ns, longest_ns; /* time the loop spent in the server's handlers */
@@ -77,12 +84,30 @@ void serve_respond(struct serve *s, struct conn *c, int status, const char *type
 /* A one-line text error response ("threadtop: why\n"). */
 void serve_error(struct serve *s, struct conn *c, int status, const char *why);
 
-/* serve_routes.c: answers the request parsed into r (or starts a profile). */
+/* serve.c: closes c and frees it. */
+void serve_conn_close(struct serve *s, struct conn *c);
+
+/* serve_routes.c: answers the request parsed into r (or hands it to a child). */
 void serve_route(struct serve *s, struct conn *c, const struct http_request *r, uint64_t now_ns);
-/* Answers c's profile when it is due (by now_ns). */
-void serve_profile_due(struct serve *s, struct conn *c, uint64_t now_ns);
-/* Drops c's pending profile (the client went away). */
-void serve_profile_cancel(struct serve *s, struct conn *c);
+
+/*
+ * serve_fork.c. serve_fork runs job in a child process that owns c's
+ * socket (c is closed here on success): sock is the socket, tee_fd the read
+ * end of the records the parent ingests from now until due_ns (tee), else
+ * -1. Returns 0 or a negative errno (-EBUSY: SERVE_MAX_WORKERS running).
+ */
+typedef void (*serve_job_fn)(struct serve *s, int sock, int tee_fd, void *arg);
+int serve_fork(struct serve *s, struct conn *c, uint64_t due_ns, bool tee, serve_job_fn job,
+	       void *arg);
+/* Sends the end marks that are due, flushes the tees, reaps and kills children. */
+void serve_workers_sweep(struct serve *s, uint64_t now);
+void serve_workers_stop(struct serve *s);
+unsigned serve_workers_busy(const struct serve *s);
+/* In a child: ingests the tee into m until the end mark; 0, or -EPIPE when cut short. */
+int serve_child_follow(struct model *m, int fd);
+/* In a child: the whole response, blocking (Connection: close). */
+void serve_child_respond(int sock, bool head, int status, const char *type, const char *extra,
+			 const char *body, size_t len);
 
 /* serve_metrics.c: the Prometheus text of the model to f. 0 or -errno. */
 int serve_metrics_write(struct serve *s, struct model *m, FILE *f);

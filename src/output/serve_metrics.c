@@ -370,8 +370,10 @@ static void write_self(struct serve *s, struct model *m, FILE *f)
 	if (s->h.interval_realtime_ns) {
 		family(f, "threadtop_interval_end_timestamp_seconds", "gauge",
 		       "When the last interval ended (batch output's \"time\")");
-		fprintf(f, "threadtop_interval_end_timestamp_seconds %.3f\n",
-			(double)s->h.interval_realtime_ns(s->h.ctx) / 1e9);
+		uint64_t ms = s->h.interval_realtime_ns(s->h.ctx) / 1000000; /* as "time" */
+
+		fprintf(f, "threadtop_interval_end_timestamp_seconds %llu.%03llu\n",
+			(unsigned long long)(ms / 1000), (unsigned long long)(ms % 1000));
 	}
 	family(f, "threadtop_interval_seconds", "gauge", "Length of the last interval");
 	fputs("threadtop_interval_seconds", f), value(f, model__window_seconds(m, WIN_LAST));

@@ -2,10 +2,12 @@
 /*
  * What each --serve path answers (see serve.h). The profiles follow Go's
  * net/http/pprof: /debug/pprof/profile?seconds=N answers after N seconds
- * with what was sampled in them. Here the connection waits (the loop goes
- * on sampling) holding the session's profile as it was when the request
- * came; when due, the session's profile then minus that one is the window
- * (profile__subtract), written by the pprof exporter as --export writes it.
+ * with what was sampled in them. A child process (serve_fork.c) takes the
+ * session's profile as it was when the request came, follows the records
+ * for N seconds, and answers with the session's profile then minus the
+ * first (profile__subtract), written by the pprof exporter as --export
+ * writes it; the loop goes on sampling. The JSON report is built in a
+ * child too; /metrics, a few queries, in the loop.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -100,35 +102,78 @@ static struct profile *session_profile(struct serve *s, struct model *m,
 	return profile__build(m, &(struct profile_opts){WIN_SESSION, f, eo.namer, eo.cpu_hz});
 }
 
-void serve_profile_cancel(struct serve *s, struct conn *c)
-{
-	if (!c->before)
-		return;
-	profile__free(c->before);
-	c->before = NULL;
-	s->nr_pending--;
-}
+/* What a child that takes a profile is asked. */
+struct profile_job {
+	enum profile_kind kind;
+	struct model_filter filter;
+	char comm[TT_COMM_LEN];
+	bool head;
+};
 
-void serve_profile_due(struct serve *s, struct conn *c, uint64_t now_ns)
+/* In the child: the session's profile now, then at the end mark, the difference. */
+static void profile_child(struct serve *s, int sock, int tee_fd, void *arg)
 {
+	struct profile_job *pj = arg;
 	struct model *m = s->h.model(s->h.ctx);
-	struct model_filter f = c->filter;
-	struct profile *p;
-	struct job j = {s, m, NULL, c->kind, EXPORT_PPROF, WIN_SESSION, &f};
-	char disp[96];
+	struct profile *before, *p;
+	struct job j = {s, m, NULL, pj->kind, EXPORT_PPROF, WIN_SESSION, &pj->filter};
+	char disp[96], *body = NULL;
+	size_t len = 0;
 
-	if (now_ns < c->due_ns)
+	if (*pj->comm)
+		pj->filter.comm_substr = pj->comm;
+	before = session_profile(s, m, &pj->filter);
+	if (serve_child_follow(m, tee_fd) < 0) {
+		static const char why[] = "threadtop: the profile fell behind the samples (an "
+					  "overloaded box): try again\n";
+
+		serve_child_respond(sock, pj->head, 503, "text/plain; charset=utf-8", NULL, why,
+				    sizeof(why) - 1);
 		return;
-	if (*c->comm)
-		f.comm_substr = c->comm;
-	p = session_profile(s, m, &f);
-	profile__subtract(p, c->before, 1u << c->kind);
-	serve_profile_cancel(s, c);
+	}
+	p = session_profile(s, m, &pj->filter);
+	profile__subtract(p, before, 1u << pj->kind);
 	j.p = p;
 	snprintf(disp, sizeof(disp), "Content-Disposition: attachment; filename=\"%s\"\r\n",
-		 c->kind == PROFILE_ONCPU ? "profile" : profile_kind_name(c->kind));
-	respond_with(s, c, &j, write_export, "application/octet-stream", disp);
-	profile__free(p);
+		 pj->kind == PROFILE_ONCPU ? "profile" : profile_kind_name(pj->kind));
+	if (to_memory(write_export, &j, &body, &len) == 0)
+		serve_child_respond(sock, pj->head, 200, "application/octet-stream", disp, body,
+				    len);
+	else
+		serve_child_respond(sock, pj->head, 500, "text/plain; charset=utf-8", NULL, "", 0);
+	free(body);
+}
+
+/* In the child: the JSON report of the last interval. */
+static void snapshot_child(struct serve *s, int sock, int tee_fd, void *arg)
+{
+	bool head = *(const bool *)arg;
+	struct job j = {s,   s->h.model(s->h.ctx), NULL, PROFILE_THREADS, EXPORT_JSON, WIN_LAST,
+			NULL};
+	char *body = NULL;
+	size_t len = 0;
+
+	if (to_memory(write_export, &j, &body, &len) == 0)
+		serve_child_respond(sock, head, 200, "application/json", NULL, body, len);
+	else
+		serve_child_respond(sock, head, 500, "text/plain; charset=utf-8", NULL, "", 0);
+	free(body);
+}
+
+/* Hands c to a child running job; says why when it cannot. */
+static void to_child(struct serve *s, struct conn *c, uint64_t due_ns, bool tee, serve_job_fn job,
+		     void *arg)
+{
+	char why[160];
+	int e = serve_fork(s, c, due_ns, tee, job, arg);
+
+	if (e == -EBUSY) {
+		serve_error(s, c, 503, "4 profiles or snapshots are being made already: try again");
+	} else if (e < 0) {
+		snprintf(why, sizeof(why), "cannot start the process that builds it: %s",
+			 strerror(-e));
+		serve_error(s, c, 503, why);
+	}
 }
 
 /* An unsigned decimal parameter in [lo, hi]; def when absent. 0, or -EINVAL. */
@@ -169,34 +214,24 @@ static void start_profile(struct serve *s, struct conn *c, const char *query,
 		serve_error(s, c, 400, why);
 		return;
 	}
-	memset(&c->filter, 0, sizeof(c->filter));
-	c->filter.syscall = MODEL_ANY_SYSCALL;
+	struct profile_job pj = {.kind = kind, .head = c->head};
+
+	pj.filter.syscall = MODEL_ANY_SYSCALL;
 	if (number_param(query, "pid", 1, UINT32_MAX, 0, &pid) < 0 ||
 	    number_param(query, "cgroup", 1, UINT64_MAX, 0, &cg) < 0) {
 		serve_error(s, c, 400, "pid and cgroup: need a process id and a cgroup id");
 		return;
 	}
-	n = http_query_param(query, "comm", c->comm, sizeof(c->comm));
+	n = http_query_param(query, "comm", pj.comm, sizeof(pj.comm));
 	if (n < 0 && n != -ENOENT) {
 		serve_error(s, c, 400, "comm: need at most 15 bytes of a thread name");
 		return;
 	}
 	if (n < 0)
-		c->comm[0] = '\0';
-	if (s->nr_pending >= SERVE_MAX_PENDING) {
-		serve_error(s, c, 503, "4 profiles are being taken already: try again later");
-		return;
-	}
-	c->filter.pid = (uint32_t)pid;
-	c->filter.cgroup_id = cg;
-	if (*c->comm)
-		c->filter.comm_substr = c->comm;
-	c->kind = kind;
-	c->before = session_profile(s, s->h.model(s->h.ctx), &c->filter);
-	c->filter.comm_substr = NULL; /* c->comm again when due: c may not stay put */
-	c->due_ns = now_ns + secs * NSEC_PER_SEC;
-	c->state = CONN_WAIT;
-	s->nr_pending++;
+		pj.comm[0] = '\0';
+	pj.filter.pid = (uint32_t)pid;
+	pj.filter.cgroup_id = cg;
+	to_child(s, c, now_ns + secs * NSEC_PER_SEC, true, profile_child, &pj);
 }
 
 void serve_route(struct serve *s, struct conn *c, const struct http_request *r, uint64_t now_ns)
@@ -208,7 +243,9 @@ void serve_route(struct serve *s, struct conn *c, const struct http_request *r, 
 		respond_with(s, c, &j, write_metrics, "text/plain; version=0.0.4; charset=utf-8",
 			     NULL);
 	} else if (!strcmp(r->path, "/api/v1/snapshot")) {
-		respond_with(s, c, &j, write_export, "application/json", NULL);
+		bool head = r->head;
+
+		to_child(s, c, 0, false, snapshot_child, &head);
 	} else if (!strcmp(r->path, "/debug/pprof/profile")) {
 		if (!s->o.cpu_hz)
 			serve_error(s, c, 404, "on-CPU sampling is off (--cpu-hz 0): no profile");

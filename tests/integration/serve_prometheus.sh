@@ -70,8 +70,10 @@ for line in text.splitlines():
     if line and not line.startswith("#"):
         name, val = line.rsplit(" ", 1)
         series[name] = float(val)
-t = series["threadtop_interval_end_timestamp_seconds"]
-when = datetime.datetime.fromtimestamp(t, datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+# The timestamp as text (SECONDS.MMM): no float rounding on the way to "time".
+raw = [l.split()[1] for l in text.splitlines() if l.startswith("threadtop_interval_end_timestamp_seconds ")][0]
+secs, ms = raw.split(".")
+when = datetime.datetime.fromtimestamp(int(secs), datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%S") + "." + ms + "Z"
 lines = [json.loads(l) for l in open(batch) if l.strip()]
 match = [l for l in lines if l["time"] == when]
 assert match, ("no batch line at", when, [l["time"] for l in lines[-3:]])
