@@ -234,11 +234,25 @@ static void write_offcpu(struct serve *s, struct model *m, FILE *f)
 	double *ns = xcalloc((size_t)(nr > 0 ? nr : 0) + 1, sizeof(*ns)), other = 0;
 	size_t np = 0;
 
+	struct model_query q;
+	struct model_result names = {0};
+	struct u64map *pcomm = u64map__new();
+
+	/* Processes are named for their main thread, as in the other families. */
+	model_query_init(&q);
+	q.window = WIN_LAST;
+	q.dims = DIM_BIT(DIM_PID);
+	q.sort = SORT_NONE;
+	if (model__query(m, &q, &names) == 0)
+		for (size_t i = 0; i < names.nr; i++)
+			u64map__put(pcomm, names.rows[i].pid, (void *)names.rows[i].comm);
 	for (int i = 0; i < nr; i++) {
 		size_t k = (size_t)(uintptr_t)u64map__get(by_pid, rows[i].pid);
+		const char *comm = u64map__get(pcomm, rows[i].pid);
 
 		if (!k) {
-			procs[np] = (struct model_row){.pid = rows[i].pid, .comm = rows[i].comm};
+			procs[np] = (struct model_row){.pid = rows[i].pid,
+						       .comm = comm ? comm : rows[i].comm};
 			u64map__put(by_pid, rows[i].pid, (void *)(uintptr_t)++np);
 			k = np;
 		}
@@ -268,6 +282,8 @@ static void write_offcpu(struct serve *s, struct model *m, FILE *f)
 	free(procs);
 	free(ns);
 	u64map__free(by_pid);
+	u64map__free(pcomm);
+	model_result__release(&names);
 }
 
 static void use_sample(FILE *f, const char *name, const struct tt_use_metric *r, const char *figure,

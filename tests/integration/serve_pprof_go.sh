@@ -5,6 +5,8 @@
 # on-CPU profile of those 3 seconds and names the spinner's hot function;
 # the thread samples of 2 seconds are that window's ticks, not the
 # session's; the off-CPU profile (--offcpu) decodes too; filters narrow.
+# /metrics has the traced families: exact syscall counters (--syscalls),
+# off-CPU time (--offcpu), USE figures and the verdict.
 . "$(dirname "$0")/bpf_common.bash"
 . "$(dirname "$0")/lib/serve_common.bash"
 command -v go >/dev/null || skip "go is not installed (Debian package golang-go)"
@@ -16,7 +18,7 @@ start spin_sleep "$TT_WL_LIFE"
 ss=$WL
 wait_comms "$sp" hotspinner
 wait_comms "$ss" spinner sleeper
-start_serving -d 1 --offcpu -p "$sp,$ss"
+start_serving -d 1 --offcpu --syscalls -p "$sp,$ss"
 wait_lines "$TMPD/batch.json" 2 "$TT"
 
 go tool pprof -raw "http://$ADDR/debug/pprof/profile?seconds=3" >"$TMPD/raw.txt" 2>"$TMPD/pprof.err" ||
@@ -46,4 +48,18 @@ go tool pprof -raw "$TMPD/off.pb.gz" >"$TMPD/off.txt" 2>&1 || fail "offcpu: $(ca
 grep -q '^PeriodType: offcpu nanoseconds' "$TMPD/off.txt" || fail "not off-CPU: $(head -5 "$TMPD/off.txt")"
 grep -q 'comm:\[sleeper\]' "$TMPD/off.txt" || fail "no sleeper off-CPU: $(head -30 "$TMPD/off.txt")"
 grep -q 'comm:\[spinner\]' "$TMPD/off.txt" && fail "comm=sleeper kept the spinner"
+# The traced families of /metrics: the sleeper's clock_nanosleep calls and blocked time.
+curl -sf --max-time 5 "http://$ADDR/metrics" >"$TMPD/metrics.txt" || fail "GET /metrics"
+calls=$(metric "$TMPD/metrics.txt" 'threadtop_syscalls_total{syscall="clock_nanosleep"}') ||
+	fail "no exact clock_nanosleep counter: $(grep syscalls_total "$TMPD/metrics.txt" | head)"
+python3 -c 'import sys; sys.exit(not float(sys.argv[1]) >= 5)' "$calls" ||
+	fail "the sleeper made $calls clock_nanosleep calls in several seconds"
+off=$(metric "$TMPD/metrics.txt" "threadtop_offcpu_threads{pid=\"$ss\",comm=\"spin_sleep\"}") ||
+	fail "no off-CPU figure of pid $ss: $(grep offcpu_threads "$TMPD/metrics.txt")"
+python3 -c 'import sys; sys.exit(not 0.5 <= float(sys.argv[1]) <= 1.2)' "$off" ||
+	fail "the sleeper blocked $off threads on average, not ~1"
+for m in 'threadtop_use_utilization_ratio{resource="cpu",component="cpu"}' threadtop_use_verdict_level \
+	threadtop_offcpu_seconds_total 'threadtop_dropped_events_total{reason="ringbuf_full"}'; do
+	metric "$TMPD/metrics.txt" "$m" >/dev/null || fail "no $m in /metrics"
+done
 echo "PASS: go tool pprof named tt_export_hot_fn in ${dur}s; 2 s = $n thread samples; offcpu ok"
