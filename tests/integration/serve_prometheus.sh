@@ -4,7 +4,8 @@
 # threadtop's /metrics on a loopback port twice, and its HTTP API then
 # shows a spinner at ~1.0 average active threads and a sleeper at ~0.0,
 # asleep (state S) ~1.0. The same /metrics, read directly, equals the batch
-# JSON line of the interval it describes (one model, one set of queries).
+# JSON line of the interval it describes (one model, one set of queries),
+# and promtool finds nothing to say about its format or names.
 . "$(dirname "$0")/bpf_common.bash"
 . "$(dirname "$0")/lib/serve_common.bash"
 command -v prometheus >/dev/null || skip "prometheus is not installed (Debian package prometheus)"
@@ -87,4 +88,11 @@ for pid in (sp, sl):
     assert abs(s / line["hz"] / line["interval_s"] - got_s) < 0.01, (pid, s, got_s)
 assert series["threadtop_ticks_total"] > 0
 PY
+# Prometheus's own linter: the exposition format and its naming conventions
+# (units in names, _total on counters).
+if command -v promtool >/dev/null; then
+	promtool check metrics <"$TMPD/metrics.txt" >"$TMPD/lint.txt" 2>&1 ||
+		fail "promtool check metrics: $(cat "$TMPD/lint.txt")"
+	[ -s "$TMPD/lint.txt" ] && fail "promtool check metrics: $(cat "$TMPD/lint.txt")"
+fi
 echo "PASS: prometheus scraped spinner ~1.0, sleeper ~0.0 (S ~1.0); /metrics = batch JSON"
