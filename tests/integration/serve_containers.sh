@@ -40,7 +40,8 @@ has_container() {
 }
 wait_until "/metrics names cgroup $cg $want" has_container
 v=$(metric "$TMPD/metrics.txt" "threadtop_cgroup_active_threads{cgroup=\"$cg\",container=\"$want\"}")
-python3 -c 'import sys; sys.exit(not 0.9 <= float(sys.argv[1]) <= 1.1)' "$v" ||
+# (Loose: the point here is the name; a slow build, ASan, misses ticks.)
+python3 -c 'import sys; sys.exit(not 0.8 <= float(sys.argv[1]) <= 1.2)' "$v" ||
 	fail "the spinner's container: $v active threads, not ~1.0"
 
 # pprof: the container label on the samples, and the cgroup filter.
