@@ -38,7 +38,7 @@ if command -v systemd-analyze >/dev/null; then
 fi
 
 # threadtop with only the unit's capabilities (lower case, as setpriv wants them).
-set_caps=$(for c in $caps; do printf ',+%s' "$(echo "${c#CAP_}" | tr 'A-Z' 'a-z')"; done)
+set_caps=$(for c in $caps; do printf ',+%s' "$(echo "${c#CAP_}" | tr '[:upper:]' '[:lower:]')"; done)
 start named_spinner "$TT_WL_LIFE" hotspinner
 sp=$WL
 wait_comms "$sp" hotspinner

@@ -63,7 +63,8 @@ for m in 'threadtop_use_utilization_ratio{resource="cpu",component="cpu"}' threa
 	metric "$TMPD/metrics.txt" "$m" >/dev/null || fail "no $m in /metrics"
 done
 if command -v promtool >/dev/null; then # the traced families pass the linter too
-	promtool check metrics <"$TMPD/metrics.txt" >"$TMPD/lint.txt" 2>&1 && [ ! -s "$TMPD/lint.txt" ] ||
+	if ! promtool check metrics <"$TMPD/metrics.txt" >"$TMPD/lint.txt" 2>&1 || [ -s "$TMPD/lint.txt" ]; then
 		fail "promtool check metrics: $(cat "$TMPD/lint.txt")"
+	fi
 fi
 echo "PASS: go tool pprof named tt_export_hot_fn in ${dur}s; 2 s = $n thread samples; offcpu ok"
