@@ -19,6 +19,8 @@
 #include "util.h"
 #include "tui_internal.h"
 
+static void fmt_kb(uint64_t kb, char *buf, size_t len);
+
 static void meter(int y, int x, int w, const char *label, const double *parts,
 		  const enum screen_role *roles, const char *letters, size_t n, double full,
 		  const char *figure)
@@ -98,7 +100,16 @@ static void meter_line(struct tui *t, int cols, const struct use_component *cons
 		cpu = hi->ncpu ? hi->cpu_pct / hi->ncpu : 0;
 	snprintf(fig, sizeof(fig), "%.1f%%", cpu);
 	meter(1, 0, third - 1, "CPU", &cpu, cpu_roles, "|", 1, 100.0, fig);
-	if (isnan(mem)) {
+	if (hi->has_host && hi->host.mem_total_kb) {
+		char used[16], total[16];
+
+		/* htop's figure: used of total (used = total - available) */
+		fmt_kb(hi->host.mem_total_kb - hi->host.mem_avail_kb, used, sizeof(used));
+		fmt_kb(hi->host.mem_total_kb, total, sizeof(total));
+		mem = 100.0 * (double)(hi->host.mem_total_kb - hi->host.mem_avail_kb) /
+		      (double)hi->host.mem_total_kb;
+		snprintf(fig, sizeof(fig), "%s/%s", used, total);
+	} else if (isnan(mem)) {
 		mem = 0;
 		snprintf(fig, sizeof(fig), "n/a");
 	} else {
@@ -107,7 +118,7 @@ static void meter_line(struct tui *t, int cols, const struct use_component *cons
 	meter(1, third, third - 1, "Mem", &mem, mem_roles, "|", 1, 100.0, fig);
 
 	for (int s = 0; s < TT_ST_MAX; s++)
-		if (s != TT_ST_S && s != TT_ST_I)
+		if (model_state_active((unsigned)s))
 			active_samples += hi->states[s];
 	memset(parts, 0, sizeof(parts));
 	if (active_samples) {
@@ -175,29 +186,92 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 		    false);
 }
 
+/* "1.2G" from kB: top's units, one decimal below 10. */
+static void fmt_kb(uint64_t kb, char *buf, size_t len)
+{
+	static const char units[] = "KMGTP";
+	double v = (double)kb;
+	int u = 0;
+
+	while (v >= 1024 && u < 4)
+		v /= 1024, u++;
+	snprintf(buf, len, v < 10 && u ? "%.1f%c" : "%.0f%c", v, units[u]);
+}
+
+/* "3d 04:05" or "04:05:06": uptime as top shows it. */
+static void fmt_uptime(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t s = ns / NSEC_PER_SEC, d = s / 86400;
+
+	if (d)
+		snprintf(buf, len, "%llud %02llu:%02llu", (unsigned long long)d,
+			 (unsigned long long)(s / 3600 % 24), (unsigned long long)(s / 60 % 60));
+	else
+		snprintf(buf, len, "%02llu:%02llu:%02llu", (unsigned long long)(s / 3600),
+			 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
+}
+
+/*
+ * The summary: threads alive now and how many of them run, wait for a CPU
+ * or for the disk (counts, as top's "Tasks:" line), load average, uptime,
+ * swap, then the window's state shares, sampling rate and drops. Parts are
+ * drawn whole, in that order, as long as they fit: a narrow terminal drops
+ * the last ones rather than cutting one mid-word.
+ */
 static void summary_line(struct tui *t, int cols)
 {
 	const struct header_info *hi = &t->header;
+	const uint32_t *ns = hi->now.states;
 	uint64_t total = 0;
-	char buf[256];
+	char buf[256], a[16], b[16];
 	size_t o = 0;
-	int x;
+	int x = 0;
 
+	o += (size_t)snprintf(buf, sizeof(buf), "Threads %zu: %u running, %u waiting, %u D",
+			      hi->now.alive, ns[TT_ST_R], ns[TT_ST_Q], ns[TT_ST_D]);
+	if (ns[TT_ST_T] + ns[TT_ST_t])
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, ", %u stopped",
+				      ns[TT_ST_T] + ns[TT_ST_t]);
+	if (ns[TT_ST_Z])
+		snprintf(buf + o, sizeof(buf) - o, ", %u zombie", ns[TT_ST_Z]);
+	x += screen_text(3, x, cols - x, buf, ROLE_NORMAL, false);
+	if (hi->has_host) {
+		snprintf(buf, sizeof(buf), "  Load %.2f %.2f %.2f", hi->host.load_milli[0] / 1000.0,
+			 hi->host.load_milli[1] / 1000.0, hi->host.load_milli[2] / 1000.0);
+		if (x + (int)strlen(buf) <= cols)
+			x += screen_text(3, x, cols - x, buf, ROLE_NORMAL, false);
+		fmt_uptime(hi->host.uptime_ns, a, sizeof(a));
+		snprintf(buf, sizeof(buf), "  Up %s", a);
+		if (x + (int)strlen(buf) <= cols)
+			x += screen_text(3, x, cols - x, buf, ROLE_NORMAL, false);
+		if (hi->host.swap_total_kb) {
+			fmt_kb(hi->host.swap_total_kb - hi->host.swap_free_kb, a, sizeof(a));
+			fmt_kb(hi->host.swap_total_kb, b, sizeof(b));
+			snprintf(buf, sizeof(buf), "  Swp %s/%s", a, b);
+			if (x + (int)strlen(buf) <= cols)
+				x += screen_text(3, x, cols - x, buf, ROLE_NORMAL, false);
+		}
+	}
+	/* Drops are never hidden by the parts after them: they say the figures are short. */
+	snprintf(buf, sizeof(buf), "  Drops %llu (session %llu)",
+		 (unsigned long long)hi->drops_interval, (unsigned long long)hi->drops_session);
+	if (hi->drops_session && x + (int)strlen(buf) <= cols)
+		x += screen_text(3, x, cols - x, buf, ROLE_WARN, false);
 	for (int s = 0; s < TT_ST_MAX; s++)
 		total += hi->states[s];
-	o += (size_t)snprintf(buf + o, sizeof(buf) - o, "Threads %zu  States", hi->nr_threads);
+	o = (size_t)snprintf(buf, sizeof(buf), "  States");
 	for (int s = 0; s < TT_ST_MAX && o < sizeof(buf); s++)
 		if (hi->states[s])
 			o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %c:%.0f%%",
 					      TT_STATE_LETTERS[s],
 					      100.0 * (double)hi->states[s] / (double)total);
-	if (o < sizeof(buf))
-		snprintf(buf + o, sizeof(buf) - o, "  Samples/s %.0f  Tick %.2fms  ",
-			 hi->samples_per_s, hi->tick_ms);
-	x = screen_text(3, 0, cols, buf, ROLE_NORMAL, false);
-	snprintf(buf, sizeof(buf), "Drops %llu (session %llu)",
-		 (unsigned long long)hi->drops_interval, (unsigned long long)hi->drops_session);
-	screen_text(3, x, cols - x, buf, hi->drops_session ? ROLE_WARN : ROLE_NORMAL, false);
+	if (total && x + (int)strlen(buf) <= cols)
+		x += screen_text(3, x, cols - x, buf, ROLE_NORMAL, false);
+	snprintf(buf, sizeof(buf), "  Samples/s %.0f  Tick %.2fms", hi->samples_per_s, hi->tick_ms);
+	if (x + (int)strlen(buf) <= cols)
+		x += screen_text(3, x, cols - x, buf, ROLE_NORMAL, false);
+	if (!hi->drops_session && x + 9 <= cols)
+		screen_text(3, x, cols - x, "  Drops 0", ROLE_NORMAL, false);
 }
 
 static void tabs_line(struct tui *t, int cols)

@@ -47,18 +47,29 @@ static int col_width(const struct tui_layout *l, int i)
 	return l->col_x[i + 1] - l->col_x[i] - 1;
 }
 
+/*
+ * The state mix: running, waiting for a CPU, disk wait, asleep, then the
+ * threads that cannot run (stopped or traced: T; zombies and the dead: Z),
+ * each with its own glyph so they never read as load, then the rest.
+ */
 static void draw_mix(int y, int x, int w, const struct model_row *r)
 {
-	static const enum screen_role roles[] = {ROLE_ST_R, ROLE_ST_Q, ROLE_ST_D, ROLE_ST_S,
+	static const enum screen_role roles[] = {ROLE_ST_R,	ROLE_ST_Q,     ROLE_ST_D,
+						 ROLE_ST_S,	ROLE_ST_OTHER, ROLE_WARN,
 						 ROLE_ST_OTHER};
-	double parts[5] = {0};
+	const uint64_t *ss = r->state_samples;
+	double parts[7] = {0};
 
-	parts[0] = (double)r->state_samples[TT_ST_R];
-	parts[1] = (double)r->state_samples[TT_ST_Q];
-	parts[2] = (double)r->state_samples[TT_ST_D];
-	parts[3] = (double)(r->state_samples[TT_ST_S] + r->state_samples[TT_ST_I]);
-	parts[4] = (double)r->samples - parts[0] - parts[1] - parts[2] - parts[3];
-	screen_bar(y, x, w, parts, roles, "RQDS*", 5, (double)r->samples);
+	parts[0] = (double)ss[TT_ST_R];
+	parts[1] = (double)ss[TT_ST_Q];
+	parts[2] = (double)ss[TT_ST_D];
+	parts[3] = (double)(ss[TT_ST_S] + ss[TT_ST_I] + ss[TT_ST_P]);
+	parts[4] = (double)(ss[TT_ST_T] + ss[TT_ST_t]);
+	parts[5] = (double)(ss[TT_ST_Z] + ss[TT_ST_X]);
+	parts[6] = (double)r->samples;
+	for (int i = 0; i < 6; i++)
+		parts[6] -= parts[i];
+	screen_bar(y, x, w, parts, roles, "RQDSTZ*", 7, (double)r->samples);
 }
 
 static void draw_share(struct tui *t, int y, int x, int w, const struct model_row *r,
@@ -124,6 +135,12 @@ static enum screen_role cell_role(int col, const char *text, bool selected)
 			return ROLE_ST_D;
 		case 'Q':
 			return ROLE_ST_Q;
+		case 'T':
+		case 't':
+			return ROLE_ST_OTHER;
+		case 'Z':
+		case 'X':
+			return ROLE_WARN;
 		default:
 			return ROLE_NORMAL;
 		}

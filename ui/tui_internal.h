@@ -33,6 +33,9 @@ struct header_info {
 	double tick_ms;
 	uint64_t intervals;
 	enum model_window window; /* the window actually queried */
+	struct model_now now;	  /* threads alive at the latest pass, by state */
+	bool has_host;		  /* host: the box's load, uptime, memory (model__host) */
+	struct tt_host_stats host;
 };
 
 /* Where things were drawn, for the mouse. */

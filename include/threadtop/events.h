@@ -43,6 +43,8 @@ enum tt_event_type {
 	TT_EV_TRACE_LINE = 20,	  /* one kernel trace line (--trace) */
 	TT_EV_CMD_OUTPUT = 21,	  /* a finished --cmd run, or one more piece of its output */
 	TT_EV_STACK_COPY = 18,	  /* user registers + stack bytes to unwind (live only) */
+	TT_EV_PROC_INFO = 22,	  /* a process now: parent, user, nice, resident memory, CPU */
+	TT_EV_HOST_STATS = 23,	  /* the box now: load average, uptime, memory and swap */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -78,6 +80,8 @@ enum tt_event_type {
 #define TT_TRACE_LINE_VERSION 1
 #define TT_CMD_OUTPUT_VERSION 1
 #define TT_STACK_COPY_VERSION 1
+#define TT_PROC_INFO_VERSION 1
+#define TT_HOST_STATS_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -171,6 +175,36 @@ struct tt_thread_info {
 	__u32 cmdline_id; /* TT_EV_STRING id of the process's command line, 0 = none */
 	__u32 flags;	  /* TT_INFO_* */
 	char comm[TT_COMM_LEN];
+};
+
+/*
+ * A process as /proc/PID/stat and status describe it now, sent by the thread
+ * sources when a process is first seen and about once a second after that
+ * (resident memory and CPU time move). Recordings without these records (older
+ * threadtops) replay with those columns unknown.
+ */
+struct tt_proc_info {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 ppid;	/* 0 for init and kernel threads' parent kthreadd's */
+	__u32 uid;	/* effective uid */
+	__u32 user_id;	/* TT_EV_STRING id of the user's name, 0 = none (a bare uid) */
+	__u64 rss_bytes;
+	__u64 cpu_time_ns; /* utime + stime of the whole process, exited threads included */
+	__s32 nice;
+	__u32 nr_threads; /* threads the kernel counts in the process */
+};
+
+/* The box as /proc/loadavg, /proc/uptime and /proc/meminfo say, at each interval end. */
+struct tt_host_stats {
+	struct tt_event_header hdr;
+	__u64 uptime_ns;
+	__u64 mem_total_kb;
+	__u64 mem_avail_kb;
+	__u64 swap_total_kb;
+	__u64 swap_free_kb;
+	__u32 load_milli[3]; /* 1, 5 and 15 minute load averages, x 1000 */
+	__u32 nr_tasks;	     /* the threads the kernel has ("2/345": 345) */
 };
 
 struct tt_string {

@@ -148,6 +148,8 @@ static bool pid_wanted(const struct app *app, const struct tt_event_header *ev)
 		pid = ((const struct tt_thread_sample *)ev)->pid;
 	else if (ev->type == TT_EV_THREAD_INFO)
 		pid = ((const struct tt_thread_info *)ev)->pid;
+	else if (ev->type == TT_EV_PROC_INFO)
+		pid = ((const struct tt_proc_info *)ev)->pid;
 	else
 		return true;
 	for (size_t i = 0; i < app->o->nr_pids; i++)

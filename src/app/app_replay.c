@@ -212,6 +212,7 @@ static bool is_state(uint16_t type)
 {
 	switch (type) {
 	case TT_EV_THREAD_INFO:
+	case TT_EV_PROC_INFO:
 	case TT_EV_STRING:
 	case TT_EV_STACK:
 	case TT_EV_THREAD_LABELS:

@@ -72,16 +72,23 @@ int procfs_parse_stat(const char *buf, struct proc_task_stat *ret)
 
 		switch (field) {
 		case 4:
+		case 19:
+		case 24:
 		case 39:
 			err = parse_i64(&p, &v);
 			if (field == 4)
 				st.ppid = (int)v;
+			else if (field == 19)
+				st.nice = (int)v;
+			else if (field == 24)
+				st.rss_pages = v > 0 ? (uint64_t)v : 0;
 			else
 				st.processor = (int)v;
 			break;
 		case 9:
 		case 14:
 		case 15:
+		case 20:
 		case 22:
 			err = parse_u64(&p, 10, &u);
 			if (field == 9)
@@ -90,6 +97,8 @@ int procfs_parse_stat(const char *buf, struct proc_task_stat *ret)
 				st.utime_ticks = u;
 			else if (field == 15)
 				st.stime_ticks = u;
+			else if (field == 20)
+				st.num_threads = (unsigned)u;
 			else
 				st.start_ticks = u;
 			break;

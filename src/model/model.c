@@ -87,6 +87,7 @@ void model__free(struct model *m)
 	if (!m)
 		return;
 	model_labels_free(m);
+	model_procs_free(m);
 	model_repeat_free(m);
 	free_values(m->threads, thread_free_void);
 	give_back(m);
@@ -372,7 +373,13 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 	case TT_EV_STACK:
 		ingest_stack(m, (const struct tt_stack *)ev);
 		break;
+	case TT_EV_PROC_INFO:
+	case TT_EV_HOST_STATS:
+		model_procs_ingest(m, ev);
+		break;
 	case TT_EV_TICK:
+		if (ev->time_ns > m->last_tick_ns)
+			m->last_tick_ns = ev->time_ns;
 		model_repeat_tick(m);
 		m->ticks++;
 		m->ticks_interval++;
@@ -434,6 +441,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 		}
 	}
 	trace_model_end_interval(m);
+	model_procs_end_interval(m, now_ns);
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));
 	m->dict_refused_start = dict_budget__refused(m->budget);
 	m->ticks_interval = 0;

@@ -48,6 +48,23 @@ enum model_dim {
 };
 
 #define DIM_BIT(d) (1u << (d))
+
+/*
+ * The states that are not "active": asleep (S), idle or parked kernel
+ * threads (I, P), and threads that cannot run at all: stopped by a signal
+ * or a tracer (T, t), zombies and the dead (Z, X). A zombie's last syscall
+ * or a SIGSTOPped thread's last state is stale, so neither may count as
+ * load (xtop and ASH count on-CPU, runnable and disk-wait threads only).
+ */
+#define MODEL_IDLE_STATES                                                                 \
+	((1u << TT_ST_S) | (1u << TT_ST_I) | (1u << TT_ST_P) | (1u << TT_ST_T) | (1u << TT_ST_t) | \
+	 (1u << TT_ST_Z) | (1u << TT_ST_X))
+
+/* Whether samples in state s count as active (see MODEL_IDLE_STATES). */
+static inline bool model_state_active(unsigned s)
+{
+	return s < TT_ST_MAX && !(MODEL_IDLE_STATES & (1u << s));
+}
 #define MODEL_ANY_SYSCALL (-2)
 #define MODEL_NO_LABELS UINT32_MAX /* model_filter.labels_id: samples without labels */
 
@@ -110,6 +127,13 @@ struct model_row {
 	uint32_t labels_id; /* with DIM_LABELS: see model__labels; 0 = no labels */
 	bool kthread;
 	uint32_t cmdline_id; /* string id of cmdline (stays valid while the model lives) */
+	/* Rows grouped by pid or tid: their process (model__proc), when known. */
+	bool proc_known;
+	uint32_t ppid, uid;
+	uint32_t user_id; /* string id of the user's name, 0 = none */
+	int nice;
+	uint64_t rss_bytes;
+	uint64_t cpu_total_ns; /* TIME+: CPU time so far (a process's, when known, else its threads') */
 
 	/* The thread's latest sample (rows grouped by tid only). */
 	uint8_t cur_state;
@@ -120,7 +144,7 @@ struct model_row {
 
 	uint64_t samples;
 	uint64_t state_samples[TT_ST_MAX];
-	double avg_active;  /* samples not in S or I, times weight, per second */
+	double avg_active;  /* active samples (model_state_active), times weight, per second */
 	double avg_threads; /* all samples, times weight, per second */
 	double cpu_pct;	    /* CPU time / window, 100 = one CPU (see cpu_valid) */
 	uint32_t nr_threads;
@@ -261,6 +285,41 @@ void model__set_cgroup_namer(struct model *m, const struct cgroup_namer *namer);
 const char *model__cgroup_name(const struct model *m, uint64_t id);
 /* The cgroup of thread tid as last sampled, 0 when unknown. */
 uint64_t model__thread_cgroup(const struct model *m, uint32_t tid);
+
+/*
+ * Processes and the box (model_procs.c), from TT_EV_PROC_INFO and
+ * TT_EV_HOST_STATS records: false when no record told (a recording made
+ * before them, a source that does not send them).
+ */
+struct model_proc {
+	uint32_t ppid, uid;
+	uint32_t user_id; /* string id of the user's name, 0 = none */
+	int nice;
+	uint32_t nr_threads;
+	uint64_t rss_bytes;
+	uint64_t cpu_time_ns; /* the whole process, exited threads included */
+};
+bool model__proc(const struct model *m, uint32_t pid, struct model_proc *ret);
+bool model__host(const struct model *m, struct tt_host_stats *ret);
+
+/* The threads the latest sampling pass saw (alive now, not kept by retention), by state. */
+struct model_now {
+	uint64_t pass_ns; /* the time of that pass's tick, 0 before the first */
+	size_t alive;
+	uint32_t states[TT_ST_MAX]; /* their latest state */
+};
+void model__now(struct model *m, struct model_now *ret);
+
+/*
+ * Puts per-process rows (DIM_PID) in process tree order: each process
+ * followed by its children (model__proc's ppid), siblings in the order the
+ * rows had. ret_depth and ret_last (nr entries each) get each row's depth
+ * (at most MODEL_TREE_MAX_DEPTH) and whether it is its parent's last child.
+ * Returns 0.
+ */
+#define MODEL_TREE_MAX_DEPTH 32
+int model_rows_tree(const struct model *m, struct model_row *rows, size_t nr, uint8_t *ret_depth,
+		    uint8_t *ret_last);
 
 /* Window length in seconds as a query on it would use. */
 double model__window_seconds(const struct model *m, enum model_window window);

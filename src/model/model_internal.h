@@ -103,6 +103,12 @@ struct model {
 	uint32_t nr_runs;     /* runs up to the highest block seen */
 	uint32_t repeat_pass; /* passes ended (TT_EV_TICK), for the runs' stamps */
 	bool stale_flushed;   /* runs not confirmed by this pass are counted */
+
+	/* Processes and the box (model_procs.c). */
+	struct u64map *procs; /* pid -> struct proc_entry, or NULL before the first */
+	struct tt_host_stats host;
+	bool has_host;
+	uint64_t last_tick_ns; /* the latest TT_EV_TICK */
 };
 
 /* Seconds since the session start: the minute rings' clock. */
@@ -158,6 +164,11 @@ bool model_filter_key(const struct model *m, const struct model_filter *f,
 		      const struct sample_key *k);
 uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window window,
 			   uint32_t now_sec);
+
+/* Processes and the box (model_procs.c). */
+void model_procs_ingest(struct model *m, const struct tt_event_header *ev);
+void model_procs_end_interval(struct model *m, uint64_t now_ns);
+void model_procs_free(struct model *m);
 
 /* Application labels (model_labels.c). */
 void model_labels_ingest(struct model *m, const struct tt_event_header *ev);

@@ -108,6 +108,27 @@ static void make_key(const struct builder *b, const struct thread *t, const stru
 		k->labels_id = sk->labels_id;
 }
 
+/* A row's process columns (USER, NI, RES, ppid for the tree), when a record told them. */
+static void fill_proc(const struct model *m, struct model_row *row, uint32_t pid)
+{
+	struct model_proc p;
+
+	if (!model__proc(m, pid, &p))
+		return;
+	row->proc_known = true;
+	row->ppid = p.ppid;
+	row->uid = p.uid;
+	row->user_id = p.user_id;
+	row->nice = p.nice;
+	row->rss_bytes = p.rss_bytes;
+}
+
+/* A thread's CPU time so far (TIME+). */
+static uint64_t thread_total_ns(const struct thread *t)
+{
+	return t->cpu_first_ns == UINT64_MAX ? 0 : t->cpu_last_ns;
+}
+
 /*
  * The row of key k, made if new. own: rows of this thread's tid, which no
  * other thread shares (the table holds one thread per tid): a new row,
@@ -152,6 +173,8 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 		row->cmdline = model__string(b->m, t->cmdline_id);
 		row->cmdline_id = t->cmdline_id;
 		row->kthread = t->kthread;
+		if (dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID)) && b->m->procs)
+			fill_proc(b->m, row, t->pid);
 	}
 	if (dims & DIM_BIT(DIM_TID)) {
 		row->tid = t->tid;
@@ -211,8 +234,10 @@ static void add_thread(struct builder *b, const struct thread *t)
 			b->last_tid[r] = t->tid;
 			b->rows[r].nr_threads++;
 			/* CPU time belongs to the thread, not to one of its samples. */
-			if (!(b->q->dims & ~THREAD_DIMS))
+			if (!(b->q->dims & ~THREAD_DIMS)) {
 				b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
+				b->rows[r].cpu_total_ns += thread_total_ns(t);
+			}
 		}
 	}
 	/*
@@ -229,6 +254,7 @@ static void add_thread(struct builder *b, const struct thread *t)
 			b->last_tid[r] = t->tid;
 			b->rows[r].nr_threads++;
 			b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
+			b->rows[r].cpu_total_ns += thread_total_ns(t);
 		}
 	}
 }
@@ -352,10 +378,20 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	memset(ret, 0, sizeof(*ret));
 	for (size_t i = 0; i < b.nr; i++) {
 		struct model_row *row = &b.rows[i];
-		uint64_t active =
-			row->samples - row->state_samples[TT_ST_S] - row->state_samples[TT_ST_I];
+		uint64_t active = 0;
+
+		for (unsigned st = 0; st < TT_ST_MAX; st++)
+			if (model_state_active(st))
+				active += row->state_samples[st];
 
 		ret->total_samples += row->samples;
+		/* A process's own CPU time counts its exited threads too (top's TIME+). */
+		if (row->proc_known && !(q->dims & DIM_BIT(DIM_TID)) && q->dims & DIM_BIT(DIM_PID)) {
+			struct model_proc p;
+
+			if (model__proc(m, row->pid, &p) && p.cpu_time_ns > row->cpu_total_ns)
+				row->cpu_total_ns = p.cpu_time_ns;
+		}
 		if (window_s > 0) {
 			row->avg_active = (double)active * weight_s / window_s;
 			row->avg_threads = (double)row->samples * weight_s / window_s;

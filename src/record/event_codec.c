@@ -23,6 +23,8 @@ _Static_assert(sizeof(struct tt_thread_repeat) == 24, "tt_thread_repeat layout")
 _Static_assert(sizeof(struct tt_thread_repeat) + TT_REPEAT_MAX * sizeof(__u32) <= TT_EVENT_MAX_SIZE,
 	       "TT_EVENT_MAX_SIZE holds a full repeat record");
 _Static_assert(sizeof(struct tt_string) == 24, "tt_string layout");
+_Static_assert(sizeof(struct tt_proc_info) == 56, "tt_proc_info layout");
+_Static_assert(sizeof(struct tt_host_stats) == 72, "tt_host_stats layout");
 _Static_assert(sizeof(struct tt_stack) == 32, "tt_stack layout");
 _Static_assert(sizeof(struct tt_tick) == 32, "tt_tick layout");
 _Static_assert(sizeof(struct tt_drops) == 16 + 8 * TT_DROP_MAX, "tt_drops layout");
@@ -97,6 +99,15 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				 sizeof(struct tt_thread_repeat), HDR "44", TAIL_TIDS},
 	[TT_EV_THREAD_INFO] = {"thread_info", TT_THREAD_INFO_VERSION, sizeof(struct tt_thread_info),
 			       HDR "44844c", TAIL_NONE},
+	[TT_EV_PROC_INFO] = {"proc_info", TT_PROC_INFO_VERSION, sizeof(struct tt_proc_info),
+			     HDR "4444"
+				 "88"
+				 "44",
+			     TAIL_NONE},
+	[TT_EV_HOST_STATS] = {"host_stats", TT_HOST_STATS_VERSION, sizeof(struct tt_host_stats),
+			      HDR "88888"
+				  "4444",
+			      TAIL_NONE},
 	[TT_EV_STRING] = {"string", TT_STRING_VERSION, sizeof(struct tt_string), HDR "44",
 			  TAIL_STRING},
 	[TT_EV_STACK] = {"stack", TT_STACK_VERSION, sizeof(struct tt_stack), HDR "44224",

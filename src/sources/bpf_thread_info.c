@@ -9,7 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "proc_info.h"
 #include "source_bpf_impl.h"
 #include "strtab.h"
 #include "u64map.h"
@@ -19,6 +21,10 @@ void bpf_thread_info__init(struct bpf_source *bs)
 {
 	bs->strings = strtab__new();
 	bs->seen = u64map__new();
+	bs->proc_fd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	/* Without /proc the process columns stay unknown; the samples go on. */
+	if (bs->proc_fd >= 0)
+		bs->pinfo = proc_info__new(bs->proc_fd, bs->strings, &bs->base.sink);
 }
 
 /* The command line of pid as a string id (NULs as spaces), 0 when unreadable. */
@@ -69,6 +75,8 @@ void bpf_thread_info__note(struct bpf_source *bs, const struct tt_thread_sample 
 	info.flags = (s->flags & TT_SAMPLE_KTHREAD) ? TT_INFO_KTHREAD : 0;
 	memcpy(info.comm, s->comm, TT_COMM_LEN);
 	sink_emit(&bs->base.sink, &info.hdr);
+	if (bs->pinfo)
+		proc_info__see(bs->pinfo, s->pid, s->hdr.time_ns);
 }
 
 /*
@@ -102,5 +110,8 @@ void bpf_thread_info__free(struct bpf_source *bs)
 	while (u64map__next(bs->seen, &pos, &tid, (void **)&seen))
 		free(seen);
 	u64map__free(bs->seen);
+	proc_info__free(bs->pinfo);
+	if (bs->proc_fd >= 0)
+		close(bs->proc_fd);
 	strtab__free(bs->strings);
 }

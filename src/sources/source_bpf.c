@@ -20,6 +20,7 @@
 #include "bpf_labels.h"
 #include "bpf_luajit.h"
 #include "log.h"
+#include "proc_info.h"
 #include "source_bpf_impl.h"
 #include "source_defaults.h"
 #include "util.h"
@@ -103,6 +104,8 @@ static int bpf_tick(struct source *src, uint64_t now)
 	}
 	ring_buffer__consume(bs->rb);
 	bpf_thread_info__sweep(bs);
+	if (bs->pinfo)
+		proc_info__pass(bs->pinfo, start); /* timed as the pass's samples */
 	bpf_unwind__end_pass(bs, start);
 	tick.hdr = (struct tt_event_header){TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), now};
 	tick.weight_us = 1000000u / bs->opts.hz;

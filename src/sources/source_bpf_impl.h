@@ -84,6 +84,8 @@ struct bpf_source {
 	bool one_pass; /* sample_threads (one run per pass) is loaded, else sample_tasks */
 	int cmdline_pid;
 	uint32_t cmdline_id;
+	int proc_fd;		 /* /proc, for the process records */
+	struct proc_info *pinfo; /* process records (proc_info.c) */
 	/* DWARF unwinding of stack copies (--unwind dwarf|auto, bpf_unwind.c). */
 	struct unwinder *unwinder;
 	struct u64map *ustacks; /* hash of (pid, frames) -> struct ustack */

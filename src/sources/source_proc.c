@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "proc_info.h"
 #include "procfs.h"
 #include "source_defaults.h"
 #include "source_proc.h"
@@ -40,6 +41,7 @@ struct proc_source {
 	struct u64map *seen; /* tid -> struct seen_thread */
 	uint64_t drops[TT_DROP_MAX];
 	uint32_t nr_samples;
+	struct proc_info *pinfo; /* process records (proc_info.c) */
 	/* Per-process cache within one tick. */
 	int cmdline_pid;
 	uint32_t cmdline_id;
@@ -184,6 +186,7 @@ static void sample_process(struct proc_source *ps, int pid, uint64_t now)
 		close(task_fd);
 		return;
 	}
+	proc_info__see(ps->pinfo, (uint32_t)pid, now);
 	while ((de = readdir(dir))) {
 		if (isdigit((unsigned char)de->d_name[0]))
 			sample_thread(ps, task_fd, pid, atoi(de->d_name), now);
@@ -259,6 +262,7 @@ static int proc_tick(struct source *src, uint64_t now)
 		closedir(dir);
 	}
 	sweep(ps);
+	proc_info__pass(ps->pinfo, now);
 	emit_tick(ps, now);
 	return 0;
 }
@@ -280,6 +284,7 @@ static void proc_free(struct source *src)
 	while (u64map__next(ps->seen, &pos, &tid, (void **)&seen))
 		free(seen);
 	u64map__free(ps->seen);
+	proc_info__free(ps->pinfo);
 	strtab__free(ps->strings);
 	if (ps->root_fd >= 0)
 		close(ps->root_fd);
@@ -325,5 +330,6 @@ struct source *proc_source__new(const struct proc_source_opts *opts, struct even
 	ps->ns_per_tick = NSEC_PER_SEC / (uint64_t)(hz > 0 ? hz : 100);
 	ps->strings = strtab__new();
 	ps->seen = u64map__new();
+	ps->pinfo = proc_info__new(ps->root_fd, ps->strings, &ps->base.sink);
 	return &ps->base;
 }

@@ -6,6 +6,7 @@
  * parse.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -125,6 +126,29 @@ int use_parse_loadavg(const char *buf, unsigned *ret_running)
 	if (p == slash || read_fields(p, slash, &v, 1) != 1)
 		return -EINVAL;
 	*ret_running = (unsigned)v;
+	return 0;
+}
+
+int use_parse_loadavg_all(const char *buf, double *ret_avg3, unsigned *ret_tasks)
+{
+	double a[3];
+	unsigned running, tasks;
+
+	if (sscanf(buf, "%lf %lf %lf %u/%u", &a[0], &a[1], &a[2], &running, &tasks) != 5 ||
+	    a[0] < 0 || a[1] < 0 || a[2] < 0)
+		return -EINVAL;
+	memcpy(ret_avg3, a, sizeof(a));
+	*ret_tasks = tasks;
+	return 0;
+}
+
+int use_parse_uptime(const char *buf, double *ret_s)
+{
+	double up;
+
+	if (sscanf(buf, "%lf", &up) != 1 || !(up >= 0))
+		return -EINVAL;
+	*ret_s = up;
 	return 0;
 }
 

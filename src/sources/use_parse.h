@@ -37,6 +37,10 @@ int use_parse_stat(const char *buf, struct use_cpu_times *all, struct use_cpu_ti
 
 /* /proc/loadavg: the runnable count ("2/345" gives 2). 0 or -EINVAL. */
 int use_parse_loadavg(const char *buf, unsigned *ret_running);
+/* /proc/loadavg: the three load averages and the thread count ("2/345": 345). 0 or -EINVAL. */
+int use_parse_loadavg_all(const char *buf, double *ret_avg3, unsigned *ret_tasks);
+/* /proc/uptime: seconds since boot (its first field). 0 or -EINVAL. */
+int use_parse_uptime(const char *buf, double *ret_s);
 
 struct use_meminfo {
 	uint64_t total_kb;

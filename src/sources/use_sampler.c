@@ -675,6 +675,34 @@ static int emit_cgroups(struct use_sampler *us, const struct snapshot *a, const 
 	return n;
 }
 
+/* The box now, for the header: load averages, uptime, memory and swap (top's summary). */
+static void emit_host(struct use_sampler *us, const struct snapshot *b)
+{
+	struct tt_host_stats h = {0};
+	char small[256];
+	double avg[3] = {0}, up = 0;
+	unsigned tasks = 0;
+	ssize_t n = us->loadavg_fd >= 0 ? pread(us->loadavg_fd, small, sizeof(small) - 1, 0) : -1;
+
+	if (n >= 0) {
+		small[n] = '\0';
+		use_parse_loadavg_all(small, avg, &tasks);
+	}
+	if (read_small(us->proc_fd, "uptime", small) >= 0)
+		use_parse_uptime(small, &up);
+	h.hdr = (struct tt_event_header){TT_EV_HOST_STATS, TT_HOST_STATS_VERSION, sizeof(h),
+					 b->time_ns};
+	h.uptime_ns = (uint64_t)(up * 1e9);
+	h.mem_total_kb = b->mem.total_kb;
+	h.mem_avail_kb = b->mem.available_kb;
+	h.swap_total_kb = b->mem.swap_total_kb;
+	h.swap_free_kb = b->mem.swap_free_kb;
+	for (int i = 0; i < 3; i++)
+		h.load_milli[i] = (uint32_t)(avg[i] * 1000 + 0.5);
+	h.nr_tasks = tasks;
+	sink_emit(&us->sink, &h.hdr);
+}
+
 int use_sampler__sample(struct use_sampler *us, uint64_t now_ns)
 {
 	struct snapshot *a = &us->snaps[us->cur], *b = &us->snaps[!us->cur];
@@ -696,6 +724,7 @@ int use_sampler__sample(struct use_sampler *us, uint64_t now_ns)
 		emit_tcp(us, a, b, interval_ns);
 		n += emit_cgroups(us, a, b, interval_ns);
 	}
+	emit_host(us, b);
 	us->runnable_sum = 0;
 	us->runnable_ticks = 0;
 	us->cur = !us->cur;
