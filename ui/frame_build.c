@@ -174,6 +174,14 @@ void tui_remember_selection(struct tui *t)
 		pv->sel_key = rows_key(&t->rows[pv->sel]);
 }
 
+/* The pane's own order over the sorted rows (the process tree), if it has one. */
+static void arrange(struct tui *t)
+{
+	t->rows_tree = false;
+	if (t->table->arrange)
+		t->table->arrange(t);
+}
+
 void tui_sort_rows(struct tui *t)
 {
 	const struct pane_ops *ops = ui_panes[t->view.pane];
@@ -191,6 +199,7 @@ void table_pane_sort(struct tui *t)
 	tui_remember_selection(t);
 	fix_sort(t);
 	rows_sort(&t->rows_ctx, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
+	arrange(t);
 	restore_selection(t);
 }
 
@@ -340,6 +349,14 @@ void table_pane_build(struct tui *t, bool *header_done)
 		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
 	t->nr_rows = rows_filter(&t->rows_ctx, t->rows, c->nr, t->columns, t->nr_columns,
 				 t->view.filter);
+	t->hidden_idle = 0;
+	if (t->table->hide_idle && !t->view.show_idle) {
+		size_t n = rows_drop_idle(t->rows, t->nr_rows);
+
+		t->hidden_idle = t->nr_rows - n;
+		t->nr_rows = n;
+	}
+	arrange(t);
 	restore_selection(t);
 }
 
@@ -382,6 +399,7 @@ void tui_build(struct tui *t)
 	for (unsigned i = 0; i < TT_LABEL_SLOTS; i++)
 		t->view.has_labels |= model__label_name(t->model, i) != NULL;
 	t->table = ops->table;
+	t->hidden_idle = 0;
 	if (ops->build)
 		ops->build(t, &header_done);
 	if (!header_done)

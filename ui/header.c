@@ -282,7 +282,11 @@ static void tabs_line(struct tui *t, int cols)
 	for (int p = 0; p < PANE_MAX; p++) {
 		char buf[32];
 
-		snprintf(buf, sizeof(buf), " %d %s ", p + 1, view_pane_name((enum ui_pane)p));
+		/* The Threads tab says when it shows processes (H). */
+		snprintf(buf, sizeof(buf), " %d %s ", p + 1,
+			 p == PANE_THREADS && view_procs(&t->view)
+				 ? (t->view.tree ? "Tree" : "Procs")
+				 : view_pane_name((enum ui_pane)p));
 		t->layout.tab_x[p] = x;
 		/* The tabs' own padding separates them: eight fit in 80 columns. */
 		x += screen_text(4, x, cols - x, buf,
@@ -304,13 +308,16 @@ static void crumb_line(struct tui *t, int cols)
 		snprintf(right, sizeof(right), "%s", v->status);
 	else if (v->filter[0])
 		snprintf(right, sizeof(right), "filter \"%s\"", v->filter);
-	if (v->hide_kthreads || v->hide_user_threads) {
+	if (v->hide_kthreads) {
 		size_t o = strlen(right);
 
-		snprintf(right + o, sizeof(right) - o, "%shiding %s%s%s", o ? "  " : "",
-			 v->hide_user_threads ? "user threads" : "",
-			 v->hide_kthreads && v->hide_user_threads ? ", " : "",
-			 v->hide_kthreads ? "kernel threads" : "");
+		snprintf(right + o, sizeof(right) - o, "%shiding kernel threads", o ? "  " : "");
+	}
+	if (t->hidden_idle) {
+		size_t o = strlen(right);
+
+		snprintf(right + o, sizeof(right) - o, "%s%zu idle rows hidden (i shows)",
+			 o ? "  " : "", t->hidden_idle);
 	}
 	rw = (int)strlen(right);
 	if (rw > cols / 2)

@@ -75,12 +75,14 @@ void picker_draw(struct tui *t, int rows, int cols)
 		if (group) {
 			int d = keys_group_dims[i];
 
-			snprintf(buf, sizeof(buf), " [%c] %s",
+			snprintf(buf, sizeof(buf), "%c[%c] %s", sel ? '>' : ' ',
 				 t->view.group_dims & DIM_BIT(d) ? 'x' : ' ', dim_names[d]);
 		} else {
-			snprintf(buf, sizeof(buf), " %s", ui_columns[t->columns[i]].title);
+			snprintf(buf, sizeof(buf), "%c%s", sel ? '>' : ' ',
+				 ui_columns[t->columns[i]].title);
 		}
-		screen_text(y + 1 + (int)i, x, w, buf, sel ? ROLE_SELECTED : ROLE_FLABEL, true);
+		/* The cursor: a mark, and a role unlike the list's (visible in colour and mono). */
+		screen_text(y + 1 + (int)i, x, w, buf, sel ? ROLE_TAB_ACTIVE : ROLE_FLABEL, true);
 	}
 	screen_fill(y + h - 2, x, w, ROLE_FLABEL);
 }

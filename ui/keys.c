@@ -25,8 +25,8 @@ const struct key_help keys_help[] = {
 	{"click a column title", "sort by it (again: reverse)"},
 	{NULL, NULL}, /* here each pane's own keys, in pane order (keys_help_line) */
 	{"w or F7", "time window: last interval, last minute, session"},
-	{"H", "hide / show threads other than each process's main one"},
 	{"K", "hide / show kernel threads"},
+	{"i", "Group and Syscalls panes: show / hide idle rows (asleep, stopped, zombie)"},
 	{"p or F8", "pause the display (collection goes on)"},
 	{"e x",
 	 "export what the view shows to a file (.json .svg .folded .pb.gz .speedscope.json)"},
@@ -213,7 +213,9 @@ static int drill(struct view *v, const struct view_env *env)
 	c.syscall = MODEL_ANY_SYSCALL;
 	if (!env->drill(env->ctx, v->per_pane[v->pane].sel, &c))
 		return RX_NONE;
-	if (!view_push(v, &c, ui_panes[v->pane]->drill_to))
+	if (!view_push(v, &c,
+		       ui_panes[v->pane]->drill_target ? ui_panes[v->pane]->drill_target(v)
+						       : ui_panes[v->pane]->drill_to))
 		return RX_REDRAW;
 	v->filter[0] = '\0';
 	return RX_REQUERY;
@@ -245,7 +247,13 @@ static int key_normal(struct view *v, const struct view_env *env, int key)
 			return RX_NONE;
 		return switch_pane(v, (enum ui_pane)(key - '1'));
 	case UK_F5:
-		return switch_pane(v, PANE_STACKS);
+		/*
+		 * htop's F5 is the process tree; the Stacks pane, which F5 opened
+		 * before, stays on 4 and Tab. From another pane it opens the tree.
+		 */
+		v->tree = true;
+		v->procs = true;
+		return switch_pane(v, PANE_THREADS);
 	case UK_UP:
 		view_move(v, -1, env->nr_rows, env->page);
 		return RX_REDRAW;
@@ -307,11 +315,11 @@ static int key_normal(struct view *v, const struct view_env *env, int key)
 	case 'I':
 		pv->reverse = !pv->reverse;
 		return RX_RESORT;
-	case 'H':
-		v->hide_user_threads = !v->hide_user_threads;
-		return RX_REQUERY;
 	case 'K':
 		v->hide_kthreads = !v->hide_kthreads;
+		return RX_REQUERY;
+	case 'i':
+		v->show_idle = !v->show_idle;
 		return RX_REQUERY;
 	case 'p':
 	case UK_F8:

@@ -19,19 +19,69 @@
 #include "util.h"
 
 const struct ui_column ui_columns[COL_MAX] = {
-	[COL_PID] = {"PID", 7, COLK_NUMBER},	    [COL_TID] = {"TID", 7, COLK_NUMBER},
-	[COL_COMM] = {"COMM", 15, COLK_TEXT},	    [COL_STATE] = {"S", 2, COLK_TEXT},
-	[COL_CPU] = {"%CPU", 6, COLK_NUMBER},	    [COL_ACTIVE] = {"ACTIVE", 7, COLK_NUMBER},
-	[COL_MIX] = {"STATEMIX", 8, COLK_BAR},	    [COL_SYSCALL] = {"SYSCALL", 15, COLK_TEXT},
-	[COL_FRAME] = {"TOP FRAME", 0, COLK_TEXT},  [COL_SAMPLES] = {"SAMPLES", 8, COLK_NUMBER},
-	[COL_SHARE] = {"SHARE", 16, COLK_BAR},	    [COL_THREADS] = {"THR", 5, COLK_NUMBER},
-	[COL_WCHAN] = {"WCHAN", 20, COLK_TEXT},	    [COL_KLEAF] = {"KERNEL LEAF", 18, COLK_TEXT},
-	[COL_ULEAF] = {"USER LEAF", 18, COLK_TEXT}, [COL_CGROUP] = {"CGROUP", 24, COLK_TEXT},
-	[COL_CMD] = {"COMMAND", 0, COLK_TEXT},	    [COL_COUNT] = {"CALLS", 9, COLK_NUMBER},
-	[COL_TIME] = {"TIME ms", 9, COLK_NUMBER},   [COL_P50] = {"p50", 7, COLK_NUMBER},
-	[COL_P99] = {"p99", 7, COLK_NUMBER},	    [COL_HIST] = {"256ns..4s", 12, COLK_BAR},
-	[COL_LABELS] = {"LABELS", 24, COLK_TEXT},
+	[COL_PID] = {"PID", 7, COLK_NUMBER, 0, 0, "pid"},
+	[COL_TID] = {"TID", 7, COLK_NUMBER, 90, 0, "tid"},
+	[COL_COMM] = {"COMM", 15, COLK_TEXT, 95, 0, "comm"},
+	[COL_STATE] = {"S", 2, COLK_TEXT, 80, 0, "state"},
+	[COL_CPU] = {"%CPU", 6, COLK_NUMBER, 85, 0, "cpu"},
+	[COL_ACTIVE] = {"ACTIVE", 7, COLK_NUMBER, 88, 0, "active"},
+	[COL_MIX] = {"STATEMIX", 8, COLK_BAR, 20, 0, "statemix"},
+	[COL_SYSCALL] = {"SYSCALL", 15, COLK_TEXT, 60, 0, "syscall"},
+	[COL_FRAME] = {"TOP FRAME", 0, COLK_TEXT, 70, 14, "frame"},
+	[COL_SAMPLES] = {"SAMPLES", 8, COLK_NUMBER, 55, 0, "samples"},
+	[COL_SHARE] = {"SHARE", 16, COLK_BAR, 50, 0, "share"},
+	[COL_THREADS] = {"THR", 5, COLK_NUMBER, 52, 0, "threads"},
+	[COL_WCHAN] = {"WCHAN", 20, COLK_TEXT, 35, 0, "wchan"},
+	[COL_KLEAF] = {"KERNEL LEAF", 18, COLK_TEXT, 35, 0, "kleaf"},
+	[COL_ULEAF] = {"USER LEAF", 18, COLK_TEXT, 35, 0, "uleaf"},
+	[COL_CGROUP] = {"CGROUP", 24, COLK_TEXT, 25, 0, "cgroup"},
+	[COL_CMD] = {"COMMAND", 0, COLK_TEXT, 65, 14, "cmd"},
+	[COL_COUNT] = {"CALLS", 9, COLK_NUMBER, 60, 0, "calls"},
+	[COL_TIME] = {"TIME ms", 9, COLK_NUMBER, 58, 0, "time_ms"},
+	[COL_P50] = {"p50", 7, COLK_NUMBER, 45, 0, "p50"},
+	[COL_P99] = {"p99", 7, COLK_NUMBER, 46, 0, "p99"},
+	[COL_HIST] = {"256ns..4s", 12, COLK_BAR, 20, 0, "hist"},
+	[COL_LABELS] = {"LABELS", 24, COLK_TEXT, 40, 0, "labels"},
+	[COL_USER] = {"USER", 8, COLK_TEXT, 42, 0, "user"},
+	[COL_NICE] = {"NI", 3, COLK_NUMBER, 10, 0, "nice"},
+	[COL_RES] = {"RES", 6, COLK_NUMBER, 45, 0, "res"},
+	[COL_TIMEP] = {"TIME+", 9, COLK_NUMBER, 30, 0, "time"},
 };
+
+int rows_col_by_key(const char *key)
+{
+	for (int c = 0; c < COL_MAX; c++)
+		if (ui_columns[c].key && !strcmp(ui_columns[c].key, key))
+			return c;
+	return -1;
+}
+
+/* "12.3M" from bytes, top's units (KiB, MiB, ...). */
+static void fmt_bytes(uint64_t bytes, char *buf, size_t len)
+{
+	static const char units[] = "KMGTP";
+	double v = (double)bytes / 1024;
+	int u = 0;
+
+	while (v >= 1024 && u < 4)
+		v /= 1024, u++;
+	snprintf(buf, len, v < 100 && u ? "%.1f%c" : "%.0f%c", v, units[u]);
+}
+
+/* TIME+ as top writes it: "12:34.56" (minutes), "123:45" past 100 minutes, hours past 100. */
+static void fmt_timep(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t cs = ns / 10000000ull, s = cs / 100, m = s / 60;
+
+	if (m < 100)
+		snprintf(buf, len, "%llu:%02llu.%02llu", (unsigned long long)m,
+			 (unsigned long long)(s % 60), (unsigned long long)(cs % 100));
+	else if (m < 6000)
+		snprintf(buf, len, "%llu:%02llu", (unsigned long long)m,
+			 (unsigned long long)(s % 60));
+	else
+		snprintf(buf, len, "%lluh", (unsigned long long)(m / 60));
+}
 
 uint64_t sc_percentile(const struct sc_stat *s, double pct)
 {
@@ -315,6 +365,30 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 		else
 			rows_labels(c->m, row_labels(c, r), buf, len);
 		break;
+	case COL_USER:
+		s = dict(c, r->user_id);
+		if (s)
+			esc(s, buf, len);
+		else if (r->proc_known)
+			snprintf(buf, len, "%u", r->uid);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case COL_NICE:
+		if (r->proc_known)
+			snprintf(buf, len, "%d", r->nice);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case COL_RES:
+		if (r->proc_known && r->rss_bytes)
+			fmt_bytes(r->rss_bytes, buf, len);
+		else
+			snprintf(buf, len, "-");
+		break;
+	case COL_TIMEP:
+		fmt_timep(r->cpu_total_ns, buf, len);
+		break;
 	case COL_CMD:
 		s = dict(c, r->cmdline_id);
 		if (s && *s) {
@@ -331,6 +405,29 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 }
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
+
+bool rows_col_descends(int col)
+{
+	switch (col) {
+	case COL_PID:
+	case COL_TID:
+	case COL_COMM:
+	case COL_STATE:
+	case COL_SYSCALL:
+	case COL_FRAME:
+	case COL_WCHAN:
+	case COL_KLEAF:
+	case COL_ULEAF:
+	case COL_CGROUP:
+	case COL_CMD:
+	case COL_LABELS:
+	case COL_USER:
+	case COL_NICE:
+		return false;
+	default:
+		return true;
+	}
+}
 
 static int cmp_syscall(int a, int b)
 {
@@ -413,6 +510,20 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 	case COL_CMD:
 		r = text_cmp(dict(c, a->cmdline_id), dict(c, b->cmdline_id));
 		break;
+	case COL_USER:
+		r = text_cmp(dict(c, a->user_id), dict(c, b->user_id));
+		if (!r)
+			r = CMP(a->uid, b->uid);
+		break;
+	case COL_NICE:
+		r = CMP(a->nice, b->nice);
+		break;
+	case COL_RES:
+		r = CMP(b->rss_bytes, a->rss_bytes);
+		break;
+	case COL_TIMEP:
+		r = CMP(b->cpu_total_ns, a->cpu_total_ns);
+		break;
 	case COL_LABELS: {
 		char x[256], y[256];
 
@@ -486,6 +597,26 @@ size_t rows_filter(const struct rows_ctx *c, struct model_row *rows, size_t nr, 
 		return nr;
 	for (size_t i = 0; i < nr; i++)
 		if (rows_match(c, &rows[i], cols, nr_cols, text))
+			rows[out++] = rows[i];
+	return out;
+}
+
+bool rows_idle(const struct model_row *r)
+{
+	if (!r->samples)
+		return false; /* a row of exact figures alone (--syscalls): not a sleeper */
+	for (unsigned s = 0; s < TT_ST_MAX; s++)
+		if (r->state_samples[s] && model_state_active(s))
+			return false;
+	return true;
+}
+
+size_t rows_drop_idle(struct model_row *rows, size_t nr)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < nr; i++)
+		if (!rows_idle(&rows[i]))
 			rows[out++] = rows[i];
 	return out;
 }

@@ -39,6 +39,10 @@ enum ui_col {
 	COL_P99,
 	COL_HIST,   /* log2 latency histogram as a sparkline */
 	COL_LABELS, /* application labels "name=value ..." (--label) */
+	COL_USER,   /* the process's user (name, else uid) */
+	COL_NICE,
+	COL_RES,   /* resident memory of the process */
+	COL_TIMEP, /* TIME+: CPU time so far, top's minutes:seconds.hundredths */
 	COL_MAX,
 };
 
@@ -52,7 +56,18 @@ struct ui_column {
 	const char *title;
 	int width; /* columns on screen; 0 = takes the rest */
 	enum col_kind kind;
+	/*
+	 * Where the screen is too narrow for every column, the lowest priority
+	 * goes first (0: never dropped), until the columns that take the rest
+	 * get at least min_width each.
+	 */
+	int priority;
+	int min_width; /* of a column that takes the rest */
+	const char *key; /* its name in the rc file and the Setup screen's */
 };
+
+/* The column called key (ui_columns[].key), or -1. */
+int rows_col_by_key(const char *key);
 
 extern const struct ui_column ui_columns[COL_MAX];
 
@@ -82,6 +97,9 @@ struct rows_ctx {
 char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, char *buf,
 		size_t len);
 
+/* Whether col sorts largest first (figures) rather than ascending (keys, names). */
+bool rows_col_descends(int col);
+
 /* Compares two rows by col: figures descending, keys ascending. */
 int rows_compare(const struct rows_ctx *c, const struct model_row *a, const struct model_row *b,
 		 int col);
@@ -94,6 +112,15 @@ bool rows_match(const struct rows_ctx *c, const struct model_row *r, const int *
 /* Keeps only the rows that match text; returns the new count. */
 size_t rows_filter(const struct rows_ctx *c, struct model_row *rows, size_t nr, const int *cols,
 		   size_t nr_cols, const char *text);
+
+/*
+ * Whether r is idle: sampled, but never in an active state (asleep, idle,
+ * stopped, zombie: model_state_active). The Group and Syscalls panes hide
+ * such rows unless asked (xtop's habit: the load, not the sleepers).
+ */
+bool rows_idle(const struct model_row *r);
+/* Keeps the rows that are not idle; returns the new count. */
+size_t rows_drop_idle(struct model_row *rows, size_t nr);
 
 /* A hash of the row's key fields: the same group in two refreshes. */
 uint64_t rows_key(const struct model_row *r);

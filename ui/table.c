@@ -12,34 +12,70 @@
 #include "screen.h"
 #include "tui_internal.h"
 
-/* Column x positions: fixed widths, the flexible ones share what is left. */
+/*
+ * Column x positions: fixed widths, the flexible ones share what is left.
+ * Where the columns do not fit (80x24 is the minimum), the lowest-priority
+ * columns are dropped whole until the flexible ones get their minimum: a
+ * missing column reads better than names cut to a few letters.
+ */
 static void layout(struct tui *t, int cols)
 {
 	struct tui_layout *l = &t->layout;
-	int fixed = 0, flex = 0, x = 0, left;
+	bool keep[TUI_MAX_COLS];
+	int fixed, flex, x = 0, left, n = 0;
 
+	for (size_t i = 0; i < t->nr_columns; i++)
+		keep[i] = true;
+	for (;;) {
+		int need = 0, drop = -1;
+
+		for (size_t i = 0; i < t->nr_columns; i++) {
+			const struct ui_column *c = &ui_columns[t->columns[i]];
+
+			if (keep[i])
+				need += (c->width ? c->width : c->min_width) + 1;
+		}
+		if (need <= cols + 1) /* the last column needs no separator */
+			break;
+		for (size_t i = 0; i < t->nr_columns; i++) {
+			int p = ui_columns[t->columns[i]].priority;
+
+			if (keep[i] && p &&
+			    (drop < 0 || p <= ui_columns[t->columns[drop]].priority))
+				drop = (int)i;
+		}
+		if (drop < 0)
+			break;
+		keep[drop] = false;
+	}
+	fixed = flex = 0;
 	for (size_t i = 0; i < t->nr_columns; i++) {
 		int w = ui_columns[t->columns[i]].width;
 
+		if (!keep[i])
+			continue;
 		if (w)
 			fixed += w + 1;
 		else
 			flex++;
 	}
 	left = cols - fixed;
-	l->nr_cols = (int)t->nr_columns;
 	for (size_t i = 0; i < t->nr_columns; i++) {
 		int w = ui_columns[t->columns[i]].width;
 
+		if (!keep[i])
+			continue;
 		if (!w)
 			w = flex ? (left - (flex - 1)) / flex : 0;
 		if (w < 1)
 			w = 1;
-		l->col_x[i] = x;
-		l->col_id[i] = t->columns[i];
+		l->col_x[n] = x;
+		l->col_id[n] = t->columns[i];
 		x += w + 1;
+		n++;
 	}
-	l->col_x[t->nr_columns] = x;
+	l->nr_cols = n;
+	l->col_x[n] = x;
 }
 
 static int col_width(const struct tui_layout *l, int i)
@@ -150,11 +186,30 @@ static enum screen_role cell_role(int col, const char *text, bool selected)
 	return ROLE_NORMAL;
 }
 
+/* Row i's cell col behind its branch in the process tree: "│  ├─ nginx: worker". */
+static void tree_cell(struct tui *t, size_t i, const struct model_row *r, int col, char *buf,
+		      size_t len)
+{
+	unsigned depth = t->tree_depth[i];
+	size_t o = 0;
+	char cell[400];
+
+	buf[0] = '\0';
+	for (unsigned d = 1; d < depth && o + 4 < len; d++)
+		o += (size_t)snprintf(buf + o, len - o, "   ");
+	if (depth && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s",
+				      screen_tree_glyph(t->tree_last[i], true));
+	rows_cell(&t->rows_ctx, r, col, cell, sizeof(cell));
+	snprintf(buf + o, len - o, "%s%s", depth ? " " : "", cell);
+}
+
 void table_pane_draw(struct tui *t, int y, int h, int cols)
 {
 	struct tui_layout *l = &t->layout;
 	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
 	char buf[512];
+	int tree_col = -1;
 
 	layout(t, cols);
 	l->colhead_y = y;
@@ -167,9 +222,11 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 		int w = col_width(l, i);
 		const char *arrow = "";
 
+		/* The arrow says the order on screen: down, largest first; up, ascending. */
 		if (sorted)
-			arrow = pv->reverse ? (screen_utf8() ? "\u25b2" : "^")
-					    : (screen_utf8() ? "\u25bc" : "v");
+			arrow = rows_col_descends(l->col_id[i]) != pv->reverse
+					? (screen_utf8() ? "\u25bc" : "v")
+					: (screen_utf8() ? "\u25b2" : "^");
 		snprintf(buf, sizeof(buf), "%s%s", c->title, arrow);
 		if (c->kind == COLK_NUMBER) {
 			int len = (int)strlen(c->title) + (sorted ? 1 : 0);
@@ -181,6 +238,10 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 				    sorted ? ROLE_COLHEAD_SORT : ROLE_COLHEAD, false);
 		}
 	}
+	/* The tree's branches go before the command line, or else the comm (htop's Command). */
+	for (int c = 0; c < l->nr_cols && t->rows_tree; c++)
+		if (l->col_id[c] == COL_CMD || (l->col_id[c] == COL_COMM && tree_col != COL_CMD))
+			tree_col = l->col_id[c];
 	if (!t->nr_rows) {
 		screen_text(y + 2, 2, cols - 2,
 			    t->view.filter[0] ? "no row matches the filter (Esc clears it)"
@@ -215,7 +276,11 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 					   sel ? ROLE_SELECTED : ROLE_NORMAL);
 				continue;
 			}
-			rows_cell(&t->rows_ctx, r, col, buf, sizeof(buf));
+			if (t->rows_tree && col == tree_col) {
+				tree_cell(t, i, r, col, buf, sizeof(buf));
+			} else {
+				rows_cell(&t->rows_ctx, r, col, buf, sizeof(buf));
+			}
 			if (ui_columns[col].kind == COLK_NUMBER) {
 				int len = (int)strlen(buf);
 

@@ -85,6 +85,8 @@ void tui__free(struct tui *t)
 	if (!t)
 		return;
 	free(t->rows);
+	free(t->tree_depth);
+	free(t->tree_last);
 	tui_caches_free(t);
 	stack_rows_release(&t->stack_rows);
 	capture_pane_clear(t);

@@ -106,6 +106,10 @@ struct tui {
 	const struct table_pane *table; /* the pane on screen's, NULL when not a table */
 	struct model_row *rows;
 	size_t nr_rows;
+	size_t hidden_idle; /* idle rows the pane leaves out (table_pane.hide_idle) */
+	bool rows_tree;	    /* rows are in process tree order: tree_depth, tree_last hold */
+	uint8_t *tree_depth, *tree_last;
+	size_t cap_tree;
 	struct rows_ctx rows_ctx;
 	int columns[TUI_MAX_COLS]; /* enum ui_col, left to right */
 	size_t nr_columns;

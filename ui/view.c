@@ -16,6 +16,8 @@ void view_init(struct view *v)
 	v->pane = PANE_THREADS;
 	v->group_dims = DIM_BIT(DIM_STATE) | DIM_BIT(DIM_SYSCALL);
 	v->window = WIN_LAST;
+	v->cols_on[0] = pane_threads_default_mask(false);
+	v->cols_on[1] = pane_threads_default_mask(true);
 	for (int p = 0; p < PANE_MAX; p++) {
 		const struct table_pane *tp = ui_panes[p]->table;
 
@@ -107,7 +109,16 @@ void view_filter(const struct view *v, struct model_filter *f)
 			f->comm_substr = c->comm;
 	}
 	f->hide_kthreads = v->hide_kthreads;
-	f->hide_user_threads = v->hide_user_threads;
+}
+
+bool view_procs(const struct view *v)
+{
+	if (!v->procs)
+		return false;
+	for (size_t i = 0; i < v->nr_crumbs; i++)
+		if (v->crumbs[i].pid || v->crumbs[i].tid)
+			return false;
+	return true;
 }
 
 uint32_t view_stack_states(const struct view *v)

@@ -34,6 +34,8 @@ enum ui_mode {
 	MODE_HELP,
 	MODE_GROUP, /* the group-by picker (g) */
 	MODE_SORT,  /* the sort-column picker (F6) */
+	MODE_SETUP, /* the column chooser (F2 Setup) */
+	MODE_DELAY, /* typing a new interval after d */
 };
 
 #define VIEW_MAX_CRUMBS 8
@@ -77,7 +79,13 @@ struct view {
 	char filter[VIEW_TEXT];
 	char edit[VIEW_TEXT]; /* text being typed at the prompt */
 	char saved_filter[VIEW_TEXT];
-	bool hide_kthreads, hide_user_threads;
+	bool hide_kthreads;
+	bool procs;	     /* the Threads pane shows one row per process (H), unless narrowed */
+	bool tree;	     /* ... in process tree order (F5, t) */
+	uint32_t cols_on[2]; /* F2 Setup: the columns shown of the thread [0] and process [1]
+			      * views, bit i for entry i of pane_threads_setup_cols */
+	bool setup_changed;  /* cols_on changed since the rc file was written */
+	bool show_idle; /* the Group and Syscalls panes show idle rows too (i) */
 	bool has_labels; /* the model knows --label names: the Threads pane shows them */
 	bool paused;
 	bool offcpu;	   /* Stacks pane: off-CPU (not running) samples, else on-CPU */
@@ -118,6 +126,9 @@ bool view_push(struct view *v, const struct crumb *c, enum ui_pane to);
 bool view_pop(struct view *v);
 /* "all > pid 4242 nginx > S": the breadcrumb into buf. Returns buf. */
 char *view_breadcrumb(const struct view *v, char *buf, size_t len);
+
+/* Whether the Threads pane shows processes now: H is on and no crumb names a pid or tid. */
+bool view_procs(const struct view *v);
 
 /* The filter every pane's query uses: the crumbs merged, plus hide flags. */
 void view_filter(const struct view *v, struct model_filter *ret);

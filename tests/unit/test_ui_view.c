@@ -288,7 +288,7 @@ static void toggles_help_picker(void **state)
 	view_init(&v);
 	keys_dispatch(&v, &e, 'H');
 	keys_dispatch(&v, &e, 'K');
-	assert_true(v.hide_user_threads && v.hide_kthreads);
+	assert_true(v.procs && v.hide_kthreads); /* H: the process view now */
 	keys_dispatch(&v, &e, 'p');
 	assert_true(v.paused);
 	keys_dispatch(&v, &e, UK_F8);

@@ -127,7 +127,8 @@ static const struct table_pane group_table = {
 	.columns = group_columns,
 	.drill = group_drill,
 	.empty = "no samples in this window (yet)",
-	.default_sort = COL_SAMPLES,
+	.default_sort = COL_ACTIVE,
+	.hide_idle = true,
 };
 
 static const struct key_help group_help[] = {

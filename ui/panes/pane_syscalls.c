@@ -34,7 +34,8 @@ static const struct table_pane syscalls_table = {
 	.columns = syscalls_columns,
 	.drill = syscalls_drill,
 	.empty = "no samples in this window (yet)",
-	.default_sort = COL_SAMPLES,
+	.default_sort = COL_ACTIVE,
+	.hide_idle = true,
 	.exact_syscalls = true,
 };
 

@@ -31,6 +31,10 @@ struct table_pane {
 	int default_sort;
 	/* --syscalls' exact counts and latencies join the rows (the Syscalls pane). */
 	bool exact_syscalls;
+	/* Rows with no active sample are hidden unless the view shows idle rows (i). */
+	bool hide_idle;
+	/* Puts the rows built and sorted in the pane's own order (a tree); NULL = none. */
+	void (*arrange)(struct tui *t);
 };
 
 /*
@@ -69,8 +73,10 @@ struct pane_ops {
 	/* ...unless its view state decides them: sets the query's dimensions
 	 * and narrows its filter for the pane. */
 	void (*query)(const struct view *v, struct model_query *q);
-	/* The pane a narrowing (Enter) shows. */
+	/* The pane a narrowing (Enter) shows... */
 	enum ui_pane drill_to;
+	/* ...unless the view state decides it. */
+	enum ui_pane (*drill_target)(const struct view *v);
 	/* The sortable columns of a pane that is not a table (the table's come
 	 * from its struct table_pane). */
 	const int *columns;
@@ -100,6 +106,14 @@ bool table_pane_match(struct tui *t, size_t row, const char *text);
 extern const struct pane_ops pane_threads_ops, pane_group_ops, pane_syscalls_ops;
 extern const struct pane_ops pane_stacks_ops, pane_log_ops, pane_luajit_ops;
 extern const struct pane_ops pane_use_ops, pane_traces_ops;
+
+/*
+ * The columns the Threads pane offers in its thread view (procs false) or
+ * process view, in screen order, into *ret; their count. The Setup screen
+ * (F2) switches each on or off: bit i of view.cols_on for entry i.
+ */
+size_t pane_threads_setup_cols(bool procs, const int **ret);
+uint32_t pane_threads_default_mask(bool procs);
 
 /* Appends " > "-free label text for a syscall ("epoll_wait", "no syscall"). */
 void pane_syscall_label(int nr, char *buf, size_t len);
