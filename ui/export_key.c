@@ -77,7 +77,7 @@ static void run_export(struct tui *t, const char *path)
 		return;
 	}
 	if (res.nr == 1)
-		snprintf(t->view.status, sizeof(t->view.status), "exported %.90s (%zu bytes)",
+		snprintf(t->view.status, sizeof(t->view.status), "exported %.200s (%zu bytes)",
 			 res.paths[0], res.sizes[0]);
 	else
 		snprintf(t->view.status, sizeof(t->view.status),

@@ -9,7 +9,7 @@
 #include "screen.h"
 #include "tui_internal.h"
 
-static const char *const labels[10] = {"Help",	 "Group",  "Search", "Filter", "Tree",
+static const char *const labels[10] = {"Help",	 "Setup",  "Search", "Filter", "Tree",
 				       "SortBy", "Window", "Pause",  "",       "Quit"};
 
 static void prompt(struct tui *t, int y, int cols, const char *what, const char *help)
@@ -33,6 +33,16 @@ void footer_draw(struct tui *t, int y, int cols)
 	}
 	if (t->view.mode == MODE_FILTER) {
 		prompt(t, y, cols, "Filter", "Enter: done  Esc: clear");
+		return;
+	}
+	/* A message (export path, error, "not found") takes the line while it lasts. */
+	if (t->view.status[0] && t->view.mode == MODE_NORMAL) {
+		screen_fill(y, 0, cols, ROLE_NORMAL);
+		screen_text(y, 0, cols, t->view.status, ROLE_WARN, false);
+		return;
+	}
+	if (t->view.mode == MODE_DELAY) {
+		prompt(t, y, cols, "Interval (seconds)", "Enter: set  Esc: cancel");
 		return;
 	}
 	for (int k = 0; k < 10 && x < cols; k++) {

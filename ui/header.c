@@ -304,9 +304,7 @@ static void crumb_line(struct tui *t, int cols)
 	int rw;
 
 	right[0] = '\0';
-	if (v->status[0])
-		snprintf(right, sizeof(right), "%s", v->status);
-	else if (v->filter[0])
+	if (v->filter[0])
 		snprintf(right, sizeof(right), "filter \"%s\"", v->filter);
 	if (v->hide_kthreads) {
 		size_t o = strlen(right);
@@ -325,7 +323,7 @@ static void crumb_line(struct tui *t, int cols)
 	view_breadcrumb(v, crumb, sizeof(crumb));
 	screen_text(5, 0, cols - rw - 1, crumb, ROLE_CRUMB, false);
 	if (rw)
-		screen_text(5, cols - rw, rw, right, v->status[0] ? ROLE_WARN : ROLE_DIM, false);
+		screen_text(5, cols - rw, rw, right, ROLE_DIM, false);
 }
 
 const char *verdict_text(const struct use_verdict *v, char *buf, size_t len)

@@ -5,6 +5,7 @@
  * help screen lists keys_help, so every key handled here is documented there.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
@@ -21,10 +22,12 @@ const struct key_help keys_help[] = {
 	{"/ or F3", "search (incremental); n: next match"},
 	{"\\ or F4", "filter rows by text; Esc in the prompt clears it"},
 	{"< > or F6", "sort by the previous / next column, or pick one"},
+	{"F2", "Setup: the Threads pane's columns, kept in ~/.config/threadtop/threadtoprc"},
 	{"I", "reverse the sort order"},
 	{"click a column title", "sort by it (again: reverse)"},
 	{NULL, NULL}, /* here each pane's own keys, in pane order (keys_help_line) */
 	{"w or F7", "time window: last interval, last minute, session"},
+	{"d or s", "change the interval (-d) now: type seconds, Enter"},
 	{"K", "hide / show kernel threads"},
 	{"i", "Group and Syscalls panes: show / hide idle rows (asleep, stopped, zombie)"},
 	{"p or F8", "pause the display (collection goes on)"},
@@ -131,6 +134,34 @@ static int key_search(struct view *v, const struct view_env *env, int key)
 	}
 }
 
+/* d: a new interval, in seconds; the front end applies it (delay_asked). */
+static int key_delay(struct view *v, int key)
+{
+	char *end;
+	double d;
+
+	switch (key) {
+	case UK_ENTER:
+		v->mode = MODE_NORMAL;
+		d = strtod(v->edit, &end);
+		if (end == v->edit || *end || !(d >= 0.1 && d <= 3600))
+			snprintf(v->status, sizeof(v->status),
+				 "interval not changed: '%.20s' is not 0.1 to 3600 seconds", v->edit);
+		else
+			v->delay_asked = d;
+		return RX_REDRAW;
+	case UK_ESC:
+		v->mode = MODE_NORMAL;
+		return RX_REDRAW;
+	default:
+		/* Digits and a point only: the prompt takes nothing else. */
+		if ((key >= '0' && key <= '9') || key == '.' || key == UK_BACKSPACE || key == 127 ||
+		    key == 8)
+			edit_key(v->edit, sizeof(v->edit), key);
+		return RX_REDRAW;
+	}
+}
+
 static int key_filter(struct view *v, int key)
 {
 	switch (key) {
@@ -147,6 +178,46 @@ static int key_filter(struct view *v, int key)
 		snprintf(v->filter, sizeof(v->filter), "%s", v->edit);
 		v->per_pane[v->pane].sel = v->per_pane[v->pane].top = 0;
 		return RX_REQUERY;
+	}
+}
+
+/* F2 Setup: the Threads pane's columns (view_procs: of the process view). */
+static int key_setup(struct view *v, int key)
+{
+	bool procs = view_procs(v);
+	const int *all;
+	size_t n = pane_threads_setup_cols(procs, &all);
+
+	switch (key) {
+	case UK_UP:
+		if (v->picker_sel)
+			v->picker_sel--;
+		return RX_REDRAW;
+	case UK_DOWN:
+		if (v->picker_sel + 1 < n)
+			v->picker_sel++;
+		return RX_REDRAW;
+	case UK_HOME:
+		v->picker_sel = 0;
+		return RX_REDRAW;
+	case UK_END:
+		v->picker_sel = n ? n - 1 : 0;
+		return RX_REDRAW;
+	case ' ':
+	case UK_ENTER:
+		if (v->picker_sel < n) {
+			v->cols_on[procs] ^= 1u << v->picker_sel;
+			v->setup_changed = true;
+		}
+		return RX_REQUERY;
+	case UK_ESC:
+	case 'q':
+	case UK_F2:
+	case UK_F10:
+		v->mode = MODE_NORMAL;
+		return RX_REQUERY;
+	default:
+		return RX_NONE;
 	}
 }
 
@@ -187,7 +258,6 @@ static int key_picker(struct view *v, const struct view_env *env, int key)
 	case UK_ESC:
 	case 'g':
 	case 'q':
-	case UK_F2:
 	case UK_F6:
 		v->mode = MODE_NORMAL;
 		return RX_REQUERY;
@@ -199,7 +269,6 @@ static int key_picker(struct view *v, const struct view_env *env, int key)
 static int switch_pane(struct view *v, enum ui_pane p)
 {
 	v->pane = p;
-	v->status[0] = '\0';
 	return RX_REQUERY;
 }
 
@@ -329,10 +398,21 @@ static int key_normal(struct view *v, const struct view_env *env, int key)
 	case UK_F7:
 		view_cycle_window(v);
 		return RX_REQUERY;
+	case 'd':
+	case 's':
+		/* top's d and s: the interval, asked for at the footer's prompt. */
+		v->mode = MODE_DELAY;
+		snprintf(v->edit, sizeof(v->edit), "%g", v->delay_s);
+		return RX_REDRAW;
 	case 'g':
-	case UK_F2:
 		v->pane = PANE_GROUP;
 		v->mode = MODE_GROUP;
+		v->picker_sel = 0;
+		return RX_REQUERY;
+	case UK_F2:
+		/* htop's F2 Setup: the columns of the Threads pane (its process view too). */
+		v->pane = PANE_THREADS;
+		v->mode = MODE_SETUP;
 		v->picker_sel = 0;
 		return RX_REQUERY;
 	case UK_F1:
@@ -374,14 +454,16 @@ int keys_dispatch(struct view *v, const struct view_env *env, int key)
 		return key_search(v, env, key);
 	case MODE_FILTER:
 		return key_filter(v, key);
+	case MODE_DELAY:
+		return key_delay(v, key);
 	case MODE_GROUP:
 	case MODE_SORT:
 		return key_picker(v, env, key);
+	case MODE_SETUP:
+		return key_setup(v, key);
 	default:
 		break;
 	}
-	if (key != 'n')
-		v->status[0] = '\0';
 	if (ui_panes[v->pane]->key) {
 		rx = ui_panes[v->pane]->key(v, env, key);
 		if (rx >= 0)

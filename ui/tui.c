@@ -17,6 +17,7 @@
 #include "keys.h"
 #include "screen.h"
 #include "export_key.h"
+#include "setup.h"
 #include "timeline.h"
 #include "log.h"
 #include "loop.h"
@@ -77,6 +78,7 @@ struct tui *tui__new(struct model *m, const char *source, unsigned hz, double de
 	t->header.ncpu = count_cpus();
 	t->export_prompt = export_prompt__new();
 	view_init(&t->view);
+	t->view.delay_s = delay_s;
 	return t;
 }
 
@@ -98,11 +100,27 @@ void tui__free(struct tui *t)
 	free(t);
 }
 
+#define STATUS_NS (5 * NSEC_PER_SEC) /* how long a message stays in the footer */
+
+/* A new message is stamped; one shown for STATUS_NS goes. */
+static void age_status(struct tui *t)
+{
+	uint64_t now = monotonic_ns();
+
+	if (strcmp(t->view.status, t->shown_status)) {
+		snprintf(t->shown_status, sizeof(t->shown_status), "%s", t->view.status);
+		t->status_since_ns = now;
+	} else if (t->view.status[0] && now - t->status_since_ns > STATUS_NS) {
+		t->view.status[0] = t->shown_status[0] = '\0';
+	}
+}
+
 static void draw(struct tui *t)
 {
 	int rows, cols, page;
 
 	screen_size(&rows, &cols);
+	age_status(t);
 	screen_begin(t->clear_next);
 	t->clear_next = false;
 	memset(&t->layout, 0, sizeof(t->layout));
@@ -134,6 +152,8 @@ static void draw(struct tui *t)
 	export_prompt_draw(t, rows - 1, cols);
 	if (t->view.mode == MODE_GROUP || t->view.mode == MODE_SORT)
 		picker_draw(t, rows, cols);
+	else if (t->view.mode == MODE_SETUP)
+		setup_draw(t, rows, cols);
 	screen_end_frame();
 }
 
@@ -299,6 +319,26 @@ bool tui__key(struct tui *t, int key)
 		if (rx < 0)
 			rx = keys_dispatch(&t->view, &env, key);
 	}
+	if (t->view.delay_asked > 0) {
+		int err = t->host && t->host->set_delay
+				  ? t->host->set_delay(t->host, t->view.delay_asked)
+				  : -ENOTSUP;
+
+		if (err < 0)
+			snprintf(t->view.status, sizeof(t->view.status),
+				 "interval not changed: %s",
+				 err == -ENOTSUP ? "a replay keeps the recording's intervals"
+						 : strerror(-err));
+		else
+			snprintf(t->view.status, sizeof(t->view.status),
+				 "interval now %g s (from the next one on)", t->view.delay_asked);
+		if (!err)
+			t->delay_s = t->view.delay_s = t->view.delay_asked;
+		t->view.delay_asked = 0;
+	}
+	/* The chooser closed after a change: the rc file keeps it. */
+	if (t->view.setup_changed && t->view.mode != MODE_SETUP)
+		setup_save(t);
 	apply(t, rx);
 	return !t->quit;
 }
@@ -355,6 +395,7 @@ static int tui_start(void *ctx, const struct frontend_host *host)
 		return err;
 	}
 	log_set_stderr(false);
+	setup_load(t);
 	/* Redraw just after each interval closes (the interval callback runs before). */
 	t->redraw_timer = loop__add_timer(host->loop(host), 0, 0, on_redraw, t);
 	err = t->redraw_timer < 0 ? t->redraw_timer

@@ -137,6 +137,8 @@ struct tui {
 
 	struct header_info header;
 	struct tui_layout layout;
+	char shown_status[sizeof(((struct view *)0)->status)]; /* the status on screen... */
+	uint64_t status_since_ns;			       /* ...since then (monotonic) */
 	bool clear_next; /* repaint the whole terminal at the next frame (Ctrl-L, resize) */
 	bool quit;
 	struct timeline *timeline;	     /* replay time travel (timeline.c), NULL live */

@@ -85,6 +85,8 @@ struct view {
 	uint32_t cols_on[2]; /* F2 Setup: the columns shown of the thread [0] and process [1]
 			      * views, bit i for entry i of pane_threads_setup_cols */
 	bool setup_changed;  /* cols_on changed since the rc file was written */
+	double delay_s;	     /* the interval now, for the d prompt */
+	double delay_asked;  /* d: the interval typed, for the front end to set (0 = none) */
 	bool show_idle; /* the Group and Syscalls panes show idle rows too (i) */
 	bool has_labels; /* the model knows --label names: the Threads pane shows them */
 	bool paused;
@@ -92,7 +94,7 @@ struct view {
 	bool tree_touched; /* the user expanded or collapsed a stack node */
 	enum model_window window;
 	size_t help_top;
-	char status[128]; /* a one-line message for the footer ("not found") */
+	char status[256]; /* a one-line message, shown in the footer for a few seconds */
 };
 
 /*

@@ -82,6 +82,12 @@ struct frontend_host {
 	int (*replay_jump)(const struct frontend_host *h, uint64_t time_ns);
 	/* Shows the intervals ending from from_ns to to_ns as one. */
 	int (*replay_range)(const struct frontend_host *h, uint64_t from_ns, uint64_t to_ns);
+	/*
+	 * Changes the interval (-d) of a live run to delay_s seconds (0.1 to
+	 * 3600), from the next interval on (top's d). 0, -EINVAL out of range,
+	 * -ENOTSUP in a replay (its intervals are the recording's).
+	 */
+	int (*set_delay)(const struct frontend_host *h, double delay_s);
 };
 
 /* What shows the model: batch output, or the TUI (ui/). */

@@ -359,6 +359,11 @@ static int on_child(struct app *app)
 	if (pid <= 0 || waitpid(pid, &status, WNOHANG) != pid)
 		return 0;
 	app->child->pid = 0;
+	/* threadtop run ends as its command did, as time(1) and strace do (shells: 128 + sig). */
+	if (WIFEXITED(status))
+		app->child_code = WEXITSTATUS(status);
+	else if (WIFSIGNALED(status))
+		app->child_code = 128 + WTERMSIG(status);
 	if (WIFEXITED(status) && WEXITSTATUS(status))
 		log_msg("run: the command exited with status %d", WEXITSTATUS(status));
 	else if (WIFSIGNALED(status))
@@ -538,6 +543,8 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 	/* What was profiled is worth keeping even when the output failed. */
 	if (export_app_write(&app) < 0)
 		code = 1;
+	if (!code && app.child_code > 0)
+		code = app.child_code; /* threadtop's own failure says more than the command's */
 out:
 	stop_child(&app);
 	if (app.rec) {

@@ -3,6 +3,8 @@
  * The front end's host (see frontend.h): the application's calls a front
  * end may make, each a thin wrapper over app.c and app_replay.c.
  */
+#include <errno.h>
+
 #include "app_internal.h"
 #include "capture.h"
 
@@ -86,6 +88,24 @@ static int host_replay_range(const struct frontend_host *h, uint64_t from_ns, ui
 	return app_replay_range(app_of_host(h), from_ns, to_ns);
 }
 
+static int host_set_delay(const struct frontend_host *h, double delay_s)
+{
+	struct app *app = app_of_host(h);
+	double per_interval = delay_s * app->hz + 0.5;
+
+	if (app->replay)
+		return -ENOTSUP;
+	if (!(delay_s >= 0.1 && delay_s <= 3600))
+		return -EINVAL;
+	/* The tick timer stays; an interval is a count of ticks (app.c on_tick). */
+	app->delay_s = delay_s;
+	app->settings.delay_s = delay_s;
+	app->ticks_per_interval = per_interval < 1 ? 1 : (unsigned)per_interval;
+	if (app->ticks >= app->ticks_per_interval)
+		app->ticks = app->ticks_per_interval - 1; /* the next tick closes the interval */
+	return 0;
+}
+
 void app_host_init(struct app *app)
 {
 	app->settings = (struct frontend_settings){
@@ -111,5 +131,6 @@ void app_host_init(struct app *app)
 		.replay_step = host_replay_step,
 		.replay_jump = host_replay_jump,
 		.replay_range = host_replay_range,
+		.set_delay = host_set_delay,
 	};
 }

@@ -278,11 +278,22 @@ static const struct option long_opts[] = {
 static int bad(FILE *err, const char *opt, const char *arg, const char *why)
 {
 	fprintf(err, "threadtop: %s %s: %s\n", opt, arg, why);
-	cli_usage(err);
 	return -EINVAL;
 }
 
+static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FILE *err);
+
+/* A usage error: its one line (already written), then where the help is, not all of it. */
 int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
+{
+	int r = parse_args(argc, argv, ret, out, err);
+
+	if (r == -EINVAL)
+		fprintf(err, "try 'threadtop --help'\n");
+	return r;
+}
+
+static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 {
 	struct options o = {
 		.delay_s = 1.0,
@@ -337,7 +348,6 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			break;
 		case 'p':
 			if (parse_pids(optarg, &o, err) < 0) {
-				cli_usage(err);
 				return -EINVAL;
 			}
 			break;
@@ -395,7 +405,6 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 
 			if (r < 0) {
 				fprintf(err, "threadtop: %s\n", why);
-				cli_usage(err);
 				return -EINVAL;
 			}
 			break;
@@ -549,11 +558,9 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 			return CLI_EXIT_OK;
 		case ':':
 			fprintf(err, "threadtop: option %s needs a value\n", argv[optind - 1]);
-			cli_usage(err);
 			return -EINVAL;
 		default:
 			fprintf(err, "threadtop: unknown option %s\n", argv[optind - 1]);
-			cli_usage(err);
 			return -EINVAL;
 		}
 	}
@@ -579,7 +586,6 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 	}
 	if (optind < argc) {
 		fprintf(err, "threadtop: unexpected argument '%s'\n", argv[optind]);
-		cli_usage(err);
 		return -EINVAL;
 	}
 	if ((o.serve_token || o.serve_top) && !o.serve_addr) {
@@ -589,7 +595,6 @@ int cli_parse(int argc, char **argv, struct options *ret, FILE *out, FILE *err)
 	}
 	if (o.max_size && !o.write_path) {
 		fprintf(err, "threadtop: --max-size caps a recording: it needs -w FILE\n");
-		cli_usage(err);
 		return -EINVAL;
 	}
 	if ((o.replay_from || o.replay_to) && (!o.read_path || !o.batch)) {

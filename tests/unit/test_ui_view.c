@@ -206,8 +206,9 @@ static void panes_and_quit(void **state)
 	assert_int_equal(keys_dispatch(&v, &e, '9'), PANE_MAX < 9 ? RX_NONE : RX_REQUERY);
 	keys_dispatch(&v, &e, '3');
 	assert_int_equal(v.pane, PANE_SYSCALLS);
-	keys_dispatch(&v, &e, UK_F5);
-	assert_int_equal(v.pane, PANE_STACKS);
+	keys_dispatch(&v, &e, UK_F5); /* htop's tree, no longer the Stacks pane (that is 4) */
+	assert_int_equal(v.pane, PANE_THREADS);
+	assert_true(v.tree);
 	assert_int_equal(keys_dispatch(&v, &e, 'q'), RX_QUIT);
 	assert_int_equal(keys_dispatch(&v, &e, UK_F10), RX_QUIT);
 }
@@ -288,7 +289,68 @@ static void toggles_help_picker(void **state)
 	view_init(&v);
 	keys_dispatch(&v, &e, 'H');
 	keys_dispatch(&v, &e, 'K');
-	assert_true(v.procs && v.hide_kthreads); /* H: the process view now */
+	assert_true(v.procs && v.hide_kthreads);
+	assert_true(view_procs(&v));
+	/* Narrowed to a process, the Threads pane shows its threads again. */
+	{
+		struct crumb c = {.pid = 42, .syscall = MODEL_ANY_SYSCALL};
+		struct model_query q;
+
+		view_query(&v, PANE_THREADS, &q);
+		assert_int_equal(q.dims, DIM_BIT(DIM_PID));
+		assert_true(view_push(&v, &c, PANE_THREADS));
+		assert_false(view_procs(&v));
+		view_query(&v, PANE_THREADS, &q);
+		assert_int_equal(q.dims, DIM_BIT(DIM_TID));
+		assert_true(view_pop(&v));
+	}
+	keys_dispatch(&v, &e, 'H');
+	assert_false(v.procs);
+	/* F5: htop's tree, from any pane; the Stacks pane stays on 4. */
+	keys_dispatch(&v, &e, '3');
+	keys_dispatch(&v, &e, UK_F5);
+	assert_int_equal(v.pane, PANE_THREADS);
+	assert_true(v.tree && v.procs);
+	keys_dispatch(&v, &e, 'H');
+	keys_dispatch(&v, &e, 't');
+	assert_false(v.tree);
+	/* i: the idle rows of the Group and Syscalls panes. */
+	assert_false(v.show_idle);
+	keys_dispatch(&v, &e, 'i');
+	assert_true(v.show_idle);
+	keys_dispatch(&v, &e, 'i');
+	/* F2 Setup: Space switches a column; closing asks the front end to save. */
+	{
+		uint32_t before = v.cols_on[0];
+
+		keys_dispatch(&v, &e, UK_F2);
+		assert_int_equal(v.mode, MODE_SETUP);
+		keys_dispatch(&v, &e, UK_DOWN);
+		keys_dispatch(&v, &e, ' ');
+		assert_int_equal(v.cols_on[0], before ^ 2u);
+		assert_true(v.setup_changed);
+		keys_dispatch(&v, &e, UK_ESC);
+		assert_int_equal(v.mode, MODE_NORMAL);
+	}
+	/* d: a new interval at the prompt; nonsense is refused with a message. */
+	v.delay_s = 1;
+	keys_dispatch(&v, &e, 'd');
+	assert_int_equal(v.mode, MODE_DELAY);
+	assert_string_equal(v.edit, "1");
+	keys_dispatch(&v, &e, UK_BACKSPACE);
+	keys_dispatch(&v, &e, '2');
+	keys_dispatch(&v, &e, 'x'); /* not a digit: ignored */
+	keys_dispatch(&v, &e, '.');
+	keys_dispatch(&v, &e, '5');
+	keys_dispatch(&v, &e, UK_ENTER);
+	assert_true(v.delay_asked == 2.5);
+	v.delay_asked = 0;
+	keys_dispatch(&v, &e, 's');
+	keys_dispatch(&v, &e, UK_BACKSPACE);
+	keys_dispatch(&v, &e, '0');
+	keys_dispatch(&v, &e, UK_ENTER);
+	assert_true(v.delay_asked == 0);
+	assert_non_null(strstr(v.status, "interval not changed"));
 	keys_dispatch(&v, &e, 'p');
 	assert_true(v.paused);
 	keys_dispatch(&v, &e, UK_F8);
@@ -333,8 +395,9 @@ static void toggles_help_picker(void **state)
 
 static void help_lists_keys(void **state)
 {
-	static const char *const must[] = {"Tab", "Enter", "Esc", "/", "\\", "F6", "I", "H",
-					   "K",	  "p",	   "F1",  "q", "g",  "+",  "w"};
+	static const char *const must[] = {"Tab", "Enter", "Esc", "/", "\\", "F6", "I", "H", "K",
+					   "p",	  "F1",	   "q",	  "g", "+",  "w",  "d", "F5", "F2",
+					   "i",	  "t"};
 
 	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++) {
 		bool found = false;
@@ -358,13 +421,15 @@ static void pane_table(void **state)
 		assert_true(!ui_panes[p]->table || ui_panes[p]->table->pane == (enum ui_pane)p);
 	}
 	assert_string_equal(view_pane_name(PANE_LUAJIT), "LuaJIT");
-	assert_int_equal(lines, keys_help_count - 1 + 6); /* Group 1, Stacks 4, LuaJIT 1 */
+	/* Threads 2, Group 1, Stacks 4, LuaJIT 1 */
+	assert_int_equal(lines, keys_help_count - 1 + 8);
 	for (size_t i = 0; i < lines; i++)
 		assert_non_null(keys_help_line(i)->keys);
 	assert_null(keys_help_line(lines));
-	assert_string_equal(keys_help_line(10)->keys, "g or F2"); /* after the column title */
-	assert_string_equal(keys_help_line(14)->keys, "o");
-	assert_string_equal(keys_help_line(16)->keys, "w or F7");
+	assert_string_equal(keys_help_line(11)->keys, "H"); /* after the column title */
+	assert_string_equal(keys_help_line(13)->keys, "g");
+	assert_string_equal(keys_help_line(17)->keys, "o");
+	assert_string_equal(keys_help_line(19)->keys, "w or F7");
 }
 
 int main(void)

@@ -27,14 +27,21 @@
 struct collected {
 	struct tt_use_metric recs[MAX_RECS];
 	size_t nr;
+	struct tt_host_stats host; /* the latest TT_EV_HOST_STATS */
+	size_t nr_host;
 };
 
 static void collect(void *ctx, const struct tt_event_header *ev)
 {
 	struct collected *c = ctx;
 
-	assert_int_equal(ev->type, TT_EV_USE_METRIC);
 	assert_int_equal(tt_event_validate(ev, ev->size), 0);
+	if (ev->type == TT_EV_HOST_STATS) { /* the header's figures, one per sample */
+		memcpy(&c->host, ev, sizeof(c->host));
+		c->nr_host++;
+		return;
+	}
+	assert_int_equal(ev->type, TT_EV_USE_METRIC);
 	assert_true(c->nr < MAX_RECS);
 	memcpy(&c->recs[c->nr++], ev, sizeof(c->recs[0]));
 }
@@ -87,6 +94,15 @@ static void test_busy(void **state)
 	unsigned missing = run("busy", &c);
 
 	assert_int_equal(missing, 0);
+	/* The box for the header: loadavg "4.00 3.00 2.00 5/300", meminfo of t1. */
+	assert_true(c.nr_host >= 1);
+	assert_int_equal(c.host.load_milli[0], 4000);
+	assert_int_equal(c.host.load_milli[1], 3000);
+	assert_int_equal(c.host.load_milli[2], 2000);
+	assert_int_equal(c.host.nr_tasks, 300);
+	assert_int_equal(c.host.mem_total_kb, 1000000);
+	assert_int_equal(c.host.mem_avail_kb, 50000);
+	assert_int_equal(c.host.swap_total_kb, 0);
 	/* CPU: 190 of 200 ticks busy; 5 runnable minus ourselves on 2 CPUs; PSI 80 %. */
 	r = find(&c, "cpu");
 	assert_non_null(r);

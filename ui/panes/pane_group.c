@@ -132,7 +132,7 @@ static const struct table_pane group_table = {
 };
 
 static const struct key_help group_help[] = {
-	{"g or F2", "Group pane: pick the group-by dimensions"},
+	{"g", "Group pane: pick the group-by dimensions"},
 };
 
 const struct pane_ops pane_group_ops = {

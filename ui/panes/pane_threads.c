@@ -148,7 +148,6 @@ static const struct table_pane threads_table = {
 static const struct key_help threads_help[] = {
 	{"H", "Threads pane: one row per process, its threads summed (Enter: its threads)"},
 	{"t or F5", "Threads pane: process tree (turns the process view on)"},
-	{"F2", "Setup: pick the Threads pane's columns (saved in the rc file)"},
 };
 
 const struct pane_ops pane_threads_ops = {
