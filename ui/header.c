@@ -53,22 +53,42 @@ static void title_line(struct tui *t, int cols)
 	strftime(clock, sizeof(clock), "%H:%M:%S UTC", &tm);
 	x = screen_text(0, 0, cols, "threadtop " TT_VERSION, ROLE_TITLE, false);
 	unsigned tr = model__traced(t->model);
+	char win[64], win_short[48], rec[48] = "";
+	int left;
 
-	snprintf(buf, sizeof(buf), "  source %s @ %u Hz, %s%s%s%s  window: %s (%.1fs)  %s",
-		 t->source, t->hz, "sampling", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
+	/*
+	 * Parts drawn whole or not at all, the clock always (it tells a frame
+	 * from the next): 80 columns take the window's short form.
+	 */
+	snprintf(buf, sizeof(buf), "  source %s @ %u Hz, %s%s%s%s", t->source, t->hz, "sampling",
+		 tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
 		 tr & MODEL_TRACED_SYSCALLS ? " +syscalls" : "",
-		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "", view_window_name(hi->window),
-		 hi->window_s, clock);
-	x += screen_text(0, x, cols - x, buf, ROLE_NORMAL, false);
+		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "");
+	snprintf(win, sizeof(win), "  window: %s (%.1fs)", view_window_name(hi->window),
+		 hi->window_s);
+	snprintf(win_short, sizeof(win_short), "  %s %.1fs", view_window_name(hi->window),
+		 hi->window_s);
 	if (t->host && t->host->record_status(t->host, &rs)) {
 		if (rs.stopped)
-			snprintf(buf, sizeof(buf), "  REC stopped (see log)");
+			snprintf(rec, sizeof(rec), "  REC stopped (see log)");
 		else
-			snprintf(buf, sizeof(buf), "  REC %.1f %s",
+			snprintf(rec, sizeof(rec), "  REC %.1f %s",
 				 (double)rs.bytes / (rs.bytes < 1000000 ? 1e3 : 1e6),
 				 rs.bytes < 1000000 ? "kB" : "MB");
-		screen_text(0, x, cols - x, buf, rs.stopped ? ROLE_WARN : ROLE_VALUE, false);
 	}
+	left = cols - x - 2 - (int)strlen(clock) - (int)strlen(rec);
+	if ((int)strlen(buf) <= left) {
+		x += screen_text(0, x, cols - x, buf, ROLE_NORMAL, false);
+		left -= (int)strlen(buf);
+	}
+	if ((int)strlen(win) <= left)
+		x += screen_text(0, x, cols - x, win, ROLE_NORMAL, false);
+	else if ((int)strlen(win_short) <= left)
+		x += screen_text(0, x, cols - x, win_short, ROLE_NORMAL, false);
+	x += screen_text(0, x, cols - x, "  ", ROLE_NORMAL, false);
+	x += screen_text(0, x, cols - x, clock, ROLE_NORMAL, false);
+	if (rec[0])
+		screen_text(0, x, cols - x, rec, rs.stopped ? ROLE_WARN : ROLE_VALUE, false);
 	if (t->view.paused)
 		screen_text(0, cols - 8, 8, "[PAUSED]", ROLE_WARN, false);
 }
@@ -293,8 +313,11 @@ static void tabs_line(struct tui *t, int cols)
 				 p == (int)t->view.pane ? ROLE_TAB_ACTIVE : ROLE_TAB, false);
 	}
 	t->layout.tab_x[PANE_MAX] = x;
-	screen_text(4, x, cols - x, "  Tab/Shift-Tab switch, Enter drills down, Esc backs up",
-		    ROLE_DIM, false);
+	/* The hint only whole: at 80 columns the tabs take the line. */
+	static const char hint[] = "  Tab/Shift-Tab switch, Enter drills down, Esc backs up";
+
+	if (x + (int)sizeof(hint) - 1 <= cols)
+		screen_text(4, x, cols - x, hint, ROLE_DIM, false);
 }
 
 static void crumb_line(struct tui *t, int cols)

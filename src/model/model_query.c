@@ -198,6 +198,17 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	return b->nr++;
 }
 
+/* A process row is named by its main thread (top's COMMAND), whichever thread came first. */
+static void name_by_main(const struct builder *b, struct model_row *row, const struct thread *t)
+{
+	if (t->tid != t->pid || b->q->dims & DIM_BIT(DIM_TID) || !(b->q->dims & DIM_BIT(DIM_PID)))
+		return;
+	row->comm = t->comm;
+	row->cmdline = model__string(b->m, t->cmdline_id);
+	row->cmdline_id = t->cmdline_id;
+	row->kthread = t->kthread;
+}
+
 /* The filter says nothing about samples: no state, syscall or wait channel. */
 static bool filter_keyless(const struct model_filter *f)
 {
@@ -233,6 +244,7 @@ static void add_thread(struct builder *b, const struct thread *t)
 		if (b->last_tid[r] != t->tid) {
 			b->last_tid[r] = t->tid;
 			b->rows[r].nr_threads++;
+			name_by_main(b, &b->rows[r], t);
 			/* CPU time belongs to the thread, not to one of its samples. */
 			if (!(b->q->dims & ~THREAD_DIMS)) {
 				b->rows[r].cpu_pct += (double)thread_cpu_ns(b, t);
