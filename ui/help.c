@@ -27,7 +27,7 @@ static const char *const dim_names[DIM_MAX] = {
 void help_draw(struct tui *t, int rows, int cols)
 {
 	static const char *const states = "States: R running, Q waiting for a CPU, S sleeping, "
-					  "D disk wait, T stopped, Z zombie, I idle";
+					  "D disk wait, T stopped, t traced, Z zombie, I idle";
 	size_t nr_keys = keys_help_lines();
 	size_t total = nr_keys + (t->timeline ? timeline_help_count : 0);
 	char buf[256];
@@ -52,7 +52,7 @@ void help_draw(struct tui *t, int rows, int cols)
 			    ROLE_CRUMB, false);
 	screen_text(rows - 2, 0, cols, states, ROLE_DIM, false);
 	screen_text(rows - 1, 0, cols,
-		    "ACTIVE = average active threads: samples not sleeping x period / seconds",
+		    "ACTIVE = average active threads: samples R, Q or D (never S I T Z) x period / s",
 		    ROLE_DIM, false);
 }
 
