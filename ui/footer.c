@@ -28,7 +28,10 @@ void footer_draw(struct tui *t, int y, int cols)
 
 	t->layout.footer_y = y;
 	if (t->view.mode == MODE_SEARCH) {
-		prompt(t, y, cols, "Search", "Enter: done  Esc: cancel  F3/Down: next match");
+		/* "not found" goes where the prompt's help was. */
+		prompt(t, y, cols, "Search",
+		       t->view.status[0] ? t->view.status
+					 : "Enter: done  Esc: cancel  F3/Down: next match");
 		return;
 	}
 	if (t->view.mode == MODE_FILTER) {

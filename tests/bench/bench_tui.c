@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "tui_internal.h"
 #include "screen.h"
 #include "synth.h"
 #include "model.h"
@@ -88,6 +89,23 @@ static struct model *synth(uint32_t threads, uint32_t stacks, uint32_t per)
 			}
 			model__ingest(m, &sc.hdr);
 		}
+	}
+	/* One process record per 10 threads: a tree three wide (the process view, F5). */
+	synth_string(m, 65, "worker", base);
+	for (uint32_t p = 0; p < (threads + 9) / 10; p++) {
+		struct tt_proc_info pi = {
+			.hdr = {TT_EV_PROC_INFO, TT_PROC_INFO_VERSION, sizeof(pi),
+				base + NSEC_PER_SEC - 1},
+			.pid = 1000 + p,
+			.ppid = p ? 1000 + (p - 1) / 3 : 1,
+			.uid = 1000,
+			.user_id = 65,
+			.rss_bytes = (uint64_t)(p + 1) << 20,
+			.cpu_time_ns = (uint64_t)p * NSEC_PER_SEC,
+			.nr_threads = 10,
+		};
+
+		model__ingest(m, &pi.hdr);
 	}
 	model__end_interval(m, base + NSEC_PER_SEC);
 	return m;
@@ -246,6 +264,11 @@ int main(int argc, char **argv)
 	}
 	t = tui__new(m, "bpf", HZ, 1.0);
 	bench_pane(t, "Threads", 0, reps);
+	t->view.cols_on[0] = ~0u; /* every column F2 offers: USER, NI, RES, TIME+, COMMAND too */
+	bench_pane(t, "Threads+", 0, reps);
+	bench_pane(t, "Procs", 'H', reps);
+	bench_pane(t, "Tree", UK_F5, reps);
+	tui__key(t, 'H'); /* back to threads */
 	bench_pane(t, "Group", '2', reps);
 	bench_pane(t, "Syscalls", '3', reps);
 	bench_pane(t, "Stacks", '4', reps);

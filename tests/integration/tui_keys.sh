@@ -47,7 +47,11 @@ keys Tab
 wait_for 'THR +SAMPLES'
 keys 3
 wait_for 'SYSCALL.*SAMPLES'
+# The sleeper's syscall is an idle row: hidden until i.
+wait_for 'idle rows hidden'
+keys i
 wait_for 'clock_nanosleep'
+keys i
 keys 4
 wait_for 'Stacks need the BPF source'
 keys 5
@@ -69,7 +73,7 @@ wait_for 'ACTIVE[▼v]'
 keys F6
 wait_for 'Sort by'
 keys Home Down Enter
-wait_for 'TID[▼v]'
+wait_for 'TID[▲^]' # ascending: the arrow points up
 order=$(screen | grep -Eo '^ +[0-9]+ +[0-9]+ ' | awk '{print $2}' | tr '\n' ' ')
 sorted=$(tr ' ' '\n' <<<"$order" | grep . | sort -n | tr '\n' ' ')
 [ "$order" = "$sorted" ] || fail "TID sort is not ascending: $order"
@@ -79,15 +83,15 @@ sorted=$(tr ' ' '\n' <<<"$order" | grep . | sort -n | tr '\n' ' ')
 keys F6
 wait_for 'Sort by'
 keys Home Enter
-wait_for 'PID[▼v]'
+wait_for 'PID[▲^]' # ascending
 # line_of REGEX: the 0-based screen row of the first line matching.
 line_of() { screen | grep -nE -- "$1" | head -1 | cut -d: -f1 | awk '{print $1 - 1}'; }
 hy=$(line_of '^ +PID.? +TID')
 x=$(screen | grep -E '^ +PID' | head -1 | awk '{print index($0, "COMM")}')
 click "$x" "$hy"
-wait_for 'COMM[▼v]'
-click "$x" "$hy"
 wait_for 'COMM[▲^]'
+click "$x" "$hy"
+wait_for 'COMM[▼v]'
 ty=$(line_of ' 1 Threads ')
 x=$(screen | grep ' 1 Threads ' | awk '{print index($0, "3 Syscalls")}')
 click "$x" "$ty"
@@ -129,9 +133,9 @@ keys -l zzznothere
 wait_for 'not found: zzznothere'
 keys Escape
 
-# Hide user threads (H) keeps only the main thread; H again shows them.
+# H: one row per process (the threads folded into it); H again shows them.
 keys H
-wait_for 'hiding user threads'
+wait_for ' 1 Procs '
 wait_gone 'ttsleep'
 keys H
 wait_for 'ttsleep'
@@ -145,8 +149,16 @@ wait_gone 'PAUSED'
 # Help lists every key and closes on any key.
 keys F1
 wait_for 'help: every key'
-for want in 'Tab / Shift-Tab' 'Enter' 'Esc / Backspace' '/ or F3' 'q or F10' 'H' 'K' 'p or F8'; do
-	screen | grep -Fq -- "$want" || fail "help lacks: $want"
+# Every key is on one of the help's pages (Down scrolls to the last).
+help=$(screen)
+if grep -q 'Down: more keys below' <<<"$help"; then
+	for ((i = 0; i < 20; i++)); do keys Down; done
+	wait_for 'Up: more keys above'
+	help+=$(screen)
+fi
+for want in 'Tab / Shift-Tab' 'Enter' 'Esc / Backspace' '/ or F3' 'q or F10' 'H' 'K' 'p or F8' \
+	'F2' 'd or s' 't or F5' 'i'; do
+	grep -Fq -- "$want" <<<"$help" || fail "help lacks: $want"
 done
 keys x
 wait_for 'F10Quit'
