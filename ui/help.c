@@ -51,9 +51,10 @@ void help_draw(struct tui *t, int rows, int cols)
 			    i < total ? "-- Down: more keys below --" : "-- Up: more keys above --",
 			    ROLE_CRUMB, false);
 	screen_text(rows - 2, 0, cols, states, ROLE_DIM, false);
-	screen_text(rows - 1, 0, cols,
-		    "ACTIVE = average active threads: samples R, Q or D (never S I T Z) x period / s",
-		    ROLE_DIM, false);
+	screen_text(
+		rows - 1, 0, cols,
+		"ACTIVE = average active threads: samples R, Q or D (never S I T Z) x period / s",
+		ROLE_DIM, false);
 }
 
 void picker_draw(struct tui *t, int rows, int cols)

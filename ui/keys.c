@@ -146,7 +146,8 @@ static int key_delay(struct view *v, int key)
 		d = strtod(v->edit, &end);
 		if (end == v->edit || *end || !(d >= 0.1 && d <= 3600))
 			snprintf(v->status, sizeof(v->status),
-				 "interval not changed: '%.20s' is not 0.1 to 3600 seconds", v->edit);
+				 "interval not changed: '%.20s' is not 0.1 to 3600 seconds",
+				 v->edit);
 		else
 			v->delay_asked = d;
 		return RX_REDRAW;
@@ -181,6 +182,29 @@ static int key_filter(struct view *v, int key)
 	}
 }
 
+/* The cursor keys of a picker of n entries; false when key is not one of them. */
+static bool picker_move(struct view *v, int key, size_t n)
+{
+	switch (key) {
+	case UK_UP:
+		if (v->picker_sel)
+			v->picker_sel--;
+		return true;
+	case UK_DOWN:
+		if (v->picker_sel + 1 < n)
+			v->picker_sel++;
+		return true;
+	case UK_HOME:
+		v->picker_sel = 0;
+		return true;
+	case UK_END:
+		v->picker_sel = n ? n - 1 : 0;
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* F2 Setup: the Threads pane's columns (view_procs: of the process view). */
 static int key_setup(struct view *v, int key)
 {
@@ -188,21 +212,9 @@ static int key_setup(struct view *v, int key)
 	const int *all;
 	size_t n = pane_threads_setup_cols(procs, &all);
 
+	if (picker_move(v, key, n))
+		return RX_REDRAW;
 	switch (key) {
-	case UK_UP:
-		if (v->picker_sel)
-			v->picker_sel--;
-		return RX_REDRAW;
-	case UK_DOWN:
-		if (v->picker_sel + 1 < n)
-			v->picker_sel++;
-		return RX_REDRAW;
-	case UK_HOME:
-		v->picker_sel = 0;
-		return RX_REDRAW;
-	case UK_END:
-		v->picker_sel = n ? n - 1 : 0;
-		return RX_REDRAW;
 	case ' ':
 	case UK_ENTER:
 		if (v->picker_sel < n) {
@@ -226,21 +238,9 @@ static int key_picker(struct view *v, const struct view_env *env, int key)
 	bool group = v->mode == MODE_GROUP;
 	size_t n = group ? keys_group_dims_count : env->nr_cols;
 
+	if (picker_move(v, key, n))
+		return RX_REDRAW;
 	switch (key) {
-	case UK_UP:
-		if (v->picker_sel)
-			v->picker_sel--;
-		return RX_REDRAW;
-	case UK_DOWN:
-		if (v->picker_sel + 1 < n)
-			v->picker_sel++;
-		return RX_REDRAW;
-	case UK_HOME:
-		v->picker_sel = 0;
-		return RX_REDRAW;
-	case UK_END:
-		v->picker_sel = n ? n - 1 : 0;
-		return RX_REDRAW;
 	case ' ':
 		if (group && v->picker_sel < n) {
 			v->group_dims ^= DIM_BIT(keys_group_dims[v->picker_sel]);

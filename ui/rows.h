@@ -62,7 +62,7 @@ struct ui_column {
 	 * get at least min_width each.
 	 */
 	int priority;
-	int min_width; /* of a column that takes the rest */
+	int min_width;	 /* of a column that takes the rest */
 	const char *key; /* its name in the rc file and the Setup screen's */
 };
 

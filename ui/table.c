@@ -90,9 +90,8 @@ static int col_width(const struct tui_layout *l, int i)
  */
 static void draw_mix(int y, int x, int w, const struct model_row *r)
 {
-	static const enum screen_role roles[] = {ROLE_ST_R,	ROLE_ST_Q,     ROLE_ST_D,
-						 ROLE_ST_S,	ROLE_ST_OTHER, ROLE_WARN,
-						 ROLE_ST_OTHER};
+	static const enum screen_role roles[] = {ROLE_ST_R,	ROLE_ST_Q, ROLE_ST_D,	 ROLE_ST_S,
+						 ROLE_ST_OTHER, ROLE_WARN, ROLE_ST_OTHER};
 	const uint64_t *ss = r->state_samples;
 	double parts[7] = {0};
 

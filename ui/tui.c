@@ -325,8 +325,7 @@ bool tui__key(struct tui *t, int key)
 				  : -ENOTSUP;
 
 		if (err < 0)
-			snprintf(t->view.status, sizeof(t->view.status),
-				 "interval not changed: %s",
+			snprintf(t->view.status, sizeof(t->view.status), "interval not changed: %s",
 				 err == -ENOTSUP ? "a replay keeps the recording's intervals"
 						 : strerror(-err));
 		else

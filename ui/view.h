@@ -87,8 +87,8 @@ struct view {
 	bool setup_changed;  /* cols_on changed since the rc file was written */
 	double delay_s;	     /* the interval now, for the d prompt */
 	double delay_asked;  /* d: the interval typed, for the front end to set (0 = none) */
-	bool show_idle; /* the Group and Syscalls panes show idle rows too (i) */
-	bool has_labels; /* the model knows --label names: the Threads pane shows them */
+	bool show_idle;	     /* the Group and Syscalls panes show idle rows too (i) */
+	bool has_labels;     /* the model knows --label names: the Threads pane shows them */
 	bool paused;
 	bool offcpu;	   /* Stacks pane: off-CPU (not running) samples, else on-CPU */
 	bool tree_touched; /* the user expanded or collapsed a stack node */

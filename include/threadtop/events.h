@@ -186,9 +186,9 @@ struct tt_thread_info {
 struct tt_proc_info {
 	struct tt_event_header hdr;
 	__u32 pid;
-	__u32 ppid;	/* 0 for init and kernel threads' parent kthreadd's */
-	__u32 uid;	/* effective uid */
-	__u32 user_id;	/* TT_EV_STRING id of the user's name, 0 = none (a bare uid) */
+	__u32 ppid;    /* 0 for init and kernel threads' parent kthreadd's */
+	__u32 uid;     /* effective uid */
+	__u32 user_id; /* TT_EV_STRING id of the user's name, 0 = none (a bare uid) */
 	__u64 rss_bytes;
 	__u64 cpu_time_ns; /* utime + stime of the whole process, exited threads included */
 	__s32 nice;

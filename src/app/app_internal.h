@@ -70,7 +70,7 @@ struct app {
 	bool output_failed;	   /* already said why the run stopped */
 	int err;		   /* a failure inside a handler that must end the run */
 	bool failed;		   /* the run ends with exit code 1 */
-	int child_code;		   /* threadtop run: the command's exit code (128 + signal), 0 = none */
+	int child_code;		   /* run: its command's exit code, 128 + signal */
 	struct frontend_host host; /* what the front end calls (app_host.c) */
 	struct frontend_settings settings; /* what it is told of the options */
 };

@@ -24,9 +24,9 @@ struct proc_task_stat {
 	uint64_t stime_ticks;
 	uint64_t start_ticks; /* since boot, in clock ticks */
 	int processor;
-	int nice;		/* field 19, -20 to 19 */
-	unsigned num_threads;	/* field 20, of the whole process */
-	uint64_t rss_pages;	/* field 24, resident set of the whole process */
+	int nice;	      /* field 19, -20 to 19 */
+	unsigned num_threads; /* field 20, of the whole process */
+	uint64_t rss_pages;   /* field 24, resident set of the whole process */
 };
 
 /*

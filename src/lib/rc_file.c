@@ -91,8 +91,9 @@ int rc_file_read(const char *path, const char *(*fn)(void *ctx, const char *key,
 			why = fn(ctx, trim(s), trim(eq + 1));
 		}
 		if (why) {
-			snprintf(err, errlen, "%s:%d: %s (the rest is ignored; fix or remove the file)",
-				 path, nr, why);
+			snprintf(err, errlen,
+				 "%s:%d: %s (the rest is ignored; fix or remove the file)", path,
+				 nr, why);
 			free(buf);
 			return -EINVAL;
 		}

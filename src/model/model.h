@@ -56,7 +56,7 @@ enum model_dim {
  * or a SIGSTOPped thread's last state is stale, so neither may count as
  * load (xtop and ASH count on-CPU, runnable and disk-wait threads only).
  */
-#define MODEL_IDLE_STATES                                                                 \
+#define MODEL_IDLE_STATES                                                                          \
 	((1u << TT_ST_S) | (1u << TT_ST_I) | (1u << TT_ST_P) | (1u << TT_ST_T) | (1u << TT_ST_t) | \
 	 (1u << TT_ST_Z) | (1u << TT_ST_X))
 
@@ -133,7 +133,8 @@ struct model_row {
 	uint32_t user_id; /* string id of the user's name, 0 = none */
 	int nice;
 	uint64_t rss_bytes;
-	uint64_t cpu_total_ns; /* TIME+: CPU time so far (a process's, when known, else its threads') */
+	uint64_t
+		cpu_total_ns; /* TIME+: CPU time so far (a process's, when known, else its threads') */
 
 	/* The thread's latest sample (rows grouped by tid only). */
 	uint8_t cur_state;

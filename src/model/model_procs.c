@@ -123,7 +123,7 @@ void model__now(struct model *m, struct model_now *ret)
 struct tree_build {
 	struct model_row *rows;
 	size_t nr;
-	struct u64map *index; /* pid -> row index + 1 */
+	struct u64map *index;		    /* pid -> row index + 1 */
 	size_t *first_child, *next_sibling; /* row index + 1, 0 = none */
 	struct model_row *out;
 	uint8_t *depth, *last;

@@ -398,7 +398,8 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 
 		ret->total_samples += row->samples;
 		/* A process's own CPU time counts its exited threads too (top's TIME+). */
-		if (row->proc_known && !(q->dims & DIM_BIT(DIM_TID)) && q->dims & DIM_BIT(DIM_PID)) {
+		if (row->proc_known && !(q->dims & DIM_BIT(DIM_TID)) &&
+		    q->dims & DIM_BIT(DIM_PID)) {
 			struct model_proc p;
 
 			if (model__proc(m, row->pid, &p) && p.cpu_time_ns > row->cpu_total_ns)

@@ -204,8 +204,8 @@ static void threads_alive_now(void **state)
 static void tree_order(void **state)
 {
 	struct model *m = model__new(NULL);
-	struct model_row rows[5] = {{.pid = 300}, {.pid = 100}, {.pid = 200}, {.pid = 400},
-				    {.pid = 500}};
+	struct model_row rows[5] = {
+		{.pid = 300}, {.pid = 100}, {.pid = 200}, {.pid = 400}, {.pid = 500}};
 	uint8_t depth[5], last[5];
 
 	model__advance(m, T0);
@@ -250,13 +250,16 @@ static void tree_cycle(void **state)
 static void host_stats(void **state)
 {
 	struct model *m = model__new(NULL);
-	struct tt_host_stats h = {
-		.hdr = {TT_EV_HOST_STATS, TT_HOST_STATS_VERSION, sizeof(h), T0},
-		.uptime_ns = 3600 * SEC,
-		.mem_total_kb = 8 << 20,
-		.mem_avail_kb = 6 << 20,
-		.load_milli = {1500, 1000, 500},
-	}, got;
+	struct tt_host_stats h =
+				     {
+					     .hdr = {TT_EV_HOST_STATS, TT_HOST_STATS_VERSION,
+						     sizeof(h), T0},
+					     .uptime_ns = 3600 * SEC,
+					     .mem_total_kb = 8 << 20,
+					     .mem_avail_kb = 6 << 20,
+					     .load_milli = {1500, 1000, 500},
+				     },
+			     got;
 
 	assert_false(model__host(m, &got)); /* an old recording: nothing to show */
 	model__ingest(m, &h.hdr);
@@ -275,9 +278,12 @@ static void host_stats(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(process_rows_sum_threads), cmocka_unit_test(stopped_and_zombies_idle),
-		cmocka_unit_test(threads_alive_now),	    cmocka_unit_test(tree_order),
-		cmocka_unit_test(tree_cycle),		    cmocka_unit_test(host_stats),
+		cmocka_unit_test(process_rows_sum_threads),
+		cmocka_unit_test(stopped_and_zombies_idle),
+		cmocka_unit_test(threads_alive_now),
+		cmocka_unit_test(tree_order),
+		cmocka_unit_test(tree_cycle),
+		cmocka_unit_test(host_stats),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -395,9 +395,9 @@ static void toggles_help_picker(void **state)
 
 static void help_lists_keys(void **state)
 {
-	static const char *const must[] = {"Tab", "Enter", "Esc", "/", "\\", "F6", "I", "H", "K",
-					   "p",	  "F1",	   "q",	  "g", "+",  "w",  "d", "F5", "F2",
-					   "i",	  "t"};
+	static const char *const must[] = {"Tab", "Enter", "Esc", "/",	"\\", "F6", "I",
+					   "H",	  "K",	   "p",	  "F1", "q",  "g",  "+",
+					   "w",	  "d",	   "F5",  "F2", "i",  "t"};
 
 	for (size_t i = 0; i < sizeof(must) / sizeof(must[0]); i++) {
 		bool found = false;
