@@ -171,10 +171,18 @@ static int verdict_block(struct tui *t, int y, int h, int cols,
 	return used;
 }
 
-/* Intervals of history per sparkline cell, so that the line spans USE_HISTORY intervals. */
-static size_t per_cell(int spark_w)
+/*
+ * Intervals of history per sparkline cell: the history kept so far spread
+ * over the cells (one interval a cell at first, so a young history is not
+ * one cell wide), at most USE_HISTORY intervals in all.
+ */
+static size_t per_cell(int spark_w, size_t filled)
 {
-	return spark_w > 0 ? (USE_HISTORY + (size_t)spark_w - 1) / (size_t)spark_w : 1;
+	size_t have = filled < USE_HISTORY ? filled : USE_HISTORY;
+
+	if (spark_w <= 0 || !have)
+		return 1;
+	return (have + (size_t)spark_w - 1) / (size_t)spark_w;
 }
 
 static void row_draw(struct tui *t, int y, int cols, const struct use_component *c, bool sel,
@@ -184,7 +192,7 @@ static void row_draw(struct tui *t, int y, int cols, const struct use_component 
 	enum screen_role role = sel ? ROLE_SELECTED : ROLE_NORMAL;
 	double util = use_util_pct(r);
 	float hist[USE_HISTORY], bins[USE_HISTORY];
-	size_t nb;
+	size_t nb, have;
 	char name[4 * 2 * TT_COMM_LEN + 16], buf[96], spark[USE_HISTORY * 4 + 1];
 	int x = 0;
 
@@ -221,7 +229,9 @@ static void row_draw(struct tui *t, int y, int cols, const struct use_component 
 		return;
 	/* The whole history kept, a few intervals per cell: the line spans minutes. */
 	use_component_history(c, false, hist, USE_HISTORY);
-	nb = sparkline_bin(hist, USE_HISTORY, per_cell(spark_w), bins, (size_t)spark_w);
+	have = c->filled < USE_HISTORY ? c->filled : USE_HISTORY;
+	nb = sparkline_bin(hist + USE_HISTORY - have, have, per_cell(spark_w, c->filled), bins,
+			   (size_t)spark_w);
 	sparkline_render(bins, nb, 100.0, screen_utf8(), (size_t)spark_w, spark, sizeof(spark));
 	screen_text(y, x, spark_w, spark, sel ? role : ROLE_BAR, false);
 }
@@ -233,16 +243,24 @@ static void use_pane_draw(struct tui *t, int y, int h, int cols)
 	size_t n = use_model__current(model__use(t->model), &cs);
 	int used = verdict_block(t, y, h, cols, cs, n);
 	int spark_w = cols - (NAME_W + UTIL_W + 1 + SAT_W + ERR_W);
-	double interval_s = 0;
-	char head[160];
+	double interval_s = 0, span;
+	size_t have;
+	char head[160], spark_title[48];
 
 	if (spark_w > USE_HISTORY)
 		spark_w = USE_HISTORY;
 	if (n)
 		interval_s = (double)cs[0]->last.interval_ns / 1e9;
-	snprintf(head, sizeof(head), "%-*s%*s  %-*s%*s  UTIL%% over the last %.1f min", NAME_W,
-		 "COMPONENT", UTIL_W - 1, "UTIL%", SAT_W, "SATURATION", ERR_W - 2, "ERRORS",
-		 interval_s * (double)(per_cell(spark_w) * (size_t)spark_w) / 60.0);
+	/* The sparkline's title in the words that fit its column (80x24: "UTIL% 1.2m"). */
+	have = n ? (cs[0]->filled < USE_HISTORY ? cs[0]->filled : USE_HISTORY) : 0;
+	span = interval_s * (double)have / 60.0;
+	snprintf(head, sizeof(head), "%-*s%*s  %-*s%*s  ", NAME_W, "COMPONENT", UTIL_W - 1, "UTIL%",
+		 SAT_W, "SATURATION", ERR_W - 2, "ERRORS");
+	snprintf(spark_title, sizeof(spark_title), "UTIL%% over the last %.1f min", span);
+	if ((int)strlen(spark_title) > spark_w)
+		snprintf(spark_title, sizeof(spark_title), "UTIL%% %.1fm", span);
+	if ((int)strlen(spark_title) <= spark_w)
+		snprintf(head + strlen(head), sizeof(head) - strlen(head), "%s", spark_title);
 	t->layout.colhead_y = y + used;
 	t->layout.first_row_y = y + used + 1;
 	t->layout.nr_visible = h - used - 1;
