@@ -117,6 +117,17 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	json_state_samples(j, "samples", row->state_samples);
 	json_double(j, "avg_active", row->avg_active, 3);
 	json_double(j, "cpu_pct", row->cpu_pct, 1);
+	json_double(j, "cpu_total_s", (double)row->cpu_total_ns / 1e9, 2);
+	if (row->proc_known) { /* the TUI's USER, NI and RES columns */
+		const char *user = model__string(m, row->user_id);
+
+		json_u64(j, "ppid", row->ppid);
+		json_u64(j, "uid", row->uid);
+		if (user)
+			json_string(j, "user", user);
+		json_i64(j, "nice", row->nice);
+		json_u64(j, "rss_bytes", row->rss_bytes);
+	}
 	nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
 	json_syscall_samples(j, "samples_by_syscall", sc, nr);
 	print_json_syscalls(m, j, row, sc, nr);
@@ -204,6 +215,38 @@ static void print_json_bpf_stats(struct model *m, struct json *j)
 	free(ps);
 }
 
+/* The TUI header's figures: threads alive now by state, load, uptime, memory and swap. */
+static void print_json_now(struct model *m, struct json *j)
+{
+	struct tt_host_stats h;
+	struct model_now now;
+
+	model__now(m, &now);
+	json_begin_object(j, "now");
+	json_u64(j, "threads", now.alive);
+	json_u64(j, "running", now.states[TT_ST_R]);
+	json_u64(j, "waiting", now.states[TT_ST_Q]);
+	json_u64(j, "disk_wait", now.states[TT_ST_D]);
+	json_u64(j, "stopped", now.states[TT_ST_T] + now.states[TT_ST_t]);
+	json_u64(j, "zombie", now.states[TT_ST_Z]);
+	json_end_object(j);
+	if (!model__host(m, &h))
+		return;
+	json_begin_object(j, "host");
+	for (int i = 0; i < 3; i++)
+		json_double(j,
+			    i == 0   ? "load1"
+			    : i == 1 ? "load5"
+				     : "load15",
+			    h.load_milli[i] / 1000.0, 2);
+	json_double(j, "uptime_s", (double)h.uptime_ns / 1e9, 0);
+	json_u64(j, "mem_total_kb", h.mem_total_kb);
+	json_u64(j, "mem_used_kb", h.mem_total_kb - h.mem_avail_kb);
+	json_u64(j, "swap_total_kb", h.swap_total_kb);
+	json_u64(j, "swap_used_kb", h.swap_total_kb - h.swap_free_kb);
+	json_end_object(j);
+}
+
 static int print_json(struct model *m, const struct batch_info *info,
 		      const struct model_result *res, const struct model_stats *st, FILE *out)
 {
@@ -232,6 +275,7 @@ static int print_json(struct model *m, const struct batch_info *info,
 	if (model__label_name(m, 0))
 		print_json_label_groups(m, &j);
 	batch_luajit_json(&j, m);
+	print_json_now(m, &j);
 	json_begin_object(&j, "dropped");
 	for (int r = 0; r < MODEL_DROP_MAX; r++)
 		json_u64(&j, model_drop_name(r), st->drops_interval[r]);
