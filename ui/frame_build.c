@@ -88,7 +88,12 @@ static void header_stats(struct tui *t, enum model_window w)
 	}
 	hi->tick_ms = st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0;
 	hi->window_s = model__window_seconds(t->model, w);
-	model__now(t->model, &hi->now);
+	/* Walks every thread: once per data (an interval, a replay's move), not per frame. */
+	if (t->now_gen != t->data_gen + 1 || t->now_events != st.events) {
+		model__now(t->model, &hi->now);
+		t->now_gen = t->data_gen + 1;
+		t->now_events = st.events;
+	}
 	hi->has_host = model__host(t->model, &hi->host);
 	memset(hi->states, 0, sizeof(hi->states));
 	hi->cpu_pct = hi->active = hi->samples_per_s = 0;

@@ -136,6 +136,7 @@ struct tui {
 	double trace_interval_s;
 
 	struct header_info header;
+	uint64_t now_gen, now_events; /* what header.now was counted from (data_gen + 1, events) */
 	struct tui_layout layout;
 	char shown_status[sizeof(((struct view *)0)->status)]; /* the status on screen... */
 	uint64_t status_since_ns;			       /* ...since then (monotonic) */
