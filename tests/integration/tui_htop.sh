@@ -13,7 +13,8 @@
 # - at 80x24 every pane's column titles fit whole (columns are dropped, not cut);
 # - F2 Setup switches a column on, and the rc file keeps it for the next run;
 # - d changes the interval live; the message stays in the footer a few seconds;
-#   the pickers mark their cursor; sort arrows match the order.
+#   the pickers mark their cursor; sort arrows match the order;
+# - the Group pane grouped by process has %CPU.
 set -u
 
 TUI_NAME=htop
@@ -187,8 +188,17 @@ for size in "80 24" "200 50"; do
 	wait_for '^PROMPT\$'
 done
 
-# 7. F2 Setup: USER on in the thread view; the rc file keeps it.
+# 7. Group by process: rows with %CPU (the sum of their threads'), not ACTIVE alone.
 run_tt 200 50
+keys g
+wait_for 'Group by'
+keys Space Down Down Space Down Space Enter # state off, process on, syscall off
+wait_for 'PID +COMM +%CPU +THR +SAMPLES +ACTIVE'
+wait_for "^ +$SPIN +spinners +[0-9]+\.[0-9] +4 "
+keys 1
+wait_for 'TOP FRAME'
+
+# 8. F2 Setup: USER on in the thread view; the rc file keeps it.
 screen | grep -Eq '^ +PID +TID +USER ' && fail "USER shown before it was chosen"
 keys F2
 wait_for 'Setup: thread columns'

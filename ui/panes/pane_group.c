@@ -22,6 +22,8 @@ static const int dim_col[DIM_MAX] = {
 	[DIM_LABELS] = COL_LABELS,
 };
 
+#define GROUP_THREAD_DIMS (DIM_BIT(DIM_PID) | DIM_BIT(DIM_COMM) | DIM_BIT(DIM_CGROUP))
+
 static size_t group_columns(const struct view *v, int *cols, size_t cap)
 {
 	static const int tail[] = {COL_THREADS, COL_SAMPLES, COL_ACTIVE, COL_SHARE};
@@ -36,8 +38,13 @@ static size_t group_columns(const struct view *v, int *cols, size_t cap)
 		if (d == DIM_PID && !(v->group_dims & DIM_BIT(DIM_COMM)) && n < cap)
 			cols[n++] = COL_COMM; /* a process is shown with its name */
 	}
-	/* Grouped by labels: the CPU their on-CPU samples show ("-" without BPF). */
-	if (v->group_dims & DIM_BIT(DIM_LABELS) && n < cap)
+	/*
+	 * %CPU where the model can tell it: rows of processes, comms or cgroups
+	 * (their threads' CPU time), or of labels (their on-CPU samples; "-"
+	 * without BPF). A row of a state or a syscall has no CPU time of its own.
+	 */
+	if ((v->group_dims & DIM_BIT(DIM_LABELS) || !(v->group_dims & ~GROUP_THREAD_DIMS)) &&
+	    n < cap)
 		cols[n++] = COL_CPU;
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]) && n < cap; i++)
 		cols[n++] = tail[i];
