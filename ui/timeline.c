@@ -174,7 +174,20 @@ int timeline_key(struct tui *t, int key)
 		t->host->replay_range(t->host, tl->mark_ns ? tl->mark_ns : st.first_ns,
 				      st.shown_ns);
 		tl->mark_ns = 0;
-		t->view.status[0] = '\0';
+		snprintf(t->view.status, sizeof(t->view.status),
+			 "showing the range as one interval; Esc shows one interval again");
+		return RX_REQUERY;
+	case UK_ESC:
+		/* Esc undoes [ and ] before it backs up a drill-down level. */
+		if (tl->mark_ns) {
+			tl->mark_ns = 0;
+			snprintf(t->view.status, sizeof(t->view.status), "range start cleared");
+			return RX_REDRAW;
+		}
+		if (!st.range_from_ns || t->view.nr_crumbs)
+			return -1;
+		t->host->replay_jump(t->host, st.shown_ns);
+		snprintf(t->view.status, sizeof(t->view.status), "range cleared: one interval");
 		return RX_REQUERY;
 	default:
 		return -1;
@@ -264,6 +277,6 @@ const struct key_help timeline_help[] = {
 	{"b", "replay: jump to a time (HH:MM:SS, -30s, +2m)"},
 	{"+ / -", "replay: faster / slower (1x 2x 10x max); Stacks: use Right / Left"},
 	{"Home / End", "replay: first / last interval"},
-	{"[ then ]", "replay: show the range from [ to here as one interval"},
+	{"[ then ]", "replay: show the range from [ to here as one interval (Esc: one again)"},
 };
 const size_t timeline_help_count = sizeof(timeline_help) / sizeof(timeline_help[0]);

@@ -99,6 +99,10 @@ wait_for 'REPLAY .* PAUSED  range [0-9:]+-[0-9:]+ UTC'
 win=$(screen | sed -n 's/.*window: last interval (\([0-9.]*\)s).*/\1/p')
 awk -v w="$win" -v a="$off" -v b="$o" 'BEGIN { exit !(w >= b - a + 0.3) }' ||
 	fail "range window ${win}s from +$off to +$o"
+# Esc clears the range: one interval again, and the footer says so.
+keys Escape
+wait_for 'range cleared: one interval'
+wait_gone 'REPLAY .* PAUSED  range '
 
 keys '+'
 keys ' '
