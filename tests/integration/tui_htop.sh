@@ -220,13 +220,21 @@ keys q
 wait_for '^PROMPT\$'
 # A bad rc file: one line naming the file and line, and threadtop runs.
 echo 'thread_columns=pid bogus' >"$XDG_CONFIG_HOME/threadtop/threadtoprc"
+# At 80x24: the Log pane shows the selected (newest) message whole, wrapped.
 new_server
-start_shell 200 50
+start_shell 80 24
 keys "clear; XDG_CONFIG_HOME='$XDG_CONFIG_HOME' $TT_BIN --source proc -d 1 -p $PIDS" Enter
-wait_for "threadtoprc:1: unknown column 'bogus'"
+wait_for '^rc file: .*threadtoprc'
 wait_for '^ +PID +TID +COMM '
 keys 5
-wait_for "rc file: .*threadtoprc:1: unknown column 'bogus'"
+wait_for 'MESSAGES'
+keys / # select it: the search moves the selection to it
+keys -l 'rc file'
+keys Enter
+log=$(screen | tr -d '\n' | tr -s ' ')
+grep -q "unknown column 'bogus' for thread_columns" <<<"$log" &&
+	grep -q 'fix or remove the file)' <<<"$log" ||
+	fail "the Log pane cuts the rc file's message: $log"
 keys q
 wait_for '^PROMPT\$'
 echo "PASS: tui_htop"

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The Log pane: threadtop's own messages, newest first (nothing is printed
- * to the terminal while curses owns it).
+ * to the terminal while curses owns it); the selected one is shown whole,
+ * wrapped, however long.
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,7 +39,7 @@ static void log_pane_draw(struct tui *t, int y, int h, int cols)
 		screen_text(y + 2, 2, cols - 2, "no messages", ROLE_DIM, false);
 		return;
 	}
-	for (int k = 0; k < h - 1; k++) {
+	for (int k = 0, line = 0; line < h - 1; k++) {
 		size_t i = pv->top + (size_t)k;
 		const char *s;
 		bool sel;
@@ -50,9 +51,34 @@ static void log_pane_draw(struct tui *t, int y, int h, int cols)
 		if (!s)
 			continue;
 		escape_for_terminal(s, strlen(s), buf, sizeof(buf));
-		if (sel)
-			screen_fill(y + 1 + k, 0, cols, ROLE_SELECTED);
-		screen_text(y + 1 + k, 0, cols, buf, sel ? ROLE_SELECTED : ROLE_NORMAL, false);
+		if (!sel) {
+			screen_text(y + 1 + line++, 0, cols, buf, ROLE_NORMAL, false);
+			continue;
+		}
+		/* The selected message in full: wrapped over the lines it needs. */
+		for (const char *p = buf; *p && line < h - 1; line++) {
+			int indent = p != buf ? 2 : 0;
+			size_t len = strlen(p), cut = (size_t)(cols - indent);
+
+			if (len <= cut) {
+				cut = len;
+			} else {
+				/* At a space when one is near the end, never inside a UTF-8 character. */
+				for (size_t b = cut; b > cut - cut / 4; b--)
+					if (p[b - 1] == ' ') {
+						cut = b;
+						break;
+					}
+				while (cut > 1 && ((unsigned char)p[cut] & 0xc0) == 0x80)
+					cut--;
+			}
+			screen_fill(y + 1 + line, 0, cols, ROLE_SELECTED);
+			screen_text(y + 1 + line, indent, (int)cut, p, ROLE_SELECTED, false);
+			p += cut;
+			if (!*p)
+				break;
+		}
+		line++;
 	}
 }
 
