@@ -18,142 +18,11 @@
 #include "syscalls.h"
 #include "util.h"
 
-const struct ui_column ui_columns[COL_MAX] = {
-	[COL_PID] = {"PID", 7, COLK_NUMBER, 0, 0, "pid"},
-	[COL_TID] = {"TID", 7, COLK_NUMBER, 90, 0, "tid"},
-	[COL_COMM] = {"COMM", 15, COLK_TEXT, 95, 0, "comm"},
-	[COL_STATE] = {"S", 2, COLK_TEXT, 80, 0, "state"},
-	[COL_CPU] = {"%CPU", 6, COLK_NUMBER, 85, 0, "cpu"},
-	[COL_ACTIVE] = {"ACTIVE", 7, COLK_NUMBER, 88, 0, "active"},
-	[COL_MIX] = {"STATEMIX", 8, COLK_BAR, 20, 0, "statemix"},
-	[COL_SYSCALL] = {"SYSCALL", 15, COLK_TEXT, 60, 0, "syscall"},
-	[COL_FRAME] = {"TOP FRAME", 0, COLK_TEXT, 70, 14, "frame"},
-	[COL_SAMPLES] = {"SAMPLES", 8, COLK_NUMBER, 55, 0, "samples"},
-	[COL_SHARE] = {"SHARE", 16, COLK_BAR, 50, 0, "share"},
-	[COL_THREADS] = {"THR", 5, COLK_NUMBER, 52, 0, "threads"},
-	[COL_WCHAN] = {"WCHAN", 20, COLK_TEXT, 35, 0, "wchan"},
-	[COL_KLEAF] = {"KERNEL LEAF", 18, COLK_TEXT, 35, 0, "kleaf"},
-	[COL_ULEAF] = {"USER LEAF", 18, COLK_TEXT, 35, 0, "uleaf"},
-	[COL_CGROUP] = {"CGROUP", 24, COLK_TEXT, 25, 0, "cgroup"},
-	[COL_CMD] = {"COMMAND", 0, COLK_TEXT, 65, 14, "cmd"},
-	[COL_COUNT] = {"CALLS", 9, COLK_NUMBER, 60, 0, "calls"},
-	[COL_TIME] = {"TIME ms", 9, COLK_NUMBER, 58, 0, "time_ms"},
-	[COL_P50] = {"p50", 7, COLK_NUMBER, 45, 0, "p50"},
-	[COL_P99] = {"p99", 7, COLK_NUMBER, 46, 0, "p99"},
-	[COL_HIST] = {"256ns..4s", 12, COLK_BAR, 20, 0, "hist"},
-	[COL_LABELS] = {"LABELS", 24, COLK_TEXT, 40, 0, "labels"},
-	[COL_USER] = {"USER", 8, COLK_TEXT, 42, 0, "user"},
-	[COL_NICE] = {"NI", 3, COLK_NUMBER, 10, 0, "nice"},
-	[COL_RES] = {"RES", 6, COLK_NUMBER, 45, 0, "res"},
-	[COL_TIMEP] = {"TIME+", 9, COLK_NUMBER, 30, 0, "time"},
-};
-
-int rows_col_by_key(const char *key)
-{
-	for (int c = 0; c < COL_MAX; c++)
-		if (ui_columns[c].key && !strcmp(ui_columns[c].key, key))
-			return c;
-	return -1;
-}
-
-/* "12.3M" from bytes, top's units (KiB, MiB, ...). */
-static void fmt_bytes(uint64_t bytes, char *buf, size_t len)
-{
-	static const char units[] = "KMGTP";
-	double v = (double)bytes / 1024;
-	int u = 0;
-
-	while (v >= 1024 && u < 4)
-		v /= 1024, u++;
-	snprintf(buf, len, v < 100 && u ? "%.1f%c" : "%.0f%c", v, units[u]);
-}
-
-/* TIME+ as top writes it: "12:34.56" (minutes), "123:45" past 100 minutes, hours past 100. */
-static void fmt_timep(uint64_t ns, char *buf, size_t len)
-{
-	uint64_t cs = ns / 10000000ull, s = cs / 100, m = s / 60;
-
-	if (m < 100)
-		snprintf(buf, len, "%llu:%02llu.%02llu", (unsigned long long)m,
-			 (unsigned long long)(s % 60), (unsigned long long)(cs % 100));
-	else if (m < 6000)
-		snprintf(buf, len, "%llu:%02llu", (unsigned long long)m,
-			 (unsigned long long)(s % 60));
-	else
-		snprintf(buf, len, "%lluh", (unsigned long long)(m / 60));
-}
-
-uint64_t sc_percentile(const struct sc_stat *s, double pct)
-{
-	uint64_t n = 0, want;
-
-	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
-		n += s->hist[b];
-	if (!n)
-		return 0;
-	want = (uint64_t)((double)n * pct / 100.0 + 0.5);
-	if (!want)
-		want = 1;
-	n = 0;
-	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++) {
-		n += s->hist[b];
-		if (n >= want)
-			return 2ull << b;
-	}
-	return 2ull << (TT_SYSCALL_HIST_BUCKETS - 1);
-}
-
-/* "850ns", "12us", "3.4ms", "1.2s". */
-static void fmt_ns(uint64_t ns, char *buf, size_t len)
-{
-	if (ns < 1000)
-		snprintf(buf, len, "%" PRIu64 "ns", ns);
-	else if (ns < 1000000)
-		snprintf(buf, len, "%" PRIu64 "us", ns / 1000);
-	else if (ns < 1000000000)
-		snprintf(buf, len, "%.1fms", (double)ns / 1e6);
-	else
-		snprintf(buf, len, "%.1fs", (double)ns / 1e9);
-}
-
 static const struct sc_stat *sc_of(const struct rows_ctx *c, const struct model_row *r)
 {
 	if (!c->sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
 		return NULL;
 	return &c->sc[r->syscall];
-}
-
-static bool is_sc_col(int col)
-{
-	return col == COL_COUNT || col == COL_TIME || col == COL_P50 || col == COL_P99 ||
-	       col == COL_HIST;
-}
-
-/* What a syscall column shows and sorts by (COL_HIST: the total; it shows the mean). */
-static uint64_t sc_value(const struct sc_stat *s, int col)
-{
-	if (col == COL_COUNT)
-		return s->count;
-	if (col == COL_TIME || col == COL_HIST)
-		return s->total_ns;
-	return sc_percentile(s, col == COL_P50 ? 50 : 99);
-}
-
-static void sc_cell(const struct sc_stat *s, int col, char *buf, size_t len)
-{
-	uint64_t v;
-
-	if (!s || !s->count) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	v = sc_value(s, col);
-	if (col == COL_COUNT)
-		snprintf(buf, len, "%" PRIu64, v);
-	else if (col == COL_TIME)
-		snprintf(buf, len, "%.1f", (double)v / 1e6);
-	else
-		fmt_ns(col == COL_HIST ? v / s->count : v, buf, len); /* HIST: the mean */
 }
 
 static const char *dict(const struct rows_ctx *c, uint32_t id)
@@ -283,8 +152,8 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	uint64_t ip;
 
 	buf[0] = '\0';
-	if (is_sc_col(col)) {
-		sc_cell(sc_of(c, r), col, buf, len);
+	if (cols_is_sc(col)) {
+		cols_sc_cell(sc_of(c, r), col, buf, len);
 		return buf;
 	}
 	switch (col) {
@@ -382,12 +251,12 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 		break;
 	case COL_RES:
 		if (r->proc_known && r->rss_bytes)
-			fmt_bytes(r->rss_bytes, buf, len);
+			cols_fmt_bytes(r->rss_bytes, buf, len);
 		else
 			snprintf(buf, len, "-");
 		break;
 	case COL_TIMEP:
-		fmt_timep(r->cpu_total_ns, buf, len);
+		cols_fmt_timep(r->cpu_total_ns, buf, len);
 		break;
 	case COL_CMD:
 		s = dict(c, r->cmdline_id);
@@ -405,29 +274,6 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 }
 
 #define CMP(a, b) (((a) > (b)) - ((a) < (b)))
-
-bool rows_col_descends(int col)
-{
-	switch (col) {
-	case COL_PID:
-	case COL_TID:
-	case COL_COMM:
-	case COL_STATE:
-	case COL_SYSCALL:
-	case COL_FRAME:
-	case COL_WCHAN:
-	case COL_KLEAF:
-	case COL_ULEAF:
-	case COL_CGROUP:
-	case COL_CMD:
-	case COL_LABELS:
-	case COL_USER:
-	case COL_NICE:
-		return false;
-	default:
-		return true;
-	}
-}
 
 static int cmp_syscall(int a, int b)
 {
@@ -447,10 +293,10 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 	bool ka, kb;
 	int r = 0;
 
-	if (is_sc_col(col)) {
+	if (cols_is_sc(col)) {
 		const struct sc_stat *x = sc_of(c, a), *y = sc_of(c, b);
 
-		return x && y ? CMP(sc_value(y, col), sc_value(x, col)) : 0;
+		return x && y ? CMP(cols_sc_value(y, col), cols_sc_value(x, col)) : 0;
 	}
 	switch (col) {
 	case COL_PID:

@@ -81,6 +81,14 @@ struct sc_stat {
 /* The latency below which pct percent of the calls fall (a bucket's upper bound), ns. */
 uint64_t sc_percentile(const struct sc_stat *s, double pct);
 
+/* Column formats (columns.c). "12.3M" from bytes; TIME+ ("12:34.56") from ns. */
+void cols_fmt_bytes(uint64_t bytes, char *buf, size_t len);
+void cols_fmt_timep(uint64_t ns, char *buf, size_t len);
+/* Whether col is one of --syscalls' exact columns; what it sorts by; its cell ("-" for none). */
+bool cols_is_sc(int col);
+uint64_t cols_sc_value(const struct sc_stat *s, int col);
+void cols_sc_cell(const struct sc_stat *s, int col, char *buf, size_t len);
+
 /* What cells need besides the row: the model (dictionaries) and totals. */
 struct rows_ctx {
 	const struct model *m;	/* may be NULL in tests: no dictionary look-ups */
