@@ -62,7 +62,7 @@ enum tt_event_type {
 #define TT_THREAD_REPEAT_VERSION 1
 #define TT_STRING_VERSION 1
 #define TT_STACK_VERSION 1
-#define TT_TICK_VERSION 1
+#define TT_TICK_VERSION 2 /* 2: asked_us, target_us, missed */
 #define TT_DROPS_VERSION 1
 #define TT_CLOCK_VERSION 1
 #define TT_INTERVAL_VERSION 1
@@ -286,11 +286,25 @@ enum tt_id_dict {
 	X(LABEL, TT_DICT_LABEL)           \
 	X(LJ_FRAME, TT_DICT_LJ_FRAME)
 
+/*
+ * A sampling pass is complete. Version 2 says what the schedule asked for and
+ * what it got, so every view shows the rate achieved beside the rate asked:
+ * the application's clock skips a tick it could not take on time (missed),
+ * and a source that cannot keep the asked rate within its budget lowers it
+ * (target_us longer than asked_us), counting the ticks it leaves out as
+ * missed too. The model weighs thread samples by what was really taken
+ * (model__rate), so neither makes a figure wrong, only coarser.
+ */
 struct tt_tick {
 	struct tt_event_header hdr;
-	__u32 weight_us;   /* sampling period of this pass */
+	__u32 weight_us;   /* time this pass stands for: since the previous pass (1: the period) */
 	__u32 nr_threads;  /* samples emitted by this pass */
 	__u64 duration_ns; /* what the pass cost */
+	/* Version 2+. */
+	__u32 asked_us;	 /* the period asked for (-F) */
+	__u32 target_us; /* the period the source keeps now: asked_us, or longer when lowered */
+	__u32 missed;	 /* ticks of the asked schedule not taken since the previous pass */
+	__u32 reserved;
 };
 
 struct tt_drops {

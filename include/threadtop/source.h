@@ -53,12 +53,49 @@ struct source_ops {
 	void (*free)(struct source *src);
 };
 
+/*
+ * The schedule of the pass tick() is asked for, set by the application just
+ * before each call. Ticks fall on absolute monotonic time (a multiple of
+ * period_ns after the start); one the application could not take on time is
+ * skipped, never run late in a burst, and counted in missed.
+ */
+struct source_clock {
+	uint64_t period_ns; /* the period asked for (-F) */
+	uint64_t since_ns;  /* since the previous pass asked for; 0 before the first */
+	uint32_t missed;    /* ticks skipped by the clock since the previous pass */
+};
+
 /* Base of every source; a concrete source embeds it first. */
 struct source {
 	const struct source_ops *ops;
 	struct event_sink sink;
+	struct source_clock clock;
 	char error[256]; /* the last failure, one line, for the user */
 };
+
+/*
+ * Fills the TT_EV_TICK of a pass that began at start_ns from src->clock.
+ * A source that lowered its rate passes the period it keeps now (target_ns,
+ * 0 = the one asked) and the ticks it left out since its previous pass
+ * (skipped), and reports since_ns of its own passes in since_ns (0 = the
+ * clock's). The caller sets nr_threads and duration_ns.
+ */
+static inline void source_tick_fill(const struct source *src, struct tt_tick *tick,
+				    uint64_t start_ns, uint64_t since_ns, uint64_t target_ns,
+				    uint32_t skipped)
+{
+	const struct source_clock *c = &src->clock;
+	uint64_t since = since_ns ? since_ns : c->since_ns;
+	uint64_t period = c->period_ns ? c->period_ns : 1;
+
+	*tick = (struct tt_tick){
+		.hdr = {TT_EV_TICK, TT_TICK_VERSION, sizeof(*tick), start_ns},
+		.weight_us = (__u32)((since ? since : period) / 1000),
+		.asked_us = (__u32)(period / 1000),
+		.target_us = (__u32)((target_ns ? target_ns : period) / 1000),
+		.missed = c->missed + skipped,
+	};
+}
 
 static inline void source__free(struct source *src)
 {

@@ -297,22 +297,42 @@ static int end_interval(struct app *app, uint64_t now)
 }
 
 /*
- * Intervals are counted in ticks, not timed separately, so every interval
- * holds exactly round(delay x hz) sampling passes.
+ * Passes run on absolute monotonic time: tick k is due at origin + k x
+ * period. A handler that runs late takes the latest tick due and counts the
+ * ones it skipped (never a burst of late passes, whose samples would all
+ * describe the same moment). An interval ends at the first pass at or past
+ * its end on the clock, so -d holds however many passes a loaded box let
+ * through; the model weighs samples by what was taken (model__rate).
  */
 static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 {
 	struct app *app = ctx;
+	uint64_t due = now > app->tick_origin_ns ? (now - app->tick_origin_ns) / app->tick_ns : 0;
 	int err;
 
+	(void)expirations; /* the clock says which tick is due, and so how many were missed */
+	if (due <= app->tick_index)
+		due = app->tick_index + 1;
+	app->source->clock = (struct source_clock){
+		.period_ns = app->tick_ns,
+		.since_ns = app->last_pass_ns ? now - app->last_pass_ns : 0,
+		.missed = (uint32_t)(due - app->tick_index - 1),
+	};
+	app->ticks_missed += due - app->tick_index - 1;
+	app->tick_index = due;
+	app->last_pass_ns = now;
 	emit_clock(app, now);
 	if (app->use)
 		use_sampler__tick(app->use, now);
 	err = app->source->ops->tick(app->source, now);
 	if (err < 0 && err != -EAGAIN)
 		log_msg("%s source: sampling failed: %s", app_source_name(app), strerror(-err));
-	if (++app->ticks < app->ticks_per_interval)
+	app->ticks++;
+	/* Half a tick early counts as on time: the tick at the end may fire a hair before it. */
+	if (now + app->tick_ns / 2 < app->interval_end_ns)
 		return 0;
+	while (app->interval_end_ns <= now + app->tick_ns / 2)
+		app->interval_end_ns += app->interval_ns;
 	app->ticks = 0;
 	return end_interval(app, now);
 }
@@ -410,12 +430,13 @@ static int on_signal(void *ctx, int signo)
 
 static int setup_loop(struct app *app)
 {
-	uint64_t tick_ns = NSEC_PER_SEC / app->hz;
-	double per_interval = app->delay_s * app->hz + 0.5;
 	sigset_t set;
 	int err, fd;
 
-	app->ticks_per_interval = per_interval < 1 ? 1 : (unsigned)per_interval;
+	app->tick_ns = NSEC_PER_SEC / app->hz;
+	app->interval_ns = (uint64_t)(app->delay_s * 1e9 + 0.5);
+	if (app->interval_ns < app->tick_ns)
+		app->interval_ns = app->tick_ns;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -427,7 +448,10 @@ static int setup_loop(struct app *app)
 	if (err < 0)
 		return err;
 	if (!app->replay) {
-		err = loop__add_timer(app->loop, tick_ns, tick_ns, on_tick, app);
+		app->tick_origin_ns = monotonic_ns();
+		app->interval_end_ns = app->tick_origin_ns + app->interval_ns;
+		err = loop__add_timer_at(app->loop, app->tick_origin_ns + app->tick_ns,
+					 app->tick_ns, on_tick, app);
 		if (err < 0)
 			return err;
 	}

@@ -91,18 +91,24 @@ static int host_replay_range(const struct frontend_host *h, uint64_t from_ns, ui
 static int host_set_delay(const struct frontend_host *h, double delay_s)
 {
 	struct app *app = app_of_host(h);
-	double per_interval = delay_s * app->hz + 0.5;
+	uint64_t start_ns, interval_ns = (uint64_t)(delay_s * 1e9 + 0.5);
 
 	if (app->replay)
 		return -ENOTSUP;
 	if (!(delay_s >= 0.1 && delay_s <= 3600))
 		return -EINVAL;
-	/* The tick timer stays; an interval is a count of ticks (app.c on_tick). */
+	if (interval_ns < app->tick_ns)
+		interval_ns = app->tick_ns;
+	/*
+	 * Intervals end on the clock (app.c on_tick): the current one keeps its
+	 * start and ends at start + the new length, or at the next tick when
+	 * that moment has passed.
+	 */
+	start_ns = app->interval_end_ns - app->interval_ns;
 	app->delay_s = delay_s;
 	app->settings.delay_s = delay_s;
-	app->ticks_per_interval = per_interval < 1 ? 1 : (unsigned)per_interval;
-	if (app->ticks >= app->ticks_per_interval)
-		app->ticks = app->ticks_per_interval - 1; /* the next tick closes the interval */
+	app->interval_ns = interval_ns;
+	app->interval_end_ns = start_ns + interval_ns;
 	return 0;
 }
 

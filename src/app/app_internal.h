@@ -41,8 +41,17 @@ struct app {
 	struct cgroup_namer cg_namer; /* the model's way to them */
 	uint64_t bad_capture_records;
 	long intervals;
-	unsigned ticks_per_interval;
-	unsigned ticks;
+	/*
+	 * The sampling clock: tick k falls at tick_origin_ns + k x tick_ns;
+	 * intervals end on the wall clock, at interval_end_ns (multiples of -d
+	 * after the origin), not after a count of ticks.
+	 */
+	uint64_t tick_origin_ns, tick_ns, interval_ns;
+	uint64_t tick_index;	  /* the latest tick taken */
+	uint64_t last_pass_ns;	  /* when it was taken, 0 = none yet */
+	uint64_t interval_end_ns; /* the next interval ends at the first tick past this */
+	uint64_t ticks_missed;	  /* session: ticks skipped because the loop was late */
+	unsigned ticks;		  /* passes in the interval so far */
 	uint32_t interval_seq;
 	uint64_t interval_realtime_ns;
 	uint64_t invalid_records;

@@ -156,7 +156,7 @@ int loop__watch_write(struct loop *loop, int fd, bool on)
 	return -ENOENT;
 }
 
-static int arm(int fd, uint64_t first_ns, uint64_t period_ns)
+static int arm_flags(int fd, uint64_t first_ns, uint64_t period_ns, int flags)
 {
 	struct itimerspec its = {
 		.it_value = {(time_t)(first_ns / NSEC_PER_SEC), (long)(first_ns % NSEC_PER_SEC)},
@@ -166,18 +166,23 @@ static int arm(int fd, uint64_t first_ns, uint64_t period_ns)
 
 	if (period_ns && !first_ns)
 		its.it_value = its.it_interval;
-	return timerfd_settime(fd, 0, &its, NULL) < 0 ? -errno : 0;
+	return timerfd_settime(fd, flags, &its, NULL) < 0 ? -errno : 0;
 }
 
-int loop__add_timer(struct loop *loop, uint64_t first_ns, uint64_t period_ns, loop_timer_fn fn,
-		    void *ctx)
+static int arm(int fd, uint64_t first_ns, uint64_t period_ns)
+{
+	return arm_flags(fd, first_ns, period_ns, 0);
+}
+
+static int add_timer(struct loop *loop, uint64_t first_ns, uint64_t period_ns, int flags,
+		     loop_timer_fn fn, void *ctx)
 {
 	struct watch *w;
 	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK), err;
 
 	if (fd < 0)
 		return -errno;
-	err = arm(fd, first_ns, period_ns);
+	err = arm_flags(fd, first_ns, period_ns, flags);
 	if (err) {
 		close(fd);
 		return err;
@@ -189,6 +194,18 @@ int loop__add_timer(struct loop *loop, uint64_t first_ns, uint64_t period_ns, lo
 	w->timer_fn = fn;
 	w->ctx = ctx;
 	return add_watch(loop, w);
+}
+
+int loop__add_timer(struct loop *loop, uint64_t first_ns, uint64_t period_ns, loop_timer_fn fn,
+		    void *ctx)
+{
+	return add_timer(loop, first_ns, period_ns, 0, fn, ctx);
+}
+
+int loop__add_timer_at(struct loop *loop, uint64_t first_abs_ns, uint64_t period_ns,
+		       loop_timer_fn fn, void *ctx)
+{
+	return add_timer(loop, first_abs_ns, period_ns, TFD_TIMER_ABSTIME, fn, ctx);
 }
 
 int loop__set_timer(struct loop *loop, int timer_id, uint64_t first_ns, uint64_t period_ns)

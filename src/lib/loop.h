@@ -44,6 +44,13 @@ size_t loop__nr_slots(const struct loop *loop);
  */
 int loop__add_timer(struct loop *loop, uint64_t first_ns, uint64_t period_ns, loop_timer_fn fn,
 		    void *ctx);
+/*
+ * A periodic timer whose first expiry is at first_abs_ns on CLOCK_MONOTONIC,
+ * then every period_ns after it: expiries stay on that grid however late
+ * the handler runs (the kernel counts the ones it missed in expirations).
+ */
+int loop__add_timer_at(struct loop *loop, uint64_t first_abs_ns, uint64_t period_ns,
+		       loop_timer_fn fn, void *ctx);
 /* Changes a timer's period (0 disarms it). */
 int loop__set_timer(struct loop *loop, int timer_id, uint64_t first_ns, uint64_t period_ns);
 

@@ -381,6 +381,7 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 		if (ev->time_ns > m->last_tick_ns)
 			m->last_tick_ns = ev->time_ns;
 		model_repeat_tick(m);
+		model_clock_tick(m, (const struct tt_tick *)ev);
 		m->ticks++;
 		m->ticks_interval++;
 		m->tick_cost_ns += ((const struct tt_tick *)ev)->duration_ns;
@@ -444,6 +445,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 	model_procs_end_interval(m, now_ns);
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));
 	m->dict_refused_start = dict_budget__refused(m->budget);
+	model_clock_end_interval(m);
 	m->ticks_interval = 0;
 	m->tick_cost_interval_ns = 0;
 	lj_model__end_interval(m->lj);

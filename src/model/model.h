@@ -326,6 +326,26 @@ int model_rows_tree(const struct model *m, struct model_row *rows, size_t nr, ui
 double model__window_seconds(const struct model *m, enum model_window window);
 
 /*
+ * The sampling clock over a window: what was asked, what the source keeps,
+ * what was really taken. A thread sample stands for weight_s (the window's
+ * length over the passes taken in it), so avg_active = active samples x
+ * weight_s / window_s is the active share of the passes, whatever the load.
+ */
+struct model_rate {
+	double hz_asked;    /* -F; from the latest pass */
+	double hz_target;   /* what the source keeps: hz_asked, lower when it lowered its rate */
+	double hz_achieved; /* passes taken / window length */
+	uint64_t ticks;	    /* passes taken in the window */
+	uint64_t missed;    /* ticks of the asked schedule not taken in the window */
+	double window_s;
+	double weight_s; /* the time one thread sample stands for */
+};
+/* Fills *ret for window. Returns 0 or -EINVAL for an unknown window. */
+int model__rate(const struct model *m, enum model_window window, struct model_rate *ret);
+/* model__rate's weight_s alone (0 for an unknown window). */
+double model__sample_weight_s(const struct model *m, enum model_window window);
+
+/*
  * Traced data (BPF source): on-CPU samples, exact syscall figures, off-CPU
  * time, BPF program cost. Queries take WIN_INTERVAL, WIN_LAST or WIN_SESSION
  * (the minute window is not kept for these: -EOPNOTSUPP). Arrays returned in *ret

@@ -67,6 +67,16 @@ struct thread {
 	struct thread_trace *trace; /* on-CPU, syscall, off-CPU data (model_traced.c), or NULL */
 };
 
+/* The sampling clock per window (model_clock.c); passes are model.ticks*. */
+struct model_clock {
+	uint64_t missed_interval, missed_session, missed_last;
+	uint64_t ticks_last;
+	uint32_t asked_us, target_us; /* of the latest pass */
+	uint32_t ring_sec;	      /* newest second of the rings */
+	uint32_t ring_ticks[MINUTE_SLOTS];
+	uint32_t ring_missed[MINUTE_SLOTS];
+};
+
 struct model {
 	struct model_opts opts;
 	struct u64map *threads;	     /* tid -> struct thread */
@@ -82,6 +92,7 @@ struct model {
 	uint32_t cpu_weight_us; /* period of the latest on-CPU sample */
 	uint64_t events, ticks, tick_cost_ns;
 	uint64_t ticks_interval, tick_cost_interval_ns;
+	struct model_clock clock;
 	uint64_t drops_interval[TT_DROP_MAX];
 	uint64_t drops_session[TT_DROP_MAX];
 	struct dict_budget *budget;  /* of the dictionaries, not owned; or NULL */
@@ -122,6 +133,10 @@ struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uin
 /* One more sample of t with this key (labels_id is filled in here). */
 void model_count_sample(struct model *m, struct thread *t, struct sample_key *key,
 			uint64_t time_ns);
+/* model_clock.c: a pass ended (TT_EV_TICK), an interval closes (before the reset). */
+void model_clock_tick(struct model *m, const struct tt_tick *tick);
+void model_clock_end_interval(struct model *m);
+
 /* Moves t's pending repeats into the counts of its current key. */
 void model_settle(struct thread *t);
 

@@ -26,7 +26,7 @@ _Static_assert(sizeof(struct tt_string) == 24, "tt_string layout");
 _Static_assert(sizeof(struct tt_proc_info) == 56, "tt_proc_info layout");
 _Static_assert(sizeof(struct tt_host_stats) == 72, "tt_host_stats layout");
 _Static_assert(sizeof(struct tt_stack) == 32, "tt_stack layout");
-_Static_assert(sizeof(struct tt_tick) == 32, "tt_tick layout");
+_Static_assert(sizeof(struct tt_tick) == 48, "tt_tick layout");
 _Static_assert(sizeof(struct tt_drops) == 16 + 8 * TT_DROP_MAX, "tt_drops layout");
 _Static_assert(sizeof(struct tt_stack) + TT_MAX_STACK_DEPTH * sizeof(__u64) <= TT_EVENT_MAX_SIZE,
 	       "TT_EVENT_MAX_SIZE holds a full stack");
@@ -112,7 +112,7 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 			  TAIL_STRING},
 	[TT_EV_STACK] = {"stack", TT_STACK_VERSION, sizeof(struct tt_stack), HDR "44224",
 			 TAIL_STACK},
-	[TT_EV_TICK] = {"tick", TT_TICK_VERSION, sizeof(struct tt_tick), HDR "448", TAIL_NONE},
+	[TT_EV_TICK] = {"tick", TT_TICK_VERSION, sizeof(struct tt_tick), HDR "4484444", TAIL_NONE},
 	[TT_EV_DROPS] = {"drops", TT_DROPS_VERSION, sizeof(struct tt_drops), HDR "88888",
 			 TAIL_NONE},
 	[TT_EV_CLOCK] = {"clock", TT_CLOCK_VERSION, sizeof(struct tt_clock), HDR, TAIL_NONE},
@@ -179,6 +179,8 @@ static const struct {
 	  HDR "448444"
 	      "22c",
 	  TAIL_NONE}},
+	/* Version 1: no asked_us, target_us, missed (the model reads the weights it took). */
+	{TT_EV_TICK, {"tick", 1, 32, HDR "448", TAIL_NONE}},
 };
 
 const char *tt_event_type_name(unsigned type)

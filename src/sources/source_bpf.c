@@ -107,8 +107,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 	if (bs->pinfo)
 		proc_info__pass(bs->pinfo, start); /* timed as the pass's samples */
 	bpf_unwind__end_pass(bs, start);
-	tick.hdr = (struct tt_event_header){TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), now};
-	tick.weight_us = 1000000u / bs->opts.hz;
+	source_tick_fill(src, &tick, now, 0, 0, 0);
 	tick.nr_threads = bs->threads->bss->tt_nr_samples;
 	tick.duration_ns = monotonic_ns() - start;
 	sink_emit(&src->sink, &tick.hdr);

@@ -226,8 +226,7 @@ static void emit_tick(struct proc_source *ps, uint64_t start)
 		memset(ps->drops, 0, sizeof(ps->drops));
 		sink_emit(&ps->base.sink, &drops.hdr);
 	}
-	tick.hdr = (struct tt_event_header){TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), start};
-	tick.weight_us = 1000000u / ps->opts.hz;
+	source_tick_fill(&ps->base, &tick, start, 0, 0, 0);
 	tick.nr_threads = ps->nr_samples;
 	tick.duration_ns = end - start;
 	sink_emit(&ps->base.sink, &tick.hdr);

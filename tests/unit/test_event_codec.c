@@ -51,15 +51,21 @@ static void other_fixed_types(void **state)
 				      .cmdline_id = 4,
 				      .flags = 1,
 				      .comm = "x"};
-	struct tt_tick tick = {.hdr = {TT_EV_TICK, 1, sizeof(tick), 9},
+	struct tt_tick tick = {.hdr = {TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), 9},
 			       .weight_us = 50000,
 			       .nr_threads = 7,
-			       .duration_ns = 123};
+			       .duration_ns = 123,
+			       .asked_us = 50000,
+			       .target_us = 100000,
+			       .missed = 3};
+	/* A version 1 tick (recordings before asked_us/missed) still reads, at its size. */
+	struct tt_tick old = {.hdr = {TT_EV_TICK, 1, 32, 9}, .weight_us = 50000, .nr_threads = 7};
 	struct tt_drops drops = {.hdr = {TT_EV_DROPS, 1, sizeof(drops), 9},
 				 .count = {1, 2, 3, 4, 5}};
 
 	roundtrip(&info.hdr);
 	roundtrip(&tick.hdr);
+	roundtrip(&old.hdr);
 	roundtrip(&drops.hdr);
 }
 
@@ -119,7 +125,7 @@ static void thread_repeat(void **state)
 
 static void malformed(void **state)
 {
-	struct tt_tick tick = {.hdr = {TT_EV_TICK, 1, sizeof(tick), 9}};
+	struct tt_tick tick = {.hdr = {TT_EV_TICK, TT_TICK_VERSION, sizeof(tick), 9}};
 	union {
 		struct tt_stack st;
 		unsigned char buf[512];
