@@ -95,6 +95,8 @@ static void header_stats(struct tui *t, enum model_window w)
 		t->now_events = st.events;
 	}
 	hi->has_host = model__host(t->model, &hi->host);
+	if (model__rate(t->model, w, &hi->rate) < 0)
+		memset(&hi->rate, 0, sizeof(hi->rate));
 	memset(hi->states, 0, sizeof(hi->states));
 	hi->cpu_pct = hi->active = hi->samples_per_s = 0;
 }

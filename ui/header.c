@@ -39,7 +39,7 @@ static void meter(int y, int x, int w, const char *label, const double *parts,
 static void title_line(struct tui *t, int cols)
 {
 	const struct header_info *hi = &t->header;
-	char buf[256], clock[32];
+	char buf[256], clock[32], rate[64];
 	time_t now = time(NULL);
 	struct replay_status st;
 	struct record_status rs;
@@ -56,12 +56,18 @@ static void title_line(struct tui *t, int cols)
 	char win[64], win_short[48], rec[48] = "";
 	int left;
 
+	/* The rate asked, and what the box let through: a starved sampler shows here. */
+	if (hi->rate.ticks)
+		snprintf(rate, sizeof(rate), " (got %.1f, %llu missed)", hi->rate.hz_achieved,
+			 (unsigned long long)hi->rate.missed);
+	else
+		rate[0] = '\0';
 	/*
 	 * Parts drawn whole or not at all, the clock always (it tells a frame
 	 * from the next): 80 columns take the window's short form.
 	 */
-	snprintf(buf, sizeof(buf), "  source %s @ %u Hz, %s%s%s%s", t->source, t->hz, "sampling",
-		 tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
+	snprintf(buf, sizeof(buf), "  source %s @ %u Hz%s, %s%s%s%s", t->source, t->hz, rate,
+		 "sampling", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
 		 tr & MODEL_TRACED_SYSCALLS ? " +syscalls" : "",
 		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "");
 	snprintf(win, sizeof(win), "  window: %s (%.1fs)", view_window_name(hi->window),

@@ -31,6 +31,7 @@ struct header_info {
 	double samples_per_s;
 	uint64_t drops_interval, drops_session;
 	double tick_ms;
+	struct model_rate rate; /* the sampling clock over the window: asked, achieved, missed */
 	uint64_t intervals;
 	enum model_window window; /* the window actually queried */
 	struct model_now now;	  /* threads alive at the latest pass, by state */

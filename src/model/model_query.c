@@ -359,7 +359,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 {
 	struct builder b = {.m = m, .q = q};
 	double window_s = model__window_seconds(m, q->window);
-	double weight_s = m->weight_us / 1e6;
+	double weight_s = model__sample_weight_s(m, q->window); /* the period achieved */
 	struct thread *t;
 	uint64_t tid;
 	size_t pos = 0;

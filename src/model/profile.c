@@ -357,7 +357,10 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	size_t pos = 0;
 
 	model__stats(m, &st);
-	p->weight_us = st.weight_us;
+	/* What one sample stood for in this window: the period achieved, not asked. */
+	p->weight_us = (uint32_t)(model__sample_weight_s(m, o->window) * 1e6 + 0.5);
+	if (!p->weight_us)
+		p->weight_us = st.weight_us;
 	p->duration_ns = (uint64_t)(model__window_seconds(m, o->window) * 1e9);
 	p->cpu_period_ns = NSEC_PER_SEC / (o->cpu_hz ? o->cpu_hz : 99);
 	p->kinds = 1u << PROFILE_THREADS;

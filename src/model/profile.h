@@ -72,7 +72,7 @@ struct profile {
 	unsigned kinds; /* bits (1u << kind) of the kinds this session can have */
 	uint64_t total_count[PROFILE_KIND_MAX];
 	uint64_t total_ns[PROFILE_KIND_MAX];
-	uint32_t weight_us;	/* sampling period of thread samples */
+	uint32_t weight_us;	/* what a thread sample stands for: the period achieved */
 	uint64_t cpu_period_ns; /* sampling period of on-CPU samples */
 	uint64_t duration_ns;	/* length of the window */
 	char **strings_;	/* internal: the strings the profile owns */

@@ -247,6 +247,23 @@ static void print_json_now(struct model *m, struct json *j)
 	json_end_object(j);
 }
 
+/*
+ * The sampling clock of the interval beside the rate asked: what was really
+ * taken (hz_achieved, ticks), what the clock skipped (ticks_missed), and the
+ * rate the source keeps when it lowered it (hz_target).
+ */
+static void print_json_rate(struct model *m, struct json *j)
+{
+	struct model_rate r;
+
+	if (model__rate(m, WIN_INTERVAL, &r) < 0)
+		return;
+	json_double(j, "hz_achieved", r.hz_achieved, 3);
+	json_double(j, "hz_target", r.hz_target, 3);
+	json_u64(j, "ticks", r.ticks);
+	json_u64(j, "ticks_missed", r.missed);
+}
+
 static int print_json(struct model *m, const struct batch_info *info,
 		      const struct model_result *res, const struct model_stats *st, FILE *out)
 {
@@ -262,6 +279,7 @@ static int print_json(struct model *m, const struct batch_info *info,
 	if (info->replay)
 		json_bool(&j, "replay", true);
 	json_u64(&j, "hz", info->hz);
+	print_json_rate(m, &j);
 	json_u64(&j, "nr_threads", res->nr);
 	json_begin_array(&j, "threads");
 	for (size_t i = 0; i < res->nr; i++)
@@ -329,16 +347,19 @@ static int print_text(struct model *m, const struct batch_info *info,
 	double active = 0;
 	uint64_t drops = 0;
 	char when[40], use_line[512];
+	struct model_rate r = {0};
 
 	for (size_t i = 0; i < res->nr; i++)
 		active += res->rows[i].avg_active;
-	for (int r = 0; r < MODEL_DROP_MAX; r++)
-		drops += st->drops_interval[r];
+	for (int d = 0; d < MODEL_DROP_MAX; d++)
+		drops += st->drops_interval[d];
+	model__rate(m, WIN_INTERVAL, &r);
 	fprintf(out,
-		"threadtop %s  source %s%s  %u Hz  interval %.2fs  threads %zu  active %.2f  dropped "
-		"%llu\n",
+		"threadtop %s  source %s%s  %u Hz (got %.1f, %llu missed)  interval %.2fs  threads %zu  "
+		"active %.2f  dropped %llu\n",
 		format_rfc3339(info->realtime_ns, when, sizeof(when)), info->source,
-		info->replay ? " (replay)" : "", info->hz, res->window_s, res->nr, active,
+		info->replay ? " (replay)" : "", info->hz, r.hz_achieved,
+		(unsigned long long)r.missed, res->window_s, res->nr, active,
 		(unsigned long long)drops);
 	fprintf(out, "%s\n", use_report__line(model__use(m), use_line, sizeof(use_line)));
 	fprintf(out, "%8s %8s %-16s %-16s %7s %6s %-18s %s\n", "PID", "TID", "COMM", "STATES",

@@ -248,6 +248,7 @@ static void write_profile(const struct export_ctx *x, struct json *j, enum profi
 int export_json(const struct export_ctx *x, FILE *f)
 {
 	struct model_stats st;
+	struct model_rate rate;
 	struct json j;
 	char when[40];
 
@@ -265,6 +266,12 @@ int export_json(const struct export_ctx *x, FILE *f)
 	json_string(&j, "source", x->o->source ? x->o->source : "unknown");
 	json_u64(&j, "hz", x->o->hz);
 	json_u64(&j, "weight_us", x->p->weight_us);
+	if (model__rate(x->m, x->o->window < WIN_MAX ? x->o->window : WIN_SESSION, &rate) == 0) {
+		json_double(&j, "hz_achieved", rate.hz_achieved, 3);
+		json_double(&j, "hz_target", rate.hz_target, 3);
+		json_u64(&j, "ticks", rate.ticks);
+		json_u64(&j, "ticks_missed", rate.missed);
+	}
 	write_threads(x, &j);
 	write_groups(x, &j);
 	json_begin_object(&j, "dropped");
