@@ -322,6 +322,7 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 	app->tick_index = due;
 	app->last_pass_ns = now;
 	emit_clock(app, now);
+	app_check_rt(app);
 	if (app->use)
 		use_sampler__tick(app->use, now);
 	err = app->source->ops->tick(app->source, now);
@@ -428,6 +429,19 @@ static int on_signal(void *ctx, int signo)
 	}
 }
 
+/*
+ * The sampling clock starts when the loop does: start-up work (loading BPF,
+ * the front end's first paint) is neither a missed tick nor part of the
+ * first interval, which the model starts at its first pass (model_clock.c).
+ */
+static int start_ticks(struct app *app)
+{
+	app->tick_origin_ns = monotonic_ns();
+	app->interval_end_ns = app->tick_origin_ns + app->interval_ns;
+	return loop__add_timer_at(app->loop, app->tick_origin_ns + app->tick_ns, app->tick_ns,
+				  on_tick, app);
+}
+
 static int setup_loop(struct app *app)
 {
 	sigset_t set;
@@ -447,14 +461,6 @@ static int setup_loop(struct app *app)
 	err = loop__add_signals(app->loop, &set, on_signal, app);
 	if (err < 0)
 		return err;
-	if (!app->replay) {
-		app->tick_origin_ns = monotonic_ns();
-		app->interval_end_ns = app->tick_origin_ns + app->interval_ns;
-		err = loop__add_timer_at(app->loop, app->tick_origin_ns + app->tick_ns,
-					 app->tick_ns, on_tick, app);
-		if (err < 0)
-			return err;
-	}
 	if (app->paced) {
 		return app_replay_add_play_timer(app); /* the TUI plays it in time */
 	}
@@ -540,12 +546,18 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 	app_host_init(&app);
 	if (fe->start && fe->start(fe->ctx, &app.host) < 0)
 		goto out;
+	app_start_rt(&app); /* before the capabilities go: it takes CAP_SYS_NICE */
 	app_drop_privileges(&app);
 	if (app.capture && (err = capture__start(app.capture)) < 0) {
 		log_msg("--cmd: cannot start a command: %s", strerror(-err));
 		goto out;
 	}
+	if (!app.replay && (err = start_ticks(&app)) < 0) {
+		log_msg("cannot set up the event loop: %s", strerror(-err));
+		goto out;
+	}
 	err = loop__run(app.loop);
+	app_stop_rt(&app);
 	if (!err)
 		err = app.err;
 	if (fe->stop)

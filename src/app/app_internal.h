@@ -52,6 +52,7 @@ struct app {
 	uint64_t interval_end_ns; /* the next interval ends at the first tick past this */
 	uint64_t ticks_missed;	  /* session: ticks skipped because the loop was late */
 	unsigned ticks;		  /* passes in the interval so far */
+	bool rt;		  /* running at real-time priority (--sched rr) */
 	uint32_t interval_seq;
 	uint64_t interval_realtime_ns;
 	uint64_t invalid_records;
@@ -105,6 +106,14 @@ int app_start_recording(struct app *app);
 /* --serve: listens (loopback unless an address is given). */
 int app_start_serve(struct app *app);
 void app_drop_privileges(struct app *app);
+/*
+ * The sampler's priority (--sched): app_start_rt raises a live run to the
+ * lowest real-time priority, bounded by RLIMIT_RTTIME; app_check_rt logs
+ * once when that bound put it back; app_stop_rt lowers it when the loop ends.
+ */
+void app_start_rt(struct app *app);
+void app_check_rt(struct app *app);
+void app_stop_rt(struct app *app);
 
 /* app_replay.c: opens o->read_path as the source; rate, interval and source from the file. */
 int app_replay_start(struct app *app);

@@ -55,6 +55,8 @@ void cli_usage(FILE *f)
 		"      --bpf-stats on|off|auto\n"
 		"                         time threadtop's BPF programs (BPF_ENABLE_STATS; costs\n"
 		"                         every BPF program on the box; auto: on unless tracing)\n"
+		"      --sched rr|normal  sample at the lowest real-time priority (rr, default:\n"
+		"                         ticks kept on a saturated box) or at normal priority\n"
 		"      --trace SUBSYSTEM:EVENT\n"
 		"                         capture a kernel tracepoint's lines (repeatable, up to 16;\n"
 		"                         root; uses a private tracefs instance)\n"
@@ -211,6 +213,7 @@ enum long_only {
 	OPT_SYSCALLS,
 	OPT_OFFCPU,
 	OPT_BPF_STATS,
+	OPT_SCHED,
 	OPT_LABEL = 400,
 	OPT_LABEL_CLEAR,
 	OPT_LABEL_SCOPE,
@@ -255,6 +258,7 @@ static const struct option long_opts[] = {
 	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
 	{"offcpu", no_argument, NULL, OPT_OFFCPU},
 	{"bpf-stats", required_argument, NULL, OPT_BPF_STATS},
+	{"sched", required_argument, NULL, OPT_SCHED},
 	{"label", required_argument, NULL, OPT_LABEL},
 	{"label-clear", required_argument, NULL, OPT_LABEL_CLEAR},
 	{"label-scope", required_argument, NULL, OPT_LABEL_SCOPE},
@@ -311,6 +315,7 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 		.stack_bytes = SOURCE_DEFAULT_STACK_BYTES,
 		.unwind_budget_pct = SOURCE_DEFAULT_UNWIND_BUDGET_PCT,
 		.bpf_stats = -1,
+		.sched_rr = true,
 	};
 	bool run = argc > 1 && !strcmp(argv[1], "run");
 	int c;
@@ -493,6 +498,14 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 				o.bpf_stats = -1;
 			else
 				return bad(err, "--bpf-stats", optarg, "need on, off or auto");
+			break;
+		case OPT_SCHED:
+			if (!strcmp(optarg, "rr"))
+				o.sched_rr = true;
+			else if (!strcmp(optarg, "normal"))
+				o.sched_rr = false;
+			else
+				return bad(err, "--sched", optarg, "need rr or normal");
 			break;
 		case OPT_TRACE:
 			if (!trace_event_name_ok(optarg))

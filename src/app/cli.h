@@ -49,7 +49,8 @@ struct options {
 	bool syscalls;		     /* --syscalls, exact syscall tracing (BPF) */
 	bool offcpu;		     /* --offcpu, exact off-CPU tracing (BPF) */
 	int bpf_stats;		     /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
-	struct label_set labels;     /* --label, --label-clear, --label-scope, --labels */
+	bool sched_rr;		 /* --sched rr (default): run at the lowest real-time priority */
+	struct label_set labels; /* --label, --label-clear, --label-scope, --labels */
 	double retain_s;      /* --retain: seconds exited threads stay in the model, 0 = default */
 	uint64_t dict_budget; /* --dict-budget: bytes of dictionaries (dict_budget.h) */
 

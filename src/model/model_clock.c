@@ -35,6 +35,21 @@ void model_clock_tick(struct model *m, const struct tt_tick *tick)
 	uint32_t sec = model_sec(m, tick->hdr.time_ns);
 	uint32_t missed = tick->hdr.version >= 2 ? tick->missed : 0;
 
+	/*
+	 * The first pass of a run stands for the period before it: sampling
+	 * began there, not when the source started loading, so the first
+	 * window's length is the time its passes cover.
+	 */
+	if (!m->ticks && !m->intervals && tick->weight_us) {
+		uint64_t began = tick->hdr.time_ns - (uint64_t)tick->weight_us * NSEC_PER_USEC;
+
+		if (tick->hdr.time_ns > (uint64_t)tick->weight_us * NSEC_PER_USEC &&
+		    began > m->interval_start_ns) {
+			m->interval_start_ns = began;
+			m->session_start_ns = began;
+			sec = model_sec(m, tick->hdr.time_ns);
+		}
+	}
 	ring_advance(c, sec);
 	c->ring_ticks[sec % MINUTE_SLOTS]++;
 	c->ring_missed[sec % MINUTE_SLOTS] += missed;

@@ -140,9 +140,32 @@ static void version_1_ticks(void **state)
 	assert_int_equal(r.ticks, 10);
 	assert_int_equal(r.missed, 0);
 	assert_true(r.hz_asked > 19.99 && r.hz_asked < 20.01);
-	assert_true(r.hz_achieved > 9.99 && r.hz_achieved < 10.01);
+	/* Sampling began a (version 1: asked) period before the first pass: 0.95 s. */
+	assert_true(r.window_s > 0.9499 && r.window_s < 0.9501);
+	assert_true(r.hz_achieved > 10.52 && r.hz_achieved < 10.53);
 	/* The weights still follow what was taken. */
 	assert_true(active_of(m, WIN_INTERVAL, 11) > 0.99 && active_of(m, WIN_INTERVAL, 11) < 1.01);
+	model__free(m);
+}
+
+/* Start-up before the first pass (loading BPF) is not part of the first window. */
+static void first_pass_starts_the_window(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_rate r;
+
+	(void)state;
+	model__advance(m, T0);
+	for (int i = 1; i <= 20; i++) {
+		uint64_t t = T0 + 2 * SEC + (uint64_t)i * SEC / 20;
+
+		sample(m, t, 11, TT_ST_R);
+		tick(m, t, 50000, 0, TT_TICK_VERSION);
+	}
+	assert_int_equal(model__rate(m, WIN_INTERVAL, &r), 0);
+	assert_true(r.window_s > 0.9999 && r.window_s < 1.0001);
+	assert_true(r.hz_achieved > 19.99 && r.hz_achieved < 20.01);
+	assert_true(active_of(m, WIN_SESSION, 11) > 0.99 && active_of(m, WIN_SESSION, 11) < 1.01);
 	model__free(m);
 }
 
@@ -167,6 +190,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(missed_ticks_keep_the_truth),
 		cmocka_unit_test(version_1_ticks),
+		cmocka_unit_test(first_pass_starts_the_window),
 		cmocka_unit_test(no_pass_yet),
 	};
 
