@@ -46,7 +46,7 @@ struct {
 } tt_oc_scratch SEC(".maps");
 
 static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 ustack, __u32 kind,
-				__u32 labels_hash, __u64 ns)
+				__u32 labels_hash, __u64 ns, __u64 count)
 {
 	struct tt_oc_key key = {
 		.pid = task->tgid,
@@ -72,7 +72,8 @@ static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 us
 			return;
 	}
 	__sync_fetch_and_add(&v->total_ns, ns);
-	__sync_fetch_and_add(&v->count, 1);
+	if (count)
+		__sync_fetch_and_add(&v->count, count);
 }
 
 /*
@@ -100,7 +101,7 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_struct *next,
 	     unsigned int prev_state)
 {
-	__u64 now = bpf_ktime_get_ns();
+	__u64 now = bpf_ktime_get_ns(), off, wake;
 	struct tt_stack_buf *buf;
 	struct oc_state *st;
 	__u32 zero = 0;
@@ -142,13 +143,14 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	st = bpf_task_storage_get(&tt_oc_state, next, 0, 0);
 	if (!st || !st->off_ns)
 		return 0;
-	if (st->blocked)
+	/* Taken, not read: settle_offcpu may move the starts to an interval's end meanwhile. */
+	off = __sync_lock_test_and_set(&st->off_ns, 0);
+	wake = __sync_lock_test_and_set(&st->wake_ns, 0);
+	if (st->blocked && off && now > off)
 		add(next, st->kstack_id, st->ustack_id, TT_OFFCPU_BLOCKED, st->labels_hash,
-		    now - st->off_ns);
-	if (st->wake_ns)
-		add(next, 0, 0, TT_OFFCPU_RUNQ, 0, now - st->wake_ns);
-	st->off_ns = 0;
-	st->wake_ns = 0;
+		    now - off, 1);
+	if (wake && now > wake)
+		add(next, 0, 0, TT_OFFCPU_RUNQ, 0, now - wake, 1);
 	return 0;
 }
 
@@ -159,5 +161,38 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
 
 	if (st && st->off_ns && !st->wake_ns)
 		st->wake_ns = bpf_ktime_get_ns();
+	return 0;
+}
+
+/*
+ * Run by user space just before it reads tt_oc_agg at an interval's end:
+ * the time of every thread still off CPU is counted up to now, and its
+ * start moved to now, so each interval gets the off-CPU and run-queue time
+ * that fell inside it (issue #21: a 1.4 s block no longer lands whole in
+ * the 1.2 s interval it ended in). A start is moved by compare-and-swap: a
+ * thread switched in meanwhile took it (on_switch), and counts it itself.
+ * No switch is counted here: the block goes on.
+ */
+SEC("iter/task")
+int settle_offcpu(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct oc_state *st;
+	__u64 now, off, wake;
+
+	if (!task)
+		return 0;
+	st = bpf_task_storage_get(&tt_oc_state, task, 0, 0);
+	if (!st)
+		return 0;
+	now = bpf_ktime_get_ns();
+	off = st->off_ns;
+	if (off && off < now && __sync_val_compare_and_swap(&st->off_ns, off, now) == off &&
+	    st->blocked)
+		add(task, st->kstack_id, st->ustack_id, TT_OFFCPU_BLOCKED, st->labels_hash,
+		    now - off, 0);
+	wake = st->wake_ns;
+	if (wake && wake < now && __sync_val_compare_and_swap(&st->wake_ns, wake, now) == wake)
+		add(task, 0, 0, TT_OFFCPU_RUNQ, 0, now - wake, 0);
 	return 0;
 }

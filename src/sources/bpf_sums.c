@@ -176,6 +176,9 @@ void bpf_sums__flush(struct bpf_source *bs, uint64_t now)
 {
 	if (bs->sc_drain)
 		bpf_drain__run(bs->sc_drain, syscall_delta, bs);
+	/* Off-CPU time still running is counted up to now: each interval gets its part. */
+	if (bs->oc_drain && bs->offcpu->links.settle_offcpu)
+		bpf_source_run_iter(bs->offcpu->links.settle_offcpu);
 	if (bs->oc_drain)
 		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
 	flush_prog_stats(bs, now);

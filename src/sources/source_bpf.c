@@ -50,7 +50,7 @@ static int bpf_ready(struct source *src)
 /* --- tick: one pass of the thread sampler ---------------------------------- */
 
 /* The per-task sampler: one read of a task iterator (one per process with -p). */
-static int run_iter(struct bpf_link *link)
+int bpf_source_run_iter(struct bpf_link *link)
 {
 	char buf[64];
 	ssize_t n;
@@ -97,7 +97,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 			err = e;
 	}
 	for (size_t i = 0; i < bs->nr_iters; i++) {
-		int e = run_iter(bs->iters[i]);
+		int e = bpf_source_run_iter(bs->iters[i]);
 
 		if (e < 0 && !err)
 			err = e;

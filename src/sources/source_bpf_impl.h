@@ -100,6 +100,8 @@ struct bpf_source {
 };
 
 /* bpf_load.c. Each returns 0, or negative errno with a one-line reason in err. */
+/* source_bpf.c: one run of a task iterator (a create, a read to the end). 0 or -errno. */
+int bpf_source_run_iter(struct bpf_link *link);
 /* Whether BPF can work here (root, BTF); starts capturing libbpf's messages. */
 int bpf_load__probe(char *err, size_t errlen);
 /* Opens, sizes, configures and loads the programs bs->opts asks for. */
