@@ -1,0 +1,120 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The load harness (issue #21): every CPU saturated by busy threads at normal
+# priority (4 per CPU), a workload whose truth is known because it measures
+# itself (known_load: a thread always runnable, one asleep in clock_nanosleep
+# half the time, one that blocks in poll() for a total it logs), and
+# threadtop's batch JSON checked against that truth on the same windows:
+# the achieved rate within 10% of -F, avg_active, the S share, CPU% and
+# off-CPU time within +-10% (shares, which rest on samples, over the whole
+# run and within 0.03 when their truth is near 0). A thread's off-CPU plus
+# on-CPU time never exceeds its window by more than one tick.
+#
+# One leg per source: leg SOURCE CHECKS [THREADTOP OPTIONS...], where CHECKS
+# names what that source can measure (rate, active, states, cpu, offcpu).
+# The BPF leg checks everything; a /proc leg adds a line at the end.
+set -euo pipefail
+. "$(dirname "$0")/bpf_common.bash"
+command -v python3 >/dev/null || skip "python3 is not installed"
+
+NCPU=$(nproc)
+INTERVALS=${LOAD_INTERVALS:-5}
+DELAY=1
+# 100 Hz: the shares of the run rest on 500 samples a thread (+-2.2% at 50%).
+HZ=100
+
+start spinners $((4 * NCPU)) "$TT_WL_LIFE"
+start known_load "$TT_WL_LIFE" "$TMPD/truth.log"
+KL=$WL
+wait_until "known_load logs" has_lines "$TMPD/truth.log" 5
+
+# leg SOURCE CHECKS OPTIONS...: runs threadtop on known_load, checks CHECKS.
+leg() {
+	local source=$1 checks=$2 out="$TMPD/$1.json"
+	shift 2
+	"$TT_BIN" -b --format json -d "$DELAY" -n $((INTERVALS + 1)) -F "$HZ" --source "$source" \
+		-p "$KL" "$@" >"$out" 2>"$TMPD/$source.err" ||
+		fail "$source leg: threadtop failed: $(cat "$TMPD/$source.err")"
+	python3 - "$out" "$TMPD/truth.log" "$checks" "$source" <<'PY' || fail "$source leg: figures off the truth"
+import bisect, json, sys
+from datetime import datetime, timezone
+
+out, truth_path, checks, source = sys.argv[1], sys.argv[2], set(sys.argv[3].split(",")), sys.argv[4]
+rows = [list(map(int, l.split())) for l in open(truth_path) if len(l.split()) == 6]
+times = [r[0] for r in rows]
+
+def truth_at(t):
+    """The workload's counters at realtime t, interpolated between log lines."""
+    i = bisect.bisect_left(times, t)
+    if i == 0 or i >= len(rows):
+        raise SystemExit(f"truth log does not cover {t}")
+    a, b = rows[i - 1], rows[i]
+    f = (t - a[0]) / (b[0] - a[0])
+    return [x + (y - x) * f for x, y in zip(a, b)]
+
+def rt(s):
+    return int(datetime.strptime(s, "%Y-%m-%dT%H:%M:%S.%fZ").replace(
+        tzinfo=timezone.utc).timestamp() * 1e9)
+
+ivs = [json.loads(l) for l in open(out)]
+bad = []
+def check(what, got, want, tol_rel=0.10, tol_abs=0.0):
+    ok = abs(got - want) <= max(tol_rel * abs(want), tol_abs)
+    print(f"{source} {what}: got {got:.3f} truth {want:.3f} {'ok' if ok else 'OFF'}")
+    if not ok:
+        bad.append(what)
+
+run = dict(half_active=0.0, half_s=0, half_n=0, half_s_true=0.0, win=0.0)
+# The first interval starts with the source: its start is not in the output.
+for prev, iv in zip(ivs, ivs[1:]):
+    t0, t1 = rt(prev["time"]), rt(iv["time"])
+    a, b = truth_at(t0), truth_at(t1)
+    win = (t1 - t0) / 1e9
+    d = [(y - x) / 1e9 for x, y in zip(a, b)]  # seconds, per counter
+    th = {t["comm"]: t for t in iv["threads"]}
+    tag = f"@{iv['time']}"
+    if "rate" in checks:
+        check(f"{tag} hz_achieved", iv["hz_achieved"], iv["hz"])
+        if iv["ticks_missed"] > 0.1 * iv["hz"] * win:
+            bad.append("ticks_missed")
+    for comm in ("always", "half", "blocker"):
+        if comm not in th:
+            raise SystemExit(f"{tag}: no row for {comm}")
+    if "active" in checks:
+        check(f"{tag} always avg_active", th["always"]["avg_active"], 1.0, 0.05)
+    # Sampled shares are checked over the whole run (below): per interval
+    # they carry the sampling error of a few hundred samples.
+    s = th["half"]["samples"]
+    run["half_active"] += th["half"]["avg_active"] * win
+    run["half_s"] += s.get("S", 0)
+    run["half_n"] += sum(s.values())
+    run["half_s_true"] += d[4]
+    run["win"] += win
+    if "states" in checks:
+        s = th["always"]["samples"]
+        check(f"{tag} always S share", s.get("S", 0) / sum(s.values()), 0.0, 0, 0.02)
+    if "cpu" in checks:
+        for i, comm in enumerate(("always", "half", "blocker")):
+            check(f"{tag} {comm} cpu_pct", th[comm]["cpu_pct"], d[1 + i] / win * 100, 0.10, 1.0)
+    if "offcpu" in checks:
+        tid = th["blocker"]["tid"]
+        off = sum(r["ns"] for r in iv.get("offcpu", []) if r["tid"] == tid) / 1e9
+        check(f"{tag} blocker offcpu_s", off, d[5], 0.10, 0.02)
+        cpu = d[3]
+        if off + cpu > win + 1.0 / iv["hz"]:
+            bad.append("offcpu+cpu over the window")
+            print(f"{tag} blocker off-CPU {off:.3f} + CPU {cpu:.3f} > window {win:.3f}")
+sleep_share = run["half_s_true"] / run["win"]
+if "active" in checks:
+    check("run half avg_active", run["half_active"] / run["win"], 1 - sleep_share, 0.10, 0.03)
+if "states" in checks:
+    check("run half S share", run["half_s"] / run["half_n"], sleep_share, 0.10, 0.03)
+if len(ivs) < 3:
+    raise SystemExit("fewer than 3 intervals")
+if bad:
+    raise SystemExit("off the truth: " + ", ".join(bad))
+PY
+}
+
+leg bpf rate,active,states,cpu,offcpu --offcpu --cpu-hz 0
+echo "PASS: load harness, $((4 * NCPU)) busy threads on $NCPU CPUs"
