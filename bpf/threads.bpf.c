@@ -670,6 +670,43 @@ static __always_inline void forget(__u32 from, __u32 to)
 	bpf_iter_num_destroy(&it);
 }
 
+/*
+ * -p: the processes whose threads a walk visits (set by the loader), so
+ * that -p costs what its own threads cost, not what the box's do (issue
+ * #21: -p on a box of 2,000 idle threads was dearer than the whole box).
+ * 0 = every thread of the box (want_tgid still filters past the list).
+ */
+const volatile __u32 tt_walk_pids[TT_WALK_PIDS_MAX] = {};
+const volatile __u32 tt_nr_walk_pids = 0;
+
+static __always_inline void walk_procs(struct pass *p)
+{
+	struct task_struct *leader, *task;
+	struct bpf_iter_task it;
+	struct bpf_iter_num procs;
+	int *v;
+
+	bpf_iter_num_new(&procs, 0,
+			 tt_nr_walk_pids < TT_WALK_PIDS_MAX ? tt_nr_walk_pids : TT_WALK_PIDS_MAX);
+	while ((v = bpf_iter_num_next(&procs))) {
+		__u32 i = *v;
+
+		if (i >= TT_WALK_PIDS_MAX)
+			break;
+		leader = bpf_task_from_pid(tt_walk_pids[i]);
+		if (!leader)
+			continue; /* exited: its threads are forgotten below */
+		bpf_rcu_read_lock();
+		bpf_iter_task_new(&it, leader, BPF_TASK_ITER_PROC_THREADS);
+		while ((task = bpf_iter_task_next(&it)))
+			sort_thread(task, p);
+		bpf_iter_task_destroy(&it);
+		bpf_rcu_read_unlock();
+		bpf_task_release(leader);
+	}
+	bpf_iter_num_destroy(&procs);
+}
+
 static __always_inline void walk_threads(struct pass *p)
 {
 	struct task_struct *task;
@@ -677,12 +714,16 @@ static __always_inline void walk_threads(struct pass *p)
 
 	p->nr_walked = 0;
 	p->overflow = false;
-	bpf_rcu_read_lock();
-	bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
-	while ((task = bpf_iter_task_next(&it)))
-		sort_thread(task, p);
-	bpf_iter_task_destroy(&it);
-	bpf_rcu_read_unlock();
+	if (tt_nr_walk_pids) {
+		walk_procs(p);
+	} else {
+		bpf_rcu_read_lock();
+		bpf_iter_task_new(&it, NULL, BPF_TASK_ITER_ALL_THREADS);
+		while ((task = bpf_iter_task_next(&it)))
+			sort_thread(task, p);
+		bpf_iter_task_destroy(&it);
+		bpf_rcu_read_unlock();
+	}
 	if (p->nr_walked < tt_nr_known)
 		forget(p->nr_walked, tt_nr_known);
 	tt_nr_known = p->nr_walked;

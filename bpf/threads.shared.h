@@ -22,5 +22,7 @@ struct tt_last_seen {
 
 /* Stack copies per pass at most: past it, frame-pointer stacks (counted). */
 #define TT_COPIES_PER_PASS 64
+/* -p with at most this many processes walks only their threads; more walk all, filtered. */
+#define TT_WALK_PIDS_MAX 64
 
 #endif /* THREADTOP_BPF_THREADS_SHARED_H */

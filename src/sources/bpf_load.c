@@ -28,6 +28,7 @@
 #include "offcpu.skel.h"
 #include "oncpu.skel.h"
 #include "syscalls.skel.h"
+#include "threads.shared.h"
 #include "threads.skel.h"
 
 #define RINGBUF_BYTES (16u << 20)
@@ -188,6 +189,11 @@ static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 	bpf_program__set_autoload(bs->threads->progs.sample_threads, bs->one_pass);
 	bpf_program__set_autoload(bs->threads->progs.sample_tasks, !bs->one_pass);
 	bs->threads->rodata->tt_walk_every = walk_every(bs);
+	if (bs->one_pass && bs->opts.nr_pids && bs->opts.nr_pids <= TT_WALK_PIDS_MAX) {
+		for (size_t i = 0; i < bs->opts.nr_pids; i++)
+			bs->threads->rodata->tt_walk_pids[i] = (__u32)bs->opts.pids[i];
+		bs->threads->rodata->tt_nr_walk_pids = (__u32)bs->opts.nr_pids;
+	}
 	if (!bs->one_pass) {
 		bpf_map__set_max_entries(bs->threads->maps.tt_last, 1);
 		bpf_map__set_max_entries(bs->threads->maps.tt_pass, 1);
@@ -205,8 +211,8 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 	int e;
 
 	bs->ring_bytes = ringbuf_bytes();
-	/* The one-pass sampler walks every thread: -p keeps the per-process walk. */
-	bs->one_pass = !bs->opts.nr_pids;
+	/* The one-pass sampler; with -p it walks only those processes' threads. */
+	bs->one_pass = true;
 	if ((e = load_threads(bs, err, errlen)) < 0 && bs->one_pass) {
 		if (bs->opts.warn)
 			bs->opts.warn("BPF source: the one-pass thread sampler did not load "
