@@ -3,7 +3,8 @@
 # The one-pass thread sampler sends threads that have not run since their
 # last sample as repeats (TT_EV_THREAD_REPEAT); they must count exactly as
 # full samples. Idle threads get the same samples, states, syscalls and
-# kernel + user stacks as from the per-task sampler (-p), a thread that
+# kernel + user stacks from the whole-box walk as from the -p walk of their
+# process alone, a thread that
 # wakes is sampled again in its new state (stopped: T), and a recording of a
 # repeating run holds full samples only (it replays to the same figures).
 . "$(dirname "$0")/bpf_common.bash"

@@ -35,7 +35,7 @@ leg() {
 	"$TT_BIN" -b --format json -d "$DELAY" -n $((INTERVALS + 1)) -F "$HZ" --source "$source" \
 		-p "$KL" "$@" >"$out" 2>"$TMPD/$source.err" ||
 		fail "$source leg: threadtop failed: $(cat "$TMPD/$source.err")"
-	python3 - "$out" "$TMPD/truth.log" "$checks" "$source" <<'PY' || fail "$source leg: figures off the truth"
+	python3 - "$out" "$TMPD/truth.log" "$checks" "$source" <<'PY' ||
 import bisect, json, sys
 from datetime import datetime, timezone
 
@@ -114,6 +114,7 @@ if len(ivs) < 3:
 if bad:
     raise SystemExit("off the truth: " + ", ".join(bad))
 PY
+		fail "$source leg: figures off the truth"
 }
 
 leg bpf rate,active,states,cpu,offcpu --offcpu --cpu-hz 0
