@@ -49,6 +49,11 @@ struct source_ops {
 	int (*ready)(struct source *src);
 	/* An output interval ends: send what the source sums per interval. Optional. */
 	int (*flush)(struct source *src, uint64_t now_ns);
+	/*
+	 * The sampling clock starts (the first interval begins): what the source
+	 * sums per interval counts from now, not from when it was loaded. Optional.
+	 */
+	int (*start)(struct source *src, uint64_t now_ns);
 	/* Releases everything; accepts NULL. */
 	void (*free)(struct source *src);
 };

@@ -437,6 +437,8 @@ static int on_signal(void *ctx, int signo)
 static int start_ticks(struct app *app)
 {
 	app->tick_origin_ns = monotonic_ns();
+	if (app->source->ops->start)
+		app->source->ops->start(app->source, app->tick_origin_ns);
 	app->interval_end_ns = app->tick_origin_ns + app->interval_ns;
 	return loop__add_timer_at(app->loop, app->tick_origin_ns + app->tick_ns, app->tick_ns,
 				  on_tick, app);

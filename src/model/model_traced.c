@@ -287,7 +287,8 @@ bool trace_thread_active(const struct thread *t, enum model_window window)
 
 	if (!tr || w < 0)
 		return false;
-	if (tr->runq_count[w])
+	/* Off-CPU time settled at an interval's end comes with no switch: time counts too. */
+	if (tr->runq_count[w] || tr->runq_ns[w])
 		return true;
 	for (size_t i = 0; i < tr->nr_sc; i++)
 		if (tr->sc[i].count[w])
@@ -296,7 +297,7 @@ bool trace_thread_active(const struct thread *t, enum model_window window)
 		if (tr->oncpu[i].count[w])
 			return true;
 	for (size_t i = 0; i < tr->nr_offcpu; i++)
-		if (tr->offcpu[i].count[w])
+		if (tr->offcpu[i].count[w] || tr->offcpu[i].value[w])
 			return true;
 	return false;
 }
@@ -342,7 +343,7 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 		arr = offcpu ? t->trace->offcpu : t->trace->oncpu;
 		n = offcpu ? t->trace->nr_offcpu : t->trace->nr_oncpu;
 		for (size_t i = 0; i < n; i++) {
-			if (!arr[i].count[w])
+			if (!arr[i].count[w] && !arr[i].value[w])
 				continue;
 			xgrow((void **)&rows, &cap, nr + 1, sizeof(*rows));
 			rows[nr++] = (struct model_stack_row){

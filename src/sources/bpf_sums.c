@@ -36,6 +36,8 @@ static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p
 	*ret_tid = key->tid;
 	if (val->count == prev->count)
 		return false;
+	if (bs->sums_baseline)
+		return true;
 	rec.hdr = (struct tt_event_header){TT_EV_SYSCALL_STATS, TT_SYSCALL_STATS_VERSION,
 					   sizeof(rec), monotonic_ns()};
 	rec.pid = val->pid;
@@ -59,8 +61,11 @@ static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p,
 
 	*ret_pid = key->pid;
 	*ret_tid = key->tid;
-	if (val->count == prev->count)
+	/* Time settled at an interval's end comes without a switch: compare both. */
+	if (val->count == prev->count && val->total_ns == prev->total_ns)
 		return false;
+	if (bs->sums_baseline)
+		return true;
 	rec.hdr = (struct tt_event_header){TT_EV_OFFCPU, TT_OFFCPU_VERSION, sizeof(rec),
 					   monotonic_ns()};
 	rec.pid = key->pid;
@@ -170,6 +175,19 @@ void bpf_sums__open(struct bpf_source *bs)
 	/* Run-time statistics are a bonus: without them bpf_stats stays empty. */
 	if (bs->opts.bpf_stats)
 		bs->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+}
+
+void bpf_sums__start(struct bpf_source *bs)
+{
+	/* What the tracers summed while threadtop was starting is no interval's. */
+	bs->sums_baseline = true;
+	if (bs->sc_drain)
+		bpf_drain__run(bs->sc_drain, syscall_delta, bs);
+	if (bs->oc_drain && bs->offcpu->links.settle_offcpu)
+		bpf_source_run_iter(bs->offcpu->links.settle_offcpu);
+	if (bs->oc_drain)
+		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
+	bs->sums_baseline = false;
 }
 
 void bpf_sums__flush(struct bpf_source *bs, uint64_t now)

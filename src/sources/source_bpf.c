@@ -173,12 +173,20 @@ static void bpf_free(struct source *src)
 	free(bs);
 }
 
+static int bpf_start(struct source *src, uint64_t now)
+{
+	(void)now;
+	bpf_sums__start(to_bpf(src));
+	return 0;
+}
+
 static const struct source_ops bpf_ops = {
 	.name = "bpf",
 	.fd = bpf_fd,
 	.tick = bpf_tick,
 	.ready = bpf_ready,
 	.flush = bpf_flush,
+	.start = bpf_start,
 	.free = bpf_free,
 };
 

@@ -81,7 +81,8 @@ struct bpf_source {
 	struct strtab *strings;
 	struct u64map *seen;
 	uint32_t generation;
-	bool one_pass; /* sample_threads (one run per pass) is loaded, else sample_tasks */
+	bool sums_baseline; /* bpf_sums__start: drains take the sums as they are, send nothing */
+	bool one_pass;	    /* sample_threads (one run per pass) is loaded, else sample_tasks */
 	int cmdline_pid;
 	uint32_t cmdline_id;
 	int proc_fd;		 /* /proc, for the process records */
@@ -137,5 +138,7 @@ void bpf_unwind__free(struct bpf_source *bs);
 void bpf_sums__open(struct bpf_source *bs);
 /* The sums, program run times and drops of the interval as records. */
 void bpf_sums__flush(struct bpf_source *bs, uint64_t now);
+/* The clock starts: the tracers' sums so far become the baseline, sent to no interval. */
+void bpf_sums__start(struct bpf_source *bs);
 
 #endif /* THREADTOP_SOURCE_BPF_IMPL_H */
