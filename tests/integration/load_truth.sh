@@ -3,7 +3,8 @@
 # The load harness (issue #21): every CPU saturated by busy threads at normal
 # priority (4 per CPU), a workload whose truth is known because it measures
 # itself (known_load: a thread always runnable, one asleep in clock_nanosleep
-# half the time, one that blocks in poll() for a total it logs), and
+# half the time, two that block in poll() for a total they log, one in
+# blocks of 200 ms, one of 2.5 s that span intervals), and
 # threadtop's batch JSON checked against that truth on the same windows:
 # the achieved rate within 10% of -F, avg_active, the S share, CPU% and
 # off-CPU time within +-10% (shares, which rest on samples, over the whole
@@ -40,7 +41,7 @@ import bisect, json, sys
 from datetime import datetime, timezone
 
 out, truth_path, checks, source = sys.argv[1], sys.argv[2], set(sys.argv[3].split(",")), sys.argv[4]
-rows = [list(map(int, l.split())) for l in open(truth_path) if len(l.split()) == 6]
+rows = [list(map(int, l.split())) for l in open(truth_path) if len(l.split()) == 7]
 times = [r[0] for r in rows]
 
 def truth_at(t):
@@ -100,6 +101,10 @@ for prev, iv in zip(ivs, ivs[1:]):
         tid = th["blocker"]["tid"]
         off = sum(r["ns"] for r in iv.get("offcpu", []) if r["tid"] == tid) / 1e9
         check(f"{tag} blocker offcpu_s", off, d[5], 0.10, 0.02)
+        # Off CPU through whole intervals: settled at each end, never a switch.
+        ltid = th["long"]["tid"] if "long" in th else None
+        loff = sum(r["ns"] for r in iv.get("offcpu", []) if r["tid"] == ltid) / 1e9
+        check(f"{tag} long offcpu_s", loff, d[6], 0.10, 0.02)
         cpu = d[3]
         if off + cpu > win + 1.0 / iv["hz"]:
             bad.append("offcpu+cpu over the window")

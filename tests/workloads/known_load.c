@@ -13,11 +13,13 @@
  *             burn waits for a CPU (the log says how much).
  *   "blocker" burns 5 ms of wall time, then blocks in poll() for 200 ms:
  *             off CPU for a total it measures (call to return).
+ *   "long"    blocks in poll() 2.5 s at a time: off CPU through whole
+ *             intervals, the time it measures split across them.
  *
  * Usage: known_load SECONDS LOG. Every 10 ms the main thread appends to LOG
  * one line: CLOCK_REALTIME ns, then per thread its CPU time (ns), and the
- * half's time asleep and the blocker's time off CPU so far (ns, the current
- * call counted up to the line's moment). A reader interpolates between lines.
+ * half's time asleep, the blocker's and the long one's time off CPU so far
+ * (ns, the current call counted up to the line's moment). A reader interpolates between lines.
  */
 #include <poll.h>
 #include <pthread.h>
@@ -35,10 +37,10 @@
 #define BLOCKER_RUN_NS (5 * 1000000ll)
 
 static atomic_int stop;
-static clockid_t cpu_clock[3];
+static clockid_t cpu_clock[4];
 /* Sleep or block time of finished calls, and the start of the current one (0 = none). */
 static atomic_llong half_done, half_since, half_until;
-static atomic_llong block_done, block_since;
+static atomic_llong block_done, block_since, long_done, long_since;
 
 static long long now_ns(clockid_t clock)
 {
@@ -116,6 +118,21 @@ static void *blocker(void *arg)
 	return (void *)n;
 }
 
+static void *long_block(void *arg)
+{
+	prctl(PR_SET_NAME, "long");
+	pthread_getcpuclockid(pthread_self(), &cpu_clock[3]);
+	while (!atomic_load(&stop)) {
+		long long start = now_ns(CLOCK_REALTIME);
+
+		atomic_store(&long_since, start);
+		poll(NULL, 0, 2500);
+		atomic_fetch_add(&long_done, now_ns(CLOCK_REALTIME) - start);
+		atomic_store(&long_since, 0);
+	}
+	return arg;
+}
+
 static long long so_far(atomic_llong *done, atomic_llong *since, atomic_llong *until, long long t)
 {
 	long long d = atomic_load(done), s = atomic_load(since), end;
@@ -128,7 +145,7 @@ static long long so_far(atomic_llong *done, atomic_llong *since, atomic_llong *u
 
 int main(int argc, char **argv)
 {
-	pthread_t th[3];
+	pthread_t th[4];
 	double secs = argc > 1 ? atof(argv[1]) : 30;
 	FILE *log = argc > 2 ? fopen(argv[2], "w") : NULL;
 	struct timespec step = {0, 10 * 1000000};
@@ -141,20 +158,22 @@ int main(int argc, char **argv)
 	pthread_create(&th[0], NULL, always, NULL);
 	pthread_create(&th[1], NULL, half, NULL);
 	pthread_create(&th[2], NULL, blocker, NULL);
+	pthread_create(&th[3], NULL, long_block, NULL);
 	end = now_ns(CLOCK_MONOTONIC) + (long long)(secs * NSEC);
 	nanosleep(&step, NULL); /* the threads have their CPU clocks */
 	while (now_ns(CLOCK_MONOTONIC) < end) {
 		long long t = now_ns(CLOCK_REALTIME);
 
-		fprintf(log, "%lld %lld %lld %lld %lld %lld\n", t, now_ns(cpu_clock[0]),
+		fprintf(log, "%lld %lld %lld %lld %lld %lld %lld\n", t, now_ns(cpu_clock[0]),
 			now_ns(cpu_clock[1]), now_ns(cpu_clock[2]),
 			so_far(&half_done, &half_since, &half_until, t),
-			so_far(&block_done, &block_since, NULL, t));
+			so_far(&block_done, &block_since, NULL, t),
+			so_far(&long_done, &long_since, NULL, t));
 		fflush(log);
 		nanosleep(&step, NULL);
 	}
 	atomic_store(&stop, 1);
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < 3; i++) /* the long one may be in a 2.5 s poll: not waited for */
 		pthread_join(th[i], NULL);
 	fclose(log);
 	return 0;
