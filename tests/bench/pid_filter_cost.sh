@@ -3,7 +3,7 @@
 # Issue #21 item 7: -p must never cost more than watching the whole box.
 # Beside 2,000 idle threads (idle_threads), threadtop's own CPU (utime +
 # stime, which holds the BPF sampler's run time: it runs in threadtop's
-# bpf() call) over SECONDS after a warm-up, in batch mode at default
+# bpf() call) over SECONDS intervals after a warm-up, in batch mode at default
 # settings (-F 20, --cpu-hz 0 so that only the thread sampler is measured),
 # whole box against -p of the 2,000-thread process and -p of a 4-thread
 # one, in alternating runs, for each binary given (e.g. the old one and the
@@ -12,8 +12,7 @@
 #
 #   tests/bench/pid_filter_cost.sh BINARY... [-- ROUNDS (3) SECONDS (10)]
 #
-# Environment: WARM_S (10): start-up (BPF loading: seconds on a loaded box)
-# left out of each window; BENCH_WL.
+# Environment: WARM (3): intervals left out at the start; BENCH_WL.
 set -uo pipefail
 
 BINS=()
@@ -24,14 +23,14 @@ done
 [ "${1:-}" = "--" ] && shift
 ROUNDS=${1:-3}
 SECS=${2:-10}
-WARM_S=${WARM_S:-10}
+WARM=${WARM:-3}
 [ ${#BINS[@]} -ge 1 ] || { echo "usage: $0 BINARY... [-- ROUNDS SECONDS]" >&2; exit 2; }
 BENCH_WL=${BENCH_WL:-$(dirname "$(readlink -f "${BINS[-1]}")")/tests/workloads}
 BENCH_TMP=$(mktemp -d)
 . "$(dirname "$0")/lib_bench.bash"
 [ -x "$BENCH_WL/idle_threads" ] || { echo "no $BENCH_WL/idle_threads: set BENCH_WL" >&2; exit 2; }
 
-LIFE=$((ROUNDS * ${#BINS[@]} * 2 * (SECS + WARM_S + 5) + 60))
+LIFE=$((ROUNDS * ${#BINS[@]} * 3 * (SECS + WARM + 30) + 60))
 "$BENCH_WL/idle_threads" 2000 "$LIFE" &
 BIG=$!
 "$BENCH_WL/idle_threads" 3 "$LIFE" &
@@ -40,19 +39,28 @@ trap 'kill $BIG $SMALL 2>/dev/null; rm -rf "$BENCH_TMP"' EXIT
 bench_wait_threads "$BIG" 2001 || { echo "idle_threads did not start its threads" >&2; exit 1; }
 bench_wait_threads "$SMALL" 4 || exit 1
 
-# one_run BINARY ARGS...: % of one core threadtop used over SECS after WARM_S.
+# one_run BINARY ARGS...: % of one core threadtop used over SECS intervals,
+# counted from the end of its WARM-th interval (start-up, BPF loading
+# included, is left out however long a loaded box makes it).
 one_run() {
-	local bin=$1 tt a b
+	local bin=$1 out="$BENCH_TMP/run.out" tt a b t0 t1
 	shift
-	"$bin" -b -d 1 --cpu-hz 0 --source bpf "$@" >/dev/null 2>&1 &
+	"$bin" -b -d 1 -n $((WARM + SECS + 1)) --cpu-hz 0 --source bpf "$@" >"$out" 2>/dev/null &
 	tt=$!
-	sleep "$WARM_S"
+	until [ "$(grep -c '^threadtop ' "$out")" -ge "$WARM" ] || ! kill -0 "$tt" 2>/dev/null; do
+		sleep 0.05
+	done
 	a=$(awk '{ print $1 }' "/proc/$tt/schedstat") # ns on CPU, not in ticks
-	sleep "$SECS"
+	t0=$(date +%s%N)
+	until [ "$(grep -c '^threadtop ' "$out")" -ge $((WARM + SECS)) ] ||
+		! kill -0 "$tt" 2>/dev/null; do
+		sleep 0.05
+	done
 	b=$(awk '{ print $1 }' "/proc/$tt/schedstat")
-	kill -INT "$tt" 2>/dev/null
-	wait "$tt" 2>/dev/null
-	awk -v a="$a" -v b="$b" -v s="$SECS" 'BEGIN { printf "%.2f\n", (b - a) / 1e9 / s * 100 }'
+	t1=$(date +%s%N)
+	wait "$tt"
+	awk -v a="$a" -v b="$b" -v t0="$t0" -v t1="$t1" \
+		'BEGIN { printf "%.2f\n", (b - a) / (t1 - t0) * 100 }'
 }
 
 declare -A whole big small
@@ -63,7 +71,7 @@ for r in $(seq "$ROUNDS"); do
 		small[$i]+="$(one_run "${BINS[$i]}" -p "$SMALL") "
 	done
 done
-echo "threadtop's CPU, % of one core, median of $ROUNDS (box: $(ls -d /proc/[0-9]*/task/* | wc -l) threads)"
+echo "threadtop's CPU, % of one core, median of $ROUNDS (box: $(ls -d /proc/[0-9]*/task/* 2>/dev/null | wc -l) threads)"
 printf "%-44s %8s %10s %10s %9s %9s\n" binary whole "-p 2,000" "-p 4" "2000/box" "4/box"
 for i in "${!BINS[@]}"; do
 	w=$(echo "${whole[$i]}" | bench_median)
