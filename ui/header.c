@@ -56,12 +56,17 @@ static void title_line(struct tui *t, int cols)
 	char win[64], win_short[48], rec[48] = "";
 	int left;
 
-	/* The rate asked, and what the box let through: a starved sampler shows here. */
-	if (hi->rate.ticks)
-		snprintf(rate, sizeof(rate), " (got %.1f, %llu missed)", hi->rate.hz_achieved,
+	/*
+	 * The rate asked, and what the box let through: a starved sampler shows
+	 * here. Short, so the clock still fits 100 columns; missed ticks only
+	 * when there are some.
+	 */
+	rate[0] = '\0';
+	if (hi->rate.ticks && hi->rate.missed)
+		snprintf(rate, sizeof(rate), " got %.1f, %llu missed", hi->rate.hz_achieved,
 			 (unsigned long long)hi->rate.missed);
-	else
-		rate[0] = '\0';
+	else if (hi->rate.ticks)
+		snprintf(rate, sizeof(rate), " got %.1f", hi->rate.hz_achieved);
 	/*
 	 * Parts drawn whole or not at all, the clock always (it tells a frame
 	 * from the next): 80 columns take the window's short form.
