@@ -37,10 +37,11 @@ one_run() {
 	local out="$BENCH_TMP/$1.json"
 	"$BIN" -b --format json -d 1 -n $((IVS + 1)) -F "$HZ" --cpu-hz 0 --source bpf \
 		--sched "$1" -p "$TARGET" >"$out" 2>/dev/null
-	tail -n +2 "$out" | jq -s --argjson hz "$HZ" -r '
+	# A run that did not start (BPF load refused) gives no figures, not zeros.
+	tail -n +2 "$out" | jq -s --argjson hz "$HZ" -r 'if length == 0 then "" else
 		(map(.hz_achieved) | add / length) as $got |
 		(map(.ticks_missed) | add) as $missed | (map(.ticks) | add) as $ticks |
-		"\($got) \(100 * $missed / ($missed + $ticks)) \(map(.hz_achieved) | min)"'
+		"\($got) \(100 * $missed / ($missed + $ticks)) \(map(.hz_achieved) | min)" end'
 }
 
 declare -A got missed worst
