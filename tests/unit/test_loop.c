@@ -42,6 +42,42 @@ static void timer_fires_periodically(void **state)
 	loop__free(c.loop);
 }
 
+/* Records when the absolute timer fired and what it says it missed. */
+struct abs_run {
+	struct loop *loop;
+	uint64_t first_ns, expirations;
+	int calls;
+};
+
+static int on_abs_timer(void *ctx, uint64_t now, uint64_t expirations)
+{
+	struct abs_run *r = ctx;
+
+	if (!r->calls++) {
+		r->first_ns = now;
+		/* Late by 3.5 periods: the grid stays, the kernel counts what was skipped. */
+		usleep(35000);
+		return 0;
+	}
+	r->expirations = expirations;
+	loop__stop(r->loop);
+	return 0;
+}
+
+static void timer_at_keeps_its_grid(void **state)
+{
+	struct abs_run r = {.loop = loop__new()};
+	uint64_t first = monotonic_ns() + 20000000; /* 20 ms from now, period 10 ms */
+
+	assert_non_null(r.loop);
+	assert_true(loop__add_timer_at(r.loop, first, 10000000, on_abs_timer, &r) >= 0);
+	assert_int_equal(loop__run(r.loop), 0);
+	assert_true(r.first_ns >= first); /* not before the absolute time asked */
+	/* Ticks at first + 10, + 20, + 30 ms fell in the 35 ms sleep: one read, all counted. */
+	assert_true(r.expirations >= 3);
+	loop__free(r.loop);
+}
+
 static int on_fd(void *ctx, int fd, uint32_t events)
 {
 	struct counts *c = ctx;
@@ -175,6 +211,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(timer_fires_periodically),
+		cmocka_unit_test(timer_at_keeps_its_grid),
 		cmocka_unit_test(fd_readable_and_errors_propagate),
 		cmocka_unit_test(signals_arrive_as_events),
 		cmocka_unit_test(removed_watches_are_reused),
