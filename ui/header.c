@@ -57,22 +57,20 @@ static void title_line(struct tui *t, int cols)
 	int left;
 
 	/*
-	 * The rate asked, and what the box let through: a starved sampler shows
-	 * here. Short, so the clock still fits 100 columns; missed ticks only
-	 * when there are some.
+	 * The rate achieved over the rate asked ("19.9/20 Hz"): a starved
+	 * sampler shows here. Missed ticks only when there are some. Short, so
+	 * that at 80 columns the window still fits beside the clock.
 	 */
-	rate[0] = '\0';
 	if (hi->rate.ticks && hi->rate.missed)
-		snprintf(rate, sizeof(rate), " got %.1f, %llu missed", hi->rate.hz_achieved,
+		snprintf(rate, sizeof(rate), "%.1f/%u Hz, %llu missed", hi->rate.hz_achieved, t->hz,
 			 (unsigned long long)hi->rate.missed);
 	else if (hi->rate.ticks)
-		snprintf(rate, sizeof(rate), " got %.1f", hi->rate.hz_achieved);
-	/*
-	 * Parts drawn whole or not at all, the clock always (it tells a frame
-	 * from the next): 80 columns take the window's short form.
-	 */
-	snprintf(buf, sizeof(buf), "  source %s @ %u Hz%s, %s%s%s%s", t->source, t->hz, rate,
-		 "sampling", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
+		snprintf(rate, sizeof(rate), "%.1f/%u Hz", hi->rate.hz_achieved, t->hz);
+	else
+		snprintf(rate, sizeof(rate), "%u Hz", t->hz);
+	/* Parts drawn whole or not at all, the clock always (it tells a frame from the next). */
+	snprintf(buf, sizeof(buf), "  source %s %s%s%s%s", t->source, rate,
+		 tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
 		 tr & MODEL_TRACED_SYSCALLS ? " +syscalls" : "",
 		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "");
 	snprintf(win, sizeof(win), "  window: %s (%.1fs)", view_window_name(hi->window),
