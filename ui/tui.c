@@ -371,6 +371,66 @@ static int on_redraw(void *ctx, uint64_t now, uint64_t expirations)
 	return 0;
 }
 
+/* The screen the start-up steps opened, before tui_start takes it over. */
+static bool early_screen;
+static size_t early_log_mark; /* log_count() when it opened */
+
+/*
+ * A start-up step: the first one opens the screen (within milliseconds of
+ * the start), each one says what threadtop is doing while it cannot yet
+ * show data. NULL: start-up failed; the terminal is given back with the
+ * messages logged meanwhile, which curses kept off stderr.
+ */
+static void tui_progress(void *ctx, const char *step)
+{
+	sigset_t stop;
+	int rows, cols;
+
+	if (!step) {
+		size_t n;
+
+		if (!early_screen)
+			return;
+		screen_close();
+		log_set_stderr(true);
+		early_screen = false;
+		sigemptyset(&stop);
+		sigaddset(&stop, SIGINT);
+		sigaddset(&stop, SIGTERM);
+		sigaddset(&stop, SIGHUP);
+		sigprocmask(SIG_UNBLOCK, &stop, NULL);
+		n = log_count() - early_log_mark;
+		if (n > LOG_RING)
+			n = LOG_RING;
+		while (n-- > 0)
+			if (log_line(n))
+				fprintf(stderr, "threadtop: %s\n", log_line(n));
+		return;
+	}
+	if (!early_screen) {
+		if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO) || screen_open(NULL) < 0)
+			return; /* tui_start says why */
+		log_set_stderr(false);
+		early_screen = true;
+		early_log_mark = log_count();
+		/* Ctrl-C now would leave the terminal in curses' modes: it waits,
+		 * pending, for the loop's signalfd (or for the failure above). */
+		sigemptyset(&stop);
+		sigaddset(&stop, SIGINT);
+		sigaddset(&stop, SIGTERM);
+		sigaddset(&stop, SIGHUP);
+		sigprocmask(SIG_BLOCK, &stop, NULL);
+	}
+	screen_size(&rows, &cols);
+	screen_begin(true);
+	screen_text(0, 0, cols, "threadtop " TT_VERSION, ROLE_TITLE, true);
+	screen_text(2, 2, cols - 2, "starting:", ROLE_LABEL, false);
+	screen_text(2, 12, cols - 12, step, ROLE_NORMAL, true);
+	if (rows > 4)
+		screen_text(4, 2, cols - 2, "(Ctrl-C stops)", ROLE_DIM, true);
+	screen_end_frame();
+}
+
 static int tui_start(void *ctx, const struct frontend_host *host)
 {
 	const struct frontend_settings *o = host->settings(host);
@@ -407,6 +467,7 @@ static int tui_start(void *ctx, const struct frontend_host *host)
 		return err;
 	}
 	*(struct tui **)ctx = t;
+	early_screen = false; /* handed over: tui_stop closes it */
 	tui__frame(t);
 	return 0;
 }
@@ -450,6 +511,7 @@ static struct tui *the_tui;
 
 const struct frontend tui_frontend = {
 	.name = "tui",
+	.progress = tui_progress,
 	.start = tui_start,
 	.interval = tui_interval,
 	.signal = tui_signal,

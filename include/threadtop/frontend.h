@@ -93,6 +93,12 @@ struct frontend_host {
 /* What shows the model: batch output, or the TUI (ui/). */
 struct frontend {
 	const char *name;
+	/*
+	 * Start-up, before start: step says what begins ("loading BPF programs
+	 * (kernel verifier)..."), so a slow start never shows a blank screen. A
+	 * NULL step means start-up failed: give the terminal back. Optional.
+	 */
+	void (*progress)(void *ctx, const char *step);
 	/* After the source started; may add fds (stdin) to the loop. */
 	int (*start)(void *ctx, const struct frontend_host *host);
 	/* Every -d seconds, before the interval closes. */

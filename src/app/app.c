@@ -117,7 +117,9 @@ static void handle_interval(struct app *app, const struct tt_interval *iv)
 	app->interval_realtime_ns = iv->realtime_ns;
 	app->shown_ns = t;
 	app->shown_start_ns = start < t ? start : 0;
-	app->shown_count++;
+	if (!app->shown_count++ && !app->replay)
+		log_info("start-up: first interval shown %.0f ms after the start",
+			 (double)(monotonic_ns() - app->started_ns) / 1e6);
 	if (app->fe->interval)
 		err = app->fe->interval(app->fe->ctx, &app->host, iv->hdr.time_ns);
 	model__end_interval(app->model, iv->hdr.time_ns);
@@ -439,7 +441,7 @@ static int start_ticks(struct app *app)
 	app->tick_origin_ns = monotonic_ns();
 	if (app->source->ops->start)
 		app->source->ops->start(app->source, app->tick_origin_ns);
-	app->interval_end_ns = app->tick_origin_ns + app->interval_ns;
+	app->interval_end_ns = app->tick_origin_ns + app->first_interval_ns;
 	return loop__add_timer_at(app->loop, app->tick_origin_ns + app->tick_ns, app->tick_ns,
 				  on_tick, app);
 }
@@ -453,6 +455,11 @@ static int setup_loop(struct app *app)
 	app->interval_ns = (uint64_t)(app->delay_s * 1e9 + 0.5);
 	if (app->interval_ns < app->tick_ns)
 		app->interval_ns = app->tick_ns;
+	/* A live TUI shows a first, short interval (a quarter second) rather than
+	 * a blank table for the whole of -d; batch output keeps -d throughout. */
+	app->first_interval_ns = app->interval_ns;
+	if (app->fe->progress && !app->replay && app->interval_ns > NSEC_PER_SEC / 4)
+		app->first_interval_ns = NSEC_PER_SEC / 4;
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -490,7 +497,9 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 			  .fe = fe,
 			  .play_timer = -1};
 	int err, invoker_err, code = 1;
+	bool started = false;
 
+	app.started_ns = monotonic_ns();
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
 	/* Before any file is opened and while CAP_SETUID is still held. */
 	invoker_err = invoker_init();
@@ -516,8 +525,12 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 	}
 	if (!o->read_path) /* read once per process for the unwinder and the symbolizer */
 		app.maps = maps_cache__new(NULL);
+	if (o->read_path)
+		app_progress(&app, "reading the recording...");
 	if ((o->read_path ? app_replay_start(&app) : app_start_source(&app)) < 0)
 		goto out;
+	log_info("start-up: %s source ready after %.0f ms", app_source_name(&app),
+		 (double)(monotonic_ns() - app.started_ns) / 1e6);
 	if (o->write_path && app_start_recording(&app) < 0)
 		goto out;
 	if (!app.replay) {
@@ -546,6 +559,7 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		emit_clock(&app, monotonic_ns());
 	run_cmd__release(app.child); /* the sources are up: the command may start */
 	app_host_init(&app);
+	started = true; /* from here the front end owns the terminal, or says why not */
 	if (fe->start && fe->start(fe->ctx, &app.host) < 0)
 		goto out;
 	app_start_rt(&app); /* before the capabilities go: it takes CAP_SYS_NICE */
@@ -584,6 +598,8 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 	if (!code && app.child_code > 0)
 		code = app.child_code; /* threadtop's own failure says more than the command's */
 out:
+	if (!started)
+		app_progress(&app, NULL);
 	stop_child(&app);
 	if (app.rec) {
 		bool stopped = recorder__stopped(app.rec);

@@ -47,12 +47,14 @@ struct app {
 	 * after the origin), not after a count of ticks.
 	 */
 	uint64_t tick_origin_ns, tick_ns, interval_ns;
-	uint64_t tick_index;	  /* the latest tick taken */
-	uint64_t last_pass_ns;	  /* when it was taken, 0 = none yet */
-	uint64_t interval_end_ns; /* the next interval ends at the first tick past this */
-	uint64_t ticks_missed;	  /* session: ticks skipped because the loop was late */
-	unsigned ticks;		  /* passes in the interval so far */
-	bool rt;		  /* running at real-time priority (--sched rr) */
+	uint64_t tick_index;	    /* the latest tick taken */
+	uint64_t last_pass_ns;	    /* when it was taken, 0 = none yet */
+	uint64_t interval_end_ns;   /* the next interval ends at the first tick past this */
+	uint64_t ticks_missed;	    /* session: ticks skipped because the loop was late */
+	unsigned ticks;		    /* passes in the interval so far */
+	bool rt;		    /* running at real-time priority (--sched rr) */
+	uint64_t first_interval_ns; /* the TUI's first interval: data on screen sooner */
+	uint64_t started_ns;	    /* monotonic time app_run began, for start-up figures */
 	uint32_t interval_seq;
 	uint64_t interval_realtime_ns;
 	uint64_t invalid_records;
@@ -92,6 +94,13 @@ static inline struct app *app_of_host(const struct frontend_host *h)
 }
 /* app_host.c: fills app->host and app->settings, before the front end starts. */
 void app_host_init(struct app *app);
+
+/* Says what start-up step begins, on the front end (the TUI paints it at once). */
+static inline void app_progress(struct app *app, const char *step)
+{
+	if (app->fe->progress)
+		app->fe->progress(app->fe->ctx, step);
+}
 
 /* Every record passes here (the sink of every source): validated, recorded, ingested. */
 void app_emit(void *ctx, const struct tt_event_header *ev);

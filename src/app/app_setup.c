@@ -85,6 +85,8 @@ int app_start_source(struct app *app)
 		};
 		const char *why;
 
+		app_progress(app, "loading BPF programs (the kernel verifies them: seconds on a "
+				  "loaded box)...");
 		app->source = bpf_source__new(&bo, sink, err, sizeof(err));
 		if (app->source)
 			return 0;
@@ -106,6 +108,7 @@ int app_start_source(struct app *app)
 		log_msg("--syscalls and --offcpu need the BPF source: not traced");
 	if (o->labels.nr_defs)
 		log_msg("--label needs the BPF source (uprobes): no labels in this run");
+	app_progress(app, "starting the /proc thread sampler...");
 	struct proc_source_opts po = {
 		.proc_root = o->proc_root,
 		.pids = o->nr_pids ? o->pids : NULL,
