@@ -115,6 +115,8 @@ int app_start_source(struct app *app)
 		.nr_pids = o->nr_pids,
 		.hz = app->hz,
 		.self_pid = getpid(),
+		.budget_pct = o->proc_budget_pct,
+		.warn = warn_line,
 	};
 	app->source = proc_source__new(&po, sink, err, sizeof(err));
 	if (!app->source) {

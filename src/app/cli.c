@@ -42,6 +42,9 @@ void cli_usage(FILE *f)
 		"      --unwind-budget PCT\n"
 		"                         CPU for DWARF unwinding, %% of one core (default %g; past\n"
 		"                         it, frame-pointer stacks until the next second)\n"
+		"      --proc-budget PCT  CPU for the /proc source's passes, %% of one core\n"
+		"                         (default %g, 0 = no limit); past it the rate is lowered\n"
+		"                         and the header, batch JSON and log say so\n"
 		"      --syscalls         trace every syscall: exact counts and latency (BPF)\n"
 		"      --label NAME=BINARY:FUNCTION:ARG\n"
 		"                         a uprobe on FUNCTION sets the thread's label NAME to ARG\n"
@@ -98,7 +101,8 @@ void cli_usage(FILE *f)
 		"                         threadtop ends when it exits\n"
 		"  -V, --version          print the version\n",
 		(unsigned)SOURCE_DEFAULT_HZ, (unsigned)SOURCE_DEFAULT_CPU_HZ,
-		(unsigned)SOURCE_DEFAULT_STACK_BYTES, (double)SOURCE_DEFAULT_UNWIND_BUDGET_PCT);
+		(unsigned)SOURCE_DEFAULT_STACK_BYTES, (double)SOURCE_DEFAULT_UNWIND_BUDGET_PCT,
+		(double)SOURCE_DEFAULT_PROC_BUDGET_PCT);
 }
 
 static int parse_double(const char *s, double min, double max, double *ret)
@@ -210,6 +214,7 @@ enum long_only {
 	OPT_UNWIND,
 	OPT_STACK_BYTES,
 	OPT_UNWIND_BUDGET,
+	OPT_PROC_BUDGET,
 	OPT_SYSCALLS,
 	OPT_OFFCPU,
 	OPT_BPF_STATS,
@@ -255,6 +260,7 @@ static const struct option long_opts[] = {
 	{"unwind", required_argument, NULL, OPT_UNWIND},
 	{"stack-bytes", required_argument, NULL, OPT_STACK_BYTES},
 	{"unwind-budget", required_argument, NULL, OPT_UNWIND_BUDGET},
+	{"proc-budget", required_argument, NULL, OPT_PROC_BUDGET},
 	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
 	{"offcpu", no_argument, NULL, OPT_OFFCPU},
 	{"bpf-stats", required_argument, NULL, OPT_BPF_STATS},
@@ -314,6 +320,7 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 		.unwind = TT_UNWIND_AUTO,
 		.stack_bytes = SOURCE_DEFAULT_STACK_BYTES,
 		.unwind_budget_pct = SOURCE_DEFAULT_UNWIND_BUDGET_PCT,
+		.proc_budget_pct = SOURCE_DEFAULT_PROC_BUDGET_PCT,
 		.bpf_stats = -1,
 		.sched_rr = true,
 	};
@@ -482,6 +489,12 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 			if (parse_double(optarg, 0.01, 100, &o.unwind_budget_pct) < 0)
 				return bad(err, "--unwind-budget", optarg,
 					   "need a percentage of one core from 0.01 to 100");
+			break;
+		case OPT_PROC_BUDGET:
+			if (parse_double(optarg, 0, 100, &o.proc_budget_pct) < 0)
+				return bad(
+					err, "--proc-budget", optarg,
+					"need a percentage of one core from 0 (no limit) to 100");
 			break;
 		case OPT_SYSCALLS:
 			o.syscalls = true;

@@ -46,6 +46,7 @@ struct options {
 	unsigned unwind;	     /* --unwind: enum tt_unwind_mode */
 	unsigned stack_bytes;	     /* --stack-bytes: user stack copied per sample (DWARF) */
 	double unwind_budget_pct;    /* --unwind-budget: CPU for DWARF unwinding, % of a core */
+	double proc_budget_pct;	     /* --proc-budget: CPU for /proc passes, % of a core */
 	bool syscalls;		     /* --syscalls, exact syscall tracing (BPF) */
 	bool offcpu;		     /* --offcpu, exact off-CPU tracing (BPF) */
 	int bpf_stats;		     /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */

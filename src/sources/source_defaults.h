@@ -11,6 +11,7 @@
 #define SOURCE_DEFAULT_CPU_HZ 99	   /* --cpu-hz: on-CPU samples per second and CPU */
 #define SOURCE_DEFAULT_STACK_BYTES 8192	   /* --stack-bytes: user stack copied for DWARF */
 #define SOURCE_DEFAULT_UNWIND_BUDGET_PCT 1 /* --unwind-budget: % of one core */
+#define SOURCE_DEFAULT_PROC_BUDGET_PCT 5   /* --proc-budget: % of one core */
 
 /* A default as a string literal: SOURCE_STR(SOURCE_DEFAULT_HZ) is "20". */
 #define SOURCE_STR(x) SOURCE_STR_(x)

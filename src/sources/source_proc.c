@@ -3,6 +3,16 @@
  * The /proc thread sampler (see source_proc.h). Every read is bounded and a
  * thread that vanishes between the directory scan and its reads is counted
  * as a drop, never an error: processes exit all the time.
+ *
+ * What it costs decides what it reads. A pass first reads each thread's
+ * schedstat (three numbers, through an fd kept open: the cheapest file
+ * /proc has per thread); a thread whose run time and run count have not
+ * moved since a pass that found it asleep is asleep in the same place, and
+ * its last sample is sent again without reading stat, syscall or wchan.
+ * Each pass's own CPU time is measured; when passes at -F would spend more
+ * than the budget (--proc-budget, % of one core), the source takes every
+ * n-th tick instead, says so in its ticks (target period, ticks missed) and
+ * once in the log, and goes back up when passes get cheaper.
  */
 #include <ctype.h>
 #include <dirent.h>
@@ -11,6 +21,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "proc_info.h"
@@ -22,12 +36,32 @@
 #include "util.h"
 
 #define CMDLINE_MAX 4096
+#define FDS_RESERVED 256    /* of RLIMIT_NOFILE, for everything but schedstat fds */
+#define FDS_MAX 65536	    /* schedstat fds kept open at most */
+#define COST_EWMA_SHIFT 2   /* the pass cost estimate moves 1/4 of the way each pass */
+#define RAISE_MARGIN_PCT 80 /* a faster rate must fit in 80% of the budget */
 
 /* What the source last told the model about a thread. */
 struct seen_thread {
 	uint64_t start_ticks;
 	char comm[TT_COMM_LEN];
 	uint32_t generation; /* tick that last saw it */
+	int fd;		     /* its schedstat, kept open; -1 = none (opened per pass) */
+	/* Its schedstat at the last pass: time on a CPU (ns) and times it ran. */
+	uint64_t run_ns, pcount;
+	bool have_last; /* last holds a sample that can be sent again */
+	bool skipped;	/* the last full read left it out (an idle kernel thread) */
+	struct tt_thread_sample last;
+};
+
+/* A process of the last passes: its task directory, kept open, and its threads. */
+struct seen_proc {
+	int task_fd;	     /* -1 = not open */
+	nlink_t nlink;	     /* of the task directory when listed: 2 + its threads */
+	uint32_t generation; /* tick that last saw it */
+	unsigned passes;     /* since it was listed */
+	int *tids;
+	size_t nr, cap;
 };
 
 struct proc_source {
@@ -38,10 +72,22 @@ struct proc_source {
 	uint64_t ns_per_tick; /* clock tick (USER_HZ) in ns */
 	uint32_t generation;
 	struct strtab *strings;
-	struct u64map *seen; /* tid -> struct seen_thread */
+	struct u64map *seen;  /* tid -> struct seen_thread */
+	struct u64map *procs; /* pid -> struct seen_proc */
 	uint64_t drops[TT_DROP_MAX];
 	uint32_t nr_samples;
 	struct proc_info *pinfo; /* process records (proc_info.c) */
+	uint32_t nr_reused; /* samples of this pass sent again from schedstat alone */
+	/* Schedstat fds: how many are open and may be. */
+	size_t nr_fds, max_fds;
+	bool no_schedstat; /* this kernel has none (or it reads "0 0 0"): read everything */
+	/* The budget: passes take every stride-th tick of -F. */
+	unsigned stride;
+	unsigned skipped; /* ticks left out since the previous pass */
+	uint64_t cost_ns; /* a pass's CPU time, moving average; 0 = not measured yet */
+	uint64_t last_pass_ns;
+	uint32_t nr_passes;
+	unsigned said_hz; /* the rate the log last gave (0 = the asked one) */
 	/* Per-process cache within one tick. */
 	int cmdline_pid;
 	uint32_t cmdline_id;
@@ -51,6 +97,8 @@ static struct proc_source *to_proc(struct source *src)
 {
 	return (struct proc_source *)src;
 }
+
+static struct seen_thread *get_seen(struct proc_source *ps, int tid);
 
 static uint32_t cmdline_id(struct proc_source *ps, int pid, uint64_t now)
 {
@@ -73,16 +121,13 @@ static uint32_t cmdline_id(struct proc_source *ps, int pid, uint64_t now)
 static void note_thread(struct proc_source *ps, int pid, int tid, const struct proc_task_stat *st,
 			uint64_t now)
 {
-	struct seen_thread *seen = u64map__get(ps->seen, (uint64_t)tid);
+	struct seen_thread *seen = get_seen(ps, tid);
 	struct tt_thread_info info = {0};
 
-	if (seen && seen->start_ticks == st->start_ticks && !strcmp(seen->comm, st->comm)) {
+	if (seen->start_ticks == st->start_ticks && seen->comm[0] &&
+	    !strcmp(seen->comm, st->comm)) {
 		seen->generation = ps->generation;
 		return;
-	}
-	if (!seen) {
-		seen = xcalloc(1, sizeof(*seen));
-		u64map__put(ps->seen, (uint64_t)tid, seen);
 	}
 	seen->start_ticks = st->start_ticks;
 	memcpy(seen->comm, st->comm, TT_COMM_LEN);
@@ -107,25 +152,179 @@ static void count_read_error(struct proc_source *ps, ssize_t err)
 		ps->drops[TT_DROP_READ_ERROR]++;
 }
 
+/* One read of a small file (stat, syscall, wchan fit in buf): open, read, close. */
+static ssize_t read_small_at(int dirfd, const char *path, char *buf, size_t cap)
+{
+	ssize_t n;
+	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, cap - 1);
+	if (n < 0)
+		n = -errno;
+	else
+		buf[n] = '\0';
+	close(fd);
+	return n;
+}
+
+/* schedstat: "RUN_NS WAIT_NS PCOUNT". Returns 0 or -EINVAL. */
+static int parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *pcount)
+{
+	uint64_t v[3];
+	const char *p = buf;
+
+	for (int i = 0; i < 3; i++) {
+		const char *start;
+
+		while (*p == ' ')
+			p++;
+		start = p;
+		v[i] = 0;
+		for (; *p >= '0' && *p <= '9' && p - start < 20; p++)
+			v[i] = v[i] * 10 + (uint64_t)(*p - '0');
+		if (p == start)
+			return -EINVAL;
+	}
+	*run_ns = v[0];
+	*pcount = v[2];
+	return 0;
+}
+
+/*
+ * Reads the thread's schedstat, through its kept fd (opened on first use,
+ * within max_fds). Returns 0, -ENOENT/-ESRCH when it is gone, or another
+ * negative errno (then the caller reads everything).
+ */
+static int read_schedstat(struct proc_source *ps, struct seen_thread *seen, int task_fd, int tid,
+			  uint64_t *run_ns, uint64_t *pcount)
+{
+	char path[48], buf[128];
+	ssize_t n;
+
+	if (seen->fd < 0 && ps->nr_fds < ps->max_fds) {
+		snprintf(path, sizeof(path), "%d/schedstat", tid);
+		seen->fd = openat(task_fd, path, O_RDONLY | O_CLOEXEC);
+		if (seen->fd < 0)
+			return -errno;
+		ps->nr_fds++;
+	}
+	if (seen->fd >= 0) {
+		n = pread(seen->fd, buf, sizeof(buf) - 1, 0);
+		if (n < 0)
+			n = -errno;
+		else
+			buf[n] = '\0';
+	} else {
+		snprintf(path, sizeof(path), "%d/schedstat", tid);
+		n = read_small_at(task_fd, path, buf, sizeof(buf));
+	}
+	if (n < 0)
+		return (int)n;
+	if (parse_schedstat(buf, run_ns, pcount) < 0)
+		return -EINVAL;
+	/* Not yet run, or CONFIG_SCHED_INFO off ("0 0 0"): nothing to compare. */
+	return *pcount ? 0 : -EAGAIN;
+}
+
+static void close_fd(struct proc_source *ps, struct seen_thread *seen)
+{
+	if (seen->fd < 0)
+		return;
+	close(seen->fd);
+	seen->fd = -1;
+	ps->nr_fds--;
+}
+
+static struct seen_thread *get_seen(struct proc_source *ps, int tid)
+{
+	struct seen_thread *seen = u64map__get(ps->seen, (uint64_t)tid);
+
+	if (!seen) {
+		seen = xcalloc(1, sizeof(*seen));
+		seen->fd = -1;
+		u64map__put(ps->seen, (uint64_t)tid, seen);
+	}
+	return seen;
+}
+
+/* The weight of this pass's samples: the time since the previous pass. */
+static uint32_t pass_weight_us(const struct proc_source *ps)
+{
+	uint64_t period =
+		ps->base.clock.period_ns ? ps->base.clock.period_ns : NSEC_PER_SEC / ps->opts.hz;
+
+	return (uint32_t)(period * ps->stride / 1000);
+}
+
+/*
+ * The thread has not run since the pass that found it asleep: the same
+ * sample again (same state, syscall, wait channel), new time and weight.
+ */
+static void resend(struct proc_source *ps, struct seen_thread *seen, uint64_t now)
+{
+	seen->generation = ps->generation;
+	if (seen->skipped)
+		return;
+	seen->last.hdr.time_ns = now;
+	seen->last.weight_us = pass_weight_us(ps);
+	sink_emit(&ps->base.sink, &seen->last.hdr);
+	ps->nr_samples++;
+	ps->nr_reused++;
+}
+
 static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid, uint64_t now)
 {
 	struct tt_thread_sample s = {0};
+	struct seen_thread *seen = get_seen(ps, tid);
 	struct proc_task_stat st;
 	struct proc_syscall sc;
+	uint64_t run_ns = 0, pcount = 0;
 	char path[48], buf[1024];
-	bool kthread;
+	bool kthread, timed = false;
 	ssize_t n;
+	int e = 0;
+
+	if (!ps->no_schedstat) {
+		e = read_schedstat(ps, seen, task_fd, tid, &run_ns, &pcount);
+		if (e == -ESRCH && seen->fd >= 0) { /* the tid was reused: a new thread */
+			close_fd(ps, seen);
+			seen->have_last = false;
+			e = read_schedstat(ps, seen, task_fd, tid, &run_ns, &pcount);
+		}
+		if (e == -ESRCH) {
+			ps->drops[TT_DROP_VANISHED]++;
+			return;
+		}
+		timed = e == 0;
+		if (timed && seen->have_last && seen->run_ns == run_ns && seen->pcount == pcount &&
+		    seen->last.state != TT_ST_R) {
+			resend(ps, seen, now);
+			return;
+		}
+	}
 
 	snprintf(path, sizeof(path), "%d/stat", tid);
-	n = read_file_at(task_fd, path, buf, sizeof(buf));
+	n = read_small_at(task_fd, path, buf, sizeof(buf));
 	if (n < 0 || procfs_parse_stat(buf, &st) < 0) {
 		count_read_error(ps, n < 0 ? n : -EIO);
 		return;
 	}
+	/* stat is there, schedstat not: a kernel without it (or a fixture tree). */
+	if (!ps->no_schedstat && !timed && e == -ENOENT)
+		ps->no_schedstat = true;
+	seen->run_ns = run_ns;
+	seen->pcount = pcount;
+	seen->have_last = timed;
 	kthread = st.flags & PROC_PF_KTHREAD;
 	s.state = (__u8)procfs_state(st.state);
-	if (kthread && s.state == TT_ST_I && !ps->opts.idle_kthreads)
+	seen->skipped = kthread && s.state == TT_ST_I && !ps->opts.idle_kthreads;
+	if (seen->skipped) {
+		seen->last.state = s.state;
+		seen->generation = ps->generation;
 		return;
+	}
 	note_thread(ps, pid, tid, &st, now);
 
 	s.hdr = (struct tt_event_header){TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s),
@@ -133,8 +332,9 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 	s.pid = (__u32)pid;
 	s.tid = (__u32)tid;
 	s.start_time_ns = st.start_ticks * ps->ns_per_tick;
-	s.cpu_time_ns = (st.utime_ticks + st.stime_ticks) * ps->ns_per_tick;
-	s.weight_us = 1000000u / ps->opts.hz;
+	/* schedstat's run time is exact; stat's is in clock ticks. */
+	s.cpu_time_ns = timed ? run_ns : (st.utime_ticks + st.stime_ticks) * ps->ns_per_tick;
+	s.weight_us = pass_weight_us(ps);
 	s.syscall_nr = TT_SYSCALL_NONE;
 	s.flags = kthread ? TT_SAMPLE_KTHREAD : 0;
 	s.cpu = (__u16)st.processor;
@@ -143,7 +343,7 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 	/* Kernel threads have no user registers: their "syscall" file is zeros. */
 	if (!kthread) {
 		snprintf(path, sizeof(path), "%d/syscall", tid);
-		n = read_file_at(task_fd, path, buf, sizeof(buf));
+		n = read_small_at(task_fd, path, buf, sizeof(buf));
 		if (n > 0 && procfs_parse_syscall(buf, &sc) == 0) {
 			s.syscall_nr = sc.nr;
 			if (sc.nr >= 0) {
@@ -159,60 +359,147 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 	}
 	if (s.state != TT_ST_R) {
 		snprintf(path, sizeof(path), "%d/wchan", tid);
-		n = read_file_at(task_fd, path, buf, sizeof(buf));
+		n = read_small_at(task_fd, path, buf, sizeof(buf));
 		if (n > 0 && strcmp(buf, "0") != 0)
 			s.wchan_id = source_intern(ps->strings, &ps->base.sink, buf,
 						   strcspn(buf, "\n"), now);
 	}
+	seen->last = s;
 	sink_emit(&ps->base.sink, &s.hdr);
 	ps->nr_samples++;
 }
 
-static void sample_process(struct proc_source *ps, int pid, uint64_t now)
+static struct seen_proc *get_proc(struct proc_source *ps, int pid)
+{
+	struct seen_proc *sp = u64map__get(ps->procs, (uint64_t)pid);
+
+	if (!sp) {
+		sp = xcalloc(1, sizeof(*sp));
+		sp->task_fd = -1;
+		sp->passes = (unsigned)pid; /* staggers the rescans of many processes */
+		u64map__put(ps->procs, (uint64_t)pid, sp);
+	}
+	return sp;
+}
+
+static void close_task_dir(struct proc_source *ps, struct seen_proc *sp)
+{
+	if (sp->task_fd < 0)
+		return;
+	close(sp->task_fd);
+	sp->task_fd = -1;
+	ps->nr_fds--;
+}
+
+static void free_proc(struct proc_source *ps, struct seen_proc *sp)
+{
+	close_task_dir(ps, sp);
+	free(sp->tids);
+	free(sp);
+}
+
+/* Lists the process's threads again (opening its task directory anew: the pid may be reused). */
+static int scan_tasks(struct proc_source *ps, struct seen_proc *sp, int pid)
 {
 	char path[32];
 	struct dirent *de;
-	int task_fd;
+	struct stat st;
 	DIR *dir;
 
+	close_task_dir(ps, sp);
+	sp->nr = 0;
 	snprintf(path, sizeof(path), "%d/task", pid);
-	task_fd = openat(ps->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (task_fd < 0) {
-		count_read_error(ps, -errno);
-		return;
-	}
-	dir = opendir_dup(task_fd);
-	if (!dir) {
-		close(task_fd);
-		return;
-	}
-	proc_info__see(ps->pinfo, (uint32_t)pid, now);
+	sp->task_fd = openat(ps->root_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sp->task_fd < 0)
+		return -errno;
+	ps->nr_fds++;
+	sp->nlink = fstat(sp->task_fd, &st) == 0 ? st.st_nlink : 0;
+	dir = opendir_dup(sp->task_fd);
+	if (!dir)
+		return -errno;
 	while ((de = readdir(dir))) {
-		if (isdigit((unsigned char)de->d_name[0]))
-			sample_thread(ps, task_fd, pid, atoi(de->d_name), now);
+		if (!isdigit((unsigned char)de->d_name[0]))
+			continue;
+		if (sp->nr == sp->cap) {
+			sp->cap = sp->cap ? sp->cap * 2 : 8;
+			sp->tids = xrealloc(sp->tids, sp->cap * sizeof(*sp->tids));
+		}
+		sp->tids[sp->nr++] = atoi(de->d_name);
 	}
 	closedir(dir);
-	close(task_fd);
+	sp->passes = 0;
+	return 0;
 }
 
-/* Forgets threads the last pass did not see (they exited). */
+/*
+ * A process's threads. Its task directory is listed again only when its
+ * link count (2 + its threads) changed, a thread of it vanished, or a
+ * second of passes went by: listing costs a dentry look-up per thread,
+ * as much as reading them all.
+ */
+static void sample_process(struct proc_source *ps, int pid, uint64_t now)
+{
+	struct seen_proc *sp = get_proc(ps, pid);
+	unsigned every = ps->opts.hz / ps->stride;
+	uint64_t gone = ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR];
+	struct stat st;
+	int err;
+
+	sp->generation = ps->generation;
+	proc_info__see(ps->pinfo, (uint32_t)pid, now);
+	if (sp->task_fd < 0 || sp->passes >= (every ? every : 1) || ps->no_schedstat ||
+	    fstat(sp->task_fd, &st) < 0 || st.st_nlink != sp->nlink) {
+		err = scan_tasks(ps, sp, pid);
+		if (err < 0) {
+			count_read_error(ps, err);
+			return;
+		}
+	}
+	sp->passes++;
+	for (size_t i = 0; i < sp->nr; i++)
+		sample_thread(ps, sp->task_fd, pid, sp->tids[i], now);
+	if (ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR] != gone)
+		sp->passes = UINT_MAX; /* list it again next pass */
+}
+
+/* Forgets threads and processes the last pass did not see (they exited). */
 static void sweep(struct proc_source *ps)
 {
 	struct seen_thread *seen;
-	uint64_t tid;
+	struct seen_proc *sp;
+	uint64_t tid, pid;
 	size_t pos = 0;
+
+	while (u64map__next(ps->procs, &pos, &pid, (void **)&sp)) {
+		if (sp->generation != ps->generation) {
+			u64map__remove_at(ps->procs, &pos);
+			free_proc(ps, sp);
+		}
+	}
+	pos = 0;
 
 	while (u64map__next(ps->seen, &pos, &tid, (void **)&seen)) {
 		if (seen->generation != ps->generation) {
 			u64map__remove_at(ps->seen, &pos);
+			close_fd(ps, seen);
 			free(seen);
 		}
 	}
 }
 
-static void emit_tick(struct proc_source *ps, uint64_t start)
+static uint64_t thread_cpu_ns(void)
 {
-	struct tt_tick tick = {0};
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
+}
+
+static void emit_tick(struct proc_source *ps, uint64_t start, uint64_t cost_ns)
+{
+	uint64_t period =
+		ps->base.clock.period_ns ? ps->base.clock.period_ns : NSEC_PER_SEC / ps->opts.hz;
+	struct tt_tick tick;
 	struct tt_drops drops = {0};
 	uint64_t end = monotonic_ns();
 	bool any = false;
@@ -226,20 +513,85 @@ static void emit_tick(struct proc_source *ps, uint64_t start)
 		memset(ps->drops, 0, sizeof(ps->drops));
 		sink_emit(&ps->base.sink, &drops.hdr);
 	}
-	source_tick_fill(&ps->base, &tick, start, 0, 0, 0);
+	source_tick_fill(&ps->base, &tick, start, ps->last_pass_ns ? start - ps->last_pass_ns : 0,
+			 period * ps->stride, ps->skipped);
+	if (!ps->base.clock.period_ns) /* driven without the app's clock (tests) */
+		tick.weight_us = tick.asked_us = tick.target_us = pass_weight_us(ps);
 	tick.nr_threads = ps->nr_samples;
-	tick.duration_ns = end - start;
+	/* The pass's own CPU time: what the budget counts (a loaded box stretches wall time). */
+	tick.duration_ns = cost_ns;
 	sink_emit(&ps->base.sink, &tick.hdr);
+}
+
+/*
+ * The stride that keeps passes within the budget: the smallest n for which
+ * one pass every n ticks costs at most budget% of a core. It rises at once
+ * and falls only when the faster rate fits in RAISE_MARGIN_PCT of the
+ * budget, so a cost near the limit does not make the rate flap.
+ */
+static void update_stride(struct proc_source *ps, uint64_t cost_ns)
+{
+	uint64_t period =
+		ps->base.clock.period_ns ? ps->base.clock.period_ns : NSEC_PER_SEC / ps->opts.hz;
+	double budget = ps->opts.budget_pct / 100.0, need;
+	unsigned n;
+
+	if (ps->nr_passes <= 1) /* the first pass opens every fd: not what passes cost */
+		return;
+	if (!ps->cost_ns)
+		ps->cost_ns = cost_ns;
+	else
+		ps->cost_ns += ((int64_t)cost_ns - (int64_t)ps->cost_ns) >> COST_EWMA_SHIFT;
+	if (!(budget > 0))
+		return;
+	need = (double)ps->cost_ns / (budget * (double)period); /* the stride that just fits */
+	n = need <= 1 ? 1 : (unsigned)need + (need > (unsigned)need);
+	if (n > ps->opts.hz) /* never less than one pass a second */
+		n = ps->opts.hz;
+	if (n < ps->stride &&
+	    (double)ps->cost_ns > budget * RAISE_MARGIN_PCT / 100.0 * (double)period * n)
+		n = ps->stride;
+	ps->stride = n ? n : 1;
+}
+
+/* Says once per change that the rate is lowered, and why, and when it is back. */
+static void say_rate(struct proc_source *ps)
+{
+	unsigned hz = ps->stride > 1 ? ps->opts.hz / ps->stride : 0;
+
+	if (hz == ps->said_hz || !ps->opts.warn)
+		return;
+	if (hz) {
+		char msg[256];
+
+		snprintf(msg, sizeof(msg),
+			 "proc source: a pass over %u threads costs %.1f ms of CPU: sampling at "
+			 "%.1f Hz, not %u (%.1f%% of a core; --proc-budget %g%%)",
+			 ps->nr_samples, (double)ps->cost_ns / 1e6,
+			 (double)ps->opts.hz / ps->stride, ps->opts.hz,
+			 (double)ps->cost_ns * ps->opts.hz / ps->stride / 1e7, ps->opts.budget_pct);
+		ps->opts.warn(msg);
+	} else {
+		ps->opts.warn("proc source: back to the -F rate within --proc-budget");
+	}
+	ps->said_hz = hz;
 }
 
 static int proc_tick(struct source *src, uint64_t now)
 {
 	struct proc_source *ps = to_proc(src);
 	struct dirent *de;
+	uint64_t cpu0;
 	DIR *dir;
 
+	/* The budget's stride: this tick is left out (counted in the next pass's tick). */
+	if (ps->nr_passes && ++ps->skipped < ps->stride)
+		return 0;
+	ps->skipped = ps->nr_passes ? ps->skipped - 1 : 0;
+	cpu0 = thread_cpu_ns();
 	ps->generation++;
 	ps->nr_samples = 0;
+	ps->nr_reused = 0;
 	ps->cmdline_pid = 0;
 	if (ps->opts.nr_pids) {
 		for (size_t i = 0; i < ps->opts.nr_pids; i++)
@@ -262,7 +614,16 @@ static int proc_tick(struct source *src, uint64_t now)
 	}
 	sweep(ps);
 	proc_info__pass(ps->pinfo, now);
-	emit_tick(ps, now);
+	ps->nr_passes++;
+	{
+		uint64_t cost = thread_cpu_ns() - cpu0;
+
+		emit_tick(ps, now, cost);
+		update_stride(ps, cost);
+	}
+	say_rate(ps);
+	ps->last_pass_ns = now;
+	ps->skipped = 0;
 	return 0;
 }
 
@@ -275,14 +636,21 @@ static void proc_free(struct source *src)
 {
 	struct proc_source *ps = to_proc(src);
 	struct seen_thread *seen;
+	struct seen_proc *sp;
 	uint64_t tid;
 	size_t pos = 0;
 
 	if (!ps)
 		return;
-	while (u64map__next(ps->seen, &pos, &tid, (void **)&seen))
+	while (u64map__next(ps->seen, &pos, &tid, (void **)&seen)) {
+		close_fd(ps, seen);
 		free(seen);
+	}
 	u64map__free(ps->seen);
+	pos = 0;
+	while (u64map__next(ps->procs, &pos, &tid, (void **)&sp))
+		free_proc(ps, sp);
+	u64map__free(ps->procs);
 	proc_info__free(ps->pinfo);
 	strtab__free(ps->strings);
 	if (ps->root_fd >= 0)
@@ -297,6 +665,27 @@ static const struct source_ops proc_ops = {
 	.tick = proc_tick,
 	.free = proc_free,
 };
+
+/*
+ * How many schedstat fds may stay open: RLIMIT_NOFILE raised to its hard
+ * limit, less what the rest of threadtop may need. Threads past it have
+ * their schedstat opened per pass (dearer, still right).
+ */
+static size_t schedstat_fds(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0)
+		return 0;
+	if (rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		if (setrlimit(RLIMIT_NOFILE, &rl) < 0)
+			getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur > FDS_MAX + FDS_RESERVED)
+		return FDS_MAX;
+	return rl.rlim_cur > FDS_RESERVED ? rl.rlim_cur - FDS_RESERVED : 0;
+}
 
 struct source *proc_source__new(const struct proc_source_opts *opts, struct event_sink sink,
 				char *err, size_t errlen)
@@ -327,8 +716,13 @@ struct source *proc_source__new(const struct proc_source_opts *opts, struct even
 	}
 	ps->root_fd = fd;
 	ps->ns_per_tick = NSEC_PER_SEC / (uint64_t)(hz > 0 ? hz : 100);
+	if (!(ps->opts.budget_pct >= 0))
+		ps->opts.budget_pct = SOURCE_DEFAULT_PROC_BUDGET_PCT;
+	ps->stride = 1;
+	ps->max_fds = schedstat_fds();
 	ps->strings = strtab__new();
 	ps->seen = u64map__new();
+	ps->procs = u64map__new();
 	ps->pinfo = proc_info__new(ps->root_fd, ps->strings, &ps->base.sink);
 	return &ps->base;
 }

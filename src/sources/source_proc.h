@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The /proc thread sampler (0x.tools psn style): on every tick it reads each
- * thread's stat, syscall and wchan under the proc root. Works without root
- * for the processes the user may read; the fallback when BPF cannot load.
+ * thread's schedstat, and stat, syscall and wchan of those that ran since
+ * the last pass, under the proc root, within a CPU budget (it lowers its
+ * rate past it, and says so). Works without root for the processes the user
+ * may read; the fallback when BPF cannot load.
  */
 #ifndef THREADTOP_SOURCE_PROC_H
 #define THREADTOP_SOURCE_PROC_H
@@ -19,6 +21,11 @@ struct proc_source_opts {
 	unsigned hz;	    /* sampling rate: the weight of each sample */
 	int self_pid;	    /* a process to leave out (threadtop itself), 0 = none */
 	bool idle_kthreads; /* also sample idle (I) kernel threads */
+	/* CPU the passes may spend, % of one core (0 = no limit); past it the
+	 * rate is lowered and said. Negative: SOURCE_DEFAULT_PROC_BUDGET_PCT. */
+	double budget_pct;
+	/* Where to say that the rate was lowered (one line); NULL = nowhere. */
+	void (*warn)(const char *msg);
 };
 
 /*

@@ -47,6 +47,7 @@ now_ms() { date +%s%3N; }
 paints="" datas=""
 for ((r = 0; r < runs; r++)); do
 	tmux -L "$S" kill-server 2>/dev/null
+	S=tt_startup_$$_$r # a fresh server: one going away cannot take a session
 	t0=$(now_ms)
 	tmux -L "$S" new-session -d -s "$S" -x 120 -y 40 "$TT --source $source"
 	paint= data=

@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* The /proc source over the fixture tree in tests/fixtures/proc. */
+/*
+ * The /proc source over the fixture tree in tests/fixtures/proc, and over a
+ * tree written here that changes between passes (what schedstat lets it
+ * skip; the CPU budget).
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -174,6 +181,149 @@ static void missing_root_is_an_error(void **state)
 	assert_non_null(strstr(err, "no-such-proc"));
 }
 
+/* A tree of one sleeping thread, 500, whose files the test rewrites. */
+struct live_tree {
+	char root[64];
+};
+
+static void put(const struct live_tree *t, const char *rel, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void live_tree_make(struct live_tree *t)
+{
+	char path[256];
+
+	snprintf(t->root, sizeof(t->root), "/tmp/tt_proc_XXXXXX");
+	assert_non_null(mkdtemp(t->root));
+	snprintf(path, sizeof(path), "%s/500", t->root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/500/task", t->root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%s/500/task/500", t->root);
+	assert_int_equal(mkdir(path, 0700), 0);
+	put(t, "500/cmdline", "sleeper");
+	put(t, "500/task/500/stat",
+	    "500 (sleeper) S 1 500 500 0 -1 4194560 0 0 0 0 7 3 0 0 20 0 1 0 4200 1 1 1 1 1 0 "
+	    "0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	put(t, "500/task/500/syscall", "0 0x3 0x1 0x1 0x0 0x0 0x0 0x7ffd00000f00 0x7f00000012\n");
+	put(t, "500/task/500/wchan", "pipe_read");
+	put(t, "500/task/500/schedstat", "123456789 1000 42\n");
+}
+
+static void live_tree_free(struct live_tree *t)
+{
+	const char *files[] = {"stat", "syscall", "wchan", "schedstat"};
+	char path[256];
+
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		snprintf(path, sizeof(path), "%s/500/task/500/%s", t->root, files[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/500/cmdline", t->root);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/500/task/500", t->root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/500/task", t->root);
+	rmdir(path);
+	snprintf(path, sizeof(path), "%s/500", t->root);
+	rmdir(path);
+	rmdir(t->root);
+}
+
+static struct source *open_live(struct live_tree *t, struct capture *c, double budget_pct)
+{
+	struct proc_source_opts o = {.proc_root = t->root, .hz = 20, .budget_pct = budget_pct};
+	struct event_sink sink = {capture_emit, c};
+	char err[256];
+	struct source *src = proc_source__new(&o, sink, err, sizeof(err));
+
+	assert_non_null(src);
+	src->clock.period_ns = 50000000;
+	return src;
+}
+
+/* A thread that has not run since a pass found it asleep is not read again. */
+static void unchanged_sleeper_is_not_read_again(void **state)
+{
+	struct live_tree t;
+	struct capture c = {0};
+	struct source *src;
+	const struct tt_thread_sample *s;
+
+	live_tree_make(&t);
+	src = open_live(&t, &c, 0);
+	assert_int_equal(src->ops->tick(src, 1000), 0);
+	s = find_sample(&c, 500);
+	assert_non_null(s);
+	assert_int_equal(s->state, TT_ST_S);
+	assert_string_equal(find_string(&c, s->wchan_id), "pipe_read");
+	assert_int_equal(s->cpu_time_ns, 123456789); /* schedstat's, exact */
+	capture_free(&c);
+
+	/* Same run time and run count: the files behind it are not read. */
+	put(&t, "500/task/500/wchan", "futex_wait_queue");
+	assert_int_equal(src->ops->tick(src, 2000), 0);
+	s = find_sample(&c, 500);
+	assert_non_null(s);
+	assert_int_equal(s->hdr.time_ns, 2000);
+	assert_int_equal(s->state, TT_ST_S);
+	assert_int_equal(s->syscall_nr, 0);
+	assert_int_equal(count_type(&c, TT_EV_STRING), 0);
+	capture_free(&c);
+
+	/* It ran (its run count moved): everything is read again. */
+	put(&t, "500/task/500/schedstat", "123556789 1000 43\n");
+	assert_int_equal(src->ops->tick(src, 3000), 0);
+	s = find_sample(&c, 500);
+	assert_non_null(s);
+	assert_int_equal(s->cpu_time_ns, 123556789);
+	assert_string_equal(find_string(&c, s->wchan_id), "futex_wait_queue");
+	capture_free(&c);
+	source__free(src);
+	live_tree_free(&t);
+}
+
+/* Passes dearer than the budget: every n-th tick, said in the tick records. */
+static void over_budget_lowers_the_rate(void **state)
+{
+	struct live_tree t;
+	struct capture c = {0};
+	const struct tt_tick *tick = NULL;
+	struct source *src;
+	unsigned passes = 0;
+
+	live_tree_make(&t);
+	src = open_live(&t, &c, 1e-6); /* no pass fits: the floor of one a second */
+	for (uint64_t i = 1; i <= 60; i++)
+		assert_int_equal(src->ops->tick(src, i * 50000000), 0);
+	for (size_t i = 0; i < c.nr; i++) {
+		if (c.ev[i]->type != TT_EV_TICK)
+			continue;
+		tick = (const struct tt_tick *)c.ev[i];
+		passes++;
+	}
+	assert_non_null(tick);
+	/* Two passes measure the cost, then one a second (every 20th tick). */
+	assert_in_range(passes, 4, 6);
+	assert_int_equal(tick->asked_us, 50000);
+	assert_int_equal(tick->target_us, 1000000);
+	assert_int_equal(tick->missed, 19);
+	assert_int_equal(tick->weight_us, 1000000);
+	assert_int_equal(count_type(&c, TT_EV_THREAD_SAMPLE), passes);
+	capture_free(&c);
+	source__free(src);
+	live_tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +331,8 @@ int main(void)
 		cmocka_unit_test(second_tick_sends_no_dictionary_again),
 		cmocka_unit_test(pid_filter),
 		cmocka_unit_test(missing_root_is_an_error),
+		cmocka_unit_test(unchanged_sleeper_is_not_read_again),
+		cmocka_unit_test(over_budget_lowers_the_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
