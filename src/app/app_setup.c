@@ -116,6 +116,7 @@ int app_start_source(struct app *app)
 		.hz = app->hz,
 		.self_pid = getpid(),
 		.budget_pct = o->proc_budget_pct,
+		.full_samples = o->write_path != NULL,
 		.warn = warn_line,
 	};
 	app->source = proc_source__new(&po, sink, err, sizeof(err));

@@ -78,6 +78,12 @@ struct proc_source {
 	uint32_t nr_samples;
 	struct proc_info *pinfo; /* process records (proc_info.c) */
 	uint32_t nr_reused; /* samples of this pass sent again from schedstat alone */
+	/* Repeats of the block of the pass's order being walked (TT_REPEAT_BLOCK threads). */
+	uint32_t order, block;
+	union {
+		struct tt_thread_repeat r;
+		char bytes[sizeof(struct tt_thread_repeat) + TT_REPEAT_BLOCK * sizeof(__u32)];
+	} repeat;
 	/* Schedstat fds: how many are open and may be. */
 	size_t nr_fds, max_fds;
 	bool no_schedstat; /* this kernel has none (or it reads "0 0 0"): read everything */
@@ -88,6 +94,9 @@ struct proc_source {
 	uint64_t last_pass_ns;
 	uint32_t nr_passes;
 	unsigned said_hz; /* the rate the log last gave (0 = the asked one) */
+	/* /proc's link count when last listed, and passes since. */
+	nlink_t root_nlink;
+	unsigned root_passes;
 	/* Per-process cache within one tick. */
 	int cmdline_pid;
 	uint32_t cmdline_id;
@@ -267,11 +276,43 @@ static void resend(struct proc_source *ps, struct seen_thread *seen, uint64_t no
 	seen->generation = ps->generation;
 	if (seen->skipped)
 		return;
+	ps->nr_samples++;
+	ps->nr_reused++;
+	if (!ps->opts.full_samples) {
+		ps->repeat.r.tids[ps->repeat.r.nr++] = seen->last.tid;
+		return;
+	}
 	seen->last.hdr.time_ns = now;
 	seen->last.weight_us = pass_weight_us(ps);
 	sink_emit(&ps->base.sink, &seen->last.hdr);
-	ps->nr_samples++;
-	ps->nr_reused++;
+}
+
+/*
+ * Sends the repeats of the block of the pass's thread order that ends (see
+ * struct tt_thread_repeat): the model counts a block that lists the same
+ * tids as the pass before as one run, without touching its threads.
+ */
+static void flush_repeats(struct proc_source *ps, uint64_t now)
+{
+	struct tt_thread_repeat *r = &ps->repeat.r;
+
+	if (r->nr) {
+		r->hdr = (struct tt_event_header){TT_EV_THREAD_REPEAT, TT_THREAD_REPEAT_VERSION,
+						  (__u32)(sizeof(*r) + r->nr * sizeof(r->tids[0])),
+						  now};
+		r->block = ps->block;
+		sink_emit(&ps->base.sink, &r->hdr);
+	}
+	r->nr = 0;
+}
+
+/* The next thread of the pass's order: a block ends every TT_REPEAT_BLOCK threads. */
+static void next_in_order(struct proc_source *ps, uint64_t now)
+{
+	if (++ps->order % TT_REPEAT_BLOCK)
+		return;
+	flush_repeats(ps, now);
+	ps->block++;
 }
 
 static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid, uint64_t now)
@@ -456,8 +497,10 @@ static void sample_process(struct proc_source *ps, int pid, uint64_t now)
 		}
 	}
 	sp->passes++;
-	for (size_t i = 0; i < sp->nr; i++)
+	for (size_t i = 0; i < sp->nr; i++) {
 		sample_thread(ps, sp->task_fd, pid, sp->tids[i], now);
+		next_in_order(ps, now);
+	}
 	if (ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR] != gone)
 		sp->passes = UINT_MAX; /* list it again next pass */
 }
@@ -577,11 +620,30 @@ static void say_rate(struct proc_source *ps)
 	ps->said_hz = hz;
 }
 
+/*
+ * Whether /proc must be listed again: its link count (a constant plus the
+ * processes of the box) moved, something exited in the last pass, or a
+ * second of passes went by. Otherwise the processes of the last pass are
+ * walked again: listing /proc cost a tenth of a pass over idle threads.
+ */
+static bool root_changed(struct proc_source *ps)
+{
+	unsigned every = ps->opts.hz / ps->stride;
+	struct stat st;
+
+	if (ps->root_passes >= (every ? every : 1) || ps->no_schedstat ||
+	    fstat(ps->root_fd, &st) < 0 || st.st_nlink != ps->root_nlink) {
+		ps->root_nlink = fstat(ps->root_fd, &st) == 0 ? st.st_nlink : 0;
+		return true;
+	}
+	return false;
+}
+
 static int proc_tick(struct source *src, uint64_t now)
 {
 	struct proc_source *ps = to_proc(src);
 	struct dirent *de;
-	uint64_t cpu0;
+	uint64_t cpu0, gone;
 	DIR *dir;
 
 	/* The budget's stride: this tick is left out (counted in the next pass's tick). */
@@ -592,11 +654,21 @@ static int proc_tick(struct source *src, uint64_t now)
 	ps->generation++;
 	ps->nr_samples = 0;
 	ps->nr_reused = 0;
+	ps->order = ps->block = 0;
 	ps->cmdline_pid = 0;
+	gone = ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR];
 	if (ps->opts.nr_pids) {
 		for (size_t i = 0; i < ps->opts.nr_pids; i++)
 			sample_process(ps, ps->pids[i], now);
+	} else if (!root_changed(ps)) {
+		struct seen_proc *sp;
+		uint64_t pid;
+		size_t pos = 0;
+
+		while (u64map__next(ps->procs, &pos, &pid, (void **)&sp))
+			sample_process(ps, (int)pid, now);
 	} else {
+		ps->root_passes = 0;
 		dir = opendir_dup(ps->root_fd);
 		if (!dir)
 			return -errno;
@@ -612,6 +684,10 @@ static int proc_tick(struct source *src, uint64_t now)
 		}
 		closedir(dir);
 	}
+	flush_repeats(ps, now);
+	if (ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR] != gone)
+		ps->root_passes = UINT_MAX; /* something exited: list /proc again next pass */
+	ps->root_passes++;
 	sweep(ps);
 	proc_info__pass(ps->pinfo, now);
 	ps->nr_passes++;

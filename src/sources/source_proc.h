@@ -21,6 +21,9 @@ struct proc_source_opts {
 	unsigned hz;	    /* sampling rate: the weight of each sample */
 	int self_pid;	    /* a process to leave out (threadtop itself), 0 = none */
 	bool idle_kthreads; /* also sample idle (I) kernel threads */
+	/* Send unchanged threads as full samples, not TT_EV_THREAD_REPEAT (a
+	 * recording must replay from any point). */
+	bool full_samples;
 	/* CPU the passes may spend, % of one core (0 = no limit); past it the
 	 * rate is lowered and said. Negative: SOURCE_DEFAULT_PROC_BUDGET_PCT. */
 	double budget_pct;

@@ -239,9 +239,11 @@ static void live_tree_free(struct live_tree *t)
 	rmdir(t->root);
 }
 
-static struct source *open_live(struct live_tree *t, struct capture *c, double budget_pct)
+static struct source *open_live(struct live_tree *t, struct capture *c, double budget_pct,
+				bool full)
 {
-	struct proc_source_opts o = {.proc_root = t->root, .hz = 20, .budget_pct = budget_pct};
+	struct proc_source_opts o = {
+		.proc_root = t->root, .hz = 20, .budget_pct = budget_pct, .full_samples = full};
 	struct event_sink sink = {capture_emit, c};
 	char err[256];
 	struct source *src = proc_source__new(&o, sink, err, sizeof(err));
@@ -251,8 +253,11 @@ static struct source *open_live(struct live_tree *t, struct capture *c, double b
 	return src;
 }
 
-/* A thread that has not run since a pass found it asleep is not read again. */
-static void unchanged_sleeper_is_not_read_again(void **state)
+/*
+ * A thread that has not run since a pass found it asleep is not read again:
+ * it is sent as a repeat, or (full, for a recording) as its last sample.
+ */
+static void check_unchanged_sleeper(bool full)
 {
 	struct live_tree t;
 	struct capture c = {0};
@@ -260,7 +265,7 @@ static void unchanged_sleeper_is_not_read_again(void **state)
 	const struct tt_thread_sample *s;
 
 	live_tree_make(&t);
-	src = open_live(&t, &c, 0);
+	src = open_live(&t, &c, 0, full);
 	assert_int_equal(src->ops->tick(src, 1000), 0);
 	s = find_sample(&c, 500);
 	assert_non_null(s);
@@ -272,11 +277,24 @@ static void unchanged_sleeper_is_not_read_again(void **state)
 	/* Same run time and run count: the files behind it are not read. */
 	put(&t, "500/task/500/wchan", "futex_wait_queue");
 	assert_int_equal(src->ops->tick(src, 2000), 0);
-	s = find_sample(&c, 500);
-	assert_non_null(s);
-	assert_int_equal(s->hdr.time_ns, 2000);
-	assert_int_equal(s->state, TT_ST_S);
-	assert_int_equal(s->syscall_nr, 0);
+	if (full) {
+		s = find_sample(&c, 500);
+		assert_non_null(s);
+		assert_int_equal(s->hdr.time_ns, 2000);
+		assert_int_equal(s->state, TT_ST_S);
+		assert_int_equal(s->syscall_nr, 0);
+	} else {
+		const struct tt_thread_repeat *r = NULL;
+
+		assert_null(find_sample(&c, 500));
+		for (size_t i = 0; i < c.nr; i++)
+			if (c.ev[i]->type == TT_EV_THREAD_REPEAT)
+				r = (const struct tt_thread_repeat *)c.ev[i];
+		assert_non_null(r);
+		assert_int_equal(r->nr, 1);
+		assert_int_equal(r->tids[0], 500);
+		assert_int_equal(r->hdr.time_ns, 2000);
+	}
 	assert_int_equal(count_type(&c, TT_EV_STRING), 0);
 	capture_free(&c);
 
@@ -292,6 +310,16 @@ static void unchanged_sleeper_is_not_read_again(void **state)
 	live_tree_free(&t);
 }
 
+static void unchanged_sleeper_is_repeated(void **state)
+{
+	check_unchanged_sleeper(false);
+}
+
+static void unchanged_sleeper_is_resent_in_full(void **state)
+{
+	check_unchanged_sleeper(true);
+}
+
 /* Passes dearer than the budget: every n-th tick, said in the tick records. */
 static void over_budget_lowers_the_rate(void **state)
 {
@@ -302,7 +330,7 @@ static void over_budget_lowers_the_rate(void **state)
 	unsigned passes = 0;
 
 	live_tree_make(&t);
-	src = open_live(&t, &c, 1e-6); /* no pass fits: the floor of one a second */
+	src = open_live(&t, &c, 1e-6, true); /* no pass fits: the floor of one a second */
 	for (uint64_t i = 1; i <= 60; i++)
 		assert_int_equal(src->ops->tick(src, i * 50000000), 0);
 	for (size_t i = 0; i < c.nr; i++) {
@@ -331,7 +359,8 @@ int main(void)
 		cmocka_unit_test(second_tick_sends_no_dictionary_again),
 		cmocka_unit_test(pid_filter),
 		cmocka_unit_test(missing_root_is_an_error),
-		cmocka_unit_test(unchanged_sleeper_is_not_read_again),
+		cmocka_unit_test(unchanged_sleeper_is_repeated),
+		cmocka_unit_test(unchanged_sleeper_is_resent_in_full),
 		cmocka_unit_test(over_budget_lowers_the_rate),
 	};
 
