@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -487,6 +488,35 @@ static int name_cgroup(void *ctx, uint64_t id, char *buf, size_t len)
 	return cgroup_names__name(ctx, id, buf, len);
 }
 
+#define STARTUP_NICE -10
+#define NO_NICE 100 /* no nice to restore */
+
+/*
+ * Start-up is CPU work (the kernel verifier, kallsyms): on a saturated box
+ * a normal-priority threadtop got a few percent of a CPU for it and took
+ * 5-10 s to show anything. The loop thread runs it at nice -10 (the
+ * threads it starts meanwhile inherit it) and goes back to its nice before
+ * the front end starts and before any child is forked. Returns the nice to
+ * go back to, or NO_NICE when it was not raised (no CAP_SYS_NICE).
+ */
+static int raise_startup_priority(void)
+{
+	int old;
+
+	errno = 0;
+	old = getpriority(PRIO_PROCESS, 0); /* this thread's, on Linux */
+	if ((old == -1 && errno) || old <= STARTUP_NICE ||
+	    setpriority(PRIO_PROCESS, 0, STARTUP_NICE) < 0)
+		return NO_NICE;
+	return old;
+}
+
+static void restore_priority(int nice)
+{
+	if (nice != NO_NICE)
+		setpriority(PRIO_PROCESS, 0, nice);
+}
+
 int app_run(const struct options *o, const struct frontend *fe, struct run_child *child)
 {
 	struct app app = {.o = o,
@@ -498,6 +528,7 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 			  .play_timer = -1};
 	int err, invoker_err, code = 1;
 	bool started = false;
+	int startup_nice = NO_NICE;
 
 	app.started_ns = monotonic_ns();
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
@@ -527,6 +558,8 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		app.maps = maps_cache__new(NULL);
 	if (o->read_path)
 		app_progress(&app, "reading the recording...");
+	else
+		startup_nice = raise_startup_priority();
 	if ((o->read_path ? app_replay_start(&app) : app_start_source(&app)) < 0)
 		goto out;
 	log_info("start-up: %s source ready after %.0f ms", app_source_name(&app),
@@ -537,7 +570,7 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		app_start_use(&app);
 		/* Live addresses are this machine's: name them lazily, at output time. */
 		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
-		symbolizer__load_kernel(app.sym);
+		symbolizer__load_kernel_background(app.sym);
 		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
 		/* Containers, pods and units by the cgroup tree of this host. */
 		app.cgroups = cgroup_names__new(o->sys_root);
@@ -559,6 +592,8 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		emit_clock(&app, monotonic_ns());
 	run_cmd__release(app.child); /* the sources are up: the command may start */
 	app_host_init(&app);
+	restore_priority(startup_nice);
+	startup_nice = NO_NICE;
 	started = true; /* from here the front end owns the terminal, or says why not */
 	if (fe->start && fe->start(fe->ctx, &app.host) < 0)
 		goto out;
@@ -598,6 +633,7 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 	if (!code && app.child_code > 0)
 		code = app.child_code; /* threadtop's own failure says more than the command's */
 out:
+	restore_priority(startup_nice);
 	if (!started)
 		app_progress(&app, NULL);
 	stop_child(&app);

@@ -79,6 +79,9 @@ int app_start_source(struct app *app)
 			.bpf_stats = o->bpf_stats < 0 ? !o->syscalls && !o->offcpu : o->bpf_stats,
 			/* A recording must replay from any point: no repeats in it. */
 			.full_samples = o->write_path != NULL,
+			/* The TUI shows the thread sampler's rows first; batch output
+			 * waits for every program, so its first interval has them all. */
+			.defer_optional = app->fe->progress != NULL,
 			.labels = o->labels.nr_defs ? &o->labels : NULL,
 			.warn = warn_line,
 			.maps = app->maps,

@@ -204,9 +204,42 @@ static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 	return 0;
 }
 
+int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *err, size_t errlen)
+{
+	unsigned cpu_weight = 1000000u / bs->opts.cpu_hz;
+	bool labels_on = bs->opts.labels && bs->opts.labels->nr_defs;
+	struct oncpu_bpf *oncpu = oncpu_bpf__open();
+	int e;
+
+	if (!oncpu)
+		return load_failed("oncpu", errno, err, errlen);
+	CONFIGURE(oncpu, bs, cpu_weight);
+	oncpu->rodata->tt_unwind_mode = bs->opts.unwind;
+	oncpu->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+	bpf_map__set_max_entries(oncpu->maps.tt_copy_bufs,
+				 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
+	oncpu->rodata->tt_labels_on = labels_on;
+	if ((e = REUSE_SHARED(oncpu, bs->threads)) < 0) {
+		oncpu_bpf__destroy(oncpu);
+		return load_failed("oncpu", -e, err, errlen);
+	}
+	if (oncpu_bpf__load(oncpu)) {
+		e = errno;
+		oncpu_bpf__destroy(oncpu);
+		return load_failed("oncpu", e, err, errlen);
+	}
+	*ret = oncpu;
+	return 0;
+}
+
+void bpf_load__note_oncpu(struct bpf_source *bs)
+{
+	note_progs(bs, bs->oncpu->obj);
+	bs->dwarf_tgids_fd = bpf_map__fd(bs->oncpu->maps.tt_dwarf_tgids);
+}
+
 int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 {
-	unsigned cpu_weight = bs->opts.cpu_hz ? 1000000u / bs->opts.cpu_hz : 0;
 	bool labels_on = bs->opts.labels && bs->opts.labels->nr_defs;
 	int e;
 
@@ -225,23 +258,12 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 		return e;
 	note_progs(bs, bs->threads->obj);
 
-	if (bs->opts.cpu_hz) {
-		bs->oncpu = oncpu_bpf__open();
-		if (!bs->oncpu)
-			return load_failed("oncpu", errno, err, errlen);
-		CONFIGURE(bs->oncpu, bs, cpu_weight);
-		bs->oncpu->rodata->tt_unwind_mode = bs->opts.unwind;
-		bs->oncpu->rodata->tt_stack_bytes = bs->opts.stack_bytes;
-		bpf_map__set_max_entries(bs->oncpu->maps.tt_copy_bufs,
-					 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
-		bs->oncpu->rodata->tt_labels_on = labels_on;
-		if ((e = REUSE_SHARED(bs->oncpu, bs->threads)) < 0)
-			return load_failed("oncpu", -e, err, errlen);
-		if (oncpu_bpf__load(bs->oncpu))
-			return load_failed("oncpu", errno, err, errlen);
-		note_progs(bs, bs->oncpu->obj);
-		bs->dwarf_tgids_fd = bpf_map__fd(bs->oncpu->maps.tt_dwarf_tgids);
-	}
+	/* Nothing loaded later reads the on-CPU sampler's label slots: it may wait. */
+	bs->late = bs->opts.defer_optional && !labels_on && !bs->opts.offcpu;
+	if (bs->opts.cpu_hz && !bs->late && (e = bpf_load__oncpu(bs, &bs->oncpu, err, errlen)) < 0)
+		return e;
+	if (bs->oncpu)
+		bpf_load__note_oncpu(bs);
 	if (bs->opts.syscalls) {
 		bs->syscalls = syscalls_bpf__open();
 		if (!bs->syscalls)
@@ -320,7 +342,7 @@ static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
 	return 0;
 }
 
-static int attach_perf(struct bpf_source *bs, char *err, size_t errlen)
+int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -429,7 +451,7 @@ int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen)
 		if (!bs->labels && opts->warn)
 			opts->warn(why);
 	}
-	if (!e) { /* LuaJIT samples are a bonus: say why they are missing, go on */
+	if (!e && !bs->late) { /* LuaJIT samples are a bonus: say why they are missing, go on */
 		char why[PATH_MAX + 160];
 
 		bs->luajit = bpf_luajit__new(bs->threads->obj, opts->self_pid, opts->nr_pids > 0,
@@ -438,7 +460,7 @@ int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen)
 			opts->warn(why);
 	}
 	if (!e && bs->oncpu)
-		e = attach_perf(bs, err, errlen);
+		e = bpf_load__attach_perf(bs, err, errlen);
 	if (!e)
 		e = attach_tracing(bs, err, errlen);
 	return e;

@@ -83,6 +83,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 	uint64_t start = monotonic_ns();
 	int err = 0;
 
+	bpf_late__poll(bs);
 	bs->threads->bss->tt_nr_samples = 0;
 	bs->threads->bss->tt_pass_ns = start;
 	bs->generation++;
@@ -143,6 +144,7 @@ static void bpf_free(struct source *src)
 
 	if (!bs)
 		return;
+	bpf_late__stop(bs);
 	bpf_unwind__report(bs);
 	report_passes(bs);
 	bpf_unwind__free(bs);
@@ -242,6 +244,7 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 		goto fail;
 	}
 	bpf_sums__open(bs);
+	bpf_late__start(bs);
 	return &bs->base;
 fail:
 	bpf_free(&bs->base);

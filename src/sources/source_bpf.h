@@ -37,6 +37,9 @@ struct bpf_source_opts {
 	bool offcpu;		  /* --offcpu: exact off-CPU time per stack, run-queue latency */
 	bool bpf_stats;		  /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
 	bool full_samples; /* send unchanged threads as full samples, not repeats (recording) */
+	/* Verify the programs first data needs not (on-CPU, LuaJIT) on a thread of
+	 * their own, after the source is up: the TUI's first rows come sooner. */
+	bool defer_optional;
 	const struct label_set *labels; /* --label definitions, or NULL */
 	void (*warn)(const char *msg);	/* told what could not be set up (the run goes on) */
 	struct maps_cache *maps;	/* process maps shared with the symbolizer (outlives the

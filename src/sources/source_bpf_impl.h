@@ -98,6 +98,9 @@ struct bpf_source {
 	uint64_t budget_start_ns, budget_used_ns;
 	uint64_t over_budget; /* copies left unwound because the budget was spent */
 	bool copies_paused;
+	/* The optional programs, loaded in the background (bpf_late.c). */
+	bool late;		    /* they are (or were) */
+	struct bpf_late *late_load; /* the loading thread, NULL = none running */
 };
 
 /* bpf_load.c. Each returns 0, or negative errno with a one-line reason in err. */
@@ -109,6 +112,23 @@ int bpf_load__probe(char *err, size_t errlen);
 int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen);
 /* Attaches them; the label probes and LuaJIT samples only warn when they fail. */
 int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen);
+/* The on-CPU sampler: loads it into bs->oncpu (any thread); notes its
+ * programs and maps (the loop's thread); attaches it to every CPU. */
+int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *err, size_t errlen);
+void bpf_load__note_oncpu(struct bpf_source *bs);
+int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen);
+
+/*
+ * bpf_late.c: with bs->late, the programs that first data does not need
+ * (the on-CPU sampler, the LuaJIT probe) are verified on a thread of their
+ * own while the loop samples threads, and attached by the loop when done.
+ */
+/* Starts the thread (after the thread sampler is attached). Returns 0 or -errno. */
+int bpf_late__start(struct bpf_source *bs);
+/* At each pass: attaches what the thread finished loading; warns what failed. */
+void bpf_late__poll(struct bpf_source *bs);
+/* Waits for the thread (the source is being freed). */
+void bpf_late__stop(struct bpf_source *bs);
 
 /* bpf_ring.c: the ring buffer's callback (ctx is the source). */
 int bpf_ring__on_record(void *ctx, void *data, size_t size);

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,12 +55,15 @@ struct symbolizer {
 	struct dso_cache *dsos;
 	struct u64map *procs; /* pid -> struct sym_proc */
 	struct ksyms *ksyms;
-	int ksyms_err; /* negative errno once loading failed */
+	int ksyms_err;		     /* negative errno once loading failed */
+	struct ksyms_job *ksyms_job; /* reading them in the background, NULL = not */
 	struct u64map *kframes;
 	uint64_t round; /* symbolizer__expire calls */
 	struct frame_namer namer;
 	struct symbolizer_stats stats;
 };
+
+static void ksyms_join(struct symbolizer *s);
 
 struct symbolizer *symbolizer__new(const struct symbolizer_opts *opts)
 {
@@ -120,6 +124,7 @@ void symbolizer__free(struct symbolizer *s)
 		proc_free(val);
 	u64map__free(s->procs);
 	free_frames(s->kframes);
+	ksyms_join(s);
 	ksyms__free(s->ksyms);
 	dso_cache__free(s->dsos);
 	if (s->own_maps)
@@ -163,8 +168,61 @@ static const struct sym_frame *new_frame(struct u64map *cache, uint64_t addr, co
 
 /* ---- kernel ------------------------------------------------------------- */
 
+/*
+ * /proc/kallsyms read on a thread of its own: 50-400 ms of start-up (more
+ * on a loaded box) that the first rows do not need. The thread only reads
+ * the file into its own table; the symbolizer takes it at the first kernel
+ * frame (waiting if it is not done yet).
+ */
+struct ksyms_job {
+	pthread_t thread;
+	const char *proc_root; /* the symbolizer's, which outlives the job */
+	struct ksyms *ksyms;
+	int err;
+};
+
+static void *ksyms_job_main(void *arg)
+{
+	struct ksyms_job *job = arg;
+
+	job->ksyms = ksyms__load(job->proc_root);
+	job->err = job->ksyms ? 0 : -errno;
+	return NULL;
+}
+
+static void ksyms_join(struct symbolizer *s)
+{
+	struct ksyms_job *job = s->ksyms_job;
+
+	if (!job)
+		return;
+	pthread_join(job->thread, NULL);
+	s->ksyms_job = NULL;
+	s->ksyms = job->ksyms;
+	s->ksyms_err = job->err;
+	s->stats.kernel_symbols = ksyms__count(s->ksyms);
+	free(job);
+}
+
+void symbolizer__load_kernel_background(struct symbolizer *s)
+{
+	struct ksyms_job *job;
+
+	if (s->ksyms || s->ksyms_err || s->ksyms_job)
+		return;
+	job = xcalloc(1, sizeof(*job));
+	job->proc_root = s->proc_root;
+	if (pthread_create(&job->thread, NULL, ksyms_job_main, job)) {
+		free(job);
+		symbolizer__load_kernel(s);
+		return;
+	}
+	s->ksyms_job = job;
+}
+
 void symbolizer__load_kernel(struct symbolizer *s)
 {
+	ksyms_join(s);
 	if (s->ksyms || s->ksyms_err)
 		return;
 	s->ksyms = ksyms__load(s->proc_root);

@@ -77,6 +77,9 @@ void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid);
  * (tens of milliseconds): start-up then holds the cost, not a later tick.
  */
 void symbolizer__load_kernel(struct symbolizer *s);
+/* The same on a thread of its own, taken at the first kernel frame (start-up
+ * does not wait for it); symbolizer__free waits for it. */
+void symbolizer__load_kernel_background(struct symbolizer *s);
 
 /*
  * Ends one round (the app calls it once per interval): processes no look-up

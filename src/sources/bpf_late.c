@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The BPF source's optional programs, loaded in the background (see
+ * source_bpf_impl.h). The kernel verifier took about a second for the
+ * on-CPU sampler and the LuaJIT probe on a loaded 2-CPU box, on top of the
+ * thread sampler's own: the TUI showed its first rows that much later. The
+ * thread sampler alone gives the first data, so the others are verified on
+ * a thread of their own while the loop samples, and the loop attaches them
+ * at the first pass after they are ready (within one tick).
+ *
+ * The thread touches nothing the loop uses: it reads the source's options
+ * and the thread sampler's object (to reuse its maps) and writes only its
+ * own struct; the loop takes the results after seeing done. It holds the
+ * capabilities the loop's thread had when it started (they are per thread),
+ * and ends when loading does.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpf_luajit.h"
+#include "log.h"
+#include "source_bpf_impl.h"
+#include "util.h"
+
+#include "oncpu.skel.h"
+#include "threads.skel.h"
+
+struct bpf_late {
+	pthread_t thread;
+	atomic_bool done;
+	bool joined;		     /* no thread ran: nothing to join */
+	const struct bpf_source *bs; /* read only, by the thread */
+	/* Results, the loop's once done is set. */
+	struct oncpu_bpf *oncpu;
+	int oncpu_err;
+	char oncpu_why[256];
+	struct bpf_luajit *luajit;
+	char luajit_why[PATH_MAX + 160];
+	uint64_t start_ns, end_ns;
+};
+
+static void *late_main(void *arg)
+{
+	struct bpf_late *l = arg;
+	const struct bpf_source *bs = l->bs;
+
+	if (bs->opts.cpu_hz)
+		l->oncpu_err = bpf_load__oncpu(bs, &l->oncpu, l->oncpu_why, sizeof(l->oncpu_why));
+	l->luajit = bpf_luajit__new(bs->threads->obj, bs->opts.self_pid, bs->opts.nr_pids > 0,
+				    l->luajit_why, sizeof(l->luajit_why));
+	l->end_ns = monotonic_ns();
+	atomic_store(&l->done, true);
+	return NULL;
+}
+
+int bpf_late__start(struct bpf_source *bs)
+{
+	struct bpf_late *l;
+	int e;
+
+	if (!bs->late)
+		return 0;
+	l = xcalloc(1, sizeof(*l));
+	l->bs = bs;
+	l->start_ns = monotonic_ns();
+	atomic_init(&l->done, false);
+	e = pthread_create(&l->thread, NULL, late_main, l);
+	bs->late_load = l;
+	if (e) { /* no thread: load them now, the first pass attaches them */
+		late_main(l);
+		l->joined = true;
+	}
+	return 0;
+}
+
+static void warn(const struct bpf_source *bs, const char *msg)
+{
+	if (bs->opts.warn)
+		bs->opts.warn(msg);
+}
+
+void bpf_late__poll(struct bpf_source *bs)
+{
+	struct bpf_late *l = bs->late_load;
+	char err[256];
+
+	if (!l || !atomic_load(&l->done))
+		return;
+	if (!l->joined)
+		pthread_join(l->thread, NULL);
+	bs->late_load = NULL;
+	bs->luajit = l->luajit;
+	if (!bs->luajit)
+		warn(bs, l->luajit_why);
+	if (l->oncpu) {
+		bs->oncpu = l->oncpu;
+		bpf_load__note_oncpu(bs);
+		if (bpf_load__attach_perf(bs, err, sizeof(err)) < 0) {
+			char msg[320];
+
+			snprintf(msg, sizeof(msg), "%s: no on-CPU stacks in this run", err);
+			warn(bs, msg);
+		}
+	} else if (bs->opts.cpu_hz) {
+		char msg[320];
+
+		snprintf(msg, sizeof(msg),
+			 "%s: no on-CPU stacks in this run (--cpu-hz 0 says so "
+			 "at start)",
+			 l->oncpu_why);
+		warn(bs, msg);
+	}
+	log_info("start-up: the on-CPU sampler and LuaJIT probe were verified in the background "
+		 "in %.0f ms",
+		 (double)(l->end_ns - l->start_ns) / 1e6);
+	free(l);
+}
+
+void bpf_late__stop(struct bpf_source *bs)
+{
+	struct bpf_late *l = bs->late_load;
+
+	if (!l)
+		return;
+	if (!l->joined)
+		pthread_join(l->thread, NULL);
+	bs->late_load = NULL;
+	oncpu_bpf__destroy(l->oncpu);
+	bpf_luajit__free(l->luajit);
+	free(l);
+}
