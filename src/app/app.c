@@ -488,13 +488,13 @@ static int name_cgroup(void *ctx, uint64_t id, char *buf, size_t len)
 	return cgroup_names__name(ctx, id, buf, len);
 }
 
-#define STARTUP_NICE -10
+#define STARTUP_NICE -20
 #define NO_NICE 100 /* no nice to restore */
 
 /*
  * Start-up is CPU work (the kernel verifier, kallsyms): on a saturated box
  * a normal-priority threadtop got a few percent of a CPU for it and took
- * 5-10 s to show anything. The loop thread runs it at nice -10 (the
+ * 5-10 s to show anything. The loop thread runs it at nice -20 (the
  * threads it starts meanwhile inherit it) and goes back to its nice before
  * the front end starts and before any child is forked. Returns the nice to
  * go back to, or NO_NICE when it was not raised (no CAP_SYS_NICE).

@@ -168,6 +168,7 @@ static void bpf_free(struct source *src)
 	syscalls_bpf__destroy(bs->syscalls);
 	oncpu_bpf__destroy(bs->oncpu);
 	threads_bpf__destroy(bs->threads);
+	threads_bpf__destroy(bs->threads_boot);
 	if (bs->stats_fd >= 0)
 		close(bs->stats_fd);
 	bpf_thread_info__free(bs);

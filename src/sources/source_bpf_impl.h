@@ -99,8 +99,10 @@ struct bpf_source {
 	uint64_t over_budget; /* copies left unwound because the budget was spent */
 	bool copies_paused;
 	/* The optional programs, loaded in the background (bpf_late.c). */
-	bool late;		    /* they are (or were) */
-	struct bpf_late *late_load; /* the loading thread, NULL = none running */
+	bool late;	    /* they are (or were) */
+	bool late_one_pass; /* the one-pass sampler is among them (replacing the iterator) */
+	struct threads_bpf *threads_boot; /* the iterator sampler it replaced: owns the ring */
+	struct bpf_late *late_load;	  /* the loading thread, NULL = none running */
 };
 
 /* bpf_load.c. Each returns 0, or negative errno with a one-line reason in err. */
@@ -116,6 +118,11 @@ int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen);
  * programs and maps (the loop's thread); attaches it to every CPU. */
 int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *err, size_t errlen);
 void bpf_load__note_oncpu(struct bpf_source *bs);
+/* The one-pass thread sampler, sharing bs->threads' maps (any thread). */
+int bpf_load__one_pass(const struct bpf_source *bs, struct threads_bpf **ret, char *err,
+		       size_t errlen);
+/* Notes the programs of every loaded object again (the thread sampler changed). */
+void bpf_load__note_all(struct bpf_source *bs);
 int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen);
 
 /*
