@@ -531,6 +531,8 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 	int startup_nice = NO_NICE;
 
 	app.started_ns = monotonic_ns();
+	if (!o->read_path)
+		startup_nice = raise_startup_priority();
 	signal(SIGPIPE, SIG_IGN); /* a closed stdout is an EPIPE we handle */
 	/* Before any file is opened and while CAP_SETUID is still held. */
 	invoker_err = invoker_init();
@@ -540,6 +542,7 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 			user_file_reason(err, USER_FILE_APPEND));
 		return 1;
 	}
+	app_progress(&app, o->read_path ? "reading the recording..." : "starting...");
 	if (invoker_err < 0)
 		log_info("cannot keep the sudo user's IDs for creating files: %s; files cannot be "
 			 "created",
@@ -556,10 +559,6 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 	}
 	if (!o->read_path) /* read once per process for the unwinder and the symbolizer */
 		app.maps = maps_cache__new(NULL);
-	if (o->read_path)
-		app_progress(&app, "reading the recording...");
-	else
-		startup_nice = raise_startup_priority();
 	if ((o->read_path ? app_replay_start(&app) : app_start_source(&app)) < 0)
 		goto out;
 	log_info("start-up: %s source ready after %.0f ms", app_source_name(&app),
