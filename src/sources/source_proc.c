@@ -7,8 +7,10 @@
  * What it costs decides what it reads. A pass first reads each thread's
  * schedstat (three numbers, through an fd kept open: the cheapest file
  * /proc has per thread); a thread whose run time and run count have not
- * moved since a pass that found it asleep is asleep in the same place, and
- * its last sample is sent again without reading stat, syscall or wchan.
+ * moved since a pass that found it asleep, and whose stat still says so,
+ * is asleep in the same place: its last sample is sent again without
+ * reading syscall or wchan, and after a second of that without reading
+ * stat either (long_sleep_passes says why not at once).
  * Each pass's own CPU time is measured; when passes at -F would spend more
  * than the budget (--proc-budget, % of one core), the source takes every
  * n-th tick instead, says so in its ticks (target period, ticks missed) and
@@ -49,6 +51,8 @@ struct seen_thread {
 	int fd;		     /* its schedstat, kept open; -1 = none (opened per pass) */
 	/* Its schedstat at the last pass: time on a CPU (ns) and times it ran. */
 	uint64_t run_ns, pcount;
+	/* Passes since it last ran that found it in the same sleep (stat read). */
+	unsigned asleep;
 	bool have_last; /* last holds a sample that can be sent again */
 	bool skipped;	/* the last full read left it out (an idle kernel thread) */
 	struct tt_thread_sample last;
@@ -268,6 +272,22 @@ static uint32_t pass_weight_us(const struct proc_source *ps)
 }
 
 /*
+ * Passes a thread must be found asleep in the same place, not run since,
+ * before its stat is no longer read either: a second's worth. schedstat
+ * cannot tell a thread woken but still waiting for a CPU from one asleep
+ * (it counts only runs): on a saturated box a thread that sleeps briefly
+ * spends long in the run queue after each wake-up, and stat says R at
+ * once. A long sleeper's wake-up can still be read as asleep until it runs,
+ * at most that wait in a sleep of a second or more.
+ */
+static unsigned long_sleep_passes(const struct proc_source *ps)
+{
+	unsigned n = ps->opts.hz / ps->stride;
+
+	return n ? n : 1;
+}
+
+/*
  * The thread has not run since the pass that found it asleep: the same
  * sample again (same state, syscall, wait channel), new time and weight.
  */
@@ -323,7 +343,7 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 	struct proc_syscall sc;
 	uint64_t run_ns = 0, pcount = 0;
 	char path[48], buf[1024];
-	bool kthread, timed = false;
+	bool kthread, timed = false, same = false;
 	ssize_t n;
 	int e = 0;
 
@@ -339,8 +359,11 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 			return;
 		}
 		timed = e == 0;
-		if (timed && seen->have_last && seen->run_ns == run_ns && seen->pcount == pcount &&
-		    seen->last.state != TT_ST_R) {
+		same = timed && seen->have_last && seen->run_ns == run_ns &&
+		       seen->pcount == pcount && seen->last.state != TT_ST_R;
+		if (!same)
+			seen->asleep = 0;
+		else if (seen->asleep >= long_sleep_passes(ps)) {
 			resend(ps, seen, now);
 			return;
 		}
@@ -355,6 +378,13 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 	/* stat is there, schedstat not: a kernel without it (or a fixture tree). */
 	if (!ps->no_schedstat && !timed && e == -ENOENT)
 		ps->no_schedstat = true;
+	/* Not run since, still in the same state: asleep in the same place. */
+	if (same && procfs_state(st.state) == seen->last.state) {
+		seen->asleep++;
+		resend(ps, seen, now);
+		return;
+	}
+	seen->asleep = 0;
 	seen->run_ns = run_ns;
 	seen->pcount = pcount;
 	seen->have_last = timed;
