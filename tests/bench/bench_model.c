@@ -3,11 +3,14 @@
  * Model benchmark (prints figures; not a timed test): ingest rate of
  * synthetic thread samples, the time of one per-thread query and one
  * group-by query over 10,000 threads, and the process's memory at the end.
- * Usage: bench_model [THREADS] [SECONDS] [STACKS] [HZ]
+ * Usage: bench_model [THREADS] [SECONDS] [STACKS] [HZ] [CHURN]
  * STACKS > 0 adds that many unique stacks (half kernel, half user) that the
  * samples use in turn; HZ (default 20, may be below 1) is the simulated
  * sampling rate: an hour with 100,000 stacks at 0.1 Hz gives the memory a
  * long session holds without the hour of CPU time a 20 Hz run would take.
+ * CHURN (default 0) threads a second exit and are replaced by new ones
+ * (new tids, one new process per ten): a churning box, whose memory must
+ * stay flat; the RSS is printed at simulated minute 5 and at the end.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,12 +21,13 @@
 #include "model.h"
 #include "util.h"
 
-static void fill(struct tt_thread_sample *s, uint32_t tid, uint64_t t)
+static void fill(struct tt_thread_sample *s, uint32_t i, uint32_t tid, uint64_t t)
 {
 	s->hdr.time_ns = t;
 	s->pid = 1000 + tid / 10;
 	s->tid = 1000 + tid;
 	s->start_time_ns = tid + 1;
+	tid = i; /* what follows depends on the slot, not the thread in it */
 	s->cpu_time_ns = t / 4;
 	s->syscall_nr = (int)(tid % 7) * 3 - 1;
 	s->state = (uint8_t)(tid % 5 == 0 ? TT_ST_R : TT_ST_S);
@@ -76,6 +80,9 @@ int main(int argc, char **argv)
 	int seconds = argc > 2 ? atoi(argv[2]) : 20;
 	uint32_t stacks = argc > 3 ? (uint32_t)atoi(argv[3]) : 0;
 	double hz = argc > 4 ? atof(argv[4]) : 20;
+	uint32_t churn = argc > 5 ? (uint32_t)atoi(argv[5]) : 0;
+	uint32_t *tid_of, next_tid, cursor = 0;
+	double rss5 = 0;
 	struct tt_thread_sample s = {
 		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), 0},
 	};
@@ -94,13 +101,17 @@ int main(int argc, char **argv)
 	model__advance(m, base);
 	for (uint32_t i = 1; i <= stacks; i++)
 		synth_stack(m, i, i % 2 == 1, base);
+	tid_of = calloc(threads ? threads : 1, sizeof(*tid_of));
+	for (uint32_t i = 0; i < threads; i++)
+		tid_of[i] = i;
+	next_tid = threads;
 	t0 = cpu_ns();
 	/* Every thread every tick, `seconds` of simulated time. */
 	for (long tick = 0; tick < ticks; tick++) {
 		uint64_t t = base + (uint64_t)tick * step;
 
 		for (uint32_t i = 0; i < threads; i++) {
-			fill(&s, i, t);
+			fill(&s, i, tid_of[i], t);
 			if (stacks) { /* thread i cycles through 5 stack pairs */
 				uint32_t a = i * 5 + (uint32_t)(tick % 5);
 
@@ -113,6 +124,10 @@ int main(int argc, char **argv)
 		if (t + step - last_end >= NSEC_PER_SEC) {
 			model__end_interval(m, t);
 			last_end = t;
+			for (uint32_t k = 0; k < churn && threads; k++)
+				tid_of[cursor++ % threads] = next_tid++;
+			if (!rss5 && t - base >= 300 * NSEC_PER_SEC)
+				rss5 = status_mb("VmRSS:");
 		}
 	}
 	ns = cpu_ns() - t0;
@@ -122,6 +137,12 @@ int main(int argc, char **argv)
 	       threads, seconds, hz);
 	printf("model memory: %u threads, %u stacks, %d s simulated: RSS %.1f MB, peak %.1f MB\n",
 	       threads, stacks, seconds, status_mb("VmRSS:"), status_mb("VmHWM:"));
+	if (churn)
+		printf("model churn: %u threads a second replaced (%u threads made): RSS at minute "
+		       "5 %.1f MB, at the end %.1f MB (%.2fx)\n",
+		       churn, next_tid, rss5, status_mb("VmRSS:"),
+		       rss5 > 0 ? status_mb("VmRSS:") / rss5 : 0);
+	free(tid_of);
 
 	model_query_init(&q);
 	q.window = WIN_MINUTE;

@@ -39,9 +39,8 @@ wait_threads() { # PID N: until the process has N threads (at most 180 s)
 	done
 	return 1
 }
-cpu_s() { # CMD...: CPU seconds (user + system) the command used
-	local t0 t1
-	t0=$(awk '{ print $14 + $15 + $16 + $17 }' /proc/self/stat)
+# cpu_s CMD...: CPU seconds (user + system) the command used.
+cpu_s() {
 	/usr/bin/time -f '%U %S' -o "$tmp" "$@" >/dev/null 2>&1
 	awk '{ print $1 + $2 }' "$tmp"
 }

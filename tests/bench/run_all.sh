@@ -413,6 +413,50 @@ done
 tmux -L "$S" kill-server 2>/dev/null
 bench_row "threadtop TUI in tmux (BPF source)" "time to first frame (start to the Threads pane drawn), ms" "${ttff:-n/a}" "" "" "-"
 
+# --- 6b. A loaded box (#21): rate kept, start-up, memory with churn, /proc cost -----
+log "loaded box"
+case $mode in # minutes of the live churn session (0: the simulated hour only)
+full) lb_live=10 ;;
+*) lb_live=0 ;;
+esac
+bash "$here/loaded_box.sh" --live "$lb_live" "$build" >"$BENCH_TMP/lb.txt" 2>&1
+lb() { grep -m1 "^$1" "$BENCH_TMP/lb.txt" | sed "s/^$1[^:]*: //"; }
+for s in bpf proc; do
+	v=$(lb "rate saturated $s:")
+	hz=$(echo "$v" | awk '{ for (i = 1; i <= NF; i++) if ($i == "achieved") print $(i + 1) }')
+	bench_row "spinners 4 per CPU (every CPU saturated), --source $s" "thread sampling rate achieved, Hz (-F 20)" \
+		"${hz:-n/a}" "$(lb 'rate saturated bpf --sched normal:' | sed 's/ (the peer.*//; s/^/--sched normal: /')" \
+		">= 18 (10% of -F)" "$(bench_verdict "${hz:-}" ge 18)"
+done
+for w in idle saturated; do
+	v=$(lb "start-up $w:")
+	p=$(echo "$v" | awk '{ print $3 }')
+	d=$(echo "$v" | awk '{ print $7 }')
+	t=1500
+	[ $w = saturated ] && t=3000
+	bench_row "threadtop TUI in tmux, box $w" "start-up: first paint / first data row, ms (median of 3)" \
+		"${p:-n/a} / ${d:-n/a}" "" "<= 200 / <= $t" \
+		"$([ "$(bench_verdict "${p:-}" le 200)" = PASS ] && bench_verdict "${d:-}" le "$t" || echo MISS)"
+done
+v=$(lb "memory, model simulated hour")
+bench_row "bench_model 2,000 threads, 200 replaced/s, simulated hour" "model RSS at minute 5 and 60" "${v:-n/a}" "" "<= 1.5x" \
+	"$(bench_verdict "$(echo "$v" | grep -o '[0-9.]*x)' | tr -d 'x)')" le 1.5)"
+v=$(lb "memory, live TUI")
+[ -n "$v" ] && bench_row "live TUI, churn + 2,000 idle threads, $lb_live min" "RSS at minute 5 and at the end (a shortened hour)" \
+	"$v" "" "<= 1.5x" "$(bench_verdict "$(echo "$v" | grep -o '[0-9.]*x)' | tr -d 'x)')" le 1.5)"
+while read -r _ n rest; do
+	pass=$(echo "$rest" | grep -o 'pass_ms=[0-9.]*' | cut -d= -f2)
+	pct=$(echo "$rest" | grep -o 'pct_at_20hz=[0-9.]*' | cut -d= -f2)
+	kept=$(echo "$rest" | grep -o 'hz_kept_at_5pct=[0-9.]*' | cut -d= -f2)
+	psm=$(echo "$rest" | grep -o 'ps_ms=[0-9.]*' | cut -d= -f2)
+	ratio=$(echo "$rest" | grep -o 'ratio=[0-9.]*' | cut -d= -f2)
+	t=
+	[ "$n" = 2000 ] && t=5
+	bench_row "idle_threads $n, --source proc" "CPU per pass, ms / at 20 Hz, % of a core / Hz kept at --proc-budget 5" \
+		"$pass / $pct / $kept" "ps -eLo stat,wchan: $psm ms a run (threadtop pass / ps: ${ratio}x)" \
+		"${t:+<= $t% at 20 Hz}" "$(bench_verdict "$pct" le "$t")"
+done < <(grep '^proc_cost ' "$BENCH_TMP/lb.txt")
+
 # --- 7. LuaJIT ---------------------------------------------------------------
 log "LuaJIT"
 lib=$build/lib/libthreadtop-sysprof.so

@@ -50,7 +50,7 @@ for ((r = 0; r < runs; r++)); do
 	S=tt_startup_$$_$r # a fresh server: one going away cannot take a session
 	t0=$(now_ms)
 	tmux -L "$S" new-session -d -s "$S" -x 120 -y 40 "$TT --source $source"
-	paint= data=
+	paint="" data=""
 	while [ $(($(now_ms) - t0)) -lt 30000 ]; do
 		scr=$(tmux -L "$S" capture-pane -t "$S" -p 2>/dev/null)
 		[ -z "$paint" ] && [ -n "$(echo "$scr" | tr -d ' \n')" ] && paint=$(($(now_ms) - t0))
