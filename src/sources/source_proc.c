@@ -41,7 +41,8 @@
 #define FDS_RESERVED 256    /* of RLIMIT_NOFILE, for everything but schedstat fds */
 #define FDS_MAX 65536	    /* schedstat fds kept open at most */
 #define COST_EWMA_SHIFT 2   /* the pass cost estimate moves 1/4 of the way each pass */
-#define RAISE_MARGIN_PCT 80 /* a faster rate must fit in 80% of the budget */
+#define RAISE_MARGIN_PCT 90 /* a faster rate must fit in 90% of the budget */
+#define RESCAN_MIN_PASSES 4 /* lists are read again after a second, and 4 passes at least */
 
 /* What the source last told the model about a thread. */
 struct seen_thread {
@@ -98,6 +99,7 @@ struct proc_source {
 	uint64_t last_pass_ns;
 	uint32_t nr_passes;
 	unsigned said_hz; /* the rate the log last gave (0 = the asked one) */
+	uint64_t said_ns; /* when */
 	/* /proc's link count when last listed, and passes since. */
 	nlink_t root_nlink;
 	unsigned root_passes;
@@ -262,11 +264,16 @@ static struct seen_thread *get_seen(struct proc_source *ps, int tid)
 	return seen;
 }
 
+/* The period -F asks for: the app's clock, or -F when driven without it (tests). */
+static uint64_t asked_period_ns(const struct proc_source *ps)
+{
+	return ps->base.clock.period_ns ? ps->base.clock.period_ns : NSEC_PER_SEC / ps->opts.hz;
+}
+
 /* The weight of this pass's samples: the time since the previous pass. */
 static uint32_t pass_weight_us(const struct proc_source *ps)
 {
-	uint64_t period =
-		ps->base.clock.period_ns ? ps->base.clock.period_ns : NSEC_PER_SEC / ps->opts.hz;
+	uint64_t period = asked_period_ns(ps);
 
 	return (uint32_t)(period * ps->stride / 1000);
 }
@@ -440,6 +447,18 @@ static void sample_thread(struct proc_source *ps, int task_fd, int pid, int tid,
 	ps->nr_samples++;
 }
 
+/*
+ * Passes between listings of a directory that did not change: a second's
+ * worth, and RESCAN_MIN_PASSES at least, or at a rate lowered by the
+ * budget every pass would list everything again and cost more still.
+ */
+static unsigned rescan_passes(const struct proc_source *ps)
+{
+	unsigned n = ps->opts.hz / ps->stride;
+
+	return n > RESCAN_MIN_PASSES ? n : RESCAN_MIN_PASSES;
+}
+
 static struct seen_proc *get_proc(struct proc_source *ps, int pid)
 {
 	struct seen_proc *sp = u64map__get(ps->procs, (uint64_t)pid);
@@ -511,14 +530,14 @@ static int scan_tasks(struct proc_source *ps, struct seen_proc *sp, int pid)
 static void sample_process(struct proc_source *ps, int pid, uint64_t now)
 {
 	struct seen_proc *sp = get_proc(ps, pid);
-	unsigned every = ps->opts.hz / ps->stride;
+	unsigned every = rescan_passes(ps);
 	uint64_t gone = ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR];
 	struct stat st;
 	int err;
 
 	sp->generation = ps->generation;
 	proc_info__see(ps->pinfo, (uint32_t)pid, now);
-	if (sp->task_fd < 0 || sp->passes >= (every ? every : 1) || ps->no_schedstat ||
+	if (sp->task_fd < 0 || sp->passes >= every || ps->no_schedstat ||
 	    fstat(sp->task_fd, &st) < 0 || st.st_nlink != sp->nlink) {
 		err = scan_tasks(ps, sp, pid);
 		if (err < 0) {
@@ -570,8 +589,7 @@ static uint64_t thread_cpu_ns(void)
 
 static void emit_tick(struct proc_source *ps, uint64_t start, uint64_t cost_ns)
 {
-	uint64_t period =
-		ps->base.clock.period_ns ? ps->base.clock.period_ns : NSEC_PER_SEC / ps->opts.hz;
+	uint64_t period = asked_period_ns(ps);
 	struct tt_tick tick;
 	struct tt_drops drops = {0};
 	uint64_t end = monotonic_ns();
@@ -604,8 +622,7 @@ static void emit_tick(struct proc_source *ps, uint64_t start, uint64_t cost_ns)
  */
 static void update_stride(struct proc_source *ps, uint64_t cost_ns)
 {
-	uint64_t period =
-		ps->base.clock.period_ns ? ps->base.clock.period_ns : NSEC_PER_SEC / ps->opts.hz;
+	uint64_t period = asked_period_ns(ps);
 	double budget = ps->opts.budget_pct / 100.0, need;
 	unsigned n;
 
@@ -627,13 +644,20 @@ static void update_stride(struct proc_source *ps, uint64_t cost_ns)
 	ps->stride = n ? n : 1;
 }
 
-/* Says once per change that the rate is lowered, and why, and when it is back. */
-static void say_rate(struct proc_source *ps)
+/*
+ * Says that the rate is lowered, and why, and when it is back: at once when
+ * it is first lowered or back at -F, else (the cost of a pass moves with
+ * the box's load) at most once a minute.
+ */
+static void say_rate(struct proc_source *ps, uint64_t now)
 {
 	unsigned hz = ps->stride > 1 ? ps->opts.hz / ps->stride : 0;
 
 	if (hz == ps->said_hz || !ps->opts.warn)
 		return;
+	if (hz && ps->said_hz && now - ps->said_ns < 60 * NSEC_PER_SEC)
+		return;
+	ps->said_ns = now;
 	if (hz) {
 		char msg[256];
 
@@ -658,10 +682,9 @@ static void say_rate(struct proc_source *ps)
  */
 static bool root_changed(struct proc_source *ps)
 {
-	unsigned every = ps->opts.hz / ps->stride;
 	struct stat st;
 
-	if (ps->root_passes >= (every ? every : 1) || ps->no_schedstat ||
+	if (ps->root_passes >= rescan_passes(ps) || ps->no_schedstat ||
 	    fstat(ps->root_fd, &st) < 0 || st.st_nlink != ps->root_nlink) {
 		ps->root_nlink = fstat(ps->root_fd, &st) == 0 ? st.st_nlink : 0;
 		return true;
@@ -727,7 +750,7 @@ static int proc_tick(struct source *src, uint64_t now)
 		emit_tick(ps, now, cost);
 		update_stride(ps, cost);
 	}
-	say_rate(ps);
+	say_rate(ps, now);
 	ps->last_pass_ns = now;
 	ps->skipped = 0;
 	return 0;

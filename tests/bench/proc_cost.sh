@@ -28,17 +28,10 @@ cleanup() { [ -n "$wl" ] && kill "$wl" 2>/dev/null && wait "$wl" 2>/dev/null; }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-med() { tr ' ' '\n' | grep . | sort -g | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)] }'; }
-wait_threads() { # PID N: until the process has N threads (at most 180 s)
-	local deadline=$((SECONDS + 180)) n
-	while ((SECONDS < deadline)); do
-		n=$(awk '/^Threads:/ { print $2 }' "/proc/$1/status" 2>/dev/null)
-		[ -n "$n" ] || return 1
-		[ "$n" -ge "$2" ] && return 0
-		sleep 0.2
-	done
-	return 1
-}
+export BENCH_WL=$build/tests/workloads # lib_bench.bash needs it
+BENCH_TMP=$(mktemp -d)
+. "$here/lib_bench.bash"
+med() { bench_median; }
 # cpu_s CMD...: CPU seconds (user + system) the command used.
 cpu_s() {
 	/usr/bin/time -f '%U %S' -o "$tmp" "$@" >/dev/null 2>&1
@@ -46,9 +39,9 @@ cpu_s() {
 }
 tmp=$(mktemp)
 for n in $sizes; do
-	"$build/tests/workloads/idle_threads" "$n" 900 >/dev/null 2>&1 &
+	"$BENCH_WL/idle_threads" "$n" 900 >/dev/null 2>&1 &
 	wl=$!
-	wait_threads "$wl" $((n + 1)) || echo "proc_cost: only $(awk '/^Threads:/ { print $2 }' /proc/$wl/status) of $n threads" >&2
+	bench_wait_threads "$wl" $((n + 1)) 180 || echo "proc_cost: only $(awk '/^Threads:/ { print $2 }' /proc/$wl/status) of $n threads" >&2
 	out=$("$TT" -b --format json --source proc --proc-budget 0 -n 6 -d 1 2>/dev/null | tail -n +2)
 	pass=$(echo "$out" | jq -r '.cost.tick_ms_avg' | med)
 	thr=$(echo "$out" | jq -r '.nr_threads' | med)
@@ -63,4 +56,4 @@ for n in $sizes; do
 	wait "$wl" 2>/dev/null
 	wl=
 done
-rm -f "$tmp"
+rm -rf "$tmp" "$BENCH_TMP"
