@@ -15,16 +15,19 @@
 #   4. the /proc source's cost at 500, 2,000 and 10,000 idle threads beside
 #      ps (tests/bench/proc_cost.sh).
 #
-# usage: sudo tests/bench/loaded_box.sh [--live MINUTES] [BUILD_DIR]
+# usage: sudo tests/bench/loaded_box.sh [--live MINUTES] [--quick] [BUILD_DIR]
+#   --quick   one start-up run each, /proc cost at 500 threads only, a
+#             simulated 10 minutes (run_all.sh --smoke and --quick)
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 build=$src/build/release
-live=0
+live=0 quick=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	--live) live=$2 && shift ;;
-	-h | --help) sed -n '3,18p' "$0" && exit 0 ;;
+	--quick) quick=1 ;;
+	-h | --help) sed -n '3,20p' "$0" && exit 0 ;;
 	-*) echo "loaded_box: unknown option $1 (see --help)" >&2 && exit 2 ;;
 	*) build=$1 ;;
 	esac
@@ -62,14 +65,16 @@ echo "rate saturated bpf --sched normal: asked 20 Hz, achieved ${got:-n/a} Hz (t
 # --- 2. start-up ---------------------------------------------------------------
 kill "$spin" 2>/dev/null
 wait "$spin" 2>/dev/null
-read -r _ p d <<<"$(bash "$here/startup.sh" --runs 3 "$build" | tail -n 1)"
-echo "start-up idle: first paint $p ms, first data $d ms (median of 3)"
-read -r _ p d <<<"$(bash "$here/startup.sh" --saturate --runs 3 "$build" | tail -n 1)"
-echo "start-up saturated: first paint $p ms, first data $d ms (median of 3)"
+runs=$((quick ? 1 : 3))
+read -r _ p d <<<"$(bash "$here/startup.sh" --runs $runs "$build" | tail -n 1)"
+echo "start-up idle: first paint $p ms, first data $d ms (median of $runs)"
+read -r _ p d <<<"$(bash "$here/startup.sh" --saturate --runs $runs "$build" | tail -n 1)"
+echo "start-up saturated: first paint $p ms, first data $d ms (median of $runs)"
 
 # --- 3. memory with churn ------------------------------------------------------
-line=$("$build/tests/bench_model" 2000 3600 1000 1 200 | grep '^model churn')
-echo "memory, model simulated hour (2,000 threads, 200 replaced a second, 1 Hz): ${line#model churn: }"
+secs=$((quick ? 600 : 3600))
+line=$("$build/tests/bench_model" 2000 $secs 1000 1 200 | grep '^model churn')
+echo "memory, model simulated $((secs / 60)) min (2,000 threads, 200 replaced a second, 1 Hz): ${line#model churn: }"
 if [ "$live" -gt 0 ]; then
 	"$WL/idle_threads" 2000 $((live * 60 + 60)) >/dev/null 2>&1 &
 	pids="$pids $!"
@@ -92,5 +97,6 @@ if [ "$live" -gt 0 ]; then
 fi
 
 # --- 4. the /proc source's cost -----------------------------------------------
-bash "$here/proc_cost.sh" "$build" 500 2000 10000
+# shellcheck disable=SC2046 # the sizes
+bash "$here/proc_cost.sh" "$build" $([ $quick = 1 ] && echo 500 || echo 500 2000 10000)
 echo "loaded_box: load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"

@@ -32,6 +32,8 @@ figures=(
 	"recording, bytes per thread-sample" "replay ingest" "seek to a random time"
 	"memory of the model" "time to first frame" "sysprof mode D" "sysprof mode C"
 	"libthreadtop-sysprof preloaded"
+	"thread sampling rate achieved" "start-up: first paint" "model RSS at minute 5"
+	"CPU per pass, ms"
 )
 for f in "${figures[@]}"; do
 	grep -qF -- "| $f" "$tmp/bench.md" || grep -qF -- "$f" "$tmp/bench.md" || fail "no row for: $f"
