@@ -20,23 +20,32 @@ tt=$!
 trap 'kill $wl $tt 2>/dev/null || true; rm -f "$out"' EXIT
 
 # The sampler opens /proc files for a moment on every tick: the fds it holds
-# for good are the fewest seen over a second.
-sample() { # fds rss_kb
-	local min=100000 n
+# for good are the fewest seen over a second. It also keeps one open per
+# live thread (its schedstat) and per process (its task directory), which
+# come and go with them: those are counted apart, and the ones whose thread
+# or process is gone (not yet swept, at most a pass's worth) are the stale.
+kept_re='^/proc/[0-9]+/task(/[0-9]+/schedstat)?$'
+sample() { # fds rss_kb stale
+	local min=100000 n stale=0 f t
 	for _ in $(seq 20); do
-		n=$(ls /proc/$tt/fd | wc -l)
+		n=$(for f in "/proc/$tt/fd/"*; do readlink "$f"; done 2>/dev/null | grep -Evc "$kept_re")
 		[ "$n" -lt "$min" ] && min=$n
 		sleep 0.05
 	done
-	echo "$min $(awk '/^VmRSS/ { print $2 }' /proc/$tt/status)"
+	for f in "/proc/$tt/fd/"*; do
+		t=$(readlink "$f" 2>/dev/null) || continue
+		[[ $t =~ $kept_re ]] && ! [ -e "$t" ] && stale=$((stale + 1))
+	done
+	echo "$min $(awk '/^VmRSS/ { print $2 }' /proc/$tt/status) $stale"
 }
 wait_lines "$out" 6 "$tt"
-read -r fd0 rss0 < <(sample)
+read -r fd0 rss0 _ < <(sample)
 wait_lines "$out" "$secs" "$tt"
 kill -0 $tt 2>/dev/null || fail "threadtop died under churn"
-read -r fd1 rss1 < <(sample)
-echo "fds $fd0 -> $fd1, rss ${rss0} kB -> ${rss1} kB over $(($(nr_lines "$out") - 6)) intervals of churn"
+read -r fd1 rss1 stale < <(sample)
+echo "fds $fd0 -> $fd1 (+ kept per thread and process; $stale stale), rss ${rss0} kB -> ${rss1} kB over $(($(nr_lines "$out") - 6)) intervals of churn"
 [ "$fd1" -eq "$fd0" ] || fail "fd leak: $fd0 -> $fd1"
+[ "$stale" -le 64 ] || fail "fd leak: $stale fds kept for threads or processes gone"
 if [ -z "${ASAN_OPTIONS:-}" ]; then
 	[ "$rss1" -le $((rss0 * 3 / 2 + 2048)) ] || fail "memory grew: $rss0 -> $rss1 kB"
 fi
