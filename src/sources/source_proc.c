@@ -82,7 +82,7 @@ struct proc_source {
 	uint64_t drops[TT_DROP_MAX];
 	uint32_t nr_samples;
 	struct proc_info *pinfo; /* process records (proc_info.c) */
-	uint32_t nr_reused; /* samples of this pass sent again from schedstat alone */
+	uint32_t nr_reused;	 /* samples of this pass sent again from schedstat alone */
 	/* Repeats of the block of the pass's order being walked (TT_REPEAT_BLOCK threads). */
 	uint32_t order, block;
 	union {
