@@ -34,7 +34,7 @@ wait_for 'last interval \(2\.0s\)'
 if [ "$(id -u)" -eq 0 ] && "$TT_BIN" -b -n 1 -d 0.1 --source bpf >/dev/null 2>&1; then
 	new_server
 	start_session 160 40 "$TT_BIN --source bpf -d 0.5 --log $TUI_TMP/bpf.log"
-	wait_for 'sampling \+oncpu'
+	wait_for 'Hz \+oncpu'
 	wait_until "$TUI_WAIT" "the log line of the background load" \
 		grep -q 'verified in the background' "$TUI_TMP/bpf.log"
 	grep -q 'one-pass thread sampler did not load' "$TUI_TMP/bpf.log" &&
