@@ -5,23 +5,43 @@
  * thread blocks, sched_wakeup when it becomes runnable again; when it is
  * switched back in, the blocked time goes to its stacks and the wait for a
  * CPU (after a wakeup or a preemption) to its run-queue entry. Sums only grow
- * in tt_oc_agg; user space sends the differences every interval. Stacks are
- * walked again only when a thread blocks at another call site. With --label
- * the blocked time is also keyed by the labels the thread blocked with.
+ * in tt_oc_agg; user space sends the differences every interval.
+ *
+ * The kernel stack is walked at every switch (one user call site blocks in
+ * many kernel paths: fsync waits on writeback, then on a flush) and cut to
+ * start at __schedule, so the tracer's own frames never show. The user stack
+ * cannot change while the thread is in the kernel, so it is walked again
+ * only when the thread blocks at another user call site; with --unwind
+ * dwarf|auto that site's stack is also copied for user space to unwind (a
+ * TT_EV_OFFCPU_SITE and a TT_EV_STACK_COPY) and its time keyed by a token
+ * that user space resolves to the unwound stack. With --label the blocked
+ * time is also keyed by the labels the thread blocked with.
  */
 #include "labels.bpf.h"
 #include "offcpu.shared.h"
 
 #define TS_RUNNING 0
 
+/* [lo, hi) of __schedule (kallsyms, set by the loader): where stacks are cut; 0 = unknown. */
+const volatile __u64 tt_sched_lo = 0;
+const volatile __u64 tt_sched_hi = 0;
+const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
+const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_COPY_MAX */
+
+/* Set by user space while its unwinding budget for this second is spent. */
+__u32 tt_copies_paused = 0;
+__u32 tt_last_token = 0;
+
 struct oc_state {
-	__u64 off_ns;  /* switched out at; 0 = on CPU or never seen leave */
-	__u64 wake_ns; /* runnable since; 0 = still blocked */
-	__u64 site;    /* hash of the blocking call site the stacks belong to, 0 = none */
-	__u32 kstack_id;
-	__u32 ustack_id;
+	__u64 off_ns;	   /* switched out at; 0 = on CPU or never seen leave */
+	__u64 wake_ns;	   /* runnable since; 0 = still blocked */
+	__u64 site;	   /* hash of the user call site ustack_id belongs to, 0 = none */
+	__u32 kstack_id;   /* the kernel stack of this block */
+	__u32 ustack_id;   /* the frame-pointer user stack of site */
+	__u32 site_token;  /* site's stack copy (tt_offcpu_site), 0 = none */
 	__u32 blocked;	   /* left the CPU blocked (else preempted) */
 	__u32 labels_hash; /* its labels then (labels.bpf.h), 0 = none */
+	__u32 reserved;
 };
 
 struct {
@@ -45,16 +65,36 @@ struct {
 	__type(value, struct tt_stack_buf);
 } tt_oc_scratch SEC(".maps");
 
-static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 ustack, __u32 kind,
-				__u32 labels_hash, __u64 ns, __u64 count)
+/* A blocking site's stack copy after its token (tt_offcpu_site), in one record. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+struct oc_copy_buf {
+	struct tt_offcpu_site site;
+	struct tt_stack_copy copy;
+	__u8 data[TT_STACK_COPY_MAX + 8 + PAGE];
+};
+#pragma clang diagnostic pop
+
+/* Indexed by CPU (a per-CPU array value cannot be this large). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* set to the number of CPUs by the loader */
+	__type(key, __u32);
+	__type(value, struct oc_copy_buf);
+} tt_oc_copy_bufs SEC(".maps");
+
+static __always_inline void add(struct task_struct *task, const struct oc_state *st, __u32 kind,
+				__u64 ns, __u64 count)
 {
+	bool blocked = kind == TT_OFFCPU_BLOCKED;
 	struct tt_oc_key key = {
 		.pid = task->tgid,
 		.tid = task->pid,
-		.kstack_id = kstack,
-		.ustack_id = ustack,
+		.kstack_id = blocked ? st->kstack_id : 0,
+		.ustack_id = blocked ? st->ustack_id : 0,
 		.kind = kind,
-		.labels_hash = labels_hash,
+		.labels_hash = blocked ? st->labels_hash : 0,
+		.site_token = blocked ? st->site_token : 0,
 	};
 	struct tt_oc_val *v, init = {};
 	long err;
@@ -79,8 +119,9 @@ static __always_inline void add(struct task_struct *task, __u32 kstack, __u32 us
 /*
  * Where a user thread blocks, from its saved user registers: the call site
  * (ip), its frame (sp, bp), the syscall and its first argument (the fd). A
- * thread that blocks again at the same site blocks in the same stacks, so
- * the two stack walks, the bulk of this program's cost, are skipped.
+ * thread that blocks again at the same site has the same user stack (the
+ * kernel one may differ and is walked every time), so the user walk and
+ * its copy are skipped.
  */
 static __always_inline __u64 block_site(struct task_struct *task)
 {
@@ -95,6 +136,79 @@ static __always_inline __u64 block_site(struct task_struct *task)
 	h = mix64(h ^ BPF_CORE_READ(regs, orig_ax));
 	h = mix64(h ^ BPF_CORE_READ(regs, di));
 	return h ? h : 1;
+}
+
+/*
+ * The kernel stack of the thread switching out, from __schedule down: the
+ * frames above it (this program, bpf_trace_run4 and, on some builds,
+ * __traceiter_sched_switch) are threadtop's own and would split one site in
+ * two. Returns the bytes left in buf->ips, as bpf_get_stack does.
+ */
+static __always_inline long kernel_stack(void *ctx, struct tt_stack_buf *buf)
+{
+	long bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips), 0);
+	__u32 nr, skip = 0;
+
+	if (bytes <= 0 || !tt_sched_lo)
+		return bytes;
+	nr = (__u32)bytes / 8;
+	for (__u32 i = 0; i < TT_OC_TRACER_FRAMES; i++) {
+		if (i >= nr)
+			break;
+		if (buf->ips[i] >= tt_sched_lo && buf->ips[i] < tt_sched_hi) {
+			skip = i;
+			break;
+		}
+	}
+	if (!skip)
+		return bytes;
+	for (__u32 i = 0; i < TT_MAX_STACK_DEPTH; i++) {
+		__u32 j = i + skip;
+
+		if (j >= nr || j >= TT_MAX_STACK_DEPTH)
+			break;
+		buf->ips[i] = buf->ips[j];
+	}
+	return bytes - (long)skip * 8;
+}
+
+/*
+ * Sends task's user registers and stack, after a token that keys the time
+ * of this call site (tt_offcpu_site). Returns the token, 0 when nothing was
+ * sent (the site keeps its frame-pointer stack).
+ */
+static __always_inline __u32 send_copy(struct task_struct *task, __u32 fp_ustack_id, long fp_bytes,
+				       __u64 now)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u32 cpu = bpf_get_smp_processor_id(), token;
+	struct oc_copy_buf *b;
+	__u64 got, size;
+
+	if (tt_unwind_mode == TT_UNWIND_FP || tt_copies_paused || !regs)
+		return 0;
+	b = bpf_map_lookup_elem(&tt_oc_copy_bufs, &cpu);
+	if (!b)
+		return 0;
+	token = __sync_fetch_and_add(&tt_last_token, 1) + 1;
+	if (!token) /* wrapped: 0 is "none" */
+		return 0;
+	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, false);
+	b->copy.hdr.time_ns = now;
+	b->copy.pid = task->tgid;
+	b->copy.tid = task->pid;
+	b->site.hdr.type = TT_EV_OFFCPU_SITE;
+	b->site.hdr.version = TT_OFFCPU_SITE_VERSION;
+	b->site.hdr.size = sizeof(b->site);
+	b->site.hdr.time_ns = now;
+	b->site.pid = task->tgid;
+	b->site.tid = task->pid;
+	b->site.token = token;
+	b->site.fp_ustack_id = fp_ustack_id;
+	size = sizeof(b->site) + sizeof(b->copy) + got;
+	if (size > sizeof(*b) || emit(b, size))
+		return 0;
+	return token;
 }
 
 SEC("tp_btf/sched_switch")
@@ -117,22 +231,26 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 			st->blocked = prev_state != TS_RUNNING;
 			st->wake_ns = st->blocked ? 0 : now;
 			st->labels_hash = 0;
-			if (st->blocked && !kthread) {
-				site = block_site(prev);
-				st->labels_hash = labels_for_sample(prev);
-			}
 			buf = bpf_map_lookup_elem(&tt_oc_scratch, &zero);
-			if (st->blocked && (!site || site != st->site) && buf) {
+			if (st->blocked && buf) {
 				/* prev is still current: its stacks are the ones it blocks in. */
-				bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips), 0);
+				bytes = kernel_stack(ctx, buf);
 				st->kstack_id = stack_id(buf, bytes, prev->tgid, true);
-				st->ustack_id = 0;
-				if (!kthread) {
+				if (kthread) {
+					st->ustack_id = 0;
+					st->site_token = 0;
+					st->site = 0;
+				} else {
+					site = block_site(prev);
+					st->labels_hash = labels_for_sample(prev);
+				}
+				if (!kthread && (!site || site != st->site)) {
 					bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips),
 							      BPF_F_USER_STACK);
 					st->ustack_id = stack_id(buf, bytes, prev->tgid, false);
+					st->site_token = send_copy(prev, st->ustack_id, bytes, now);
+					st->site = site;
 				}
-				st->site = site;
 			}
 		} else {
 			count_drop(TT_DROP_MAP_FULL);
@@ -147,10 +265,9 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	off = __sync_lock_test_and_set(&st->off_ns, 0);
 	wake = __sync_lock_test_and_set(&st->wake_ns, 0);
 	if (st->blocked && off && now > off)
-		add(next, st->kstack_id, st->ustack_id, TT_OFFCPU_BLOCKED, st->labels_hash,
-		    now - off, 1);
+		add(next, st, TT_OFFCPU_BLOCKED, now - off, 1);
 	if (wake && now > wake)
-		add(next, 0, 0, TT_OFFCPU_RUNQ, 0, now - wake, 1);
+		add(next, st, TT_OFFCPU_RUNQ, now - wake, 1);
 	return 0;
 }
 
@@ -189,10 +306,9 @@ int settle_offcpu(struct bpf_iter__task *ctx)
 	off = st->off_ns;
 	if (off && off < now && __sync_val_compare_and_swap(&st->off_ns, off, now) == off &&
 	    st->blocked)
-		add(task, st->kstack_id, st->ustack_id, TT_OFFCPU_BLOCKED, st->labels_hash,
-		    now - off, 0);
+		add(task, st, TT_OFFCPU_BLOCKED, now - off, 0);
 	wake = st->wake_ns;
 	if (wake && wake < now && __sync_val_compare_and_swap(&st->wake_ns, wake, now) == wake)
-		add(task, 0, 0, TT_OFFCPU_RUNQ, 0, now - wake, 0);
+		add(task, st, TT_OFFCPU_RUNQ, now - wake, 0);
 	return 0;
 }

@@ -15,6 +15,12 @@ struct tt_oc_key {
 	__u32 ustack_id;
 	__u32 kind;
 	__u32 labels_hash; /* the labels the thread blocked with (tt_thread_labels), 0 = none */
+	/*
+	 * The user call site whose stack copy (tt_offcpu_site) user space
+	 * unwinds: its time goes to that stack instead of ustack_id. 0 = none.
+	 */
+	__u32 site_token;
+	__u32 reserved;
 };
 
 struct tt_oc_val {
@@ -22,5 +28,12 @@ struct tt_oc_val {
 	__u64 count;
 	char comm[TT_COMM_LEN];
 };
+
+/*
+ * Frames above __schedule that bpf_get_stack sees in the tracer (the BPF
+ * program, bpf_trace_run4, __traceiter_sched_switch on some builds): searched
+ * this far for the __schedule frame the stack is cut to.
+ */
+#define TT_OC_TRACER_FRAMES 8
 
 #endif /* THREADTOP_BPF_OFFCPU_SHARED_H */

@@ -45,6 +45,7 @@ enum tt_event_type {
 	TT_EV_STACK_COPY = 18,	  /* user registers + stack bytes to unwind (live only) */
 	TT_EV_PROC_INFO = 22,	  /* a process now: parent, user, nice, resident memory, CPU */
 	TT_EV_HOST_STATS = 23,	  /* the box now: load average, uptime, memory and swap */
+	TT_EV_OFFCPU_SITE = 24,	  /* a blocking site's token, before its stack copy (live only) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -538,6 +539,24 @@ struct tt_stack_copy {
 	__u32 len;		/* stack bytes in data, at most TT_STACK_COPY_MAX */
 	__u32 fp_frames;	/* frames the frame-pointer walk of the same sample gave */
 	__u8 data[];
+};
+
+#define TT_OFFCPU_SITE_VERSION 1
+
+/*
+ * A thread blocked at a user call site new to it (--offcpu with --unwind
+ * dwarf|auto): the off-CPU tracer keys that site's time by token and sends
+ * this record followed, in the same ring-buffer record, by the thread's
+ * TT_EV_STACK_COPY. The BPF source unwinds the copy and gives the token's
+ * time the unwound stack (else fp_ustack_id, the frame-pointer walk). Live
+ * only: consumed by the BPF source, never in the model or a recording.
+ */
+struct tt_offcpu_site {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u32 token;	    /* tt_oc_key.site_token (bpf/offcpu.shared.h) */
+	__u32 fp_ustack_id; /* the frame-pointer stack of the same block */
 };
 
 #define TT_FRAME_KERNEL (1u << 0) /* a kernel address (pid is 0) */

@@ -162,6 +162,9 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				  "88888888"
 				  "44",
 			      TAIL_STACK_BYTES},
+	/* Live only, as the copy that follows it. */
+	[TT_EV_OFFCPU_SITE] = {"offcpu_site", TT_OFFCPU_SITE_VERSION, sizeof(struct tt_offcpu_site),
+			       HDR "4444", TAIL_NONE},
 };
 
 /*

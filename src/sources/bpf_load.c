@@ -7,6 +7,7 @@
  * are kept for the error report (bpf_source__libbpf_log).
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <linux/perf_event.h>
 #include <stdarg.h>
@@ -216,6 +217,39 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	return 0;
 }
 
+/*
+ * The address range of __schedule in /proc/kallsyms: from its address to the
+ * next symbol's. The off-CPU tracer cuts its stacks there (offcpu.bpf.c).
+ * 0 when not found (no root, kptr_restrict): stacks then keep the tracer's
+ * frames, which the symbolizer drops by name.
+ */
+static void sched_range(uint64_t *ret_lo, uint64_t *ret_hi)
+{
+	FILE *f = fopen("/proc/kallsyms", "re");
+	uint64_t lo = 0, hi = UINT64_MAX, addr;
+	char line[512], type, name[256];
+
+	*ret_lo = *ret_hi = 0;
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%" SCNx64 " %c %255s", &addr, &type, name) != 3)
+			continue;
+		if (!lo && !strcmp(name, "__schedule"))
+			lo = addr;
+	}
+	if (lo && !fseek(f, 0, SEEK_SET)) {
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "%" SCNx64, &addr) == 1 && addr > lo && addr < hi)
+				hi = addr;
+	}
+	fclose(f);
+	if (lo && hi != UINT64_MAX && hi - lo < (1u << 20)) {
+		*ret_lo = lo;
+		*ret_hi = hi;
+	}
+}
+
 static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 {
 	return open_threads(bs, bs->one_pass, NULL, &bs->threads, err, errlen);
@@ -276,6 +310,7 @@ void bpf_load__note_oncpu(struct bpf_source *bs)
 int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 {
 	bool labels_on = bs->opts.labels && bs->opts.labels->nr_defs;
+	uint64_t lo, hi;
 	int e;
 
 	bs->ring_bytes = ringbuf_bytes();
@@ -322,6 +357,13 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 		CONFIGURE(bs->offcpu, bs, 0);
 		bpf_map__set_max_entries(bs->offcpu->maps.tt_oc_agg, TRACE_MAP_MAX);
 		bs->offcpu->rodata->tt_labels_on = labels_on;
+		bs->offcpu->rodata->tt_unwind_mode = bs->opts.unwind;
+		bs->offcpu->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+		bpf_map__set_max_entries(bs->offcpu->maps.tt_oc_copy_bufs,
+					 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
+		sched_range(&lo, &hi);
+		bs->offcpu->rodata->tt_sched_lo = lo;
+		bs->offcpu->rodata->tt_sched_hi = hi;
 		if ((e = REUSE_SHARED(bs->offcpu, bs->threads)) < 0 ||
 		    (bs->oncpu &&
 		     (e = bpf_map__reuse_fd(bs->offcpu->maps.tt_labels,

@@ -168,6 +168,23 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 			ev = (const struct tt_event_header *)((const char *)next + next->size);
 			continue;
 		}
+		if (ev->type == TT_EV_OFFCPU_SITE && ev->size == sizeof(struct tt_offcpu_site)) {
+			const struct tt_event_header *next =
+				(const void *)((const char *)ev + ev->size);
+			size_t rest = size - ev->size;
+
+			/* A copy that does not check out leaves the site to frame pointers. */
+			if (rest < sizeof(*next) || next->type != TT_EV_STACK_COPY ||
+			    tt_event_validate(next, rest) < 0) {
+				bs->user_drops[TT_DROP_READ_ERROR]++;
+				return 0;
+			}
+			bpf_unwind__site(bs, (const struct tt_offcpu_site *)ev,
+					 (const struct tt_stack_copy *)next);
+			size -= ev->size + next->size;
+			ev = (const struct tt_event_header *)((const char *)next + next->size);
+			continue;
+		}
 		if (ev->type == TT_EV_STACK_COPY) { /* a thread off CPU: its sample comes later */
 			if (tt_event_validate(ev, size) < 0) {
 				bs->user_drops[TT_DROP_READ_ERROR]++;

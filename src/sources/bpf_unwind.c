@@ -20,10 +20,12 @@
 #include "unwind_dwarf.h"
 #include "util.h"
 
+#include "offcpu.skel.h"
 #include "oncpu.skel.h"
 #include "threads.skel.h"
 
-#define USTACKS_MAX 65536 /* unwound stacks remembered for dedup */
+#define USTACKS_MAX 65536  /* unwound stacks remembered for dedup */
+#define OC_SITES_MAX 65536 /* blocking sites remembered (tokens of the off-CPU tracer) */
 #define UNWIND_IDLE_ROUNDS 60
 
 /*
@@ -52,6 +54,7 @@ void bpf_unwind__init(struct bpf_source *bs)
 		bs->unwinder = unwinder__new(NULL); /* no room to share: its own */
 	bs->ustacks = u64map__new();
 	bs->pending = u64map__new();
+	bs->oc_sites = u64map__new();
 	bs->next_ustack_id = TT_USER_STACK_ID_BASE;
 }
 
@@ -120,16 +123,19 @@ static uint32_t intern_ustack(struct bpf_source *bs, uint32_t pid, const uint64_
 }
 
 /*
- * Unwinds a stack copy. Its sample keeps the frame-pointer stack it has (0)
- * when that is deeper (dwarf mode) or at least as deep (auto mode), or when
- * the budget is spent. In auto mode a process whose DWARF stacks beat its
- * frame-pointer ones gets a copy on every sample from then on.
+ * Unwinds a stack copy. A DWARF stack that reached the outermost frame
+ * (_start, clone3) wins; else its sample keeps the frame-pointer stack it
+ * has (0) when that is deeper (dwarf mode) or at least as deep (auto mode),
+ * or when the budget is spent. In auto mode a process whose DWARF stacks
+ * beat its frame-pointer ones gets a copy on every sample from then on.
  */
 uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *copy)
 {
 	uint64_t ips[TT_MAX_STACK_DEPTH], regs[TT_UREG_NR];
+	enum unwind_result res;
 	size_t nr = 0;
 	uint64_t start;
+	bool whole;
 
 	if (!bs->unwinder)
 		return 0;
@@ -139,19 +145,47 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 	}
 	memcpy(regs, copy->regs, sizeof(regs));
 	start = monotonic_ns();
-	unwinder__unwind(bs->unwinder, copy->pid, regs, copy->data, copy->len, ips,
-			 TT_MAX_STACK_DEPTH, &nr);
+	res = unwinder__unwind(bs->unwinder, copy->pid, regs, copy->data, copy->len, ips,
+			       TT_MAX_STACK_DEPTH, &nr);
 	bs->budget_used_ns += monotonic_ns() - start;
-	if (!nr || nr < copy->fp_frames ||
-	    (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))
+	/* The frame-pointer walk stops in glibc, at __libc_start_call_main or start_thread. */
+	whole = res == UNWIND_OK && nr > 1;
+	if (!nr || (!whole && (nr < copy->fp_frames ||
+			       (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))))
 		return 0;
 	if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 &&
-	    nr > TT_AUTO_MAX_FP_FRAMES && copy->fp_frames <= TT_AUTO_MAX_FP_FRAMES) {
+	    ((nr > TT_AUTO_MAX_FP_FRAMES && copy->fp_frames <= TT_AUTO_MAX_FP_FRAMES) ||
+	     (whole && nr != copy->fp_frames))) {
 		__u8 one = 1;
 
 		bpf_map_update_elem(bs->dwarf_tgids_fd, &copy->pid, &one, BPF_NOEXIST);
 	}
 	return intern_ustack(bs, copy->pid, ips, nr, copy->hdr.time_ns);
+}
+
+void bpf_unwind__site(struct bpf_source *bs, const struct tt_offcpu_site *site,
+		      const struct tt_stack_copy *copy)
+{
+	uint32_t id;
+
+	if (!bs->oc_sites || copy->pid != site->pid || copy->tid != site->tid || !site->token)
+		return;
+	id = bpf_unwind__copy(bs, copy);
+	if (!id)
+		return; /* the site keeps its frame-pointer stack */
+	/* Forgotten sites fall back to their frame-pointer stacks: never wrong, less deep. */
+	if (u64map__count(bs->oc_sites) >= OC_SITES_MAX) {
+		u64map__free(bs->oc_sites);
+		bs->oc_sites = u64map__new();
+	}
+	u64map__put(bs->oc_sites, site->token, (void *)(uintptr_t)id);
+}
+
+uint32_t bpf_unwind__site_stack(const struct bpf_source *bs, uint32_t token, uint32_t fp_ustack_id)
+{
+	void *p = token && bs->oc_sites ? u64map__get(bs->oc_sites, token) : NULL;
+
+	return p ? (uint32_t)(uintptr_t)p : fp_ustack_id;
 }
 
 /* Once a pass: a new second renews the unwinding budget; a spent one stops the copies. */
@@ -170,6 +204,8 @@ static void pace_copies(struct bpf_source *bs, uint64_t now)
 	bs->threads->bss->tt_copies_paused = pause;
 	if (bs->oncpu)
 		bs->oncpu->bss->tt_copies_paused = pause;
+	if (bs->offcpu)
+		bs->offcpu->bss->tt_copies_paused = pause;
 }
 
 /* One line on how DWARF unwinding went, for the log. */
@@ -231,6 +267,7 @@ void bpf_unwind__free(struct bpf_source *bs)
 {
 	unwinder__free(bs->unwinder);
 	u64map__free(bs->pending);
+	u64map__free(bs->oc_sites);
 	if (bs->ustacks)
 		forget_ustacks(bs);
 	u64map__free(bs->ustacks);
