@@ -18,6 +18,16 @@
  * process copied once DWARF unwinding beat such a walk there.
  */
 #define TT_AUTO_MAX_FP_FRAMES 2
+/*
+ * --unwind auto, tt_dwarf_tgids values: user space's verdict on a process's
+ * frame-pointer stacks from its first unwound copies. TT_AUTO_DWARF: DWARF
+ * beat them (they stop in glibc, short of _start or clone3): every on-CPU
+ * sample is copied. TT_AUTO_FP: they were as good: one sample in
+ * TT_AUTO_PROBE_EVERY still is, in case other code paths differ.
+ */
+#define TT_AUTO_DWARF 1
+#define TT_AUTO_FP 2
+#define TT_AUTO_PROBE_EVERY 16
 
 /* The slots of tt_counters. */
 #define TT_COUNTER_LAST_ID 0  /* the last stack id handed out */

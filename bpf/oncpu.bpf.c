@@ -4,8 +4,9 @@
  * (--cpu-hz). Each sample says who was on the CPU, with its kernel and user
  * stacks as dedup'd ids. The idle task, threadtop and processes outside -p
  * are skipped. With --unwind dwarf (every sample) or auto (samples whose
- * frame-pointer walk is at most TT_AUTO_MAX_FP_FRAMES deep, and every sample of
- * a process user space marked in tt_dwarf_tgids) the sample is followed by a
+ * frame-pointer walk is at most TT_AUTO_MAX_FP_FRAMES deep, every sample of a
+ * process until user space has judged its frame-pointer stacks, then all or
+ * one in TT_AUTO_PROBE_EVERY as it found, in tt_dwarf_tgids) the sample is followed by a
  * TT_EV_STACK_COPY: the user registers and up to tt_stack_bytes of user
  * stack, which user space unwinds with the binaries' DWARF CFI. With --label
  * each sample carries the thread's labels hash (labels.bpf.h).
@@ -37,10 +38,13 @@ struct {
 	__type(value, struct copy_buf);
 } tt_copy_bufs SEC(".maps");
 
-/* --unwind auto: processes whose frame-pointer stacks proved wrong (set by user space). */
+/*
+ * --unwind auto: what user space found of a process's frame-pointer stacks
+ * (TT_AUTO_*); a process not in it has every sample copied until it is.
+ */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 4096);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 8192);
 	__type(key, __u32);
 	__type(value, __u8);
 } tt_dwarf_tgids SEC(".maps");
@@ -62,13 +66,19 @@ __u32 tt_copies_paused = 0;
 
 static __always_inline bool want_copy(__u32 tgid, long fp_bytes)
 {
+	__u8 *found;
+
 	if (tt_copies_paused)
 		return false;
 	if (tt_unwind_mode == TT_UNWIND_DWARF)
 		return true;
 	if (tt_unwind_mode != TT_UNWIND_AUTO)
 		return false;
-	return fp_bytes <= TT_AUTO_MAX_FP_FRAMES * 8 || bpf_map_lookup_elem(&tt_dwarf_tgids, &tgid);
+	if (fp_bytes <= TT_AUTO_MAX_FP_FRAMES * 8)
+		return true;
+	found = bpf_map_lookup_elem(&tt_dwarf_tgids, &tgid);
+	return !found || *found == TT_AUTO_DWARF ||
+	       bpf_get_prandom_u32() % TT_AUTO_PROBE_EVERY == 0;
 }
 
 /*

@@ -23,6 +23,17 @@ const char *profile_kind_name(enum profile_kind kind)
 	return kind < PROFILE_KIND_MAX ? kind_names[kind] : "unknown";
 }
 
+const char *profile_frame_suffix(unsigned flags)
+{
+	bool inl = flags & PROFILE_FRAME_INLINED;
+
+	if (flags & PROFILE_FRAME_KERNEL)
+		return inl ? "_[k] [inlined]" : "_[k]";
+	if (flags & PROFILE_FRAME_LUA)
+		return inl ? "_[lua] [inlined]" : "_[lua]";
+	return inl ? " [inlined]" : "";
+}
+
 /* Frames of one stack, root first, as interned indices. */
 struct stack_frames {
 	uint32_t *idx;

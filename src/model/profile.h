@@ -39,6 +39,13 @@ const char *profile_kind_name(enum profile_kind kind);
  * there (frame_name.inlined), as perf report --inline does. */
 #define PROFILE_FRAME_INLINED (1u << 3)
 
+/*
+ * How one-line renderings (folded stacks, batch NDJSON frames) mark a frame
+ * of these PROFILE_FRAME_* flags: "_[k]" kernel, "_[lua]" Lua, then
+ * " [inlined]"; "" for none. A static string.
+ */
+const char *profile_frame_suffix(unsigned flags);
+
 struct profile_frame {
 	const char *name;     /* raw bytes as named; exporters escape */
 	const char *module;   /* NULL when unknown */

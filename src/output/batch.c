@@ -11,58 +11,10 @@
 #include "json.h"
 #include "json_model.h"
 #include "procfs.h"
+#include "profile.h"
 #include "syscalls.h"
 #include "use_report.h"
 #include "util.h"
-
-/* Samples of syscall nr in sc (nr_sc entries), 0 when none. */
-static uint64_t sampled(const struct model_syscall_count *sc, int nr_sc, int nr)
-{
-	for (int i = 0; i < nr_sc; i++)
-		if (sc[i].nr == nr)
-			return sc[i].samples;
-	return 0;
-}
-
-/*
- * "syscalls": with exact figures (--syscalls) every syscall the thread made,
- * {count, total_ns} plus the samples that caught it in one; otherwise the
- * sampled syscalls as {samples}.
- */
-static void print_json_syscalls(struct model *m, struct json *j, const struct model_row *row,
-				const struct model_syscall_count *sc, int nr)
-{
-	struct model_syscall_stat *st = NULL;
-	int nr_st = 0;
-	char name[32];
-
-	if (model__traced(m) & MODEL_TRACED_SYSCALLS)
-		nr_st = model__thread_syscall_stats(m, row->tid, WIN_INTERVAL, &st);
-	json_begin_object(j, "syscalls");
-	for (int i = 0; i < nr_st; i++) {
-		uint64_t n = sampled(sc, nr, st[i].nr);
-
-		json_begin_object(j, syscall_label(st[i].nr, name, sizeof(name)));
-		json_u64(j, "count", st[i].count);
-		json_u64(j, "total_ns", st[i].total_ns);
-		if (n)
-			json_u64(j, "samples", n);
-		json_end_object(j);
-	}
-	for (int i = 0; i < nr; i++) {
-		bool exact = false;
-
-		for (int k = 0; k < nr_st && !exact; k++)
-			exact = st[k].nr == sc[i].nr;
-		if (exact)
-			continue;
-		json_begin_object(j, syscall_label(sc[i].nr, name, sizeof(name)));
-		json_u64(j, "samples", sc[i].samples);
-		json_end_object(j);
-	}
-	json_end_object(j);
-	free(st);
-}
 
 /* "labels": {NAME: value} of a label combination (model__labels). */
 static void print_json_labels(struct model *m, struct json *j, uint32_t labels_id)
@@ -106,7 +58,6 @@ static void print_json_label_groups(struct model *m, struct json *j)
 static void print_json_thread(struct model *m, struct json *j, const struct model_row *row)
 {
 	struct model_syscall_count *sc = NULL;
-	uint64_t runq_count, runq_ns;
 	int nr;
 
 	json_begin_object(j, NULL);
@@ -130,70 +81,56 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	}
 	nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
 	json_syscall_samples(j, "samples_by_syscall", sc, nr);
-	print_json_syscalls(m, j, row, sc, nr);
+	json_thread_syscalls(j, m, row->tid, WIN_INTERVAL, sc, nr, false);
 	free(sc);
-	if ((model__traced(m) & MODEL_TRACED_OFFCPU) &&
-	    model__thread_runq(m, row->tid, WIN_INTERVAL, &runq_count, &runq_ns) == 0) {
-		json_begin_object(j, "runq");
-		json_u64(j, "count", runq_count);
-		json_u64(j, "total_ns", runq_ns);
-		json_end_object(j);
-	}
+	json_thread_runq(j, m, row->tid, WIN_INTERVAL);
 	json_end_object(j);
 }
 
 /*
- * Frames root first: the user stack (root ... leaf), then the kernel's, as
- * names (symbolized now, once per unique address; "module+0xoff" when no
- * symbol covers it, "0xADDR" in a replay). Kernel frames end in "_[k]" as in
- * folded stacks.
+ * "oncpu" (samples) or "offcpu" (ns): one entry per thread and stack, from
+ * the same profile every export renders (profile.h), so the frames are the
+ * exports' frames: inlined functions, LuaJIT threads' stitched stacks, the
+ * tracer's frames cut. Frames root first, marked as in folded stacks
+ * ("_[k]" kernel, "_[lua]" Lua, " [inlined]").
  */
-static void print_json_frames(struct model *m, struct json *j, const struct model_stack_row *r)
+static void print_json_stacks(struct model *m, struct json *j, const struct profile *p,
+			      enum profile_kind kind)
 {
-	const struct tt_stack *user = model__stack(m, r->ustack_id);
-	const struct tt_stack *kernel = model__stack(m, r->kstack_id);
-	struct frame_name fn;
-	char buf[512];
-
-	json_begin_array(j, "frames");
-	for (int i = user ? user->nr - 1 : -1; i >= 0; i--) {
-		model__frame_name(m, user->pid ? user->pid : r->pid, user->ips[i], false, &fn);
-		json_string(j, NULL, fn.name);
-	}
-	for (int i = kernel ? kernel->nr - 1 : -1; i >= 0; i--) {
-		model__frame_name(m, 0, kernel->ips[i], true, &fn);
-		snprintf(buf, sizeof(buf), "%s_[k]", fn.name);
-		json_string(j, NULL, buf);
-	}
-	json_end_array(j);
-}
-
-/* "oncpu" (samples) or "offcpu" (ns): one entry per thread and stack pair. */
-static void print_json_stacks(struct model *m, struct json *j, bool offcpu)
-{
-	struct model_stack_row *rows = NULL;
-	int nr = offcpu ? model__offcpu(m, WIN_INTERVAL, &rows)
-			: model__oncpu(m, WIN_INTERVAL, &rows);
+	bool offcpu = kind == PROFILE_OFFCPU;
+	char buf[1024];
 
 	json_begin_array(j, offcpu ? "offcpu" : "oncpu");
-	for (int i = 0; i < nr; i++) {
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct profile_sample *s = &p->samples[i];
+
+		if (s->kind != kind)
+			continue;
 		json_begin_object(j, NULL);
-		json_u64(j, "pid", rows[i].pid);
-		json_u64(j, "tid", rows[i].tid);
-		json_string(j, "comm", rows[i].comm);
-		print_json_frames(m, j, &rows[i]);
-		if (rows[i].labels_id)
-			print_json_labels(m, j, rows[i].labels_id);
+		json_u64(j, "pid", s->pid);
+		json_u64(j, "tid", s->tid);
+		json_string(j, "comm", s->comm ? s->comm : "");
+		json_begin_array(j, "frames");
+		for (uint32_t f = 0; f < s->nr_frames; f++) {
+			const struct profile_frame *fr = &p->frames[s->frames[f]];
+
+			snprintf(buf, sizeof(buf), "%s%s", fr->name,
+				 fr->flags & PROFILE_FRAME_SYNTH ? ""
+								 : profile_frame_suffix(fr->flags));
+			json_string(j, NULL, buf);
+		}
+		json_end_array(j);
+		if (s->labels_id)
+			print_json_labels(m, j, s->labels_id);
 		if (offcpu) {
-			json_u64(j, "ns", rows[i].value);
-			json_u64(j, "switches", rows[i].count);
+			json_u64(j, "ns", s->ns);
+			json_u64(j, "switches", s->count);
 		} else {
-			json_u64(j, "samples", rows[i].value);
+			json_u64(j, "samples", s->count);
 		}
 		json_end_object(j);
 	}
 	json_end_array(j);
-	free(rows);
 }
 
 /* "bpf_stats": what each BPF program cost this interval (BPF_ENABLE_STATS). */
@@ -267,6 +204,8 @@ static void print_json_rate(struct model *m, struct json *j)
 static int print_json(struct model *m, const struct batch_info *info,
 		      const struct model_result *res, const struct model_stats *st, FILE *out)
 {
+	struct profile_opts po = {.window = WIN_INTERVAL, .namer = model__frame_namer(m)};
+	struct profile *p = profile__build(m, &po);
 	struct json j;
 	char when[40];
 
@@ -285,9 +224,9 @@ static int print_json(struct model *m, const struct batch_info *info,
 	for (size_t i = 0; i < res->nr; i++)
 		print_json_thread(m, &j, &res->rows[i]);
 	json_end_array(&j);
-	print_json_stacks(m, &j, false);
+	print_json_stacks(m, &j, p, PROFILE_ONCPU);
 	if (model__traced(m) & MODEL_TRACED_OFFCPU)
-		print_json_stacks(m, &j, true);
+		print_json_stacks(m, &j, p, PROFILE_OFFCPU);
 	if (model__traced(m) & MODEL_TRACED_PROGS)
 		print_json_bpf_stats(m, &j);
 	if (model__label_name(m, 0))
@@ -313,6 +252,7 @@ static int print_json(struct model *m, const struct batch_info *info,
 		cmdcap_report__json(&j, info->cmds);
 	json_end_object(&j);
 	fputc('\n', out);
+	profile__free(p);
 	return 0;
 }
 

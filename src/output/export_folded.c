@@ -43,12 +43,8 @@ static void put_frame(const char *name, unsigned flags, void *arg)
 	if (b->len)
 		append(b, ";", 1);
 	append(b, out, strlen(out));
-	if (flags & PROFILE_FRAME_KERNEL)
-		append(b, "_[k]", 4);
-	else if (flags & PROFILE_FRAME_LUA)
-		append(b, "_[lua]", 6);
-	if (flags & PROFILE_FRAME_INLINED)
-		append(b, " [inlined]", 10);
+	if (!(flags & PROFILE_FRAME_SYNTH))
+		append(b, profile_frame_suffix(flags), strlen(profile_frame_suffix(flags)));
 }
 
 static int cmp_lines(const void *a, const void *b)

@@ -28,35 +28,6 @@ static const char *const window_names[WIN_MAX] = {
 	[WIN_LAST] = "last_interval",
 };
 
-/* "syscalls": exact figures (--syscalls), {count, total_ns, hist_log2_ns} per syscall. */
-static void write_exact_syscalls(const struct export_ctx *x, struct json *j, uint32_t tid)
-{
-	struct model_syscall_stat *st = NULL;
-	char name[32];
-	int nr;
-
-	if (!(model__traced(x->m) & MODEL_TRACED_SYSCALLS))
-		return;
-	nr = model__thread_syscall_stats(x->m, tid, x->o->window, &st);
-	json_begin_object(j, "syscalls");
-	for (int i = 0; i < nr; i++) {
-		int last = TT_SYSCALL_HIST_BUCKETS - 1;
-
-		json_begin_object(j, syscall_label(st[i].nr, name, sizeof(name)));
-		json_u64(j, "count", st[i].count);
-		json_u64(j, "total_ns", st[i].total_ns);
-		while (last > 0 && !st[i].hist[last])
-			last--;
-		json_begin_array(j, "hist_log2_ns");
-		for (int b = 0; b <= last; b++)
-			json_u64(j, NULL, st[i].hist[b]);
-		json_end_array(j);
-		json_end_object(j);
-	}
-	json_end_object(j);
-	free(st);
-}
-
 /* "bpf_stats": what each BPF program cost in the window (BPF_ENABLE_STATS). */
 static void write_bpf_stats(const struct export_ctx *x, struct json *j)
 {
@@ -91,8 +62,9 @@ static void write_thread(const struct export_ctx *x, struct json *j, const struc
 	json_double(j, "cpu_pct", row->cpu_pct, 1);
 	nr = model__thread_syscalls(x->m, row->tid, x->o->window, &sc);
 	json_syscall_samples(j, "samples_by_syscall", sc, nr);
+	json_thread_syscalls(j, x->m, row->tid, x->o->window, sc, nr, true);
 	free(sc);
-	write_exact_syscalls(x, j, row->tid);
+	json_thread_runq(j, x->m, row->tid, x->o->window);
 	json_end_object(j);
 }
 

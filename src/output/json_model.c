@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
-/* Model figures as JSON members (see json_model.h). */
+/* Model figures as JSON members (see json_model.h), shared by batch NDJSON and the report. */
+#include <stdlib.h>
+
 #include "json_model.h"
 #include "threadtop/events.h"
 #include "syscalls.h"
@@ -33,5 +35,72 @@ void json_syscall_samples(struct json *j, const char *key, const struct model_sy
 	json_begin_object(j, key);
 	for (int i = 0; i < nr; i++)
 		json_u64(j, syscall_label(sc[i].nr, name, sizeof(name)), sc[i].samples);
+	json_end_object(j);
+}
+
+/* Samples of syscall nr in sc (nr_sc entries), 0 when none. */
+static uint64_t sampled(const struct model_syscall_count *sc, int nr_sc, int nr)
+{
+	for (int i = 0; i < nr_sc; i++)
+		if (sc[i].nr == nr)
+			return sc[i].samples;
+	return 0;
+}
+
+void json_thread_syscalls(struct json *j, struct model *m, uint32_t tid, enum model_window window,
+			  const struct model_syscall_count *sc, int nr, bool hist)
+{
+	struct model_syscall_stat *st = NULL;
+	int nr_st = 0;
+	char name[32];
+
+	if (model__traced(m) & MODEL_TRACED_SYSCALLS)
+		nr_st = model__thread_syscall_stats(m, tid, window, &st);
+	json_begin_object(j, "syscalls");
+	for (int i = 0; i < nr_st; i++) {
+		uint64_t n = sampled(sc, nr, st[i].nr);
+
+		json_begin_object(j, syscall_label(st[i].nr, name, sizeof(name)));
+		json_u64(j, "count", st[i].count);
+		json_u64(j, "total_ns", st[i].total_ns);
+		if (n)
+			json_u64(j, "samples", n);
+		if (hist) {
+			int last = TT_SYSCALL_HIST_BUCKETS - 1;
+
+			while (last > 0 && !st[i].hist[last])
+				last--;
+			json_begin_array(j, "hist_log2_ns");
+			for (int b = 0; b <= last; b++)
+				json_u64(j, NULL, st[i].hist[b]);
+			json_end_array(j);
+		}
+		json_end_object(j);
+	}
+	for (int i = 0; i < nr; i++) {
+		bool exact = false;
+
+		for (int k = 0; k < nr_st && !exact; k++)
+			exact = st[k].nr == sc[i].nr;
+		if (exact)
+			continue;
+		json_begin_object(j, syscall_label(sc[i].nr, name, sizeof(name)));
+		json_u64(j, "samples", sc[i].samples);
+		json_end_object(j);
+	}
+	json_end_object(j);
+	free(st);
+}
+
+void json_thread_runq(struct json *j, struct model *m, uint32_t tid, enum model_window window)
+{
+	uint64_t count, ns;
+
+	if (!(model__traced(m) & MODEL_TRACED_OFFCPU) ||
+	    model__thread_runq(m, tid, window, &count, &ns) < 0)
+		return;
+	json_begin_object(j, "runq");
+	json_u64(j, "count", count);
+	json_u64(j, "total_ns", ns);
 	json_end_object(j);
 }

@@ -6,6 +6,7 @@
 #ifndef THREADTOP_JSON_MODEL_H
 #define THREADTOP_JSON_MODEL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "json.h"
@@ -20,5 +21,17 @@ void json_state_samples(struct json *j, const char *key, const uint64_t *counts)
 /* key: {"read": n, ...}, samples per syscall (sc: nr entries, as the model gives them). */
 void json_syscall_samples(struct json *j, const char *key, const struct model_syscall_count *sc,
 			  int nr);
+
+/*
+ * A thread's "syscalls": with exact figures (--syscalls) every syscall it
+ * made in window, {count, total_ns} plus the samples that caught it in one
+ * (and, with hist, "hist_log2_ns"); then the syscalls only sampled, as
+ * {samples}. sc, nr: its sampled syscalls (model__thread_syscalls).
+ */
+void json_thread_syscalls(struct json *j, struct model *m, uint32_t tid, enum model_window window,
+			  const struct model_syscall_count *sc, int nr, bool hist);
+
+/* A thread's "runq" {count, total_ns} in window, when off-CPU time was traced. */
+void json_thread_runq(struct json *j, struct model *m, uint32_t tid, enum model_window window);
 
 #endif /* THREADTOP_JSON_MODEL_H */

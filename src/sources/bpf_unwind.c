@@ -126,16 +126,17 @@ static uint32_t intern_ustack(struct bpf_source *bs, uint32_t pid, const uint64_
  * Unwinds a stack copy. A DWARF stack that reached the outermost frame
  * (_start, clone3) wins; else its sample keeps the frame-pointer stack it
  * has (0) when that is deeper (dwarf mode) or at least as deep (auto mode),
- * or when the budget is spent. In auto mode a process whose DWARF stacks
- * beat its frame-pointer ones gets a copy on every sample from then on.
+ * or when the budget is spent. In auto mode each unwind tells the kernel
+ * whether DWARF beat the process's frame-pointer stacks (tt_dwarf_tgids):
+ * if it did, every sample of it is copied from then on.
  */
 uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *copy)
 {
 	uint64_t ips[TT_MAX_STACK_DEPTH], regs[TT_UREG_NR];
 	enum unwind_result res;
+	bool whole, dwarf_won;
 	size_t nr = 0;
 	uint64_t start;
-	bool whole;
 
 	if (!bs->unwinder)
 		return 0;
@@ -150,16 +151,18 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 	bs->budget_used_ns += monotonic_ns() - start;
 	/* The frame-pointer walk stops in glibc, at __libc_start_call_main or start_thread. */
 	whole = res == UNWIND_OK && nr > 1;
+	dwarf_won = (nr > TT_AUTO_MAX_FP_FRAMES && copy->fp_frames <= TT_AUTO_MAX_FP_FRAMES) ||
+		    (whole && nr != copy->fp_frames);
+	if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 && nr) {
+		__u8 verdict = dwarf_won ? TT_AUTO_DWARF : TT_AUTO_FP;
+
+		/* Once DWARF won in a process it stays: other paths may not show it. */
+		bpf_map_update_elem(bs->dwarf_tgids_fd, &copy->pid, &verdict,
+				    dwarf_won ? BPF_ANY : BPF_NOEXIST);
+	}
 	if (!nr || (!whole && (nr < copy->fp_frames ||
 			       (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))))
 		return 0;
-	if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 &&
-	    ((nr > TT_AUTO_MAX_FP_FRAMES && copy->fp_frames <= TT_AUTO_MAX_FP_FRAMES) ||
-	     (whole && nr != copy->fp_frames))) {
-		__u8 one = 1;
-
-		bpf_map_update_elem(bs->dwarf_tgids_fd, &copy->pid, &one, BPF_NOEXIST);
-	}
 	return intern_ustack(bs, copy->pid, ips, nr, copy->hdr.time_ns);
 }
 

@@ -2,7 +2,8 @@
 // Decodes a gzipped pprof file with the independent `pprof-format` decoder
 // (npm) and prints a JSON summary for the export tests: sample types, total
 // of each value, function names, label keys, and every sample's stack as
-// root-first function names with its labels.
+// root-first function names with its labels (stack: one name per location;
+// frames: every function of each location, inlined ones marked).
 // Usage: NODE_PATH=<node_modules> node pprof_summary.js FILE.pb.gz
 'use strict';
 const fs = require('fs');
@@ -15,6 +16,11 @@ const s = (i) => st[Number(i)];
 if (st[0] !== '') throw new Error('string_table[0] is not empty');
 const fnName = new Map(prof.function.map((f) => [Number(f.id), s(f.name)]));
 const locFn = new Map(prof.location.map((l) => [Number(l.id), fnName.get(Number(l.line[0].functionId))]));
+// Every function of a location, root first: its last line is the frame's own
+// function, the ones before it were inlined into it (innermost first).
+const locLines = new Map(prof.location.map((l) => [Number(l.id),
+	l.line.map((ln, i) => ({ name: fnName.get(Number(ln.functionId)), inlined: i < l.line.length - 1,
+		line: Number(ln.line) })).reverse()]));
 const types = prof.sampleType.map((t) => s(t.type) + '/' + s(t.unit));
 const totals = Object.fromEntries(types.map((t) => [t, 0]));
 const samples = prof.sample.map((smp) => {
@@ -23,6 +29,7 @@ const samples = prof.sample.map((smp) => {
 	for (const l of smp.label) labels[s(l.key)] = l.str ? s(l.str) : Number(l.num);
 	return {
 		stack: smp.locationId.map((id) => locFn.get(Number(id))).reverse(),
+		frames: smp.locationId.slice().reverse().flatMap((id) => locLines.get(Number(id))),
 		values: smp.value.map(Number),
 		labels,
 	};

@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# One stack pipeline feeds every view: for each kind of workload, one run
+# of threadtop prints batch NDJSON and writes all five exports, and
+# lib/views_compare.py checks that the NDJSON lines (summed), the JSON
+# report, the folded file, pprof (decoded by npm pprof-format), speedscope
+# and the SVG hold the same stacks with the same values. The kinds: C with
+# frame pointers and inlined code (inline_hot), the same without frame
+# pointers (inline_hot_nofp: DWARF), a LuaJIT loop (stitched Lua stacks),
+# and off-CPU time (block_sites, --offcpu). The C stacks must root at _start
+# (the frame-pointer walk alone stops at __libc_start_call_main) and the
+# inlined functions show as inlined in every view.
+. "$(dirname "$0")/bpf_common.bash"
+
+command -v python3 >/dev/null || skip "python3 is not installed"
+command -v node >/dev/null || skip "node is not installed (needed to decode pprof)"
+npm_dir="$TT_BUILD/npm"
+if [ ! -d "$npm_dir/node_modules/pprof-format" ]; then
+	mkdir -p "$npm_dir"
+	npm install --prefix "$npm_dir" --no-audit --no-fund --silent pprof-format >/dev/null 2>&1 ||
+		skip "npm install pprof-format failed (no registry?)"
+fi
+
+# views NAME KIND PID [OPTIONS...]: one run over PID, then the comparison.
+views() {
+	local name=$1 kind=$2 pid=$3 d=$TMPD/$1 main
+	shift 3
+	mkdir -p "$d"
+	chmod 1777 "$d"
+	timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -n 3 -d 1 --source bpf \
+		--unwind auto -p "$pid" "$@" --export "$d/v.folded" --export "$d/v.json" \
+		--export "$d/v.pb.gz" --export "$d/v.speedscope.json" --export "$d/v.svg" \
+		>"$d/v.ndjson" 2>"$d/err" || fail "$name: threadtop failed: $(tail -n 3 "$d/err")"
+	NODE_PATH="$npm_dir/node_modules" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
+		"$d/v.pb.gz" >"$d/pprof.json" || fail "$name: pprof-format cannot decode v.pb.gz"
+	# The folded and SVG files of the main kind (on-CPU) are v.*; others v.KIND.*.
+	main=v
+	[ "$kind" = oncpu ] || main=v.$kind
+	echo "== $name"
+	python3 "$TT_SRC/tests/integration/lib/views_compare.py" "$kind" "$pid" "$d/v.ndjson" \
+		"$d/v.json" "$d/$main.folded" "$d/pprof.json" "$d/v.speedscope.json" "$d/$main.svg" ||
+		fail "$name: the views disagree"
+}
+
+# root_share NAME PID ROOT: the share of PID's on-CPU samples rooted at ROOT.
+root_share() {
+	jq -s --argjson p "$2" --arg r "$3" '[.[] | .oncpu[] | select(.pid == $p)] |
+		([.[] | .samples] | add // 0) as $all |
+		([.[] | select(.frames[0] == $r) | .samples] | add // 0) / ($all + 0.000001)' \
+		"$TMPD/$1/v.ndjson"
+}
+
+for wl in inline_hot inline_hot_nofp; do
+	start "$wl" 60
+	views "$wl" oncpu "$WL"
+	kill "$WL"
+	share=$(root_share "$wl" "$WL" _start)
+	echo "$wl: $share of the on-CPU samples root at _start"
+	awk -v s="$share" 'BEGIN { exit !(s >= 0.95) }' ||
+		fail "$wl: only $share of the stacks reach _start: $(jq -c -s '[.[] | .oncpu[] |
+			.frames[0:3] | join(";")] | unique' "$TMPD/$wl/v.ndjson")"
+	jq -e -s '[.[] | .oncpu[] | .frames | join(";") |
+		select(test("inline_outer;inline_mid \\[inlined\\];inline_hot \\[inlined\\]"))] |
+		length > 0' "$TMPD/$wl/v.ndjson" >/dev/null ||
+		fail "$wl: no inlined inline_mid;inline_hot in the NDJSON stacks"
+done
+
+start block_sites "$TMPD"
+wait_threads "$WL" 6
+views offcpu offcpu "$WL" --offcpu --cpu-hz 0
+
+LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
+if ! command -v luajit >/dev/null || [ ! -f "$LIB" ] || ldd "$LIB" 2>/dev/null | grep -q libasan; then
+	echo "note: no luajit, or the sysprof library is missing or built with ASan: LuaJIT not compared"
+else
+	cat >"$TMPD/hot.lua" <<'LUA'
+local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
+local function interp(n) local s = 0 for i = 1, n do s = s + i end return s end
+jit.off(interp)
+local t = os.clock()
+while os.clock() - t < tonumber(arg[1]) do hot_loop(1e6) interp(1e4) end
+LUA
+	LD_PRELOAD=$LIB luajit "$TMPD/hot.lua" 1e9 &
+	lj=$!
+	WL_PIDS+=("$lj")
+	preloaded() { grep -q libthreadtop-sysprof "/proc/$lj/maps"; }
+	wait_until "luajit did not load $LIB" preloaded
+	views luajit oncpu "$lj"
+	jq -e -s '[.[] | .oncpu[] | select(.frames | map(startswith("hot_loop @")) | any) | .samples]
+		| add // 0 > 0' "$TMPD/luajit/v.ndjson" >/dev/null ||
+		fail "luajit: the NDJSON stacks are not the stitched ones: $(jq -c -s \
+			'[.[] | .oncpu[] | .frames[-3:] | join(";")] | unique' "$TMPD/luajit/v.ndjson")"
+fi
+echo PASS
