@@ -75,6 +75,10 @@ void cli_usage(FILE *f)
 		"      --cmd-as-root      run --cmd and threadtop run commands as root with\n"
 		"                         threadtop's capabilities (default: the sudo user, or\n"
 		"                         nobody, with no capabilities); see Security in README\n"
+		"      --child-output FILE\n"
+		"                         threadtop run: the command's stdout and stderr go to FILE\n"
+		"                         (default: threadtop's stderr in batch mode, nowhere in\n"
+		"                         the TUI), never to threadtop's stdout\n"
 		"      --log FILE         write threadtop's own messages to FILE\n"
 		"      --export FILE      when the run ends, write a snapshot to FILE (repeatable);\n"
 		"                         format by extension: .folded .pb.gz (pprof)\n"
@@ -234,6 +238,7 @@ enum long_only {
 	OPT_SERVE,
 	OPT_SERVE_TOKEN,
 	OPT_SERVE_TOP,
+	OPT_CHILD_OUTPUT,
 };
 
 static const struct option long_opts[] = {
@@ -280,6 +285,7 @@ static const struct option long_opts[] = {
 	{"serve", required_argument, NULL, OPT_SERVE},
 	{"serve-token", required_argument, NULL, OPT_SERVE_TOKEN},
 	{"serve-top", required_argument, NULL, OPT_SERVE_TOP},
+	{"child-output", required_argument, NULL, OPT_CHILD_OUTPUT},
 	{"help", no_argument, NULL, 'h'},
 	{"version", no_argument, NULL, 'V'},
 	{0},
@@ -576,6 +582,11 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 					   "need a count from 1 to 1000");
 			o.serve_top = (unsigned)v;
 			break;
+		case OPT_CHILD_OUTPUT:
+			if (!*optarg)
+				return bad(err, "--child-output", optarg, "need a file name");
+			o.child_output = optarg;
+			break;
 		case 'h':
 			cli_usage(out);
 			return CLI_EXIT_OK;
@@ -609,6 +620,9 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 		}
 		o.run_argv = argv + optind;
 		optind = argc;
+	} else if (o.child_output) {
+		fprintf(err, "threadtop: --child-output is for threadtop run's command\n");
+		return -EINVAL;
 	}
 	if (optind < argc) {
 		fprintf(err, "threadtop: unexpected argument '%s'\n", argv[optind]);

@@ -71,6 +71,7 @@ struct options {
 	bool cmd_as_root;	 /* --cmd-as-root: children keep root and its capabilities */
 	/* threadtop run [OPTIONS] -- COMMAND ARGS...: the command (NULL-terminated) */
 	char **run_argv;
+	const char *child_output; /* --child-output FILE: the command's stdout and stderr */
 };
 
 enum cli_result {

@@ -4,7 +4,9 @@
  * exec, end of file (threadtop failed before its sources were up) means
  * exit 127 without running the command. Before it waits it drops every
  * privilege (child_creds.h) and checks, as its new user, that it can read
- * the library it will preload, and reports both to the parent.
+ * the library it will preload, and reports both to the parent. The
+ * command's stdout never is threadtop's: batch output (NDJSON) must stay
+ * parseable, and the TUI owns the terminal.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -16,6 +18,7 @@
 
 #include "child_creds.h"
 #include "run_cmd.h"
+#include "user_file.h"
 
 /* What the child reports before it waits at the gate: 0, or why it will not run. */
 struct child_report {
@@ -33,13 +36,42 @@ static void report(int fd, int stage, int err)
 	close(fd);
 }
 
+/*
+ * Where the command's stdout and stderr go: --child-output's file (out),
+ * else in the TUI nowhere (the screen is threadtop's), else threadtop's
+ * stderr for stdout (its stdout carries the batch output) and stderr as is.
+ */
+static void redirect_output(int out, bool tui)
+{
+	int null;
+
+	if (out >= 0) {
+		dup2(out, 1);
+		dup2(out, 2);
+		close(out);
+	} else if (tui) {
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
+	} else {
+		dup2(2, 1);
+	}
+	if (tui) {
+		null = open("/dev/null", O_RDWR | O_CLOEXEC);
+		if (null >= 0)
+			dup2(null, 0);
+	}
+}
+
 static void child(struct options *o, int gate, int status, const struct child_creds *creds,
-		  const char *lib, bool tui)
+		  const char *lib, bool tui, int out)
 {
 	const char *old = getenv("LD_PRELOAD");
 	char *pre;
 	char c;
-	int fd, err = child_creds_apply(creds);
+	int fd, err_fd, err = child_creds_apply(creds);
 
 	if (err < 0) {
 		report(status, 1, -err);
@@ -63,17 +95,11 @@ static void child(struct options *o, int gate, int status, const struct child_cr
 		pre = (char *)lib;
 	}
 	setenv("LD_PRELOAD", pre, 1);
-	if (tui) { /* the screen is threadtop's */
-		int null = open("/dev/null", O_RDWR | O_CLOEXEC);
-
-		if (null >= 0) {
-			dup2(null, 0);
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-	}
+	err_fd = fcntl(2, F_DUPFD_CLOEXEC, 3); /* threadtop's stderr, for the exec's failure */
+	redirect_output(out, tui);
 	execvp(o->run_argv[0], o->run_argv);
-	fprintf(stderr, "threadtop run: cannot run %s: %s\n", o->run_argv[0], strerror(errno));
+	dprintf(err_fd >= 0 ? err_fd : 2, "threadtop run: cannot run %s: %s\n", o->run_argv[0],
+		strerror(errno));
 	_exit(127);
 }
 
@@ -108,7 +134,7 @@ int run_cmd__spawn(struct options *o, bool tui, struct run_child *ret)
 {
 	char paths[LJ_LIB_MAX_PATHS][PATH_MAX], why[256];
 	struct child_creds creds;
-	int fds[2], status[2], err;
+	int fds[2], status[2], err, out = -1;
 	pid_t pid;
 
 	if (lj_lib_paths(paths, LJ_LIB_MAX_PATHS) < 1) {
@@ -127,9 +153,20 @@ int run_cmd__spawn(struct options *o, bool tui, struct run_child *ret)
 		fprintf(stderr, "threadtop run: %s\n", why);
 		return err;
 	}
+	if (o->child_output) {
+		/* Opened here, as the invoking user (user_file.h), before privileges drop. */
+		out = user_file_open(o->child_output, USER_FILE_APPEND, false, 0644);
+		if (out < 0) {
+			fprintf(stderr, "threadtop run: --child-output %s: %s\n", o->child_output,
+				user_file_reason(out, USER_FILE_APPEND));
+			return out;
+		}
+	}
 	if (pipe2(fds, O_CLOEXEC) < 0 || pipe2(status, O_CLOEXEC) < 0) {
 		err = -errno;
 		fprintf(stderr, "threadtop run: pipe: %s\n", strerror(-err));
+		if (out >= 0)
+			close(out);
 		return err;
 	}
 	fflush(NULL);
@@ -142,13 +179,17 @@ int run_cmd__spawn(struct options *o, bool tui, struct run_child *ret)
 		close(fds[1]);
 		close(status[0]);
 		close(status[1]);
+		if (out >= 0)
+			close(out);
 		return -e;
 	}
 	if (pid == 0) {
 		close(fds[1]);
 		close(status[0]);
-		child(o, fds[0], status[1], &creds, paths[0], tui);
+		child(o, fds[0], status[1], &creds, paths[0], tui, out);
 	}
+	if (out >= 0)
+		close(out);
 	close(fds[0]);
 	close(status[1]);
 	err = check_child(pid, status[0], &creds, paths[0]);

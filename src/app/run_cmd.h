@@ -20,7 +20,9 @@ struct run_child {
 };
 
 /*
- * Forks o->run_argv with LD_PRELOAD set (tui: its stdio goes to /dev/null),
+ * Forks o->run_argv with LD_PRELOAD set, its stdout and stderr to
+ * o->child_output (appended, opened as the invoking user), else to /dev/null
+ * (tui) or threadtop's stderr (batch: stdout carries the batch output),
  * stopped before exec; fills ret and adds the pid to o->pids (-p: what is
  * profiled). Returns 0 or a negative errno after printing why to stderr.
  */
