@@ -38,6 +38,18 @@ struct frame_namer {
  * for kernel frames); ctx is unused. */
 extern const struct frame_namer frame_namer_hex;
 
+/*
+ * The address frame i (leaf first) of a stack is named at: the leaf's own;
+ * a caller's return address - 1, inside its call instruction, as perf and
+ * pprof do (after a call that never returns, the return address is already
+ * the next function's, and its line is the one after the call). The model
+ * keeps stacks with these addresses; recorded names are keyed by them.
+ */
+static inline uint64_t frame_lookup_addr(uint64_t ip, unsigned i)
+{
+	return i && ip ? ip - 1 : ip;
+}
+
 /* Names addr with namer, or with frame_namer_hex when namer is NULL or fails. */
 void frame_namer__name(const struct frame_namer *namer, uint32_t pid, uint64_t addr, bool kernel,
 		       struct frame_name *ret);

@@ -186,8 +186,8 @@ static void name_stack_now(struct app *app, const struct tt_stack *st)
 
 	if (st->flags & TT_STACK_KERNEL)
 		return;
-	for (unsigned i = 0; i < st->nr; i++)
-		symbolizer__resolve(app->sym, st->pid, st->ips[i], false, &f);
+	for (unsigned i = 0; i < st->nr; i++) /* at the addresses the model keeps */
+		symbolizer__resolve(app->sym, st->pid, frame_lookup_addr(st->ips[i], i), false, &f);
 }
 
 void app_emit(void *ctx, const struct tt_event_header *ev)

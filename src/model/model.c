@@ -341,6 +341,8 @@ static void ingest_stack(struct model *m, const struct tt_stack *st)
 		return; /* counted by the budget: the stack's samples go without frames */
 	copy = xmalloc(st->hdr.size);
 	memcpy(copy, st, st->hdr.size);
+	for (unsigned i = 1; i < copy->nr; i++)
+		copy->ips[i] = frame_lookup_addr(copy->ips[i], i);
 	u64map__put(m->stacks, st->id, copy);
 }
 

@@ -325,9 +325,11 @@ void recorded_names__record_stack(struct recorded_names *fn, const struct frame_
 		struct frame_name name;
 		size_t nl, ml, il;
 
-		if (find(fn, st->pid, st->ips[i], kernel))
+		uint64_t ip = frame_lookup_addr(st->ips[i], i); /* as the model keeps it */
+
+		if (find(fn, st->pid, ip, kernel))
 			continue;
-		frame_namer__name(namer, st->pid, st->ips[i], kernel, &name);
+		frame_namer__name(namer, st->pid, ip, kernel, &name);
 		nl = strlen(name.name);
 		ml = name.module ? strlen(name.module) : 0;
 		if (nl > TT_MAX_STRING_LEN / 2)
@@ -339,7 +341,7 @@ void recorded_names__record_stack(struct recorded_names *fn, const struct frame_
 		/* Past the budget the name is recorded, not remembered (so maybe again). */
 		e = NULL;
 		if (dict_budget__take(fn->budget, kernel ? 0 : st->pid, sizeof(u.rec) + nl + ml)) {
-			e = put(fn, st->pid, st->ips[i], kernel, name.name, nl, name.module, ml);
+			e = put(fn, st->pid, ip, kernel, name.name, nl, name.module, ml);
 			e->charged = sizeof(u.rec) + nl + ml;
 		}
 		memset(&u.rec, 0, sizeof(u.rec));
@@ -361,7 +363,7 @@ void recorded_names__record_stack(struct recorded_names *fn, const struct frame_
 		u.rec.hdr =
 			(struct tt_event_header){TT_EV_FRAME_NAME, TT_FRAME_NAME_VERSION,
 						 (uint32_t)(sizeof(u.rec) + nl + ml + il), time_ns};
-		u.rec.addr = st->ips[i];
+		u.rec.addr = ip;
 		u.rec.pid = kernel ? 0 : st->pid;
 		u.rec.flags = kernel ? TT_FRAME_KERNEL : 0;
 		u.rec.name_len = (uint16_t)nl;

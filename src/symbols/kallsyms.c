@@ -26,6 +26,7 @@ struct ksym_entry {
 	uint32_t module_off;
 	uint32_t seq; /* input order, for a stable sort */
 	uint8_t global;
+	uint8_t compat; /* an x86 compat alias (__ia32_sys_*) of a 64-bit entry point */
 };
 
 struct ksyms {
@@ -99,6 +100,9 @@ static int parse_line(struct ksyms_builder *b, const char *line, size_t len)
 	e->addr = addr;
 	e->seq = (uint32_t)b->nr;
 	e->global = type == 'T' || type == 'W';
+	/* __ia32_sys_pause and __x64_sys_pause share one address; a 64-bit
+	 * process is in the latter, which is what perf shows. */
+	e->compat = name_len > 7 && !memcmp(name, "__ia32_", 7);
 	e->name_off = pool_add(b, name, name_len);
 	if (!mod) {
 		e->module_off = 0; /* "vmlinux", added first */
@@ -121,6 +125,8 @@ static int cmp_entry(const void *a, const void *b)
 		return x->addr < y->addr ? -1 : 1;
 	if (x->global != y->global)
 		return x->global ? -1 : 1;
+	if (x->compat != y->compat)
+		return x->compat ? 1 : -1;
 	return x->seq < y->seq ? -1 : (x->seq > y->seq);
 }
 

@@ -38,6 +38,10 @@ static inline void ct_stack(struct model *m, uint32_t id, bool kernel, const uin
 	st->nr = (uint16_t)nr;
 	st->flags = kernel ? TT_STACK_KERNEL : 0;
 	memcpy(st->ips, ips, (size_t)nr * sizeof(uint64_t));
+	/* Callers as samplers send them: return addresses, one past where the
+	 * model names them (frame_lookup_addr), so the model holds ips. */
+	for (size_t i = 1; i < (size_t)nr; i++)
+		st->ips[i]++;
 	model__ingest(m, &st->hdr);
 	free(st);
 }

@@ -37,6 +37,10 @@ static inline void fx_stack(struct model *m, uint32_t id, uint32_t pid, uint16_t
 	st->nr = nr;
 	st->flags = flags;
 	memcpy(st->ips, ips, nr * sizeof(uint64_t));
+	/* Callers as samplers send them: return addresses, one past where the
+	 * model names them (frame_lookup_addr), so the model holds ips. */
+	for (size_t i = 1; i < nr; i++)
+		st->ips[i]++;
 	model__ingest(m, &st->hdr);
 	free(st);
 }

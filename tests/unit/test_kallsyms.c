@@ -103,6 +103,22 @@ static void test_long_name(void **state)
 	ksyms__free(ks);
 }
 
+/* A 64-bit syscall entry and its ia32 alias share an address: the x64 name wins, as in perf. */
+static void test_x64_syscall_name(void **state)
+{
+	static const char text[] = "ffffffff813755d0 T __ia32_sys_pause\n"
+				   "ffffffff813755d0 T __x64_sys_pause\n"
+				   "ffffffff813755f0 T __x64_sys_getpid\n"
+				   "ffffffff813755f0 T __ia32_sys_getpid\n";
+	struct ksyms *ks = ksyms__parse(text, strlen(text));
+
+	(void)state;
+	assert_non_null(ks);
+	assert_string_equal(ksyms__find(ks, 0xffffffff813755d4ull)->name, "__x64_sys_pause");
+	assert_string_equal(ksyms__find(ks, 0xffffffff813755f4ull)->name, "__x64_sys_getpid");
+	ksyms__free(ks);
+}
+
 /* The live kernel: every symbol found again at its own address. */
 static void test_live(void **state)
 {
@@ -129,9 +145,10 @@ static void test_live(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_fixture_lookup), cmocka_unit_test(test_zero_addresses),
-		cmocka_unit_test(test_missing_file),   cmocka_unit_test(test_parse_garbage),
-		cmocka_unit_test(test_long_name),      cmocka_unit_test(test_live),
+		cmocka_unit_test(test_fixture_lookup),	 cmocka_unit_test(test_zero_addresses),
+		cmocka_unit_test(test_missing_file),	 cmocka_unit_test(test_parse_garbage),
+		cmocka_unit_test(test_long_name),	 cmocka_unit_test(test_live),
+		cmocka_unit_test(test_x64_syscall_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

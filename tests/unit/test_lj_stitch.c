@@ -166,6 +166,8 @@ static void stack(struct model *m, uint32_t id, uint32_t pid, const uint64_t *ip
 	st.s.pid = pid;
 	st.s.nr = nr;
 	memcpy(st.s.ips, ips, nr * 8u);
+	for (uint16_t i = 1; i < nr; i++) /* return addresses, as samplers send them */
+		st.s.ips[i]++;
 	ingest_raw(m, &st.s.hdr);
 }
 

@@ -99,12 +99,12 @@ static void test_names_travel(void **state)
 	k.st.flags = TT_STACK_KERNEL;
 	k.st.nr = 3;
 	k.st.ips[0] = 0xffffffff81000010;
-	k.st.ips[1] = 0xffffffff81000020;
-	k.st.ips[2] = 0xffffffff81000010; /* recursion: named once */
+	k.st.ips[1] = 0xffffffff81000021; /* callers: return addresses, named one before */
+	k.st.ips[2] = 0xffffffff81000011; /* recursion: named once */
 	u.st.pid = 42;
 	u.st.nr = 2;
 	u.st.ips[0] = 0x401000;
-	u.st.ips[1] = 0x402000;
+	u.st.ips[1] = 0x402001;
 
 	recorded_names__record_stack(rec, &live, &k.st, &sink, 5);
 	recorded_names__record_stack(rec, &live, &u.st, &sink, 6);
@@ -157,9 +157,9 @@ static void test_build_ids_travel(void **state)
 	u.st.pid = 7;
 	u.st.nr = 4;
 	u.st.ips[0] = 0x401000;
-	u.st.ips[1] = 0x510000;
-	u.st.ips[2] = 0x520000; /* lib.so again: no second record */
-	u.st.ips[3] = 0x600000; /* not hex: named, no build-id */
+	u.st.ips[1] = 0x510001; /* callers: return addresses, named one before */
+	u.st.ips[2] = 0x520001; /* lib.so again: no second record */
+	u.st.ips[3] = 0x600001; /* not hex: named, no build-id */
 	recorded_names__record_stack(rec, &live, &u.st, &sink, 1);
 	assert_int_equal(rp.records, 4);
 	assert_int_equal(rp.build_ids, 2);

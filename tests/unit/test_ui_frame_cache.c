@@ -54,7 +54,9 @@ static void add_stack(struct model *m, uint32_t id, uint64_t t)
 	st->nr = nr;
 	st->flags = kernel ? TT_STACK_KERNEL : 0;
 	for (unsigned d = 0; d < nr; d++) {
-		st->ips[nr - 1 - d] = base + (d << 12) + (branch % (1u + 2 * d)) * 16;
+		/* callers as return addresses, one past where they are named */
+		st->ips[nr - 1 - d] =
+			base + (d << 12) + (branch % (1u + 2 * d)) * 16 + (d < nr - 1u);
 		branch = branch * 2654435761u + d;
 	}
 	model__ingest(m, &st->hdr);
