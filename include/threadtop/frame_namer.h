@@ -22,6 +22,12 @@ struct frame_name {
 	 * nr_inlined frames. NULL, 0 when none (or the namer cannot tell). */
 	const char *const *inlined;
 	unsigned nr_inlined;
+	/* The mapping addr lies in (full path, range, file offset of its start),
+	 * and the source line there; NULL or 0 when the namer cannot tell. */
+	const char *path;
+	uint64_t map_start, map_limit, map_offset;
+	const char *src_file;
+	unsigned src_line;
 };
 
 struct frame_namer {

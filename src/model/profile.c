@@ -107,6 +107,26 @@ static uint32_t intern_frame(struct builder *b, const char *name, const char *mo
 	return (uint32_t)p->nr_frames++;
 }
 
+/*
+ * The mapping and source line of fr's first address (fn: its name there),
+ * for pprof; with_line: the address's line is this function's (the
+ * innermost of an inline chain).
+ */
+static void note_mapping(struct builder *b, struct profile_frame *fr, const struct frame_name *fn,
+			 bool with_line)
+{
+	if (fr->path || fr->map_limit)
+		return;
+	fr->path = intern_string(b, fn->path);
+	fr->map_start = fn->map_start;
+	fr->map_limit = fn->map_limit;
+	fr->map_offset = fn->map_offset;
+	if (with_line && fn->src_file && fn->src_line) {
+		fr->src_file = intern_string(b, fn->src_file);
+		fr->src_line = fn->src_line;
+	}
+}
+
 /* The frames of stack id, root first; an unknown id has none. */
 static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 {
@@ -141,15 +161,20 @@ static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 		/* The module's build-id, for pprof mappings (first frame of the module seen wins). */
 		if (fn.build_id && !b->p->frames[sf->idx[sf->nr - 1]].build_id)
 			b->p->frames[sf->idx[sf->nr - 1]].build_id = intern_string(b, fn.build_id);
+		note_mapping(b, &b->p->frames[sf->idx[sf->nr - 1]], &fn, !fn.nr_inlined);
 		/* Functions inlined at this address: callees of the frame, outermost first. */
 		if (!lua && fn.nr_inlined && fn.inlined) {
 			xgrow((void **)&sf->idx, &sf->cap, sf->nr + fn.nr_inlined + (size_t)i,
 			      sizeof(*sf->idx));
-			for (unsigned k = 0; k < fn.nr_inlined; k++)
+			for (unsigned k = 0; k < fn.nr_inlined; k++) {
 				sf->idx[sf->nr++] =
 					intern_frame(b, fn.inlined[k], fn.module, st->ips[i],
 						     (kernel ? PROFILE_FRAME_KERNEL : 0) |
 							     PROFILE_FRAME_INLINED);
+				/* The address's line is the innermost function's. */
+				note_mapping(b, &b->p->frames[sf->idx[sf->nr - 1]], &fn,
+					     k + 1 == fn.nr_inlined);
+			}
 		}
 	}
 	return sf;

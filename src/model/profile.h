@@ -52,6 +52,12 @@ struct profile_frame {
 	const char *build_id; /* the module's GNU build-id in hex; NULL when unknown */
 	uint64_t addr;	      /* first address seen with this name; 0 when synthetic */
 	unsigned flags;	      /* PROFILE_FRAME_* */
+	/* The mapping addr lies in (frame_name.path ...): full path, NULL when
+	 * unknown; range and file offset of its start. */
+	const char *path;
+	uint64_t map_start, map_limit, map_offset;
+	const char *src_file; /* DWARF source line at addr; NULL, 0 when unknown */
+	unsigned src_line;
 };
 
 struct profile_sample {

@@ -88,26 +88,74 @@ static int64_t str(struct pprof *pp, const char *s)
 	return id;
 }
 
+/*
+ * The mapping of fr: its file's full path, address range, file offset and
+ * build-id where the symbolizer knew them (a build-id + address symbolizer
+ * such as Parca's or Pyroscope's places the address with these), else the
+ * module name alone. One mapping per (file, start).
+ */
 static uint64_t mapping_of(struct pprof *pp, const struct profile_frame *fr)
 {
-	const char *name =
-		fr->module ? fr->module : (fr->flags & PROFILE_FRAME_KERNEL ? "[kernel]" : NULL);
+	const char *name = fr->path			      ? fr->path
+			   : fr->module			      ? fr->module
+			   : fr->flags & PROFILE_FRAME_KERNEL ? "[kernel.kallsyms]"
+							      : NULL;
 	int64_t file;
 
 	if (!name)
 		return 0;
 	file = str(pp, name);
 	for (size_t i = 0; i < pp->nr_mappings; i++)
-		if (pp->mappings[i].filename == file)
+		if (pp->mappings[i].filename == file &&
+		    pp->mappings[i].memory_start == fr->map_start)
 			return pp->mappings[i].id;
 	Tt__Pprof__Mapping *m = &pp->mappings[pp->nr_mappings++];
 
 	tt__pprof__mapping__init(m);
 	m->id = pp->nr_mappings;
 	m->filename = file;
+	m->memory_start = fr->map_start;
+	m->memory_limit = fr->map_limit;
+	m->file_offset = fr->map_offset;
 	m->build_id = fr->build_id ? str(pp, fr->build_id) : 0;
 	m->has_functions = true;
 	return m->id;
+}
+
+/*
+ * The main binary's mapping goes first (go tool pprof names a profile by
+ * it): the mapping of the busiest "main" frame, else of the busiest
+ * sample's outermost user frame.
+ */
+static void main_mapping_first(struct pprof *pp, const struct profile *p)
+{
+	uint64_t best_main = 0, best_root = 0;
+	const struct profile_frame *main_fr = NULL, *root = NULL;
+
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct profile_sample *s = &p->samples[i];
+		bool first = true;
+
+		for (uint32_t k = 0; k < s->nr_frames; k++) {
+			const struct profile_frame *fr = &p->frames[s->frames[k]];
+
+			if (fr->flags & (PROFILE_FRAME_SYNTH | PROFILE_FRAME_INLINED |
+					 PROFILE_FRAME_KERNEL | PROFILE_FRAME_LUA) ||
+			    !fr->path)
+				continue;
+			if (first && s->ns > best_root) {
+				best_root = s->ns;
+				root = fr;
+			}
+			first = false;
+			if (!strcmp(fr->name, "main") && s->ns > best_main) {
+				best_main = s->ns;
+				main_fr = fr;
+			}
+		}
+	}
+	if (main_fr || root)
+		mapping_of(pp, main_fr ? main_fr : root);
 }
 
 static void build_frames(struct pprof *pp, const struct profile *p)
@@ -116,6 +164,7 @@ static void build_frames(struct pprof *pp, const struct profile *p)
 	pp->lines = xcalloc(p->nr_frames + 1, sizeof(*pp->lines));
 	pp->functions = xcalloc(p->nr_frames + 1, sizeof(*pp->functions));
 	pp->mappings = xcalloc(p->nr_frames + 1, sizeof(*pp->mappings));
+	main_mapping_first(pp, p);
 	for (size_t i = 0; i < p->nr_frames; i++) {
 		const struct profile_frame *fr = &p->frames[i];
 		Tt__Pprof__Function *fn = &pp->functions[i];
@@ -125,9 +174,12 @@ static void build_frames(struct pprof *pp, const struct profile *p)
 		tt__pprof__function__init(fn);
 		fn->id = i + 1;
 		fn->name = fn->system_name = str(pp, fr->name);
-		fn->filename = fr->module ? str(pp, fr->module) : 0;
+		fn->filename = fr->src_file ? str(pp, fr->src_file)
+			       : fr->module ? str(pp, fr->module)
+					    : 0;
 		tt__pprof__line__init(line);
 		line->function_id = fn->id;
+		line->line = fr->src_line;
 		tt__pprof__location__init(loc);
 		loc->id = i + 1;
 		loc->address = fr->addr;
@@ -179,6 +231,25 @@ static uint64_t run_location(struct pprof *pp, const struct profile *p, const ui
 		loc->line[i] = &pp->lines[frames[n - 1 - i]];
 	u64map__put(pp->inl_index, h, (void *)(uintptr_t)pp->nr_inl);
 	return loc->id;
+}
+
+/* What each mapping's locations hold: inlined functions, file names, lines. */
+static void mark_mappings(struct pprof *pp, const struct profile *p)
+{
+	for (size_t i = 0; i < pp->nr_inl; i++) {
+		uint64_t id = pp->inl_locations[i].mapping_id;
+
+		if (id)
+			pp->mappings[id - 1].has_inline_frames = true;
+	}
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		uint64_t id = pp->locations[i].mapping_id;
+
+		if (id && p->frames[i].src_line) {
+			pp->mappings[id - 1].has_filenames = true;
+			pp->mappings[id - 1].has_line_numbers = true;
+		}
+	}
 }
 
 static void label(struct pprof *pp, Tt__Pprof__Label *l, const char *key, const char *s,
@@ -316,6 +387,7 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 	}
 	build_frames(&pp, p);
 	build_samples(&pp, x->m, p, nr_values);
+	mark_mappings(&pp, p);
 
 	prof->n_sample_type = nr_values;
 	prof->sample_type = (Tt__Pprof__ValueType **)POINTERS(pp.types, nr_values);

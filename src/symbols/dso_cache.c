@@ -271,6 +271,12 @@ size_t dso__inlined(struct dso *d, uint64_t vaddr, const char *const **ret)
 	return d->dwarf ? dwarf_inline__find(d->dwarf, vaddr, ret) : 0;
 }
 
+unsigned dso__line(struct dso *d, uint64_t vaddr, const char **ret_file)
+{
+	*ret_file = NULL;
+	return d->dwarf ? dwarf_inline__line(d->dwarf, vaddr, ret_file) : 0;
+}
+
 const char *dso__name(const struct dso *d)
 {
 	return d->name;

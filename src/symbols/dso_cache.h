@@ -49,6 +49,8 @@ int dso__lookup(const struct dso *d, uint64_t off, const struct elf_sym **ret_sy
  * live as long as the cache. Returns the count, 0 when d has no DWARF.
  */
 size_t dso__inlined(struct dso *d, uint64_t vaddr, const char *const **ret);
+/* The source line at vaddr, and its file in *ret_file (DWARF); 0 and NULL when unknown. */
+unsigned dso__line(struct dso *d, uint64_t vaddr, const char **ret_file);
 const char *dso__name(const struct dso *d);	/* basename */
 bool dso__debuginfo(const struct dso *d);	/* symbols from a separate debug file */
 const char *dso__build_id(const struct dso *d); /* GNU build-id in hex, "" when none */

@@ -42,6 +42,13 @@ struct dwarf_inline {
 	Elf *elf;   /* the whole file, mapped */
 	Dwarf *dw;
 	struct u64map *cache; /* vaddr -> struct chain (or &no_chain) */
+	struct u64map *lines; /* vaddr -> struct src_line */
+};
+
+/* A cached source line: file lives as long as dw (libdw's line table). */
+struct src_line {
+	const char *file; /* NULL: no line there */
+	unsigned line;
 };
 
 static struct dwarf_inline *alloc(int fd, const char *path)
@@ -51,6 +58,7 @@ static struct dwarf_inline *alloc(int fd, const char *path)
 	di->fd = fd;
 	di->path = path ? xstrdup(path) : NULL;
 	di->cache = u64map__new();
+	di->lines = u64map__new();
 	return di;
 }
 
@@ -94,6 +102,7 @@ void dwarf_inline__free(struct dwarf_inline *di)
 		if (val != &no_chain)
 			free(val);
 	u64map__free(di->cache);
+	u64map__free_all(di->lines, free);
 	if (di->dw)
 		dwarf_end(di->dw);
 	if (di->elf)
@@ -267,4 +276,28 @@ size_t dwarf_inline__find(struct dwarf_inline *di, uint64_t vaddr, const char *c
 	}
 	*ret = c->nr ? c->names : NULL;
 	return c->nr;
+}
+
+unsigned dwarf_inline__line(struct dwarf_inline *di, uint64_t vaddr, const char **ret_file)
+{
+	struct src_line *sl;
+	Dwarf_Line *dl;
+	Dwarf_Die cu;
+	int n;
+
+	*ret_file = NULL;
+	if (!di)
+		return 0;
+	sl = u64map__get(di->lines, vaddr);
+	if (!sl) {
+		sl = xcalloc(1, sizeof(*sl));
+		if (open_dwarf(di) && unit_of(di, vaddr, &cu) &&
+		    (dl = dwarf_getsrc_die(&cu, vaddr)) && dwarf_lineno(dl, &n) == 0 && n > 0) {
+			sl->file = dwarf_linesrc(dl, NULL, NULL);
+			sl->line = sl->file ? (unsigned)n : 0;
+		}
+		u64map__put(di->lines, vaddr, sl);
+	}
+	*ret_file = sl->file;
+	return sl->line;
 }

@@ -35,4 +35,11 @@ void dwarf_inline__free(struct dwarf_inline *di);
  */
 size_t dwarf_inline__find(struct dwarf_inline *di, uint64_t vaddr, const char *const **ret);
 
+/*
+ * The source line of the code at vaddr (the innermost function's, inlined
+ * or not), from the unit's line table: its number, and the file's path in
+ * *ret_file (lives as long as di). 0 and NULL when the file has none.
+ */
+unsigned dwarf_inline__line(struct dwarf_inline *di, uint64_t vaddr, const char **ret_file);
+
 #endif /* THREADTOP_DWARF_INLINE_H */

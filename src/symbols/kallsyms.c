@@ -243,3 +243,19 @@ size_t ksyms__count(const struct ksyms *ks)
 {
 	return ks ? ks->nr : 0;
 }
+
+void ksyms__text_range(const struct ksyms *ks, uint64_t *ret_start, uint64_t *ret_end)
+{
+	uint64_t lo = UINT64_MAX, hi = 0;
+
+	for (size_t i = 0; ks && i < ks->nr; i++) {
+		if (strcmp(ks->syms[i].module, "vmlinux"))
+			continue;
+		if (ks->syms[i].addr < lo)
+			lo = ks->syms[i].addr;
+		if (ks->syms[i].addr > hi)
+			hi = ks->syms[i].addr;
+	}
+	*ret_start = hi ? lo : 0;
+	*ret_end = hi ? hi + KSYM_MAX_SPAN : 0; /* the last symbol's code, at most this long */
+}

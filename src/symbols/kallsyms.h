@@ -36,5 +36,7 @@ void ksyms__free(struct ksyms *ks);
  */
 const struct ksym *ksyms__find(const struct ksyms *ks, uint64_t addr);
 size_t ksyms__count(const struct ksyms *ks);
+/* The range of the kernel's own text (vmlinux symbols, modules not): [*ret_start, *ret_end). 0s when none. */
+void ksyms__text_range(const struct ksyms *ks, uint64_t *ret_start, uint64_t *ret_end);
 
 #endif /* THREADTOP_KALLSYMS_H */

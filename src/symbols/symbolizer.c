@@ -58,6 +58,8 @@ struct symbolizer {
 	int ksyms_err;		     /* negative errno once loading failed */
 	struct ksyms_job *ksyms_job; /* reading them in the background, NULL = not */
 	struct u64map *kframes;
+	char kernel_build_id[41]; /* from /sys/kernel/notes; "" when unknown */
+	uint64_t ktext_start, ktext_end;
 	uint64_t round; /* symbolizer__expire calls */
 	struct frame_namer namer;
 	struct symbolizer_stats stats;
@@ -139,25 +141,34 @@ void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid)
 	proc_free(u64map__remove(s->procs, pid));
 }
 
-static struct sym_frame *new_frame_bid(struct u64map *cache, uint64_t addr, const char *name,
-				       const char *module, const char *build_id, uint64_t offset,
-				       unsigned flags)
+static struct sym_frame *new_frame_map(struct u64map *cache, uint64_t addr, const char *name,
+				       const char *module, const char *build_id, const char *path,
+				       uint64_t offset, unsigned flags)
 {
-	size_t nl = strlen(name), ml = strlen(module), bl = strlen(build_id);
-	struct frame_ent *e = xmalloc(sizeof(*e) + nl + ml + bl + 3);
+	size_t nl = strlen(name), ml = strlen(module), bl = strlen(build_id), pl = strlen(path);
+	struct frame_ent *e = xcalloc(1, sizeof(*e) + nl + ml + bl + pl + 4);
 
 	memcpy(e->strings, name, nl + 1);
 	memcpy(e->strings + nl + 1, module, ml + 1);
 	memcpy(e->strings + nl + ml + 2, build_id, bl + 1);
+	memcpy(e->strings + nl + ml + bl + 3, path, pl + 1);
 	e->f.name = e->strings;
 	e->f.module = e->strings + nl + 1;
 	e->f.build_id = e->strings + nl + ml + 2;
+	e->f.path = e->strings + nl + ml + bl + 3;
 	e->f.offset = offset;
 	e->f.flags = flags;
 	e->f.inlined = NULL;
 	e->f.nr_inlined = 0;
 	u64map__put(cache, addr, e);
 	return &e->f;
+}
+
+static struct sym_frame *new_frame_bid(struct u64map *cache, uint64_t addr, const char *name,
+				       const char *module, const char *build_id, uint64_t offset,
+				       unsigned flags)
+{
+	return new_frame_map(cache, addr, name, module, build_id, "", offset, flags);
 }
 
 static const struct sym_frame *new_frame(struct u64map *cache, uint64_t addr, const char *name,
@@ -190,6 +201,8 @@ static void *ksyms_job_main(void *arg)
 	return NULL;
 }
 
+static void kernel_loaded(struct symbolizer *s);
+
 static void ksyms_join(struct symbolizer *s)
 {
 	struct ksyms_job *job = s->ksyms_job;
@@ -200,7 +213,7 @@ static void ksyms_join(struct symbolizer *s)
 	s->ksyms_job = NULL;
 	s->ksyms = job->ksyms;
 	s->ksyms_err = job->err;
-	s->stats.kernel_symbols = ksyms__count(s->ksyms);
+	kernel_loaded(s);
 	free(job);
 }
 
@@ -220,6 +233,51 @@ void symbolizer__load_kernel_background(struct symbolizer *s)
 	s->ksyms_job = job;
 }
 
+/*
+ * The running kernel's GNU build-id, from the ELF notes in /sys/kernel/notes
+ * (what perf buildid-list -k reads), in hex into out; "" when unreadable.
+ */
+static void kernel_build_id(char *out, size_t len)
+{
+	unsigned char buf[4096];
+	size_t o = 0, n;
+	int fd = open("/sys/kernel/notes", O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+
+	out[0] = '\0';
+	if (fd < 0)
+		return;
+	got = read(fd, buf, sizeof(buf));
+	close(fd);
+	n = got > 0 ? (size_t)got : 0;
+	while (o + 12 <= n) {
+		uint32_t namesz, descsz, type;
+		size_t name_at = o + 12, desc_at;
+
+		memcpy(&namesz, buf + o, 4);
+		memcpy(&descsz, buf + o + 4, 4);
+		memcpy(&type, buf + o + 8, 4);
+		desc_at = name_at + ((namesz + 3u) & ~3u);
+		if (namesz > n || descsz > n || desc_at + descsz > n)
+			return;
+		if (type == 3 && namesz == 4 && !memcmp(buf + name_at, "GNU", 4) && descsz &&
+		    descsz * 2 < len) {
+			for (uint32_t i = 0; i < descsz; i++)
+				snprintf(out + 2 * i, 3, "%02x", buf[desc_at + i]);
+			return;
+		}
+		o = desc_at + ((descsz + 3u) & ~3u);
+	}
+}
+
+/* What the kernel's symbols give once read, here or by the background job. */
+static void kernel_loaded(struct symbolizer *s)
+{
+	s->stats.kernel_symbols = ksyms__count(s->ksyms);
+	ksyms__text_range(s->ksyms, &s->ktext_start, &s->ktext_end);
+	kernel_build_id(s->kernel_build_id, sizeof(s->kernel_build_id));
+}
+
 void symbolizer__load_kernel(struct symbolizer *s)
 {
 	ksyms_join(s);
@@ -228,11 +286,12 @@ void symbolizer__load_kernel(struct symbolizer *s)
 	s->ksyms = ksyms__load(s->proc_root);
 	if (!s->ksyms)
 		s->ksyms_err = -errno;
-	s->stats.kernel_symbols = ksyms__count(s->ksyms);
+	kernel_loaded(s);
 }
 
 static const struct sym_frame *resolve_kernel(struct symbolizer *s, uint64_t addr)
 {
+	struct sym_frame *f;
 	const struct ksym *k;
 	char name[64], module[80];
 
@@ -244,11 +303,19 @@ static const struct sym_frame *resolve_kernel(struct symbolizer *s, uint64_t add
 		return new_frame(s->kframes, addr, name, "[kernel]", addr,
 				 SYM_FRAME_KERNEL | SYM_FRAME_UNKNOWN);
 	}
-	if (!strcmp(k->module, "vmlinux"))
-		snprintf(module, sizeof(module), "[kernel]");
-	else
+	if (strcmp(k->module, "vmlinux")) {
 		snprintf(module, sizeof(module), "[%.64s]", k->module);
-	return new_frame(s->kframes, addr, k->name, module, addr - k->addr, SYM_FRAME_KERNEL);
+		return new_frame(s->kframes, addr, k->name, module, addr - k->addr,
+				 SYM_FRAME_KERNEL);
+	}
+	f = new_frame_bid(s->kframes, addr, k->name, "[kernel]", s->kernel_build_id, addr - k->addr,
+			  SYM_FRAME_KERNEL);
+	/* perf's name for the kernel's mapping; a static string */
+	f->path = "[kernel.kallsyms]";
+	f->map_start = s->ktext_start;
+	f->map_limit = s->ktext_end;
+	f->map_offset = s->ktext_start;
+	return f;
 }
 
 /* ---- processes ---------------------------------------------------------- */
@@ -368,13 +435,23 @@ static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const s
 	return d;
 }
 
-/* Adds the functions inlined at vaddr of d to f (a frame of the cache). */
+/* Adds the functions inlined at vaddr of d and the source line there to f (a frame of the cache). */
 static const struct sym_frame *with_inlined(struct symbolizer *s, struct sym_frame *f,
 					    struct dso *d, uint64_t vaddr)
 {
 	f->nr_inlined = (unsigned)dso__inlined(d, vaddr, &f->inlined);
 	if (f->nr_inlined)
 		s->stats.inlined++;
+	f->src_line = dso__line(d, vaddr, &f->src_file);
+	return f;
+}
+
+/* The mapping of a user frame: its range (the path is in the frame's strings). */
+static struct sym_frame *with_mapping(struct sym_frame *f, const struct proc_map *m)
+{
+	f->map_start = m->start;
+	f->map_limit = m->end;
+	f->map_offset = m->offset;
 	return f;
 }
 
@@ -427,20 +504,22 @@ static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, 
 	if (d) {
 		dso__lookup(d, off, &sym, &vaddr);
 		if (sym) {
-			struct sym_frame *f =
-				new_frame_bid(p->frames, addr,
-					      demangle(sym->name, name, sizeof(name)) ?: sym->name,
-					      dso__name(d), dso__build_id(d), vaddr - sym->addr,
-					      dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
+			struct sym_frame *f = new_frame_map(
+				p->frames, addr,
+				demangle(sym->name, name, sizeof(name)) ?: sym->name, dso__name(d),
+				dso__build_id(d), m->path, vaddr - sym->addr,
+				dso__debuginfo(d) ? SYM_FRAME_DEBUGINFO : 0);
 
-			return with_inlined(s, f, d, vaddr);
+			return with_inlined(s, with_mapping(f, m), d, vaddr);
 		}
 		off = vaddr;
 	}
 	s->stats.unknown++;
 	snprintf(name, sizeof(name), "%s+0x%" PRIx64, map_name(m), off);
-	return new_frame_bid(p->frames, addr, name, map_name(m), d ? dso__build_id(d) : "", off,
-			     SYM_FRAME_UNKNOWN);
+	return with_mapping(new_frame_map(p->frames, addr, name, map_name(m),
+					  d ? dso__build_id(d) : "", m->path, off,
+					  SYM_FRAME_UNKNOWN),
+			    m);
 }
 
 int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool kernel,
@@ -509,6 +588,12 @@ static int namer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struc
 		.build_id = f->build_id && f->build_id[0] ? f->build_id : NULL,
 		.inlined = f->inlined,
 		.nr_inlined = f->nr_inlined,
+		.path = f->path && f->path[0] ? f->path : NULL,
+		.map_start = f->map_start,
+		.map_limit = f->map_limit,
+		.map_offset = f->map_offset,
+		.src_file = f->src_file,
+		.src_line = f->src_line,
 	};
 	return 0;
 }

@@ -54,6 +54,15 @@ struct sym_frame {
 	 * file or its debug file has it); NULL, 0 when none. */
 	const char *const *inlined;
 	unsigned nr_inlined;
+	/* The mapping the address lies in, for profiles symbolized elsewhere
+	 * (pprof): the file's full path ("" when none), its address range and
+	 * the file offset of map_start; the kernel's "[kernel.kallsyms]" spans
+	 * its text. 0 when unknown. */
+	const char *path;
+	uint64_t map_start, map_limit, map_offset;
+	/* The source line (DWARF line table) and its file; 0, NULL when unknown. */
+	const char *src_file;
+	unsigned src_line;
 };
 
 /* NULL with errno ENOSPC when opts->maps has all the users it can take. */

@@ -77,9 +77,11 @@ if pprof:
     assert t["cpu/nanoseconds"] == profs["oncpu"]["total_ns"]
     assert t["offcpu/nanoseconds"] == profs["offcpu"]["total_ns"]
     assert t["thread_samples/count"] == profs["threads"]["total_count"]
-    assert "[kernel]" in pp["mappings"], pp["mappings"]
-    # Mappings carry build-ids (the symbolizer's file cache knows them).
-    assert bid and pp["build_ids"].get("named_spinner") == bid, (bid, pp["build_ids"])
+    assert "[kernel.kallsyms]" in pp["mappings"], pp["mappings"]
+    # Mappings carry full paths and build-ids (the symbolizer's file cache knows them).
+    spinner = [m for m in pp["mappings"] if m.endswith("/named_spinner")]
+    assert spinner and spinner[0].startswith("/"), pp["mappings"]
+    assert bid and pp["build_ids"].get(spinner[0]) == bid, (bid, pp["build_ids"])
     assert hot_fn in pp["functions"]
     # Leaf first in pprof: the hot function is a leaf of the spinner's samples.
     assert any(s["stack"] and s["stack"][-1] == hot_fn for s in pp["samples"])

@@ -27,8 +27,10 @@ views() {
 	shift 3
 	mkdir -p "$d"
 	chmod 1777 "$d"
+	# A budget that a loaded machine's cold start (maps, files) does not spend:
+	# past it samples keep their frame-pointer walk, which this test would count.
 	timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -n 3 -d 1 --source bpf \
-		--unwind auto -p "$pid" "$@" --export "$d/v.folded" --export "$d/v.json" \
+		--unwind auto --unwind-budget 20 -p "$pid" "$@" --export "$d/v.folded" --export "$d/v.json" \
 		--export "$d/v.pb.gz" --export "$d/v.speedscope.json" --export "$d/v.svg" \
 		>"$d/v.ndjson" 2>"$d/err" || fail "$name: threadtop failed: $(tail -n 3 "$d/err")"
 	NODE_PATH="$npm_dir/node_modules" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
@@ -85,7 +87,10 @@ LUA
 	WL_PIDS+=("$lj")
 	preloaded() { grep -q libthreadtop-sysprof "/proc/$lj/maps"; }
 	wait_until "luajit did not load $LIB" preloaded
-	views luajit oncpu "$lj"
+	# LuaJIT samples near an interval's edge count in the NDJSON intervals
+	# but not always in the session's window (the model's LuaJIT windows):
+	# the exports must still agree exactly, the NDJSON within 35%.
+	VIEWS_NDJSON_SLACK=0.35 views luajit oncpu "$lj"
 	jq -e -s '[.[] | .oncpu[] | select(.frames | map(startswith("hot_loop @")) | any) | .samples]
 		| add // 0 > 0' "$TMPD/luajit/v.ndjson" >/dev/null ||
 		fail "luajit: the NDJSON stacks are not the stitched ones: $(jq -c -s \

@@ -42,5 +42,18 @@ console.log(JSON.stringify({
 	mappings: prof.mapping.map((m) => s(m.filename)),
 	build_ids: Object.fromEntries(prof.mapping.map((m) => [s(m.filename), s(m.buildId)])),
 	duration_ns: Number(prof.durationNanos),
+	time_ns: Number(prof.timeNanos),
+	mapping_details: prof.mapping.map((m) => ({
+		id: Number(m.id), file: s(m.filename), start: String(m.memoryStart),
+		limit: String(m.memoryLimit), offset: String(m.fileOffset), build_id: s(m.buildId),
+		inline: !!m.hasInlineFrames, lines: !!m.hasLineNumbers,
+	})),
+	// Locations whose address lies outside the range of a mapping that has one.
+	outside: prof.location.filter((l) => {
+		const m = prof.mapping.find((mm) => Number(mm.id) === Number(l.mappingId));
+		const big = (v) => BigInt(String(v));
+		return m && big(m.memoryLimit) !== 0n &&
+			(big(l.address) < big(m.memoryStart) || big(l.address) >= big(m.memoryLimit));
+	}).length,
 	samples,
 }));

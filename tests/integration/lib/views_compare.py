@@ -13,6 +13,7 @@
 import collections
 import html
 import json
+import os
 import sys
 
 kind, pid = sys.argv[1], int(sys.argv[2])
@@ -122,11 +123,16 @@ compare("report", rep, "speedscope", ss, exact=False, tol=1e-9)
 # The NDJSON intervals and the session's export hold the same samples but
 # for one at a window's edge (a LuaJIT sample stamped before the interval
 # it arrived in): a small slack, against the absolute figures, not shares.
+# VIEWS_NDJSON_SLACK widens the slack (a fraction of the total) where the
+# model's interval and session windows are known to differ by more.
+slack = float(os.environ.get("VIEWS_NDJSON_SLACK", "0.02"))
 nd_total, rep_sum = sum(nd.values()), sum(rep.values())
-if abs(nd_total - rep_sum) > max(2 if kind == "oncpu" else 0, 0.02 * rep_sum):
+if nd_total != rep_sum:
+    print(f"note: ndjson intervals hold {nd_total}, the session's export {rep_sum}")
+if abs(nd_total - rep_sum) > max(2 if kind == "oncpu" else 0, slack * rep_sum):
     failures.append(f"ndjson total {nd_total} != report total {rep_sum}")
 for k in set(nd) | set(rep):
-    if abs(nd.get(k, 0) - rep.get(k, 0)) > max(2 if kind == "oncpu" else 0, 0.02 * rep_sum):
+    if abs(nd.get(k, 0) - rep.get(k, 0)) > max(2 if kind == "oncpu" else 0, slack * rep_sum):
         failures.append(f"ndjson {nd.get(k, 0)} vs report {rep.get(k, 0)}: {show(k)}")
         break
 svg_text = html.unescape(open(svg, encoding="utf-8").read())
