@@ -65,11 +65,17 @@ static void run_export(struct tui *t, const char *path)
 		.by = o ? (enum export_by)o->export_by : EXPORT_BY_PROCESS,
 	};
 	struct export_result res;
+	struct replay_status st;
 	char err[256];
 	int e;
 
 	/* The model's namer: the symbolizer on a live run, none in a replay. */
 	eo.namer = model__frame_namer(t->model);
+	/* A replay's exports describe the recording: its host and clock. */
+	if (t->host && t->host->replay_status(t->host, &st)) {
+		eo.host = st.host;
+		eo.realtime_ns = st.shown_realtime_ns;
+	}
 	view_filter(&t->view, &f);
 	e = export__write(t->model, path, &eo, &res, err, sizeof(err));
 	if (e < 0) {

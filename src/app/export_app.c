@@ -8,6 +8,8 @@
 #include "app_internal.h"
 #include "export_app.h"
 #include "log.h"
+#include "source_replay.h"
+#include "ttr_reader.h"
 
 static void opts_of(const struct options *o, struct export_opts *ret)
 {
@@ -77,6 +79,14 @@ int export_app_write(struct app *app)
 	eo.source = app_source_name(app);
 	eo.namer = model__frame_namer(app_model(app)); /* NULL in a replay: addresses */
 	eo.tracer = capture__tracer(app_capture(app));
+	if (app->replay) {
+		/* The recording's machine and clock, not this one's. */
+		const struct ttr_reader *rd = replay_source__reader(app->source);
+
+		eo.host = ttr_reader__info(rd, "hostname");
+		eo.kernel = ttr_reader__info(rd, "kernel");
+		eo.realtime_ns = app->interval_realtime_ns;
+	}
 	eo.cmds = capture__cmds(app_capture(app));
 	for (size_t i = 0; i < o->nr_exports; i++) {
 		struct export_result res;

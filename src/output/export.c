@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "export_internal.h"
@@ -243,7 +244,12 @@ int export__write(struct model *m, const char *path, const struct export_opts *o
 		  struct export_result *ret, char *err, size_t errlen)
 {
 	struct profile_opts po = {o->window, o->filter, o->namer, o->cpu_hz};
-	struct export_ctx x = {.m = m, .o = o, .host = o->host, .realtime_ns = o->realtime_ns};
+	struct export_ctx x = {.m = m,
+			       .o = o,
+			       .host = o->host,
+			       .kernel = o->kernel,
+			       .realtime_ns = o->realtime_ns};
+	struct utsname uts;
 	enum profile_kind kinds[PROFILE_KIND_MAX];
 	char hostname[256];
 	enum export_format fmt;
@@ -255,6 +261,8 @@ int export__write(struct model *m, const char *path, const struct export_opts *o
 	if (e)
 		return e;
 	x.host = host_name(o, hostname, sizeof(hostname));
+	if (!x.kernel)
+		x.kernel = uname(&uts) == 0 ? uts.release : "unknown";
 	if (!x.realtime_ns)
 		x.realtime_ns = realtime_ns();
 	x.p = profile__build(m, &po);

@@ -56,8 +56,9 @@ struct export_opts {
 	const char *source;   /* "bpf", "proc", "replay" */
 	unsigned hz;	      /* thread sampling rate */
 	unsigned cpu_hz;      /* on-CPU sampling rate: the weight of an on-CPU sample */
-	const char *host;     /* NULL = gethostname() */
-	uint64_t realtime_ns; /* wall-clock time of the snapshot; 0 = now */
+	const char *host;     /* NULL = gethostname(); a replay: the recording's */
+	const char *kernel;   /* kernel release; NULL = uname(); a replay: the recording's */
+	uint64_t realtime_ns; /* wall-clock time of the snapshot; 0 = now; a replay: its clock */
 	/* Diagnostic attachments for the JSON report (capture.h); NULL = none. */
 	const struct tracer *tracer; /* --trace: every kept line */
 	const struct cmdcap *cmds;   /* --cmd: the latest run of each */

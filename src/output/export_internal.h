@@ -14,6 +14,7 @@ struct export_ctx {
 	const struct export_opts *o;
 	enum profile_kind kind; /* for the formats of one profile per file */
 	const char *host;
+	const char *kernel; /* kernel release of the profiled machine */
 	uint64_t realtime_ns;
 };
 

@@ -235,6 +235,7 @@ int export_json(const struct export_ctx *x, FILE *f)
 		    window_names[x->o->window < WIN_MAX ? x->o->window : WIN_SESSION]);
 	json_double(&j, "duration_s", (double)x->p->duration_ns / 1e9, 3);
 	json_string(&j, "host", x->host);
+	json_string(&j, "kernel", x->kernel);
 	json_string(&j, "source", x->o->source ? x->o->source : "unknown");
 	json_u64(&j, "hz", x->o->hz);
 	json_u64(&j, "weight_us", x->p->weight_us);

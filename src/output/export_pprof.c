@@ -417,8 +417,8 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 	prof->default_sample_type = pp.types[pp.value_of_kind[x->kind] + 1].type;
 	prof->duration_nanos = (int64_t)p->duration_ns;
 	prof->time_nanos = (int64_t)(x->realtime_ns - p->duration_ns);
-	snprintf(comment, sizeof(comment), "threadtop %s on %s, source %s", TT_VERSION, x->host,
-		 x->o->source ? x->o->source : "unknown");
+	snprintf(comment, sizeof(comment), "threadtop %s on %s (Linux %s), source %s", TT_VERSION,
+		 x->host, x->kernel, x->o->source ? x->o->source : "unknown");
 	pp.comment = str(&pp, comment);
 	prof->comment = &pp.comment;
 	prof->n_comment = 1;
