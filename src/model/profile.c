@@ -127,6 +127,29 @@ static void note_mapping(struct builder *b, struct profile_frame *fr, const stru
 	}
 }
 
+/*
+ * Drops the leaf-side frames of threadtop's own tracing (the off-CPU
+ * tracer's BPF program and the tracepoint glue above __schedule) from a
+ * kernel stack: the BPF side cuts them when it knows __schedule's address,
+ * recordings made before it did hold them.
+ */
+static void trim_tracer_frames(struct builder *b, struct stack_frames *sf)
+{
+	static const char *const prefixes[] = {"bpf_prog_", "bpf_trace_run", "__traceiter_",
+					       "__bpf_trace_"};
+
+	while (sf->nr > 1) {
+		const char *name = b->p->frames[sf->idx[sf->nr - 1]].name;
+		bool ours = false;
+
+		for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]) && !ours; k++)
+			ours = !strncmp(name, prefixes[k], strlen(prefixes[k]));
+		if (!ours)
+			break;
+		sf->nr--;
+	}
+}
+
 /* The frames of stack id, root first; an unknown id has none. */
 static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 {
@@ -177,6 +200,8 @@ static const struct stack_frames *frames_of(struct builder *b, uint32_t id)
 			}
 		}
 	}
+	if (kernel)
+		trim_tracer_frames(b, sf);
 	return sf;
 }
 

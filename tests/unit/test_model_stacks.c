@@ -162,12 +162,48 @@ static void traced_kinds(void **state)
 	model__free(m);
 }
 
+/* Names a kernel stack as the off-CPU tracer's was before it cut its own frames. */
+static int tracer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	static const char *const names[] = {"bpf_prog_46a2_on_switch", "bpf_trace_run4",
+					    "__traceiter_sched_switch", "__schedule", "schedule"};
+
+	(void)ctx, (void)pid;
+	*ret = (struct frame_name){.name = names[(addr & 0xff) / 0x10], .kernel = kernel};
+	return 0;
+}
+
+/* Threadtop's own tracing frames never reach a profile, whatever the stack holds. */
+static void tracer_frames_cut(void **state)
+{
+	static const uint64_t kips[] = {0xffffffff81000000ull, 0xffffffff81000010ull,
+					0xffffffff81000020ull, 0xffffffff81000030ull,
+					0xffffffff81000040ull};
+	static const struct frame_namer namer = {tracer_name, NULL};
+	struct model *m = model__new(NULL);
+	struct profile_opts o = {.window = WIN_SESSION, .namer = &namer};
+	struct profile *p;
+
+	(void)state;
+	model__advance(m, FX_T0);
+	fx_stack(m, 7, 0, TT_STACK_KERNEL, kips, 5);
+	fx_sample(m, FX_T0 + 1, 100, 100, "app", TT_ST_S, 34, 7, 0);
+	model__end_interval(m, FX_T0 + NSEC_PER_SEC);
+	p = profile__build(m, &o);
+	assert_int_equal(p->nr_samples, 1);
+	assert_int_equal(p->samples[0].nr_frames, 2);
+	assert_string_equal(p->frames[p->samples[0].frames[0]].name, "schedule");
+	assert_string_equal(p->frames[p->samples[0].frames[1]].name, "__schedule");
+	profile__free(p);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(rows_per_key),	  cmocka_unit_test(windows_and_filter),
 		cmocka_unit_test(profile_frames), cmocka_unit_test(default_namer),
-		cmocka_unit_test(traced_kinds),
+		cmocka_unit_test(traced_kinds),	  cmocka_unit_test(tracer_frames_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
