@@ -226,20 +226,11 @@ static bool is_state(uint16_t type)
 	}
 }
 
-bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
+/* Closes the last interval at --to itself and ends the run. */
+static void cut_close(struct app *app)
 {
 	uint64_t to = app->cut_to_ns;
 
-	if (app->cut_done)
-		return false;
-	if (is_state(ev->type))
-		return true;
-	if (ev->time_ns < app->cut_from_ns ||
-	    (ev->type == TT_EV_INTERVAL && ev->time_ns <= app->cut_from_ns))
-		return false;
-	if (!to || ev->time_ns <= to)
-		return true;
-	/* Past --to: close the last interval at --to itself, then end the run. */
 	app->cut_to_ns = 0;
 	if (app->shown_ns < to) {
 		struct tt_interval iv = {
@@ -253,6 +244,68 @@ bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
 	}
 	app->cut_done = true;
 	app_quit(app);
+}
+
+static uint64_t share_of(uint64_t v, double f)
+{
+	return (uint64_t)((double)v * f + 0.5);
+}
+
+/*
+ * The part before --to of an interval's sums record ev, stamped at --to
+ * (f: that part's share of the interval); other records past --to go.
+ */
+static void emit_sums_share(struct app *app, const struct tt_event_header *ev, double f)
+{
+	if (ev->type == TT_EV_OFFCPU && ev->size == sizeof(struct tt_offcpu)) {
+		struct tt_offcpu r = *(const struct tt_offcpu *)ev;
+
+		r.hdr.time_ns = app->cut_to_ns;
+		r.total_ns = share_of(r.total_ns, f);
+		r.count = share_of(r.count, f);
+		if (r.total_ns && !r.count)
+			r.count = 1;
+		app_emit(app, &r.hdr);
+	} else if (ev->type == TT_EV_SYSCALL_STATS && ev->size == sizeof(struct tt_syscall_stats)) {
+		struct tt_syscall_stats r = *(const struct tt_syscall_stats *)ev;
+
+		r.hdr.time_ns = app->cut_to_ns;
+		r.count = share_of(r.count, f);
+		r.total_ns = share_of(r.total_ns, f);
+		for (int i = 0; i < TT_SYSCALL_HIST_BUCKETS; i++)
+			r.hist[i] = (__u32)share_of(r.hist[i], f);
+		if (r.count)
+			app_emit(app, &r.hdr);
+	}
+}
+
+bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
+{
+	uint64_t to = app->cut_to_ns;
+
+	if (app->cut_done)
+		return false;
+	if (is_state(ev->type))
+		return true;
+	if (ev->time_ns < app->cut_from_ns ||
+	    (ev->type == TT_EV_INTERVAL && ev->time_ns <= app->cut_from_ns))
+		return false;
+	if (!to || ev->time_ns <= to)
+		return true;
+	/*
+	 * Past --to. The exact sums of the interval --to falls in (off-CPU and
+	 * run-queue time, syscall figures) arrive at that interval's end: their
+	 * share before --to counts, then the last interval closes at --to.
+	 */
+	app->cut_draining = true;
+	if (ev->type != TT_EV_INTERVAL) {
+		if (app->shown_ns < to && ev->time_ns > app->shown_ns)
+			emit_sums_share(app, ev,
+					(double)(to - app->shown_ns) /
+						(double)(ev->time_ns - app->shown_ns));
+		return false;
+	}
+	cut_close(app);
 	return false;
 }
 

@@ -1,0 +1,34 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# A --to range keeps the off-CPU and run-queue time of its last, shorter
+# interval: the exact sums of an interval arrive at its end, past --to. A
+# recording of a ping-pong (--offcpu, 1 s intervals) replayed to the middle
+# of an interval ends with a line whose off-CPU time is there and, per
+# second of that line, like the full intervals' (within a factor of two);
+# its threads' run-queue waits too.
+. "$(dirname "$0")/bpf_common.bash"
+
+start pingpong 1000000 2000
+wl=$WL
+wait_threads "$wl" 2
+"$TT_BIN" -b --format json -n 4 -d 1 --source bpf --offcpu --cpu-hz 0 -p "$wl" \
+	-w "$TMPD/r.ttr" >"$TMPD/live.json" 2>"$TMPD/rec.err" || fail "recording: $(cat "$TMPD/rec.err")"
+kill "$wl"
+# To 2.5 s from the start: the last line is half an interval long.
+"$TT_BIN" -r "$TMPD/r.ttr" -b --format json --to 2.5 >"$TMPD/range.json" 2>"$TMPD/err" ||
+	fail "range replay: $(cat "$TMPD/err")"
+jq -c '{interval_s, offcpu: ([.offcpu[]? | .ns] | add // 0),
+	runq: ([.threads[] | .runq.total_ns? // 0] | add)}' "$TMPD/range.json"
+last=$(tail -n 1 "$TMPD/range.json")
+read -r secs oc rq < <(echo "$last" | jq -r '[.interval_s, ([.offcpu[]? | .ns] | add // 0),
+	([.threads[] | .runq.total_ns? // 0] | add)] | @tsv')
+read -r full_s full_oc < <(jq -s -r '.[:-1] | [([.[] | .interval_s] | add),
+	([.[] | .offcpu[]? | .ns] | add // 0)] | @tsv' "$TMPD/range.json")
+awk -v s="$secs" 'BEGIN { exit !(s > 0.05 && s < 0.95) }' ||
+	fail "the last line lasts $secs s: not a part of an interval"
+[ "$oc" -gt 0 ] || fail "the last, shorter interval has no off-CPU time: $last"
+[ "$rq" -gt 0 ] || fail "the last, shorter interval has no run-queue time: $last"
+awk -v a="$oc" -v s="$secs" -v b="$full_oc" -v t="$full_s" \
+	'BEGIN { r = (a / s) / (b / t); printf "off-CPU per second: last %.3g, full %.3g\n", a / s, b / t;
+	exit !(r > 0.5 && r < 2) }' || fail "the last interval's off-CPU rate is off the full intervals'"
+echo PASS
