@@ -133,6 +133,18 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 	sink_emit(&bs->base.sink, &out.rec.hdr);
 }
 
+/* The stack copy that follows ev in the same ring-buffer record (size bytes from ev), or NULL. */
+static const struct tt_stack_copy *copy_after(const struct tt_event_header *ev, size_t size)
+{
+	const struct tt_event_header *next = (const void *)((const char *)ev + ev->size);
+	size_t rest = size - ev->size;
+
+	if (rest < sizeof(*next) || next->type != TT_EV_STACK_COPY ||
+	    tt_event_validate(next, rest) < 0)
+		return NULL;
+	return (const struct tt_stack_copy *)next;
+}
+
 int bpf_ring__on_record(void *ctx, void *data, size_t size)
 {
 	struct bpf_source *bs = ctx;
@@ -148,13 +160,10 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 			bpf_thread_info__note(bs, (const struct tt_thread_sample *)ev);
 		if (ev->type == TT_EV_CPU_SAMPLE && ev->size == sizeof(struct tt_cpu_sample) &&
 		    (((const struct tt_cpu_sample *)ev)->flags & TT_CPU_STACK_COPY)) {
-			const struct tt_event_header *next =
-				(const void *)((const char *)ev + ev->size);
-			size_t rest = size - ev->size;
+			const struct tt_stack_copy *next = copy_after(ev, size);
 
 			/* A copy that does not check out leaves the sample as it is. */
-			if (rest < sizeof(*next) || next->type != TT_EV_STACK_COPY ||
-			    tt_event_validate(next, rest) < 0) {
+			if (!next) {
 				struct tt_cpu_sample s = *(const struct tt_cpu_sample *)ev;
 
 				s.flags &= (__u16)~TT_CPU_STACK_COPY;
@@ -162,27 +171,22 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 				bs->user_drops[TT_DROP_READ_ERROR]++;
 				return 0;
 			}
-			unwind_sample(bs, (const struct tt_cpu_sample *)ev,
-				      (const struct tt_stack_copy *)next);
-			size -= ev->size + next->size;
-			ev = (const struct tt_event_header *)((const char *)next + next->size);
+			unwind_sample(bs, (const struct tt_cpu_sample *)ev, next);
+			size -= ev->size + next->hdr.size;
+			ev = (const struct tt_event_header *)((const char *)next + next->hdr.size);
 			continue;
 		}
 		if (ev->type == TT_EV_OFFCPU_SITE && ev->size == sizeof(struct tt_offcpu_site)) {
-			const struct tt_event_header *next =
-				(const void *)((const char *)ev + ev->size);
-			size_t rest = size - ev->size;
+			const struct tt_stack_copy *next = copy_after(ev, size);
 
 			/* A copy that does not check out leaves the site to frame pointers. */
-			if (rest < sizeof(*next) || next->type != TT_EV_STACK_COPY ||
-			    tt_event_validate(next, rest) < 0) {
+			if (!next) {
 				bs->user_drops[TT_DROP_READ_ERROR]++;
 				return 0;
 			}
-			bpf_unwind__site(bs, (const struct tt_offcpu_site *)ev,
-					 (const struct tt_stack_copy *)next);
-			size -= ev->size + next->size;
-			ev = (const struct tt_event_header *)((const char *)next + next->size);
+			bpf_unwind__site(bs, (const struct tt_offcpu_site *)ev, next);
+			size -= ev->size + next->hdr.size;
+			ev = (const struct tt_event_header *)((const char *)next + next->hdr.size);
 			continue;
 		}
 		if (ev->type == TT_EV_STACK_COPY) { /* a thread off CPU: its sample comes later */

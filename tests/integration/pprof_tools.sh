@@ -11,14 +11,9 @@
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v go >/dev/null || skip "go is not installed (Debian golang-go): go tool pprof"
-command -v node >/dev/null || skip "node is not installed (needed for pprof-format)"
 command -v python3 >/dev/null || skip "python3 is not installed"
-npm_dir="$TT_BUILD/npm"
-if [ ! -d "$npm_dir/node_modules/pprof-format" ]; then
-	mkdir -p "$npm_dir"
-	npm install --prefix "$npm_dir" --no-audit --no-fund --silent pprof-format >/dev/null 2>&1 ||
-		skip "npm install pprof-format failed (no registry?)"
-fi
+. "$(dirname "$0")/lib/pprof_format.bash"
+need_pprof_format
 export HOME=$TMPD GOCACHE=$TMPD/gocache PPROF_TMPDIR=$TMPD
 # From a neutral directory: pprof trims source paths against the working
 # directory's name (from build/.../tests it looks for workloads/... there).
@@ -55,7 +50,7 @@ grep -q "ROUTINE.*inline_hot in .*inline_hot.c" "$TMPD/list.txt" ||
 grep -Eq '^ +[0-9]+ +[0-9]+ +[0-9]+:.*6364136223846793005' "$TMPD/list.txt" ||
 	fail "-list shows no samples on the loop's line: $(sed -n 1,20p "$TMPD/list.txt")"
 
-NODE_PATH="$npm_dir/node_modules" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
+NODE_PATH="$PPROF_NODE_PATH" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
 	"$TMPD/p.pb.gz" >"$TMPD/pprof.json" || fail "pprof-format cannot decode p.pb.gz"
 python3 - "$TMPD/pprof.json" "$exe" "$bid" "$before" "$after" <<'PY' || fail "pprof mappings"
 import json, sys

@@ -13,13 +13,8 @@
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v python3 >/dev/null || skip "python3 is not installed"
-command -v node >/dev/null || skip "node is not installed (needed to decode pprof)"
-npm_dir="$TT_BUILD/npm"
-if [ ! -d "$npm_dir/node_modules/pprof-format" ]; then
-	mkdir -p "$npm_dir"
-	npm install --prefix "$npm_dir" --no-audit --no-fund --silent pprof-format >/dev/null 2>&1 ||
-		skip "npm install pprof-format failed (no registry?)"
-fi
+. "$(dirname "$0")/lib/pprof_format.bash"
+need_pprof_format
 
 # views NAME KIND PID [OPTIONS...]: one run over PID, then the comparison.
 views() {
@@ -33,7 +28,7 @@ views() {
 		--unwind auto --unwind-budget 20 -p "$pid" "$@" --export "$d/v.folded" --export "$d/v.json" \
 		--export "$d/v.pb.gz" --export "$d/v.speedscope.json" --export "$d/v.svg" \
 		>"$d/v.ndjson" 2>"$d/err" || fail "$name: threadtop failed: $(tail -n 3 "$d/err")"
-	NODE_PATH="$npm_dir/node_modules" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
+	NODE_PATH="$PPROF_NODE_PATH" node "$TT_SRC/tests/integration/lib/pprof_summary.js" \
 		"$d/v.pb.gz" >"$d/pprof.json" || fail "$name: pprof-format cannot decode v.pb.gz"
 	# The folded and SVG files of the main kind (on-CPU) are v.*; others v.KIND.*.
 	main=v
