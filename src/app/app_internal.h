@@ -80,6 +80,7 @@ struct app {
 	uint64_t boot_time_ns;	   /* the recording's wall clock at monotonic 0, 0 = unknown */
 	bool cut_done;		   /* past --to: the run ends */
 	bool cut_draining;	   /* past --to: taking the last interval's sums, then the end */
+	uint64_t cut_sums_ns;	   /* the last sums record (off-CPU, syscalls) before --to */
 	bool output_failed;	   /* already said why the run stopped */
 	int err;		   /* a failure inside a handler that must end the run */
 	bool failed;		   /* the run ends with exit code 1 */

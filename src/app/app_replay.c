@@ -290,8 +290,13 @@ bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
 	if (ev->time_ns < app->cut_from_ns ||
 	    (ev->type == TT_EV_INTERVAL && ev->time_ns <= app->cut_from_ns))
 		return false;
-	if (!to || ev->time_ns <= to)
+	if (!to || ev->time_ns <= to) {
+		/* (not the shares emit_sums_share sends, stamped at --to) */
+		if (!app->cut_draining &&
+		    (ev->type == TT_EV_OFFCPU || ev->type == TT_EV_SYSCALL_STATS))
+			app->cut_sums_ns = ev->time_ns;
 		return true;
+	}
 	/*
 	 * Past --to. The exact sums of the interval --to falls in (off-CPU and
 	 * run-queue time, syscall figures) arrive at that interval's end: their
@@ -299,10 +304,12 @@ bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
 	 */
 	app->cut_draining = true;
 	if (ev->type != TT_EV_INTERVAL) {
-		if (app->shown_ns < to && ev->time_ns > app->shown_ns)
+		/* The sums cover the time since the previous flush of sums. */
+		uint64_t base = app->cut_sums_ns > app->shown_ns ? app->cut_sums_ns : app->shown_ns;
+
+		if (base < to && ev->time_ns > base)
 			emit_sums_share(app, ev,
-					(double)(to - app->shown_ns) /
-						(double)(ev->time_ns - app->shown_ns));
+					(double)(to - base) / (double)(ev->time_ns - base));
 		return false;
 	}
 	cut_close(app);
