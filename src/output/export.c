@@ -226,12 +226,14 @@ int export__write_stream(struct model *m, const struct profile *p, int kind, enu
 {
 	struct profile_opts po = {o->window, o->filter, o->namer, o->cpu_hz};
 	struct export_ctx x = {.m = m, .o = o, .kind = (enum profile_kind)kind};
+	struct utsname uts;
 	char hostname[256];
 	int e;
 
 	if (fmt <= EXPORT_AUTO || fmt >= EXPORT_FORMAT_MAX || kind < 0 || kind >= PROFILE_KIND_MAX)
 		return -EINVAL;
 	x.host = host_name(o, hostname, sizeof(hostname));
+	x.kernel = o->kernel ? o->kernel : uname(&uts) == 0 ? uts.release : "unknown";
 	x.realtime_ns = o->realtime_ns ? o->realtime_ns : realtime_ns();
 	x.p = p ? p : profile__build(m, &po);
 	e = formats[fmt].write(&x, f);
