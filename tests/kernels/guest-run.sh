@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# Runs inside the kernel harness's guest, as root, in the overlay of the host's
+# root (guest-init chroots here): records what the guest kernel has, then runs
+# the job run-kernel wrote to job.env (a ctest selection or a shell command)
+# from the build directory under a time limit, and leaves its output and exit
+# code in the results share (/run/tt-kernel).
+set -eu
+res=/run/tt-kernel
+# shellcheck source=/dev/null
+. "$res/job.env"
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/root LANG=C.UTF-8 TERM=xterm-256color
+export TT_TEST_WAIT
+
+{
+	echo "kernel: $(uname -r)"
+	echo "version: $(cat /proc/version)"
+	echo "cpus: $(nproc)"
+	echo "mem_kb: $(awk '/MemTotal/ {print $2}' /proc/meminfo)"
+	echo "btf: $([ -r /sys/kernel/btf/vmlinux ] && echo yes || echo no)"
+	echo "uptime_at_start_s: $(cut -d' ' -f1 /proc/uptime)"
+} >"$res/guest-info.txt"
+
+cd "$TT_BUILD"
+start=$SECONDS
+set +e
+if [ -n "${TT_JOB_CMD:-}" ]; then
+	timeout -k 10 "$TT_JOB_TIMEOUT" bash -c "$TT_JOB_CMD" >"$res/job.log" 2>&1
+else
+	# shellcheck disable=SC2086
+	timeout -k 10 "$TT_JOB_TIMEOUT" ctest $TT_CTEST_ARGS --output-on-failure \
+		--output-junit "$res/junit.xml" >"$res/job.log" 2>&1
+fi
+rc=$?
+set -e
+echo "job_s: $((SECONDS - start))" >>"$res/guest-info.txt"
+echo "$rc" >"$res/rc"
+sync
