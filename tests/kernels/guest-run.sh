@@ -11,7 +11,8 @@ res=/run/tt-kernel
 . "$res/job.env"
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 TERM=xterm-256color
-export TT_TEST_WAIT
+# Each test's deadline for a condition (test_wait.bash, tui_common.bash).
+export TT_TEST_WAIT TT_TUI_WAIT=$TT_TEST_WAIT
 
 {
 	echo "kernel: $(uname -r)"
