@@ -76,7 +76,10 @@ DEBIAN_FRONTEND=noninteractive in_root apt-get install -y -qq --no-install-recom
 # shellcheck disable=SC2016 # expanded by the chroot's bash
 comp=$(in_root bash -c '. /usr/share/bash-completion/bash_completion
 	__load_completion threadtop
-	COMP_WORDS=(threadtop --sou); COMP_CWORD=1; _threadtop threadtop --sou threadtop; echo "${COMPREPLY[*]}"
-	COMP_WORDS=(threadtop --source ""); COMP_CWORD=2; _threadtop threadtop "" --source; echo "${COMPREPLY[*]}"')
+	try() { COMP_LINE=$1; COMP_POINT=${#1}; read -ra COMP_WORDS <<<"$1"
+		[ "${1: -1}" = " " ] && COMP_WORDS+=("")
+		COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=()
+		_threadtop threadtop "${COMP_WORDS[-1]}" "${COMP_WORDS[-2]}"; echo "${COMPREPLY[*]}"; }
+	try "threadtop --sou"; try "threadtop --source "')
 [ "$comp" = $'--source\nauto bpf proc' ] || fail "bash completion gave: $comp"
 echo "PASS: installed and ran on a fresh Debian 12 ($(in_root cat /etc/debian_version))"
