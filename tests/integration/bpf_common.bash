@@ -26,6 +26,12 @@ if ! probe=$("$TT_BIN" -b -n 1 -d 0.1 --source bpf --format json --cpu-hz 0 -p $
 	esac
 fi
 
+# kernel_has_kfunc NAME: the running kernel's BTF names kernel function NAME
+# (a kfunc exists there), e.g. bpf_iter_task_new: the one-pass sampler's 6.7+.
+kernel_has_kfunc() {
+	grep -qaF "$1" /sys/kernel/btf/vmlinux
+}
+
 WL_PIDS=()
 cleanup() {
 	for p in "${WL_PIDS[@]}"; do
