@@ -13,6 +13,9 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/root LANG=C.UTF-8 TERM=xterm-256color
 # Each test's deadline for a condition (test_wait.bash, tui_common.bash).
 export TT_TEST_WAIT TT_TUI_WAIT=$TT_TEST_WAIT
+# bpf_churn's soak, in intervals: under TCG its 10 default intervals of a
+# fork storm at 499 Hz on-CPU sampling take 260-300+ s, at ctest's limit.
+export TT_SOAK_SECONDS=${TT_SOAK_SECONDS:-12}
 
 {
 	echo "kernel: $(uname -r)"
