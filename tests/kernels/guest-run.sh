@@ -38,6 +38,8 @@ else
 fi
 rc=$?
 set -e
+# Every test's whole output (skip reasons too), also for a --cmd that ran ctest.
+cp "$TT_BUILD"/Testing/Temporary/LastTest*.log "$res/" 2>/dev/null || true
 echo "job_s: $((SECONDS - start))" >>"$res/guest-info.txt"
 echo "$rc" >"$res/rc"
 sync
