@@ -122,7 +122,7 @@ void profile__subtract(struct profile *p, const struct profile *before, unsigned
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		struct profile_sample s = p->samples[i];
 
-		if (keep & (1u << s.kind) && (r = find_before(idx, before, p, &s))) {
+		if (keep & (1u << s.kind) && before && (r = find_before(idx, before, p, &s))) {
 			/* A reused tid's new thread may have fewer: never below 0. */
 			s.count -= take(&r->count, s.count);
 			s.ns -= take(&r->ns, s.ns);

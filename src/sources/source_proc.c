@@ -215,7 +215,7 @@ static int parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *pcount)
 static int read_schedstat(struct proc_source *ps, struct seen_thread *seen, int task_fd, int tid,
 			  uint64_t *run_ns, uint64_t *pcount)
 {
-	char path[48], buf[128];
+	char path[48], buf[128] = ""; /* zeroed: the analyzer cannot see pread fill it */
 	ssize_t n;
 
 	if (seen->fd < 0 && ps->nr_fds < ps->max_fds) {
