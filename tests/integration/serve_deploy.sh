@@ -49,7 +49,7 @@ cat >"$TT_BIN" <<SH
 exec setpriv --bounding-set -all$set_caps --inh-caps -all "$TT_BIN_REAL" "\$@"
 SH
 chmod +x "$TT_BIN"
-start_serving -d 1 -p "$sp"
+start_serving -d 1 --sched normal -p "$sp"
 has_spinner() {
 	curl -sf --max-time 5 "http://$ADDR/metrics" >"$TMPD/metrics.txt" &&
 		metric "$TMPD/metrics.txt" "threadtop_active_threads{pid=\"$sp\",comm=\"hotspinner\"}" \
