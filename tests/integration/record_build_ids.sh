@@ -49,15 +49,19 @@ rec=$TMPD/rec.ttr
 for f in live replay cut; do summary "$TMPD/$f.pb.gz"; done
 
 python3 - "$TMPD" "$exe_bid" "$libc_bid" <<'PY' || fail "build-ids differ"
-import json, sys
+import json, os, sys
 d, exe_bid, libc_bid = sys.argv[1:]
-for name in ("live", "replay", "cut"):
+def load(name):
+    # Live mappings carry full paths, replays the module names recordings keep.
     bids = json.load(open("%s/%s.pb.gz.json" % (d, name)))["build_ids"]
+    return {os.path.basename(m) if m.startswith("/") else m: b for m, b in bids.items()}
+for name in ("live", "replay", "cut"):
+    bids = load(name)
     assert bids.get("named_spinner") == exe_bid, (name, exe_bid, bids)
     libc = [m for m in bids if "libc" in m]
     assert libc and all(bids[m] == libc_bid for m in libc), (name, libc_bid, bids)
-live = json.load(open(d + "/live.pb.gz.json"))["build_ids"]
-replay = json.load(open(d + "/replay.pb.gz.json"))["build_ids"]
+live = load("live")
+replay = load("replay")
 # Every module the replay names has the live run's build-id.
 for m, b in replay.items():
     if m in live:
