@@ -39,6 +39,8 @@ keys g
 wait_for 'application labels'
 keys End Space Enter
 wait_for 'LABELS +%CPU +THR'
+# The labelled sleepers are idle rows, hidden by default: i shows them.
+keys i
 wait_for 'wait=IO:DataFileRead'
 wait_for '\(no labels\)'
 

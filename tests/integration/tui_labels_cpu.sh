@@ -37,6 +37,8 @@ keys g
 wait_for 'application labels'
 keys Space Down Down Down Space End Space Enter
 wait_for 'LABELS +%CPU +THR'
+# The labelled sleepers are idle rows, hidden by default: i shows them.
+keys i
 # The session window (F7 twice): every phase has rows, whatever the last interval held.
 keys F7 F7
 wait_for 'window: session'
