@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Allocation wrappers, clocks and bounded file reads (see util.h). */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,4 +182,16 @@ bool scan_hex_u64(const char **p, const char *end, uint64_t *ret)
 		return false;
 	*ret = v;
 	return true;
+}
+
+int thread_start_quiet(pthread_t *ret, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int e;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	e = pthread_create(ret, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return e;
 }

@@ -98,4 +98,14 @@ static inline size_t upper_bound_u64(const void *base, size_t nr, size_t size, s
 	return lo;
 }
 
+/*
+ * pthread_create with every signal blocked in the new thread: the loop
+ * takes SIGCHLD, SIGINT, SIGTERM... through a signalfd, which sees only
+ * signals no thread accepts; a helper thread that accepted them would
+ * swallow a child's exit (threadtop run would never end). Returns 0 or a
+ * positive error number, as pthread_create.
+ */
+#include <pthread.h>
+int thread_start_quiet(pthread_t *ret, void *(*fn)(void *), void *arg);
+
 #endif /* THREADTOP_UTIL_H */

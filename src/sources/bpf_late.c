@@ -98,7 +98,7 @@ int bpf_late__start(struct bpf_source *bs)
 	l->bs = bs;
 	l->start_ns = monotonic_ns();
 	atomic_init(&l->done, false);
-	e = pthread_create(&l->thread, NULL, late_main, l);
+	e = thread_start_quiet(&l->thread, late_main, l);
 	bs->late_load = l;
 	if (e) { /* no thread: load them now, the first pass attaches them */
 		late_main(l);

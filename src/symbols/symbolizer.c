@@ -225,7 +225,7 @@ void symbolizer__load_kernel_background(struct symbolizer *s)
 		return;
 	job = xcalloc(1, sizeof(*job));
 	job->proc_root = s->proc_root;
-	if (pthread_create(&job->thread, NULL, ksyms_job_main, job)) {
+	if (thread_start_quiet(&job->thread, ksyms_job_main, job)) {
 		free(job);
 		symbolizer__load_kernel(s);
 		return;
