@@ -7,6 +7,7 @@
 #define THREADTOP_UTIL_H
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -105,7 +106,6 @@ static inline size_t upper_bound_u64(const void *base, size_t nr, size_t size, s
  * swallow a child's exit (threadtop run would never end). Returns 0 or a
  * positive error number, as pthread_create.
  */
-#include <pthread.h>
 int thread_start_quiet(pthread_t *ret, void *(*fn)(void *), void *arg);
 
 #endif /* THREADTOP_UTIL_H */
