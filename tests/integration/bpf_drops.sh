@@ -28,16 +28,19 @@ jq -e '.dropped | has("ringbuf_full") and has("map_full") and has("vanished") an
 # Every interval after the first (which may hold the load-time pass) drops and still samples.
 jq -se '.[1:] | all(.dropped.ringbuf_full > 0)' "$TMPD/small.json" >/dev/null ||
 	fail "no ringbuf_full drops counted with an 8 KiB ring: $drops"
-for n in $samples; do
+# The first interval may be all load-time pass, refused whole by the ring.
+for n in ${samples#* }; do
 	((n > 0)) || fail "an interval without samples of the workload: $samples"
 done
-# A drop is one record the ring refused (a batch of up to 32 samples): 8 of
-# the 10 batches of each pass here, one pass a tick: at least half that in
-# the ticks the run made (fewer on a loaded machine) after the first interval.
+# A drop is one record the ring refused (a batch of up to 32 samples). With
+# -p on the one-pass sampler, threads unchanged since the last pass travel
+# as repeats, so a pass overfills the 8 KiB ring about once (27-36 drops in
+# 30-40 passes measured, release and ASan): at least one drop every second
+# pass after the first interval.
 total_drops=$(sum_lines "$TMPD/small.json" '.dropped.ringbuf_full')
 read -r drops ticks < <(jq -rs '.[1:] | "\(map(.dropped.ringbuf_full) | add) \(map(.cost.ticks) | add)"' \
 	"$TMPD/small.json")
-((drops >= 4 * ticks && ticks > 0)) ||
+((2 * drops >= ticks && ticks > 0)) ||
 	fail "only $drops drops in $ticks passes over 300 threads in an 8 KiB ring"
 
 # The default ring holds the same load without a drop.
