@@ -13,8 +13,8 @@
  * cannot change while the thread is in the kernel, so it is walked again
  * only when the thread blocks at another user call site; with --unwind
  * dwarf|auto that site's stack is also copied for user space to unwind (a
- * TT_EV_OFFCPU_SITE and a TT_EV_STACK_COPY) and its time keyed by a token
- * that user space resolves to the unwound stack. With --label the blocked
+ * TT_EV_OFFCPU_SITE and a TT_EV_STACK_COPY) and its time keyed by the site
+ * (process and call site), which user space resolves to the unwound stack. With --label the blocked
  * time is also keyed by the labels the thread blocked with.
  */
 #include "labels.bpf.h"
@@ -30,18 +30,16 @@ const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_
 
 /* Set by user space while its unwinding budget for this second is spent. */
 __u32 tt_copies_paused = 0;
-__u32 tt_last_token = 0;
 
 struct oc_state {
 	__u64 off_ns;	   /* switched out at; 0 = on CPU or never seen leave */
 	__u64 wake_ns;	   /* runnable since; 0 = still blocked */
 	__u64 site;	   /* hash of the user call site ustack_id belongs to, 0 = none */
+	__u64 site_key;	   /* tt_oc_key.site: site's stack copy was sent, 0 = none */
 	__u32 kstack_id;   /* the kernel stack of this block */
 	__u32 ustack_id;   /* the frame-pointer user stack of site */
-	__u32 site_token;  /* site's stack copy (tt_offcpu_site), 0 = none */
 	__u32 blocked;	   /* left the CPU blocked (else preempted) */
 	__u32 labels_hash; /* its labels then (labels.bpf.h), 0 = none */
-	__u32 reserved;
 };
 
 struct {
@@ -65,7 +63,7 @@ struct {
 	__type(value, struct tt_stack_buf);
 } tt_oc_scratch SEC(".maps");
 
-/* A blocking site's stack copy after its token (tt_offcpu_site), in one record. */
+/* A blocking site's stack copy after its key (tt_offcpu_site), in one record. */
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
 struct oc_copy_buf {
@@ -94,7 +92,7 @@ static __always_inline void add(struct task_struct *task, const struct oc_state 
 		.ustack_id = blocked ? st->ustack_id : 0,
 		.kind = kind,
 		.labels_hash = blocked ? st->labels_hash : 0,
-		.site_token = blocked ? st->site_token : 0,
+		.site = blocked ? st->site_key : 0,
 	};
 	struct tt_oc_val *v, init = {};
 	long err;
@@ -118,23 +116,30 @@ static __always_inline void add(struct task_struct *task, const struct oc_state 
 
 /*
  * Where a user thread blocks, from its saved user registers: the call site
- * (ip), its frame (sp, bp), the syscall and its first argument (the fd). A
- * thread that blocks again at the same site has the same user stack (the
- * kernel one may differ and is walked every time), so the user walk and
- * its copy are skipped.
+ * (ip), its stack depth (sp), the syscall and its first argument when that
+ * looks like an fd. A thread that blocks again at the same site has the same
+ * user stack (the kernel one may differ and is walked every time), so the
+ * user walk and its copy are skipped. Registers that hold data are left out,
+ * or every block would be a new site, a new copy and a new entry of
+ * tt_oc_agg: an address as first argument (a thread pool waits on a new
+ * futex for every job) and bp, which code built without frame pointers
+ * (glibc's pthread_join) uses for the thread it waits on.
  */
+#define FD_ARG_MAX (1ull << 20) /* a larger first argument is an address */
+
 static __always_inline __u64 block_site(struct task_struct *task)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	__u64 h;
+	__u64 h, arg;
 
 	if (!regs)
 		return 0;
 	h = mix64(BPF_CORE_READ(regs, ip) ^ 0x5bd1e995);
 	h = mix64(h ^ BPF_CORE_READ(regs, sp));
-	h = mix64(h ^ BPF_CORE_READ(regs, bp));
 	h = mix64(h ^ BPF_CORE_READ(regs, orig_ax));
-	h = mix64(h ^ BPF_CORE_READ(regs, di));
+	arg = BPF_CORE_READ(regs, di);
+	if (arg < FD_ARG_MAX)
+		h = mix64(h ^ arg);
 	return h ? h : 1;
 }
 
@@ -173,26 +178,27 @@ static __always_inline long kernel_stack(void *ctx, struct tt_stack_buf *buf)
 }
 
 /*
- * Sends task's user registers and stack, after a token that keys the time
- * of this call site (tt_offcpu_site). Returns the token, 0 when nothing was
- * sent (the site keeps its frame-pointer stack).
+ * Sends task's user registers and stack, after the key of this call site's
+ * time (tt_offcpu_site). Returns that key, 0 when nothing was sent (the
+ * site keeps its frame-pointer stack). The key follows from the process and
+ * the site alone: a thread that goes back and forth between two sites adds
+ * to two entries of tt_oc_agg, not to a new one every time it blocks.
  */
-static __always_inline __u32 send_copy(struct task_struct *task, __u32 fp_ustack_id, long fp_bytes,
-				       __u64 now)
+static __always_inline __u64 send_copy(struct task_struct *task, __u64 site, __u32 fp_ustack_id,
+				       long fp_bytes, __u64 now)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
-	__u32 cpu = bpf_get_smp_processor_id(), token;
+	__u32 cpu = bpf_get_smp_processor_id();
 	struct oc_copy_buf *b;
-	__u64 got, size;
+	__u64 got, size, key;
 
 	if (tt_unwind_mode == TT_UNWIND_FP || tt_copies_paused || !regs)
 		return 0;
 	b = bpf_map_lookup_elem(&tt_oc_copy_bufs, &cpu);
 	if (!b)
 		return 0;
-	token = __sync_fetch_and_add(&tt_last_token, 1) + 1;
-	if (!token) /* wrapped: 0 is "none" */
-		return 0;
+	key = mix64(site ^ task->tgid);
+	key = key ? key : 1;
 	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, false);
 	b->copy.hdr.time_ns = now;
 	b->copy.pid = task->tgid;
@@ -203,12 +209,12 @@ static __always_inline __u32 send_copy(struct task_struct *task, __u32 fp_ustack
 	b->site.hdr.time_ns = now;
 	b->site.pid = task->tgid;
 	b->site.tid = task->pid;
-	b->site.token = token;
+	b->site.site = key;
 	b->site.fp_ustack_id = fp_ustack_id;
 	size = sizeof(b->site) + sizeof(b->copy) + got;
 	if (size > sizeof(*b) || emit(b, size))
 		return 0;
-	return token;
+	return key;
 }
 
 SEC("tp_btf/sched_switch")
@@ -238,7 +244,7 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 				st->kstack_id = stack_id(buf, bytes, prev->tgid, true);
 				if (kthread) {
 					st->ustack_id = 0;
-					st->site_token = 0;
+					st->site_key = 0;
 					st->site = 0;
 				} else {
 					site = block_site(prev);
@@ -248,7 +254,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 					bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips),
 							      BPF_F_USER_STACK);
 					st->ustack_id = stack_id(buf, bytes, prev->tgid, false);
-					st->site_token = send_copy(prev, st->ustack_id, bytes, now);
+					st->site_key =
+						send_copy(prev, site, st->ustack_id, bytes, now);
 					st->site = site;
 				}
 			}

@@ -15,12 +15,13 @@ struct tt_oc_key {
 	__u32 ustack_id;
 	__u32 kind;
 	__u32 labels_hash; /* the labels the thread blocked with (tt_thread_labels), 0 = none */
-	/*
-	 * The user call site whose stack copy (tt_offcpu_site) user space
-	 * unwinds: its time goes to that stack instead of ustack_id. 0 = none.
-	 */
-	__u32 site_token;
 	__u32 reserved;
+	/*
+	 * The user call site (of this process) whose stack copy
+	 * (tt_offcpu_site) user space unwinds: its time goes to that stack
+	 * instead of ustack_id. 0 = none.
+	 */
+	__u64 site;
 };
 
 struct tt_oc_val {

@@ -541,13 +541,13 @@ struct tt_stack_copy {
 	__u8 data[];
 };
 
-#define TT_OFFCPU_SITE_VERSION 1
+#define TT_OFFCPU_SITE_VERSION 2
 
 /*
  * A thread blocked at a user call site new to it (--offcpu with --unwind
- * dwarf|auto): the off-CPU tracer keys that site's time by token and sends
+ * dwarf|auto): the off-CPU tracer keys that site's time by site and sends
  * this record followed, in the same ring-buffer record, by the thread's
- * TT_EV_STACK_COPY. The BPF source unwinds the copy and gives the token's
+ * TT_EV_STACK_COPY. The BPF source unwinds the copy and gives the site's
  * time the unwound stack (else fp_ustack_id, the frame-pointer walk). Live
  * only: consumed by the BPF source, never in the model or a recording.
  */
@@ -555,8 +555,9 @@ struct tt_offcpu_site {
 	struct tt_event_header hdr;
 	__u32 pid;
 	__u32 tid;
-	__u32 token;	    /* tt_oc_key.site_token (bpf/offcpu.shared.h) */
+	__u64 site;	    /* tt_oc_key.site (bpf/offcpu.shared.h), never 0 */
 	__u32 fp_ustack_id; /* the frame-pointer stack of the same block */
+	__u32 reserved;
 };
 
 #define TT_FRAME_KERNEL (1u << 0) /* a kernel address (pid is 0) */

@@ -164,7 +164,7 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 			      TAIL_STACK_BYTES},
 	/* Live only, as the copy that follows it. */
 	[TT_EV_OFFCPU_SITE] = {"offcpu_site", TT_OFFCPU_SITE_VERSION, sizeof(struct tt_offcpu_site),
-			       HDR "4444", TAIL_NONE},
+			       HDR "44844", TAIL_NONE},
 };
 
 /*

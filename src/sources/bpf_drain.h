@@ -3,8 +3,9 @@
  * Turns a BPF hash map of ever-growing sums (syscall stats, off-CPU time)
  * into deltas: every drain reads all entries, hands each value with the value
  * of the previous drain to a callback, and deletes the entries of threads that
- * exited (after their last values were handed over), so maps do not fill up
- * with the dead. Internal to the BPF source.
+ * exited and those unchanged for a while (after their last values were handed
+ * over), so maps do not fill up with the dead and the forgotten. Internal to
+ * the BPF source.
  */
 #ifndef THREADTOP_BPF_DRAIN_H
 #define THREADTOP_BPF_DRAIN_H
@@ -26,7 +27,10 @@ struct bpf_drain;
 /* Does not own map_fd. Returns NULL only on impossible sizes (errno EINVAL). */
 struct bpf_drain *bpf_drain__new(int map_fd, size_t key_size, size_t val_size);
 void bpf_drain__free(struct bpf_drain *d);
-/* Reads the whole map. Returns the entries deleted (exited threads) or negative errno. */
+/*
+ * Reads the whole map. Returns the entries deleted (of exited threads, or
+ * unchanged for a while) or negative errno.
+ */
 int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx);
 
 #endif /* THREADTOP_BPF_DRAIN_H */

@@ -72,7 +72,7 @@ static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p,
 	rec.tid = key->tid;
 	rec.labels_hash = key->labels_hash;
 	rec.kstack_id = key->kstack_id;
-	rec.ustack_id = bpf_unwind__site_stack(bs, key->site_token, key->ustack_id);
+	rec.ustack_id = bpf_unwind__site_stack(bs, key->site, key->ustack_id);
 	rec.kind = key->kind;
 	rec.total_ns = val->total_ns - prev->total_ns;
 	rec.count = val->count - prev->count;

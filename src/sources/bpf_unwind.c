@@ -25,7 +25,7 @@
 #include "threads.skel.h"
 
 #define USTACKS_MAX 65536  /* unwound stacks remembered for dedup */
-#define OC_SITES_MAX 65536 /* blocking sites remembered (tokens of the off-CPU tracer) */
+#define OC_SITES_MAX 65536 /* blocking sites remembered (keys of the off-CPU tracer) */
 #define UNWIND_IDLE_ROUNDS 60
 
 /*
@@ -171,7 +171,7 @@ void bpf_unwind__site(struct bpf_source *bs, const struct tt_offcpu_site *site,
 {
 	uint32_t id;
 
-	if (!bs->oc_sites || copy->pid != site->pid || copy->tid != site->tid || !site->token)
+	if (!bs->oc_sites || copy->pid != site->pid || copy->tid != site->tid || !site->site)
 		return;
 	id = bpf_unwind__copy(bs, copy);
 	if (!id)
@@ -181,12 +181,12 @@ void bpf_unwind__site(struct bpf_source *bs, const struct tt_offcpu_site *site,
 		u64map__free(bs->oc_sites);
 		bs->oc_sites = u64map__new();
 	}
-	u64map__put(bs->oc_sites, site->token, (void *)(uintptr_t)id);
+	u64map__put(bs->oc_sites, site->site, (void *)(uintptr_t)id);
 }
 
-uint32_t bpf_unwind__site_stack(const struct bpf_source *bs, uint32_t token, uint32_t fp_ustack_id)
+uint32_t bpf_unwind__site_stack(const struct bpf_source *bs, uint64_t site, uint32_t fp_ustack_id)
 {
-	void *p = token && bs->oc_sites ? u64map__get(bs->oc_sites, token) : NULL;
+	void *p = site && bs->oc_sites ? u64map__get(bs->oc_sites, site) : NULL;
 
 	return p ? (uint32_t)(uintptr_t)p : fp_ustack_id;
 }

@@ -103,7 +103,7 @@ struct bpf_source {
 	bool late_one_pass; /* the one-pass sampler is among them (replacing the iterator) */
 	struct threads_bpf *threads_boot; /* the iterator sampler it replaced: owns the ring */
 	struct bpf_late *late_load;	  /* the loading thread, NULL = none running */
-	/* --offcpu: blocking-site token (tt_offcpu_site) -> its unwound user stack id. */
+	/* --offcpu: blocking-site key (tt_offcpu_site.site) -> its unwound user stack id. */
 	struct u64map *oc_sites;
 };
 
@@ -154,11 +154,11 @@ void bpf_thread_info__free(struct bpf_source *bs);
 void bpf_unwind__init(struct bpf_source *bs);
 /* The id of the stack unwound from copy, 0 = keep the frame-pointer one. */
 uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *copy);
-/* A blocking site's copy: unwound now, its stack kept for the site's token. */
+/* A blocking site's copy: unwound now, its stack kept for the site's key. */
 void bpf_unwind__site(struct bpf_source *bs, const struct tt_offcpu_site *site,
 		      const struct tt_stack_copy *copy);
-/* The unwound user stack of a blocking site's token, or fp_ustack_id. */
-uint32_t bpf_unwind__site_stack(const struct bpf_source *bs, uint32_t token, uint32_t fp_ustack_id);
+/* The unwound user stack of a blocking site's key, or fp_ustack_id. */
+uint32_t bpf_unwind__site_stack(const struct bpf_source *bs, uint64_t site, uint32_t fp_ustack_id);
 /* At a pass's end (now: its start): forgets its copies, paces the next. */
 void bpf_unwind__end_pass(struct bpf_source *bs, uint64_t now);
 /* At each flush: forgets the processes not seen for a while. */

@@ -28,7 +28,9 @@ ns=$(sum_lines "$out" '[.threads[].syscalls.getppid.total_ns // 0] | add // 0')
 jq -e '.bpf_stats.sys_enter.run_cnt > 0 and .bpf_stats.sys_exit.run_cnt > 0' <(tail -n 1 "$out") \
 	>/dev/null || fail "bpf_stats lacks the syscall programs: $(tail -n 1 "$out" | jq -c .bpf_stats)"
 
-# Thread storm: the maps hold entries of live threads only once the dead are drained.
+# Thread storm: the maps hold entries of live threads only once the dead are drained,
+# and the live main thread, which waits in pthread_join on a new thread each time,
+# blocks at one call site, not at one per thread it joined.
 start thread_storm 2000 "$TMPD/storm_go" "$TT_WL_LIFE" done
 storm=$WL
 out=$TMPD/storm.json
