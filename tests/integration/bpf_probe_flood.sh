@@ -10,7 +10,7 @@
 
 LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
 [ -f "$LIB" ] || skip "$LIB not built"
-ldd "$LIB" 2>/dev/null | grep -q libasan && skip "the library is built with ASan (preset asan)"
+ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
 
 out=$TMPD/flood.json
 "$TT_BIN" -b --format json -d 1 -n 1000 --cpu-hz 0 >"$out" 2>"$TMPD/err" &

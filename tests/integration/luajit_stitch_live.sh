@@ -13,7 +13,7 @@
 command -v luajit >/dev/null || skip "luajit is not installed"
 LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
 [ -f "$LIB" ] || skip "$LIB not built"
-ldd "$LIB" 2>/dev/null | grep -q libasan && skip "the library is built with ASan (preset asan)"
+ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
 
 cp "$TT_SRC/tests/luajit/workloads/sort.lua" "$TMPD/sortw.lua"
 cat >"$TMPD/drive.lua" <<'LUA'
