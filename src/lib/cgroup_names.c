@@ -16,12 +16,12 @@
 #include <unistd.h>
 
 #include "cgroup_names.h"
+#include "cgroup_walk.h"
 #include "u64map.h"
 #include "util.h"
 
 #define MAX_DEPTH 10
 #define MAX_CGROUPS 8192
-#define PATH_LEN 1024
 #define REWALK_NS NSEC_PER_SEC
 
 struct cgroup_names {
@@ -136,32 +136,13 @@ static void put(struct cgroup_names *cn, uint64_t id, const char *path)
 	u64map__put(cn->names, id, name);
 }
 
-static void walk(struct cgroup_names *cn, int dirfd, const char *rel, int depth)
+static bool visit(void *ctx, int dirfd, const char *rel, ino_t ino)
 {
-	struct dirent *de;
-	DIR *dir = opendir_dup(dirfd);
+	struct cgroup_names *cn = ctx;
 
-	if (!dir)
-		return;
-	while ((de = readdir(dir)) && u64map__count(cn->names) < MAX_CGROUPS) {
-		char child[PATH_LEN];
-		int cfd;
-
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		if ((size_t)snprintf(child, sizeof(child), "%s/%s", rel, de->d_name) >=
-		    sizeof(child))
-			continue;
-		put(cn, de->d_ino, child);
-		if (depth + 1 >= MAX_DEPTH)
-			continue;
-		cfd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cfd < 0)
-			continue;
-		walk(cn, cfd, child, depth + 1);
-		close(cfd);
-	}
-	closedir(dir);
+	(void)dirfd;
+	put(cn, ino, rel);
+	return u64map__count(cn->names) < MAX_CGROUPS;
 }
 
 static void walk_all(struct cgroup_names *cn)
@@ -173,7 +154,7 @@ static void walk_all(struct cgroup_names *cn)
 		return;
 	if (fstat(cn->root_fd, &st) == 0)
 		put(cn, st.st_ino, "/");
-	walk(cn, cn->root_fd, "", 0);
+	cgroup_walk(cn->root_fd, "", MAX_DEPTH, visit, cn);
 }
 
 struct cgroup_names *cgroup_names__new(const char *sys_root)

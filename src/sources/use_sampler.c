@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cgroup_walk.h"
 #include "use_model.h"
 #include "use_parse.h"
 #include "use_sampler.h"
@@ -188,17 +189,18 @@ static void read_nets(struct use_sampler *us, struct snapshot *s)
 	s->nr_nets = n < 0 ? 0 : (size_t)(n > MAX_NETS ? MAX_NETS : n);
 }
 
-/* Walks the cgroup v2 tree (bounded in depth and count) for CPU quotas. */
-static void walk_cgroups(struct use_sampler *us, struct snapshot *s, int dirfd, const char *rel,
-			 int depth)
+/* A cgroup with a CPU quota and throttling figures: one more of the snapshot's. */
+static bool visit_cgroup(void *ctx, int dirfd, const char *rel, ino_t ino)
 {
+	struct snapshot *s = ctx;
 	char small[SMALL_FILE];
-	struct dirent *de;
-	DIR *dir;
 	double quota;
 
-	if (read_small(dirfd, "cpu.max", small) >= 0 && use_parse_cg_cpu_max(small, &quota) == 0 &&
-	    quota > 0 && s->nr_cgroups < MAX_CGROUPS) {
+	(void)ino;
+	if (s->nr_cgroups >= MAX_CGROUPS)
+		return false;
+	if (strlen(rel) < CG_PATH_MAX && read_small(dirfd, "cpu.max", small) >= 0 &&
+	    use_parse_cg_cpu_max(small, &quota) == 0 && quota > 0) {
 		struct cgroup_snap *cg = &s->cgroups[s->nr_cgroups];
 
 		if (read_small(dirfd, "cpu.stat", small) >= 0 &&
@@ -208,27 +210,7 @@ static void walk_cgroups(struct use_sampler *us, struct snapshot *s, int dirfd, 
 			s->nr_cgroups++;
 		}
 	}
-	if (depth >= CGROUP_DEPTH)
-		return;
-	dir = opendir_dup(dirfd);
-	if (!dir)
-		return;
-	while ((de = readdir(dir)) && s->nr_cgroups < MAX_CGROUPS) {
-		char child[CG_PATH_MAX];
-		int cfd;
-
-		if (de->d_type != DT_DIR || de->d_name[0] == '.')
-			continue;
-		if ((size_t)snprintf(child, sizeof(child), "%s/%s", rel, de->d_name) >=
-		    sizeof(child))
-			continue;
-		cfd = openat(dirfd, de->d_name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (cfd < 0)
-			continue;
-		walk_cgroups(us, s, cfd, child, depth + 1);
-		close(cfd);
-	}
-	closedir(dir);
+	return s->nr_cgroups < MAX_CGROUPS;
 }
 
 static void read_cgroups(struct use_sampler *us, struct snapshot *s)
@@ -241,7 +223,9 @@ static void read_cgroups(struct use_sampler *us, struct snapshot *s)
 	fd = openat(us->sys_fd, us->cg_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return;
-	walk_cgroups(us, s, fd, "", 0);
+	/* The root (a quota set on the whole box), then the tree below it, bounded. */
+	if (visit_cgroup(s, fd, "", 0))
+		cgroup_walk(fd, "", CGROUP_DEPTH, visit_cgroup, s);
 	close(fd);
 }
 
