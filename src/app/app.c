@@ -21,6 +21,7 @@
 #include "app.h"
 #include "capture.h"
 #include "cgroup_names.h"
+#include "cmdcap.h"
 #include "dict_budget.h"
 #include "event_codec.h"
 #include "export_app.h"
@@ -307,6 +308,18 @@ static int end_interval(struct app *app, uint64_t now)
  * its end on the clock, so -d holds however many passes a loaded box let
  * through; the model weighs samples by what was taken (model__rate).
  */
+/*
+ * The last interval of a -n run lasts until its --cmd commands are done
+ * (they are stopped at --cmd-timeout): their output is often what the run
+ * was for, and a loaded box can make them outlast -d.
+ */
+static bool last_waits(const struct app *app)
+{
+	const struct cmdcap *cmds = capture__cmds(app->capture);
+
+	return cmds && app->o->count && app->intervals + 1 >= app->o->count && cmdcap__busy(cmds);
+}
+
 static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 {
 	struct app *app = ctx;
@@ -333,7 +346,7 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 		log_msg("%s source: sampling failed: %s", app_source_name(app), strerror(-err));
 	app->ticks++;
 	/* Half a tick early counts as on time: the tick at the end may fire a hair before it. */
-	if (now + app->tick_ns / 2 < app->interval_end_ns)
+	if (now + app->tick_ns / 2 < app->interval_end_ns || last_waits(app))
 		return 0;
 	while (app->interval_end_ns <= now + app->tick_ns / 2)
 		app->interval_end_ns += app->interval_ns;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # Command capture, live: a --cmd that hangs is cut off by its timeout (status
 # "timed_out", killed with its children) while the batch output keeps its
-# pace; a quick command's output and exit status are in the JSON and text.
+# pace; a quick command's output and exit status are in the JSON and text; the
+# last interval of a -n run waits for a slow one.
 set -u
 command -v jq >/dev/null || { echo "skip: jq not installed"; exit 77; }
 : "${TT_BIN:?}"
@@ -38,6 +39,12 @@ pgrep -f 'slee[p] 4242' && { echo "FAIL: the hanging command survived"; exit 1; 
 	{ echo "FAIL: text mode"; exit 1; }
 grep -q "^CMD echo text-mode  exited 0" "$tmp/out.txt" && grep -q "^  text-mode$" "$tmp/out.txt" ||
 	{ cat "$tmp/out.txt"; echo "FAIL: text output"; exit 1; }
+
+# The last interval of a -n run waits for its commands: a slow one (1.2 s
+# here, -d 0.3) still has its output in the one snapshot.
+slow=$("$TT_BIN" -b -d 0.3 -n 1 --source proc --format json --cmd 'sleep 1.2; echo done-late' |
+	jq -r '.commands[0].output')
+[ "$slow" = done-late ] || { echo "FAIL: -n 1 lost a slow command's output: '$slow'"; exit 1; }
 
 # The JSON export carries the commands, the USE metrics and the verdict too.
 "$TT_BIN" -b -d 1 -n 1 --source proc --cmd 'echo exported' --export "$tmp/snap.json" \
