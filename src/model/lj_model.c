@@ -59,6 +59,7 @@ struct lj_model {
 	struct u64map *threads; /* tid -> struct lj_thread */
 	struct u64map *procs;	/* pid -> struct lj_proc */
 	uint64_t nsamples;
+	uint64_t last_key; /* the stack pair the latest sample counted in, 0 = none */
 	/* Every function name once, for frame tags: hash (probed) -> index + 1. */
 	struct u64map *name_index;
 	char **names;
@@ -247,9 +248,12 @@ static uint64_t stack_hash(uint32_t ustack_id, const uint64_t *frames, unsigned 
 	return h ? h : 1;
 }
 
-/* Counts the thread's (host stack, Lua frames) pair; beyond the cap, only the counters count. */
-static void count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t *frames,
-			unsigned nr)
+/*
+ * Counts the thread's (host stack, Lua frames) pair; beyond the cap, only
+ * the counters count. Returns the pair's key in t->stacks, 0 past the cap.
+ */
+static uint64_t count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t *frames,
+			    unsigned nr)
 {
 	uint64_t h = stack_hash(ustack_id, frames, nr);
 	struct lj_stack *st;
@@ -263,7 +267,7 @@ static void count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t 
 			goto count;
 	}
 	if (t->nstacks >= LJ_MODEL_MAX_STACKS)
-		return;
+		return 0;
 	st = xcalloc(1, sizeof(*st) + nr * sizeof(*frames));
 	st->ustack_id = ustack_id;
 	st->nr = (uint16_t)nr;
@@ -273,6 +277,7 @@ static void count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t 
 count:
 	for (int w = 0; w < W_MAX; w++)
 		st->count[w]++;
+	return h;
 }
 
 static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
@@ -332,7 +337,20 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		f->seen = lm->nsamples;
 		self_done = true;
 	}
-	count_stack(t, s->ustack_id, frames, nframes);
+	lm->last_key = count_stack(t, s->ustack_id, frames, nframes);
+}
+
+uint64_t lj_model__last_stack(const struct lj_model *lm)
+{
+	return lm->last_key;
+}
+
+uint32_t lj_model__stitched_id(const struct lj_model *lm, uint32_t pid, uint32_t tid, uint64_t key)
+{
+	const struct lj_thread *t = u64map__get(lm->threads, tid);
+	const struct lj_stack *st = t && t->pid == pid ? u64map__get(t->stacks, key) : NULL;
+
+	return st ? st->stitched_id : 0;
 }
 
 void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev)

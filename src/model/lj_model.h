@@ -115,6 +115,17 @@ struct lj_stack_row {
  */
 int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_stack_row **ret);
 
+/*
+ * The key of the stack pair the latest TT_EV_LUAJIT_SAMPLE counted in, for
+ * lj_model__stitched_id; 0 when it counted in none (past LJ_MODEL_MAX_STACKS).
+ */
+uint64_t lj_model__last_stack(const struct lj_model *lm);
+/*
+ * The stitched stack id (model__luajit_stacks) of thread tid's pair key, 0
+ * when not stitched yet, or the pair or thread (of process pid) is gone.
+ */
+uint32_t lj_model__stitched_id(const struct lj_model *lm, uint32_t pid, uint32_t tid, uint64_t key);
+
 /* Samples ingested, session (0: no LuaJIT process seen). */
 uint64_t lj_model__samples(const struct lj_model *lm);
 

@@ -96,6 +96,7 @@ void model__free(struct model *m)
 	use_model__free(m->use);
 	trace_model_free(m);
 	lj_model__free(m->lj);
+	model_timed__free(&m->timed);
 	free(m);
 }
 
@@ -346,6 +347,22 @@ static void ingest_stack(struct model *m, const struct tt_stack *st)
 	u64map__put(m->stacks, st->id, copy);
 }
 
+/* A LuaJIT sample in the timed ring, when the LuaJIT model kept its stack pair. */
+static void timed_luajit(struct model *m, const struct tt_luajit_sample *s)
+{
+	uint64_t key = lj_model__last_stack(m->lj);
+
+	if (key)
+		model_timed__add(&m->timed, &(struct model_timed){
+						    .time_ns = s->hdr.time_ns,
+						    .lj_key = key,
+						    .pid = s->pid,
+						    .tid = s->tid,
+						    .ustack_id = s->ustack_id,
+						    .interval = (uint32_t)m->intervals,
+					    });
+}
+
 void model__ingest(struct model *m, const struct tt_event_header *ev)
 {
 	if (!m->session_start_ns) {
@@ -399,6 +416,9 @@ void model__ingest(struct model *m, const struct tt_event_header *ev)
 		use_model__ingest(m->use, (const struct tt_use_metric *)ev);
 		break;
 	case TT_EV_LUAJIT_SAMPLE:
+		lj_model__ingest(m->lj, ev);
+		timed_luajit(m, (const struct tt_luajit_sample *)ev);
+		break;
 	case TT_EV_LUAJIT_FUNC:
 		lj_model__ingest(m->lj, ev);
 		break;

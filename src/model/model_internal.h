@@ -7,6 +7,7 @@
 #include "model.h"
 #include "u64map.h"
 #include "lj_model.h"
+#include "model_timed.h"
 #include "use_model.h"
 
 #define MINUTE_SLOTS 60
@@ -108,6 +109,7 @@ struct model {
 	const struct cgroup_namer *cg_namer; /* names cgroups; NULL = ids only */
 	struct lj_model *lj;		     /* LuaJIT VM states and functions (lj_model.c) */
 	uint32_t nr_lj_stacks;		     /* stitched LuaJIT stacks made (model_luajit.c) */
+	struct model_timed_ring timed;	     /* on-CPU samples in time order (model_timed.h) */
 
 	/* Repeat records of the pass so far, as runs not yet counted (model_repeat.c). */
 	struct repeat_run *runs;

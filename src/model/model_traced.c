@@ -124,6 +124,16 @@ static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
 		ts->value[w]++;
 		ts->count[w]++;
 	}
+	model_timed__add(&m->timed, &(struct model_timed){
+					    .time_ns = s->hdr.time_ns,
+					    .pid = s->pid,
+					    .tid = s->tid,
+					    .kstack_id = s->kstack_id,
+					    .ustack_id = s->ustack_id,
+					    .labels_id = ts->labels_id,
+					    .interval = (uint32_t)m->intervals,
+					    .labels_known = known,
+				    });
 	m->traced |= MODEL_TRACED_ONCPU;
 }
 

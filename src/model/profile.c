@@ -253,6 +253,8 @@ static void add_sample(struct builder *b, const struct profile_sample *tmpl, uin
 	s->frames = frames;
 	s->nr_frames = nk + nu ? nk + nu : 1;
 	s->cgroup_id = model__thread_cgroup(b->m, s->tid);
+	s->kstack_id = kstack_id;
+	s->ustack_id = ustack_id;
 	p->total_count[s->kind] += s->count;
 	p->total_ns[s->kind] += s->ns;
 }
@@ -431,6 +433,7 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	add_traced(&b, PROFILE_OFFCPU);
 	if (p->nr_samples)
 		qsort(p->samples, p->nr_samples, sizeof(*p->samples), cmp_samples);
+	profile_add_timed(m, p, o->window, b.lj_tids);
 
 	while (u64map__next(b.stack_frames, &pos, &key, (void **)&sf)) {
 		free(sf->idx);
@@ -458,6 +461,7 @@ void profile__free(struct profile *p)
 	for (size_t i = 0; i < p->nr_strings_; i++)
 		free(p->strings_[i]);
 	free(p->strings_);
+	free(p->timed);
 	free(p->samples);
 	free(p->frames);
 	free(p);

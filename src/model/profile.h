@@ -73,8 +73,19 @@ struct profile_sample {
 	uint64_t cgroup_id;	/* the thread's cgroup (model__cgroup_name), 0 = unknown */
 	const uint32_t *frames; /* indices into profile.frames, root first, at least one */
 	uint32_t nr_frames;
-	uint64_t count; /* samples (threads, oncpu) or context switches (offcpu) */
-	uint64_t ns;	/* count x sampling period, or off-CPU time */
+	uint64_t count;		       /* samples (threads, oncpu) or context switches (offcpu) */
+	uint64_t ns;		       /* count x sampling period, or off-CPU time */
+	uint32_t kstack_id, ustack_id; /* the model's stacks it was made of (0 = none) */
+};
+
+/*
+ * One on-CPU sample at its time (model_timed.h), for time-ordered views
+ * (speedscope's evented profiles): it stands for samples[sample].ns /
+ * samples[sample].count of the stack of that sample.
+ */
+struct profile_timed {
+	uint64_t time_ns; /* CLOCK_MONOTONIC, as recorded */
+	uint32_t sample;  /* index into profile.samples */
 };
 
 struct profile {
@@ -88,7 +99,19 @@ struct profile {
 	uint32_t weight_us;	/* what a thread sample stands for: the period achieved */
 	uint64_t cpu_period_ns; /* sampling period of on-CPU samples */
 	uint64_t duration_ns;	/* length of the window */
-	char **strings_;	/* internal: the strings the profile owns */
+	/*
+	 * The on-CPU samples of the window with their times (profile_timed.c),
+	 * by their sample's place in samples (so by kind, pid, tid), then time.
+	 * Only as many as the model's ring kept: timed_complete says whether
+	 * that is all of the window (the sum of the ns they stand for per
+	 * thread is then the thread's on-CPU total). timed_start_ns: the
+	 * window's start on the same clock.
+	 */
+	struct profile_timed *timed;
+	size_t nr_timed;
+	bool timed_complete;
+	uint64_t timed_start_ns;
+	char **strings_; /* internal: the strings the profile owns */
 	size_t nr_strings_;
 };
 
@@ -111,6 +134,15 @@ void profile__free(struct profile *p);
  * keep). profile_delta.c: --serve's /debug/pprof/...?seconds=N.
  */
 void profile__subtract(struct profile *p, const struct profile *before, unsigned keep);
+
+/*
+ * profile_timed.c: fills p->timed from the model's ring for window, once
+ * p->samples are sorted; LuaJIT threads (keys of lj_tids) take their
+ * LuaJIT samples, not their CPU-clock ones, as p->samples do.
+ */
+struct u64map;
+void profile_add_timed(struct model *m, struct profile *p, enum model_window window,
+		       const struct u64map *lj_tids);
 
 /* The kind exporters of one profile per file show first: on-CPU samples
  * when there are any, else thread samples. */

@@ -119,6 +119,11 @@ void profile__subtract(struct profile *p, const struct profile *before, unsigned
 
 	memset(p->total_count, 0, sizeof(p->total_count));
 	memset(p->total_ns, 0, sizeof(p->total_ns));
+	/* The timed samples point into the samples, which move: a delta has none. */
+	free(p->timed);
+	p->timed = NULL;
+	p->nr_timed = 0;
+	p->timed_complete = false;
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		struct profile_sample s = p->samples[i];
 
