@@ -9,12 +9,17 @@
 # pointers (inline_hot_nofp: DWARF), a LuaJIT loop (stitched Lua stacks),
 # and off-CPU time (block_sites, --offcpu). The C stacks must root at _start
 # (the frame-pointer walk alone stops at __libc_start_call_main) and the
-# inlined functions show as inlined in every view.
+# inlined functions show as inlined in every view. The speedscope file is
+# also checked against speedscope's schema, and each thread's evented
+# (time-ordered) on-CPU profile against its sampled one: the same stacks,
+# the same nanoseconds (lib/speedscope_check.py).
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v python3 >/dev/null || skip "python3 is not installed"
 . "$(dirname "$0")/lib/pprof_format.bash"
 need_pprof_format
+. "$(dirname "$0")/lib/speedscope_schema.bash"
+need_speedscope_schema
 
 # views NAME KIND PID [OPTIONS...]: one run over PID, then the comparison.
 views() {
@@ -37,6 +42,12 @@ views() {
 	python3 "$TT_SRC/tests/integration/lib/views_compare.py" "$kind" "$pid" "$d/v.ndjson" \
 		"$d/v.json" "$d/$main.folded" "$d/pprof.json" "$d/v.speedscope.json" "$d/$main.svg" ||
 		fail "$name: the views disagree"
+	# On-CPU samples have times: every thread's sampled profile has its evented one.
+	local check=("$d/v.speedscope.json")
+	[ -z "$SPEEDSCOPE_SCHEMA" ] || check+=(--schema "$SPEEDSCOPE_SCHEMA")
+	[ "$kind" != oncpu ] || check+=(--require oncpu)
+	python3 "$TT_SRC/tests/integration/lib/speedscope_check.py" "${check[@]}" ||
+		fail "$name: the speedscope file is not sound"
 }
 
 # root_share NAME PID ROOT: the share of PID's on-CPU samples rooted at ROOT.
