@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "calltree.h"
+#include "hash.h"
 #include "threadtop/frame_namer.h"
 #include "u64map.h"
 #include "util.h"
@@ -19,7 +20,8 @@
 struct pair {
 	const struct tt_stack *us, *ks;
 	uint64_t samples;
-	uint16_t un, kn; /* frames of each stack */
+	uint16_t un, kn; /* frames of each stack (kernel: less the tracer's, from k0) */
+	uint16_t k0;	 /* leaf-side kernel frames of threadtop's tracing left out */
 	/* Where the walk down the path is: the frame at depth `depth` is stack
 	 * frame `at` (user frames, then kernel ones), inlined level `level` of
 	 * its nr_inlined. Nodes are expanded parent first, so each pair is
@@ -60,7 +62,7 @@ static bool stack_frame(const struct pair *p, unsigned i, uint64_t *ip, bool *ke
 	}
 	i -= p->un;
 	if (i < p->kn) {
-		*ip = p->ks->ips[p->kn - 1 - i];
+		*ip = p->ks->ips[p->k0 + p->kn - 1 - i];
 		*kernel = p->ks->flags & TT_STACK_KERNEL;
 		return true;
 	}
@@ -118,10 +120,33 @@ static bool more_after(const struct pair *p)
 	return p->level < p->nr_inlined || p->at + 1u < (unsigned)p->un + p->kn;
 }
 
-/* The identity of a frame in a path: its address, kernel bit and inlined level. */
+/* The identity of a frame in a path without names: its address and inlined level. */
 static uint64_t frame_key(uint64_t ip, uint8_t level)
 {
 	return ip ^ ((uint64_t)level << 56);
+}
+
+/*
+ * The identity of frame ip (inlined level `level`) of pair p: with a namer,
+ * its function (name, module, inlined or not), as the profile every export
+ * reads merges frames (profile.c), so two addresses of one function are one
+ * node, as perf report shows them; without one, its address.
+ */
+static uint64_t frame_ident(const struct calltree *t, const struct pair *p, uint64_t ip,
+			    bool kernel, uint8_t level)
+{
+	struct frame_name fn;
+	const char *name;
+	uint64_t h;
+
+	if (!t->inline_frames)
+		return frame_key(ip, level);
+	model__frame_name(t->m, p->us ? p->us->pid : 0, ip, kernel, &fn);
+	name = level && level <= fn.nr_inlined && fn.inlined ? fn.inlined[level - 1] : fn.name;
+	h = hash_bytes(HASH_INIT ^ (level ? 1 : 0), name, strlen(name) + 1);
+	if (fn.module)
+		h = hash_bytes(h, fn.module, strlen(fn.module));
+	return h;
 }
 
 static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool kernel,
@@ -158,6 +183,7 @@ struct slot {
 	uint64_t ip;
 	bool kernel;
 	uint8_t level;
+	uint64_t ident; /* frame_ident of the group's frame */
 	uint32_t child; /* node index, CALLTREE_NONE for the pairs that end here */
 	uint32_t count, at;
 };
@@ -190,12 +216,15 @@ void calltree__expand(struct calltree *t, uint32_t i)
 		size_t s = 0;
 
 		if (frame_at(t, p, depth, &ip, &kernel, &level)) {
-			key = path_hash(0, frame_key(ip, level), kernel);
+			key = path_hash(0, frame_ident(t, p, ip, kernel, level), kernel);
 			s = (size_t)(uintptr_t)u64map__get(groups, key);
 			if (!s) {
 				xgrow((void **)&slots, &cap_slots, nr_slots + 1, sizeof(*slots));
-				slots[nr_slots] =
-					(struct slot){.ip = ip, .kernel = kernel, .level = level};
+				slots[nr_slots] = (struct slot){
+					.ip = ip,
+					.kernel = kernel,
+					.level = level,
+					.ident = frame_ident(t, p, ip, kernel, level)};
 				s = nr_slots++;
 				u64map__put(groups, key, (void *)(uintptr_t)s);
 			}
@@ -235,8 +264,7 @@ void calltree__expand(struct calltree *t, uint32_t i)
 				self += p->samples;
 		}
 		c = add_node(t, i, slots[s].ip, slots[s].kernel, slots[s].level,
-			     path_hash(t->nodes[i].path, frame_key(slots[s].ip, slots[s].level),
-				       slots[s].kernel));
+			     path_hash(t->nodes[i].path, slots[s].ident, slots[s].kernel));
 		t->nodes[c].begin = c_begin;
 		t->nodes[c].end = c_end;
 		t->nodes[c].total = total;
@@ -246,6 +274,15 @@ void calltree__expand(struct calltree *t, uint32_t i)
 	}
 	free(slots);
 	u64map__free(groups);
+}
+
+/* Whether the leaf-side kernel frame of p (after those left out) is threadtop's tracing. */
+static bool leaf_is_tracer(const struct model *m, const struct pair *p)
+{
+	struct frame_name fn;
+
+	model__frame_name(m, 0, p->ks->ips[p->k0], true, &fn);
+	return model__frame_is_tracer(fn.name);
 }
 
 struct calltree *calltree__new(const struct model *m, const struct model_stack_count *pairs,
@@ -267,6 +304,11 @@ struct calltree *calltree__new(const struct model *m, const struct model_stack_c
 		p->ks = model__stack(m, pairs[i].kstack_id);
 		p->un = p->us ? p->us->nr : 0;
 		p->kn = p->ks ? p->ks->nr : 0;
+		/* As the profile does (profile.c): no frames of our own tracer at the leaf. */
+		while (t->inline_frames && p->kn > 1 && leaf_is_tracer(m, p)) {
+			p->k0++;
+			p->kn--;
+		}
 		p->samples = pairs[i].samples;
 		p->depth = UINT16_MAX; /* not walked yet */
 		total += p->samples;

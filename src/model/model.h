@@ -272,6 +272,14 @@ void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool 
 		       struct frame_name *ret);
 
 /*
+ * Whether a kernel frame named name is threadtop's own tracing (the
+ * off-CPU tracer's BPF program and the tracepoint glue above __schedule):
+ * every view cuts such frames off the leaf of kernel stacks (the BPF side
+ * does when it knows __schedule's address; older recordings hold them).
+ */
+bool model__frame_is_tracer(const char *name);
+
+/*
  * Cgroup names (model_frames.c): as with frames, a live run sets a namer
  * (cgroup ids to container, pod or unit names, cgroup_names.h) and a
  * replay has none. name fills buf and returns 0, or a negative errno when

@@ -5,8 +5,21 @@
  * batch output, the TUI and the exporters name frames the same way; and
  * the same for cgroups (container, pod and unit names).
  */
+#include <string.h>
+
 #include "model_internal.h"
 #include "threadtop/frame_namer.h"
+
+bool model__frame_is_tracer(const char *name)
+{
+	static const char *const prefixes[] = {"bpf_prog_", "bpf_trace_run", "__traceiter_",
+					       "__bpf_trace_"};
+
+	for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]); k++)
+		if (!strncmp(name, prefixes[k], strlen(prefixes[k])))
+			return true;
+	return false;
+}
 
 void model__set_frame_namer(struct model *m, const struct frame_namer *namer)
 {

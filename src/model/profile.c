@@ -135,19 +135,8 @@ static void note_mapping(struct builder *b, struct profile_frame *fr, const stru
  */
 static void trim_tracer_frames(struct builder *b, struct stack_frames *sf)
 {
-	static const char *const prefixes[] = {"bpf_prog_", "bpf_trace_run", "__traceiter_",
-					       "__bpf_trace_"};
-
-	while (sf->nr > 1) {
-		const char *name = b->p->frames[sf->idx[sf->nr - 1]].name;
-		bool ours = false;
-
-		for (size_t k = 0; k < sizeof(prefixes) / sizeof(prefixes[0]) && !ours; k++)
-			ours = !strncmp(name, prefixes[k], strlen(prefixes[k]));
-		if (!ours)
-			break;
+	while (sf->nr > 1 && model__frame_is_tracer(b->p->frames[sf->idx[sf->nr - 1]].name))
 		sf->nr--;
-	}
 }
 
 /* The frames of stack id, root first; an unknown id has none. */

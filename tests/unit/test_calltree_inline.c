@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,9 +26,12 @@ static unsigned namer_calls;
 static int inline_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
 {
 	static const char *const at_work[] = {"helper"}, *const at_compute[] = {"mid", "inner"};
+	static char name[32];
 
+	/* One function per address: the tree merges frames by function name. */
+	snprintf(name, sizeof(name), "fn_%llx", (unsigned long long)addr);
 	namer_calls++;
-	*ret = (struct frame_name){.name = "fn", .kernel = kernel};
+	*ret = (struct frame_name){.name = name, .kernel = kernel};
 	if (addr == U_WORK) {
 		ret->inlined = at_work;
 		ret->nr_inlined = 1;
@@ -126,6 +130,61 @@ static void expanded(void **state)
 	model__free(m);
 }
 
+/* Names by function: 0x21xx are "leaf", kernel 0xffffffff9xxxxxxx the tracer's glue. */
+static int function_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel,
+			 struct frame_name *ret)
+{
+	static char name[32];
+
+	if (addr >= 0x2100 && addr < 0x2200)
+		snprintf(name, sizeof(name), "leaf");
+	else if (kernel && addr >= 0xffffffff90000000ull)
+		snprintf(name, sizeof(name), "bpf_prog_1234_on_switch");
+	else
+		snprintf(name, sizeof(name), "fn_%llx", (unsigned long long)addr);
+	*ret = (struct frame_name){
+		.name = name, .module = kernel ? "[kernel]" : "app", .kernel = kernel};
+	return 0;
+}
+
+/*
+ * Two addresses of one function are one node, as in the profile every export
+ * reads (the folded line main;leaf), and threadtop's own tracing frames at a
+ * kernel stack's leaf are cut, as the profile cuts them.
+ */
+static void merged_by_function(void **state)
+{
+	static const struct frame_namer by_function = {function_name, NULL};
+	static const uint64_t a[] = {0x2110, U_MAIN}, b[] = {0x2120, U_MAIN};
+	static const uint64_t k[] = {0xffffffff90000010ull, K_WAIT, K_READ};
+	struct model_stack_count pairs[] = {{0, 21, 4}, {0, 22, 2}, {23, 21, 1}};
+	struct model *m = model__new(NULL);
+	struct calltree *t;
+	uint32_t main_, leaf, kread, kwait;
+
+	model__set_frame_namer(m, &by_function);
+	model__advance(m, T0);
+	ct_stack(m, 21, false, a, 2);
+	ct_stack(m, 22, false, b, 2);
+	ct_stack(m, 23, true, k, 3);
+	t = calltree__new(m, pairs, 3);
+	main_ = child(t, CALLTREE_ROOT, U_MAIN, 0);
+	assert_int_not_equal(main_, CALLTREE_NONE);
+	calltree__expand(t, main_);
+	assert_int_equal(calltree__node(t, main_)->nr_children, 1);
+	leaf = calltree__node(t, main_)->first_child;
+	assert_int_equal(calltree__node(t, leaf)->total, 7);
+	assert_int_equal(calltree__node(t, leaf)->self, 6);
+	kread = child(t, leaf, K_READ, 0);
+	kwait = child(t, kread, K_WAIT, 0);
+	assert_int_not_equal(kwait, CALLTREE_NONE);
+	calltree__expand(t, kwait);
+	assert_int_equal(calltree__node(t, kwait)->nr_children, 0);
+	assert_int_equal(calltree__node(t, kwait)->self, 1);
+	calltree__free(t);
+	model__free(m);
+}
+
 /* No namer (a replay): one node per address, and the namer is never asked. */
 static void plain(void **state)
 {
@@ -146,6 +205,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(expanded),
+		cmocka_unit_test(merged_by_function),
 		cmocka_unit_test(plain),
 	};
 
