@@ -76,7 +76,7 @@ struct model_filter {
 	uint32_t wchan_id;	 /* 0 = any */
 	const char *comm_substr; /* NULL = any */
 	uint64_t cgroup_id;	 /* 0 = any */
-	uint64_t stack_ip;	 /* 0 = any; else the kernel or user stack holds it */
+	uint64_t stack_ip;	 /* 0 = any; else a stack holds it (model__stack_holds) */
 	uint32_t labels_id;	 /* 0 = any; a labels id (model__labels); MODEL_NO_LABELS */
 	bool hide_kthreads;
 	bool hide_user_threads;
@@ -243,6 +243,14 @@ struct lj_model *model__luajit(struct model *m);
 /* Dictionary look-ups; NULL when unknown. Owned by the model. */
 const char *model__string(const struct model *m, uint32_t id);
 const struct tt_stack *model__stack(const struct model *m, uint32_t id);
+/*
+ * Whether stack id holds the frame at ip: that address, or, with a frame
+ * namer, another address of the same function (name and module, as the
+ * profile and the call tree merge frames), so that drilling down into a
+ * frame keeps every sample the frame stood for. Lua frame tags match as
+ * addresses. false when the stack is unknown.
+ */
+bool model__stack_holds(const struct model *m, uint32_t id, uint64_t ip);
 /* The leaf frame's address of stack id; 0 when m is NULL or the stack unknown or empty. */
 uint64_t model__stack_leaf(const struct model *m, uint32_t id);
 

@@ -5,6 +5,7 @@
  * window. The thread views (model_query.c) and the stack rows exports are
  * built from (model_stacks.c) both go through here, so they count the same.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "model_internal.h"
@@ -32,13 +33,36 @@ bool model_filter_thread(const struct model *m, const struct model_filter *f,
 	return true;
 }
 
-static bool stack_has(const struct model *m, uint32_t id, uint64_t ip)
+/* x86-64: kernel addresses are the upper half. */
+static bool kernel_addr(uint64_t ip)
+{
+	return ip >= 0xffff800000000000ull;
+}
+
+bool model__stack_holds(const struct model *m, uint32_t id, uint64_t ip)
 {
 	const struct tt_stack *st = model__stack(m, id);
+	char name[256], module[256];
+	struct frame_name fn;
+	bool kernel;
 
 	for (unsigned i = 0; st && i < st->nr; i++)
 		if (st->ips[i] == ip)
 			return true;
+	if (!st || !st->nr || !m->namer || lj_frame_is_lua(ip))
+		return false;
+	kernel = st->flags & TT_STACK_KERNEL;
+	if (kernel != kernel_addr(ip))
+		return false;
+	/* Another address of the same function: one frame in the profile and the tree. */
+	model__frame_name(m, st->pid, ip, kernel, &fn);
+	snprintf(name, sizeof(name), "%s", fn.name);
+	snprintf(module, sizeof(module), "%s", fn.module ? fn.module : "");
+	for (unsigned i = 0; i < st->nr; i++) {
+		model__frame_name(m, st->pid, st->ips[i], kernel, &fn);
+		if (!strcmp(fn.name, name) && !strcmp(fn.module ? fn.module : "", module))
+			return true;
+	}
 	return false;
 }
 
@@ -48,7 +72,8 @@ bool model_filter_key(const struct model *m, const struct model_filter *f,
 	if (!f)
 		return true;
 	if (f->stack_ip && !lj_frame_is_lua(f->stack_ip) &&
-	    !stack_has(m, k->kstack_id, f->stack_ip) && !stack_has(m, k->ustack_id, f->stack_ip))
+	    !model__stack_holds(m, k->kstack_id, f->stack_ip) &&
+	    !model__stack_holds(m, k->ustack_id, f->stack_ip))
 		return false;
 	if (f->state_mask && !(f->state_mask & (1u << k->state)))
 		return false;

@@ -300,6 +300,10 @@ static bool keep_traced(const struct model *m, const struct model_filter *f,
 		return false; /* traced stacks carry no syscall */
 	if (f->cgroup_id && model__thread_cgroup(m, r->tid) != f->cgroup_id)
 		return false;
+	/* A drill-down into a frame (the TUI's export of what it shows). */
+	if (f->stack_ip && !model__stack_holds(m, r->kstack_id, f->stack_ip) &&
+	    !model__stack_holds(m, r->ustack_id, f->stack_ip))
+		return false;
 	return model__stack_row_labels_pass(f, r);
 }
 

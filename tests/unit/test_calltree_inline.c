@@ -182,6 +182,14 @@ static void merged_by_function(void **state)
 	assert_int_equal(calltree__node(t, kwait)->nr_children, 0);
 	assert_int_equal(calltree__node(t, kwait)->self, 1);
 	calltree__free(t);
+	/* Drilling down into the merged leaf keeps both its stacks, not only its first address. */
+	assert_true(model__stack_holds(m, 21, 0x2110));
+	assert_true(model__stack_holds(m, 22, 0x2110));
+	assert_false(model__stack_holds(m, 22, U_WORK));
+	assert_false(model__stack_holds(m, 23, 0x2110)); /* a kernel stack: no user function */
+	assert_false(model__stack_holds(m, 99, 0x2110)); /* an unknown stack */
+	model__set_frame_namer(m, NULL);		 /* no names: addresses only */
+	assert_false(model__stack_holds(m, 22, 0x2110));
 	model__free(m);
 }
 

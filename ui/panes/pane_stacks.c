@@ -82,23 +82,14 @@ static void stacks_flatten(struct tui *t)
 static bool keep_row(const struct tui *t, const struct model_filter *f,
 		     const struct model_stack_row *r)
 {
-	const struct tt_stack *st;
-	bool found = false;
-
 	if ((f->pid && r->pid != f->pid) || (f->tid && r->tid != f->tid))
 		return false;
 	if (f->comm_substr && (!r->comm || !strstr(r->comm, f->comm_substr)))
 		return false;
 	if (!model__stack_row_labels_pass(f, r))
 		return false;
-	if (!f->stack_ip)
-		return true;
-	for (int k = 0; k < 2 && !found; k++) {
-		st = model__stack(t->model, k ? r->ustack_id : r->kstack_id);
-		for (unsigned i = 0; st && i < st->nr && !found; i++)
-			found = st->ips[i] == f->stack_ip;
-	}
-	return found;
+	return !f->stack_ip || model__stack_holds(t->model, r->kstack_id, f->stack_ip) ||
+	       model__stack_holds(t->model, r->ustack_id, f->stack_ip);
 }
 
 /* Stack pairs being merged: the tree's input. */
