@@ -26,6 +26,7 @@
 #include "event_codec.h"
 #include "export_app.h"
 #include "invoker.h"
+#include "lj_model.h"
 #include "recorded_names.h"
 #include "log.h"
 #include "maps_cache.h"
@@ -191,6 +192,35 @@ static void name_stack_now(struct app *app, const struct tt_stack *st)
 		symbolizer__resolve(app->sym, st->pid, frame_lookup_addr(st->ips[i], i), false, &f);
 }
 
+/*
+ * Recording live: the C functions a LuaJIT sample names only by address
+ * (ids its library never named, as pmain: model_luajit.c names them as C
+ * frames) are in no stack, so they are named here, as one-frame stacks of
+ * the sample's process, for a replay to name them as this run does.
+ */
+static void record_lua_cfuncs(struct app *app, const struct tt_luajit_sample *s)
+{
+	const struct lj_model *lm = model__luajit(app->model);
+	struct event_sink sink = {app_emit, app};
+	union {
+		struct tt_stack st;
+		char buf[sizeof(struct tt_stack) + sizeof(uint64_t)];
+	} u;
+
+	for (unsigned i = 0; i < s->nr && i < TT_LJ_MAX_FRAMES; i++) {
+		if (!s->frames[i] || lj_model__func_named(lm, s->pid, s->frames[i]))
+			continue;
+		memset(&u, 0, sizeof(u));
+		u.st.hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, sizeof(u.buf),
+						    s->hdr.time_ns};
+		u.st.pid = s->pid;
+		u.st.nr = 1;
+		u.st.ips[0] = s->frames[i];
+		recorded_names__record_stack(app->names, symbolizer__namer(app->sym), &u.st, &sink,
+					     s->hdr.time_ns);
+	}
+}
+
 void app_emit(void *ctx, const struct tt_event_header *ev)
 {
 	struct app *app = ctx;
@@ -233,7 +263,9 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 		break;
 	}
 	/* Recording live: name a new stack's frames now, while its process exists. */
-	if (ev->type == TT_EV_STACK && app->rec && app->sym && !app->replay) {
+	if (ev->type == TT_EV_LUAJIT_SAMPLE && app->rec && app->sym && !app->replay) {
+		record_lua_cfuncs(app, (const struct tt_luajit_sample *)ev);
+	} else if (ev->type == TT_EV_STACK && app->rec && app->sym && !app->replay) {
 		struct event_sink sink = {app_emit, app};
 
 		recorded_names__record_stack(app->names, symbolizer__namer(app->sym),

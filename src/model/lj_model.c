@@ -340,6 +340,13 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 	lm->last_key = count_stack(t, s->ustack_id, frames, nframes);
 }
 
+bool lj_model__func_named(const struct lj_model *lm, uint32_t pid, uint64_t id)
+{
+	const struct lj_proc *p = u64map__get(lm->procs, pid);
+
+	return p && (p->dropped || u64map__get(p->names, id));
+}
+
 uint64_t lj_model__last_stack(const struct lj_model *lm)
 {
 	return lm->last_key;

@@ -116,6 +116,14 @@ struct lj_stack_row {
 int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_stack_row **ret);
 
 /*
+ * Whether the library of process pid named its function id (or names past
+ * the budget were dropped there, so frames may read "[dropped]"). An id it
+ * never named is a C function it could not name, whose id is its address:
+ * such frames are named by the frame namer, as C frames (model_luajit.c).
+ */
+bool lj_model__func_named(const struct lj_model *lm, uint32_t pid, uint64_t id);
+
+/*
  * The key of the stack pair the latest TT_EV_LUAJIT_SAMPLE counted in, for
  * lj_model__stitched_id; 0 when it counted in none (past LJ_MODEL_MAX_STACKS).
  */

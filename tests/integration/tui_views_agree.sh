@@ -12,7 +12,8 @@
 # loop and off-CPU time (block_sites, --offcpu). The replay's speedscope
 # file must have an evented (time-ordered) profile per on-CPU thread equal
 # to its sampled one (lib/speedscope_check.py): a recording keeps the
-# samples' times. Off-CPU, 64-bit syscalls' entry frames are named as perf
+# samples' times; and its stacks must be named as the live run's folded
+# export names them (a LuaJIT C function known only by address included). Off-CPU, 64-bit syscalls' entry frames are named as perf
 # names them (__x64_sys_*, not __ia32_sys_*).
 . "$(dirname "$0")/bpf_common.bash"
 
@@ -26,12 +27,13 @@ trap 'tui_cleanup; cleanup' EXIT
 
 # compare_tui NAME KIND [OPTIONS...]: records $WL, replays it both ways, compares.
 compare_tui() {
-	local name=$1 kind=$2 d=$TMPD/$1 folded try
+	local name=$1 kind=$2 d=$TMPD/$1 folded live try
 	shift 2
 	mkdir -p "$d"
 	chmod 1777 "$d"
 	timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -n 3 -d 1 --source bpf \
-		--unwind auto --unwind-budget 20 -p "$WL" "$@" -w "$d/r.ttr" >/dev/null 2>"$d/err" ||
+		--unwind auto --unwind-budget 20 -p "$WL" "$@" -w "$d/r.ttr" \
+		--export "$d/live.folded" >/dev/null 2>"$d/err" ||
 		fail "$name: recording failed: $(tail -n 3 "$d/err")"
 	"$TT_BIN" -r "$d/r.ttr" -b --format json --export "$d/v.folded" \
 		--export "$d/v.speedscope.json" >/dev/null 2>"$d/rerr" ||
@@ -40,6 +42,11 @@ compare_tui() {
 	[ "$kind" = oncpu ] || folded=$d/v.$kind.folded
 	[ -s "$folded" ] || fail "$name: no $kind stacks in the recording"
 	echo "== $name"
+	# The replay names every frame as the live run did (recorded names).
+	live=$d/live.folded
+	[ "$kind" = oncpu ] || live=$d/live.$kind.folded
+	diff <(sed 's/ [0-9]*$//' "$live" | sort -u) <(sed 's/ [0-9]*$//' "$folded" | sort -u) ||
+		fail "$name: the replay's stacks are not the live run's (live <, replay >)"
 	if [ "$kind" = oncpu ]; then
 		python3 "$TT_SRC/tests/integration/lib/speedscope_check.py" \
 			"$d/v.speedscope.json" --require oncpu ||
