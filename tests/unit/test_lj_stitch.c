@@ -23,6 +23,7 @@
 #include "lj_stitch.h"
 #include "model.h"
 #include "model_internal.h" /* nr_lj_stacks: a full id space without 2^30 stitches */
+#include "profile.h"
 
 #define H(n, f)      \
 	{            \
@@ -236,6 +237,44 @@ static void assert_stitched(struct model *m, uint32_t id)
 	assert_string_equal(fn.module, LJ_FRAME_MODULE);
 }
 
+/*
+ * LuaJIT samples in time order (profile_timed.c): each is matched to the
+ * profile's sample of its stitched stack, with the thread's period as its
+ * weight, so a time-ordered view has the sampled profile's frames and totals.
+ */
+static void luajit_samples_timed(void **state)
+{
+	struct model *m = lua_model();
+	struct profile_opts o = {WIN_SESSION, NULL, NULL, 99};
+	struct profile *p;
+	uint64_t timed_ns = 0, sampled_ns = 0;
+
+	(void)state;
+	lua_sample(m, 101, 100);
+	lua_sample(m, 102, 100);
+	lua_sample(m, 101, 100);
+	p = profile__build(m, &o);
+	assert_int_equal(p->nr_timed, 3);
+	for (size_t i = 0; i < p->nr_timed; i++) {
+		const struct profile_sample *s = &p->samples[p->timed[i].sample];
+
+		assert_int_equal(s->kind, PROFILE_ONCPU);
+		assert_int_equal(s->tid, 51);
+		assert_true(s->ustack_id >= TT_LJ_STACK_ID_BASE); /* the stitched stack */
+		timed_ns += s->ns / s->count;
+	}
+	/* The first and the last are the same stack (hot), the middle one another (cold). */
+	assert_int_equal(p->timed[0].sample, p->timed[2].sample);
+	assert_int_not_equal(p->timed[0].sample, p->timed[1].sample);
+	for (size_t i = 0; i < p->nr_samples; i++)
+		if (p->samples[i].kind == PROFILE_ONCPU)
+			sampled_ns += p->samples[i].ns;
+	assert_int_equal(timed_ns, sampled_ns);
+	assert_int_equal(timed_ns, 3 * 10000 * 1000ull); /* 10 ms each */
+	profile__free(p);
+	model__free(m);
+}
+
 static void model_stitches_samples(void **state)
 {
 	struct model *m = lua_model();
@@ -358,6 +397,7 @@ int main(void)
 		cmocka_unit_test(no_entry_or_no_lua),
 		cmocka_unit_test(classifies_host_frames),
 		cmocka_unit_test(model_stitches_samples),
+		cmocka_unit_test(luajit_samples_timed),
 		cmocka_unit_test(dwarf_and_stitched_stacks_apart),
 		cmocka_unit_test(stitched_space_full),
 	};
