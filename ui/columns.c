@@ -42,6 +42,60 @@ const struct ui_column ui_columns[COL_MAX] = {
 	[COL_TIMEP] = {"TIME+", 9, COLK_NUMBER, 30, 0, "time"},
 };
 
+size_t cols_fit(const struct ui_column *cs, size_t n, int cols, int *ret_x, int *ret_idx)
+{
+	bool keep[64];
+	int fixed = 0, flex = 0, x = 0, left;
+	size_t kept = 0;
+
+	if (n > sizeof(keep))
+		n = sizeof(keep);
+	for (size_t i = 0; i < n; i++)
+		keep[i] = true;
+	/* A missing column reads better than names cut to a few letters. */
+	for (;;) {
+		int need = 0, drop = -1;
+
+		for (size_t i = 0; i < n; i++)
+			if (keep[i])
+				need += (cs[i].width ? cs[i].width : cs[i].min_width) + 1;
+		if (need <= cols + 1) /* the last column needs no separator */
+			break;
+		for (size_t i = 0; i < n; i++)
+			if (keep[i] && cs[i].priority &&
+			    (drop < 0 || cs[i].priority <= cs[drop].priority))
+				drop = (int)i;
+		if (drop < 0)
+			break;
+		keep[drop] = false;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!keep[i])
+			continue;
+		if (cs[i].width)
+			fixed += cs[i].width + 1;
+		else
+			flex++;
+	}
+	left = cols - fixed;
+	for (size_t i = 0; i < n; i++) {
+		int w = cs[i].width;
+
+		if (!keep[i])
+			continue;
+		if (!w)
+			w = flex ? (left - (flex - 1)) / flex : 0;
+		if (w < 1)
+			w = 1;
+		ret_x[kept] = x;
+		ret_idx[kept] = (int)i;
+		x += w + 1;
+		kept++;
+	}
+	ret_x[kept] = x;
+	return kept;
+}
+
 int rows_col_by_key(const char *key)
 {
 	for (int c = 0; c < COL_MAX; c++)

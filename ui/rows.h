@@ -66,6 +66,22 @@ struct ui_column {
 	const char *key; /* its name in the rc file and the Setup screen's */
 };
 
+/*
+ * The columns of a pane, cs[0..n) in screen order, fitted to cols screen
+ * columns (80x24 is the minimum): the lowest-priority columns are dropped
+ * whole until the flexible ones (width 0) get their min_width, then the
+ * flexible ones share what is left. ret_idx[k] is the index in cs of the
+ * k-th column kept, ret_x[k] its x and ret_x[count] the end of the last
+ * (each column is followed by one blank). Returns the count kept. Every
+ * pane with columns lays them out with this (columns.c).
+ */
+size_t cols_fit(const struct ui_column *cs, size_t n, int cols, int *ret_x, int *ret_idx);
+/* Width of the k-th column of a cols_fit layout. */
+static inline int cols_width(const int *x, size_t k)
+{
+	return x[k + 1] - x[k] - 1;
+}
+
 /* The column called key (ui_columns[].key), or -1. */
 int rows_col_by_key(const char *key);
 

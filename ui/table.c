@@ -3,79 +3,29 @@
  * The operations the table panes (Threads, Group, Syscalls) share, but for
  * asking the model (frame_build.c): drawing (column titles with the sort
  * marker, then only the rows that fit, formatted as they are drawn, so a
- * frame costs the same for 100 or 100,000 rows once they are sorted), and
+ * frame costs the same for 100 or 100,000 rows once they are sorted; a
+ * cell wider than its column shortened with a marker, never cut), and
  * the rows' count, narrowing and search through the pane's struct table_pane.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "elide.h"
 #include "screen.h"
 #include "tui_internal.h"
 
-/*
- * Column x positions: fixed widths, the flexible ones share what is left.
- * Where the columns do not fit (80x24 is the minimum), the lowest-priority
- * columns are dropped whole until the flexible ones get their minimum: a
- * missing column reads better than names cut to a few letters.
- */
+/* Column x positions: the pane's columns fitted by cols_fit (columns.c). */
 static void layout(struct tui *t, int cols)
 {
 	struct tui_layout *l = &t->layout;
-	bool keep[TUI_MAX_COLS];
-	int fixed, flex, x = 0, left, n = 0;
+	struct ui_column cs[TUI_MAX_COLS];
+	int idx[TUI_MAX_COLS];
 
 	for (size_t i = 0; i < t->nr_columns; i++)
-		keep[i] = true;
-	for (;;) {
-		int need = 0, drop = -1;
-
-		for (size_t i = 0; i < t->nr_columns; i++) {
-			const struct ui_column *c = &ui_columns[t->columns[i]];
-
-			if (keep[i])
-				need += (c->width ? c->width : c->min_width) + 1;
-		}
-		if (need <= cols + 1) /* the last column needs no separator */
-			break;
-		for (size_t i = 0; i < t->nr_columns; i++) {
-			int p = ui_columns[t->columns[i]].priority;
-
-			if (keep[i] && p &&
-			    (drop < 0 || p <= ui_columns[t->columns[drop]].priority))
-				drop = (int)i;
-		}
-		if (drop < 0)
-			break;
-		keep[drop] = false;
-	}
-	fixed = flex = 0;
-	for (size_t i = 0; i < t->nr_columns; i++) {
-		int w = ui_columns[t->columns[i]].width;
-
-		if (!keep[i])
-			continue;
-		if (w)
-			fixed += w + 1;
-		else
-			flex++;
-	}
-	left = cols - fixed;
-	for (size_t i = 0; i < t->nr_columns; i++) {
-		int w = ui_columns[t->columns[i]].width;
-
-		if (!keep[i])
-			continue;
-		if (!w)
-			w = flex ? (left - (flex - 1)) / flex : 0;
-		if (w < 1)
-			w = 1;
-		l->col_x[n] = x;
-		l->col_id[n] = t->columns[i];
-		x += w + 1;
-		n++;
-	}
-	l->nr_cols = n;
-	l->col_x[n] = x;
+		cs[i] = ui_columns[t->columns[i]];
+	l->nr_cols = (int)cols_fit(cs, t->nr_columns, cols, l->col_x, idx);
+	for (int k = 0; k < l->nr_cols; k++)
+		l->col_id[k] = t->columns[idx[k]];
 }
 
 static int col_width(const struct tui_layout *l, int i)
@@ -185,6 +135,23 @@ static enum screen_role cell_role(int col, const char *text, bool selected)
 	return ROLE_NORMAL;
 }
 
+/*
+ * A cell wider than its column, shortened visibly (elide.h): a command
+ * line or labels lose their end after a whole word, names their middle.
+ */
+static void fit_cell(int col, int w, char *buf, size_t len)
+{
+	char cut[512];
+
+	if (ui_columns[col].kind != COLK_TEXT || elide_width(buf) <= w)
+		return;
+	if (col == COL_CMD || col == COL_LABELS)
+		elide_end(buf, w, screen_utf8(), cut, sizeof(cut));
+	else
+		elide_name(buf, w, screen_utf8(), cut, sizeof(cut));
+	snprintf(buf, len, "%s", cut);
+}
+
 /* Row i's cell col behind its branch in the process tree: "│  ├─ nginx: worker". */
 static void tree_cell(struct tui *t, size_t i, const struct model_row *r, int col, char *buf,
 		      size_t len)
@@ -280,6 +247,7 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 			} else {
 				rows_cell(&t->rows_ctx, r, col, buf, sizeof(buf));
 			}
+			fit_cell(col, w, buf, sizeof(buf));
 			if (ui_columns[col].kind == COLK_NUMBER) {
 				int len = (int)strlen(buf);
 

@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests of the shortening of names and prose (ui/elide.c): names
+ * lose their middle at word boundaries (::, ., _, /) and keep their tag,
+ * one long word is cut in its middle, prose is cut after a whole word,
+ * every shortened text carries the marker and fits its width, in UTF-8
+ * and in ASCII.
+ */
+#include <locale.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "elide.h"
+
+static int setup(void **state)
+{
+	(void)state;
+	return setlocale(LC_ALL, "C.UTF-8") ? 0 : -1;
+}
+
+static void name(const char *s, int width, const char *want)
+{
+	char buf[256];
+
+	elide_name(s, width, true, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	assert_true(elide_width(buf) <= width);
+}
+
+static void test_fits(void **state)
+{
+	name("main", 10, "main");
+	name("chain_exe_leaf [k]", 18, "chain_exe_leaf [k]");
+}
+
+static void test_boundaries(void **state)
+{
+	/* The tag stays, the middle goes where words meet. */
+	name("finish_task_switch.isra.0 [k]", 22, "finish_task…isra.0 [k]");
+	name("std::vector<int>::_M_realloc_insert", 30, "std::vector<int…realloc_insert");
+	name("hot_loop @/tmp/a_rather/long_directory_name/w.lua:1", 30,
+	     "hot_loop @/tmp/a…name/w.lua:1");
+	name("entry_SYSCALL_64_after_hwframe [k]", 20, "entry…hwframe [k]");
+}
+
+static void test_one_word(void **state)
+{
+	/* No boundary keeps half of what fits: the word is cut in its middle. */
+	name("abcdefghijklmnopqrstuvwxyz", 11, "abcde…vwxyz");
+	name("x_abcdefghijklmnopqrstuvwxyz_y", 11, "x_abc…xyz_y");
+}
+
+static void test_narrow(void **state)
+{
+	char buf[64];
+
+	/* Too narrow for the tag beside the name: the name alone, marked. */
+	name("irqentry_exit_to_user_mode [k]", 6, "irq…k]");
+	elide_name("long_name", 0, true, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+	/* A buffer too small is terminated. */
+	elide_name("finish_task_switch.isra.0", 12, true, buf, 5);
+	assert_int_equal(strlen(buf), 4);
+}
+
+static void test_ascii(void **state)
+{
+	char buf[64];
+
+	elide_name("finish_task_switch.isra.0 [k]", 22, false, buf, sizeof(buf));
+	assert_string_equal(buf, "finish_task~isra.0 [k]");
+	elide_end("capabilities: kept cap_kill (stop commands)", 24, false, buf, sizeof(buf));
+	assert_string_equal(buf, "capabilities: kept~");
+}
+
+static void test_wide_chars(void **state)
+{
+	char buf[64];
+
+	/* Widths are columns: each of these takes two. */
+	assert_int_equal(elide_width("日本語"), 6);
+	elide_name("日本語_関数_名前", 9, true, buf, sizeof(buf));
+	assert_true(elide_width(buf) <= 9);
+	assert_non_null(strstr(buf, "…"));
+}
+
+static void test_prose(void **state)
+{
+	char buf[128];
+
+	elide_end("capabilities: kept cap_kill (stop commands run as another user)", 30, true, buf,
+		  sizeof(buf));
+	assert_string_equal(buf, "capabilities: kept cap_kill…");
+	elide_end("short", 30, true, buf, sizeof(buf));
+	assert_string_equal(buf, "short");
+	/* One long word: cut in the word, marked. */
+	elide_end("aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa bb", 10, true, buf, sizeof(buf));
+	assert_string_equal(buf, "aaaaaaaaa…");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fits),	 cmocka_unit_test(test_boundaries),
+		cmocka_unit_test(test_one_word), cmocka_unit_test(test_narrow),
+		cmocka_unit_test(test_ascii),	 cmocka_unit_test(test_wide_chars),
+		cmocka_unit_test(test_prose),
+	};
+
+	return cmocka_run_group_tests(tests, setup, NULL);
+}

@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Text that does not fit its width, shortened visibly instead of cut
+ * mid-word: names lose their middle at a word boundary, prose its end
+ * after a whole word, a marker where text went ("…", or "~" on a terminal
+ * that is not UTF-8). Text is UTF-8 and already escaped; widths are
+ * display columns (wcwidth, by the locale curses set up). No curses here:
+ * unit-tested (tests/unit/test_ui_elide.c).
+ *
+ * The rule for names (elide_name): a trailing tag of one bracketed word
+ * (" [k]", " [lua]", " [inlined]") is kept whole; of the rest, the head up
+ * to the start of a run of separators and the tail from the end of one are
+ * kept, as much of both as fits (a side left empty counts two columns
+ * less), the marker between them; the tail is at
+ * least the longest such tail within a third of the width (a file name,
+ * a method), so the end of a name is never lost to a long head:
+ *   "std::vector<int>::_M_realloc_insert"  ->  "std::vector<int…realloc_insert"
+ *   "finish_task_switch.isra.0 [k]"        ->  "finish_task…isra.0 [k]"
+ * Separators are the characters that join words in function, file and Lua
+ * names: _ : . / @ - ( ) < > [ ] , and space. A name that has no boundary
+ * keeping at least half of what fits (one long word) is cut in the middle
+ * of that word instead, still marked.
+ */
+#ifndef THREADTOP_UI_ELIDE_H
+#define THREADTOP_UI_ELIDE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* The marker's text: "…" (one column) in UTF-8, "~" otherwise. */
+const char *elide_marker(bool utf8);
+/* Display width of s (a byte that does not decode counts one column). */
+int elide_width(const char *s);
+/*
+ * Name s in at most width columns into buf (len bytes), by the rule above;
+ * s whole when it fits. Returns buf.
+ */
+char *elide_name(const char *s, int width, bool utf8, char *buf, size_t len);
+/*
+ * Prose s (a message, a trace line, a command line) in at most width
+ * columns into buf: whole when it fits, else up to its last word that fits
+ * and the marker (mid-word only when the words that fit end before half
+ * of the width: one long word). Returns buf.
+ */
+char *elide_end(const char *s, int width, bool utf8, char *buf, size_t len);
+
+#endif /* THREADTOP_UI_ELIDE_H */
