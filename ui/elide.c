@@ -23,7 +23,7 @@ struct chars {
 
 static bool is_sep(uint32_t c)
 {
-	return c < 128 && c && strchr("_:./@-()<>[], ", (int)c);
+	return c < 128 && c && strchr("_:./@-()<>, ", (int)c);
 }
 
 static void decode(const char *s, size_t bytes, struct chars *c)
@@ -117,7 +117,8 @@ char *elide_name(const char *s, int width, bool utf8, char *buf, size_t len)
 {
 	static _Thread_local struct chars c;
 	const char *m = elide_marker(utf8), *tag;
-	int mw = elide_width(m), budget, total, best = -1, best_h = 0, best_t = 0, min_tail = 0;
+	int mw = elide_width(m), budget, total, best = -1, best_h = 0, best_t = 0, min_tail = 0,
+	    min_head = 0;
 	int best_kept = 0;
 	int prefix[ELIDE_MAX_CHARS + 1];
 	size_t name_bytes;
@@ -139,12 +140,19 @@ char *elide_name(const char *s, int width, bool utf8, char *buf, size_t len)
 	for (int i = 0; i < c.n; i++)
 		prefix[i + 1] = prefix[i] + c.w[i];
 	total = prefix[c.n];
-	/* The tail keeps at least the longest boundary tail within a third of the budget. */
+	/* Each side keeps at least its longest boundary part within a third of the
+	 * budget: no side shrinks to a fragment to let the other keep a word more. */
 	for (int t = c.n; t > 0; t--)
 		if (c.sep[t - 1] && t < c.n && !c.sep[t]) {
 			if (total - prefix[t] > budget / 3)
 				break;
 			min_tail = total - prefix[t];
+		}
+	for (int h = 1; h < c.n; h++)
+		if (c.sep[h] && !c.sep[h - 1]) {
+			if (prefix[h] > budget / 3)
+				break;
+			min_head = prefix[h];
 		}
 	/* Heads end where a run of separators starts, tails start where one ends. */
 	for (int h = 0; h <= c.n; h++) {
@@ -152,6 +160,8 @@ char *elide_name(const char *s, int width, bool utf8, char *buf, size_t len)
 			continue;
 		if (prefix[h] > budget)
 			break;
+		if (prefix[h] < min_head)
+			continue;
 		for (int t = c.n; t >= h; t--) {
 			int kept, score;
 

@@ -11,15 +11,15 @@
  * (" [k]", " [lua]", " [inlined]") is kept whole; of the rest, the head up
  * to the start of a run of separators and the tail from the end of one are
  * kept, as much of both as fits (a side left empty counts two columns
- * less), the marker between them; the tail is at
- * least the longest such tail within a third of the width (a file name,
- * a method), so the end of a name is never lost to a long head:
+ * less), the marker between them; each side keeps at least its longest
+ * such part within a third of the width, so that neither the start of a
+ * name nor its end (a file name, a method) shrinks to a fragment:
  *   "std::vector<int>::_M_realloc_insert"  ->  "std::vector<int…realloc_insert"
  *   "finish_task_switch.isra.0 [k]"        ->  "finish_task…isra.0 [k]"
  * Separators are the characters that join words in function, file and Lua
- * names: _ : . / @ - ( ) < > [ ] , and space. A name that has no boundary
- * keeping at least half of what fits (one long word) is cut in the middle
- * of that word instead, still marked.
+ * names: _ : . / @ - ( ) < > , and space (not brackets: "TRACE [1]" stays
+ * whole). A name that has no boundary keeping at least half of what fits
+ * (one long word) is cut in the middle of that word instead, still marked.
  */
 #ifndef THREADTOP_UI_ELIDE_H
 #define THREADTOP_UI_ELIDE_H

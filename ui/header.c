@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "elide.h"
 #include "escape.h"
 #include "use_model.h"
 
@@ -171,7 +172,7 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 	static const char ascii[] = " .:-=+*#%@";
 	struct use_verdict v;
 	int x, shown = 0, ncpus = 0;
-	char buf[320], text[sizeof(v.text)];
+	char buf[1100], text[4 * sizeof(v.text)];
 
 	for (size_t i = 0; i < n; i++)
 		if (cs[i]->last.kind == TT_USE_CPU && cs[i]->last.index != TT_USE_ALL)
@@ -207,7 +208,7 @@ static void cpu_line(struct tui *t, int cols, const struct use_component *const 
 		x += screen_text(2, x, cols - x, "(no USE data)", ROLE_DIM, false);
 	x += 2;
 	use_model__verdict(model__use(t->model), &v);
-	snprintf(buf, sizeof(buf), "USE: %s", verdict_text(&v, text, sizeof(text)));
+	snprintf(buf, sizeof(buf), "USE: %s", verdict_fit(&v, cols - x - 5, text, sizeof(text)));
 	screen_text(2, x, cols - x, buf,
 		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN
 		    : v.level >= USE_VERDICT_ALMOST  ? ROLE_CRUMB
@@ -358,13 +359,25 @@ static void crumb_line(struct tui *t, int cols)
 		screen_text(5, cols - rw, rw, right, ROLE_DIM, false);
 }
 
-const char *verdict_text(const struct use_verdict *v, char *buf, size_t len)
+const char *verdict_fit(const struct use_verdict *v, int width, char *buf, size_t len)
 {
-	if (v->level == USE_VERDICT_NO_DATA)
-		return "no interval measured yet";
-	/* The verdict names a component (a cgroup or device name): escaped. */
-	escape_for_terminal(v->text, strlen(v->text), buf, len);
-	return buf[0] ? buf : use_verdict_level_name(v->level);
+	char words[sizeof(v->text)], esc[4 * sizeof(v->text)];
+
+	if (v->level == USE_VERDICT_NO_DATA) {
+		snprintf(buf, len, "%s", width >= 24 ? "no interval measured yet" : "no data yet");
+		return buf;
+	}
+	/* The longest wording that fits (use_wording.c), never the text cut. */
+	for (int w = 0; use_verdict_wording(v, w, words, sizeof(words)); w++) {
+		/* The verdict names a component (a cgroup or device name): escaped. */
+		escape_for_terminal(words, strlen(words), esc, sizeof(esc));
+		if (!esc[0])
+			snprintf(esc, sizeof(esc), "%s", use_verdict_level_name(v->level));
+		if (elide_width(esc) <= width)
+			break;
+	}
+	/* Even the shortest is too wide (a long cgroup name): its middle goes. */
+	return elide_name(esc, width, screen_utf8(), buf, len);
 }
 
 void header_draw(struct tui *t, int cols)

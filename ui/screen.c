@@ -298,6 +298,33 @@ int screen_text(int y, int x, int width, const char *s, enum screen_role role, b
 	return pad ? width : used;
 }
 
+int screen_wrapped(int y, int h, int cols, const char *s, enum screen_role role)
+{
+	int line = 0;
+
+	for (const char *p = s; *p && line < h; line++) {
+		int indent = p != s ? 2 : 0;
+		size_t len = strlen(p), cut = (size_t)(cols - indent);
+
+		if (len <= cut) {
+			cut = len;
+		} else {
+			/* At a space when one is near the end, never inside a UTF-8 character. */
+			for (size_t b = cut; b > cut - cut / 4; b--)
+				if (p[b - 1] == ' ') {
+					cut = b;
+					break;
+				}
+			while (cut > 1 && ((unsigned char)p[cut] & 0xc0) == 0x80)
+				cut--;
+		}
+		screen_fill(y + line, 0, cols, role);
+		screen_text(y + line, indent, (int)cut, p, role, false);
+		p += cut;
+	}
+	return line ? line : 1;
+}
+
 void screen_fill(int y, int x, int width, enum screen_role role)
 {
 	if (y < 0 || y >= LINES || x >= COLS || width <= 0)

@@ -79,6 +79,13 @@ void screen_end_frame(void);
  * with spaces to width when pad. Returns the columns used.
  */
 int screen_text(int y, int x, int width, const char *s, enum screen_role role, bool pad);
+/*
+ * Draws s whole over at most h lines from y, cols wide, each filled with
+ * role: wrapped at a space near the end of a line, never inside a UTF-8
+ * character, the lines after the first indented by two. Returns the lines
+ * used. (The selected line of the Log and Traces panes.)
+ */
+int screen_wrapped(int y, int h, int cols, const char *s, enum screen_role role);
 /* Fills width columns at y, x with spaces in role. */
 void screen_fill(int y, int x, int width, enum screen_role role);
 /*

@@ -164,8 +164,9 @@ void frame_key_make(const struct tui *t, const struct model_query *q, struct fra
 bool frame_key_equal(const struct frame_key *a, const struct frame_key *b);
 
 void header_draw(struct tui *t, int cols);
-/* The verdict's line for the screen, escaped into buf (len bytes); the text to show. */
-const char *verdict_text(const struct use_verdict *v, char *buf, size_t len);
+/* The verdict for the screen in at most width columns, escaped into buf
+ * (len bytes): the longest of its wordings that fits. Returns buf. */
+const char *verdict_fit(const struct use_verdict *v, int width, char *buf, size_t len);
 void footer_draw(struct tui *t, int y, int cols);
 void lj_pane__free(struct lj_pane *p);
 /* The saturation cell of a USE row: "SAT 1.60 runnable/CPU >1.00". */

@@ -106,6 +106,18 @@ struct use_verdict {
 	size_t nr_errors;
 };
 
+/* "CPU", "disk vda", "cgroup NAME CPU quota": a component in the verdict's words. */
+void use_component_label(unsigned kind, const char *name, char *buf, size_t len);
+
+/*
+ * The verdict in shorter words (use_wording.c), for a line too narrow for
+ * its text: wording 0 is v->text; 1 drops the thresholds; 2 keeps the
+ * first figure and a count of the components with errors; 3 says only
+ * the component and the level ("CPU saturated, errors"). Writes wording
+ * `which` into buf; false when there is no such wording (past the last).
+ */
+bool use_verdict_wording(const struct use_verdict *v, int which, char *buf, size_t len);
+
 /* Applies the verdict rule (use_verdict.c) to the components of the latest interval. */
 void use_model__verdict(struct use_model *um, struct use_verdict *ret);
 

@@ -35,9 +35,9 @@ static bool is_candidate(const struct tt_use_metric *r)
 	return !(r->kind == TT_USE_CPU && r->index != TT_USE_ALL);
 }
 
-static void label(const struct tt_use_metric *r, char *buf, size_t len)
+void use_component_label(unsigned kind, const char *name, char *buf, size_t len)
 {
-	switch (r->kind) {
+	switch (kind) {
 	case TT_USE_CPU:
 		snprintf(buf, len, "CPU");
 		break;
@@ -45,20 +45,29 @@ static void label(const struct tt_use_metric *r, char *buf, size_t len)
 		snprintf(buf, len, "memory");
 		break;
 	case TT_USE_DISK:
-		snprintf(buf, len, "disk %.32s", r->name);
+		snprintf(buf, len, "disk %.32s", name);
 		break;
 	case TT_USE_NET:
-		snprintf(buf, len, "network %.32s", r->name);
+		snprintf(buf, len, "network %.32s", name);
 		break;
 	case TT_USE_TCP:
 		snprintf(buf, len, "TCP");
 		break;
 	case TT_USE_CGROUP_CPU:
-		snprintf(buf, len, "cgroup %.32s CPU quota", r->name);
+		snprintf(buf, len, "cgroup %.32s CPU quota", name);
 		break;
 	default:
-		snprintf(buf, len, "%.32s", r->name);
+		snprintf(buf, len, "%.32s", name);
 	}
+}
+
+/* The label of record r (its name is not terminated when it fills the field). */
+static void label(const struct tt_use_metric *r, char *buf, size_t len)
+{
+	char name[sizeof(r->name) + 1];
+
+	snprintf(name, sizeof(name), "%.*s", (int)sizeof(r->name), r->name);
+	use_component_label(r->kind, name, buf, len);
 }
 
 static const char *sat_source(const struct tt_use_metric *r)

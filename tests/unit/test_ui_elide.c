@@ -45,6 +45,9 @@ static void test_boundaries(void **state)
 	name("hot_loop @/tmp/a_rather/long_directory_name/w.lua:1", 30,
 	     "hot_loop @/tmp/a…name/w.lua:1");
 	name("entry_SYSCALL_64_after_hwframe [k]", 20, "entry…hwframe [k]");
+	/* Neither side shrinks to a fragment ("tt…an_eighty_column_terminal"). */
+	name("tt_leaf_function_whose_name_is_far_too_long_for_an_eighty_column_terminal", 28,
+	     "tt_leaf_function…terminal");
 }
 
 static void test_one_word(void **state)
@@ -58,8 +61,10 @@ static void test_narrow(void **state)
 {
 	char buf[64];
 
-	/* Too narrow for the tag beside the name: the name alone, marked. */
-	name("irqentry_exit_to_user_mode [k]", 6, "irq…k]");
+	/* Too narrow for anything useful: still within the width, still marked. */
+	elide_name("irqentry_exit_to_user_mode [k]", 6, true, buf, sizeof(buf));
+	assert_true(elide_width(buf) <= 6);
+	assert_non_null(strstr(buf, "…"));
 	elide_name("long_name", 0, true, buf, sizeof(buf));
 	assert_string_equal(buf, "");
 	/* A buffer too small is terminated. */

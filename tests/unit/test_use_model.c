@@ -156,6 +156,48 @@ static void test_errors(void **state)
 	assert_non_null(strstr(v.text, "; errors: eth0 3"));
 }
 
+/* The shorter wordings keep the component, the level, then the figures. */
+static void test_wordings(void **state)
+{
+	struct tt_use_metric r[2] = {
+		rec(TT_USE_CPU, "cpu", 97, TT_USE_FIG_RUNNABLE_PER_CPU, 2.9, 1.0, 1),
+		rec(TT_USE_NET, "eth0", 1, TT_USE_FIG_DROPS, 0, 10, 1),
+	};
+	struct use_verdict v;
+	char buf[256];
+
+	r[0].psi_some_milli = 89000;
+	r[1].flags |= TT_USE_ERRORS_KNOWN;
+	r[1].errors = 3;
+	verdict_of(r, 2, &v);
+	assert_true(use_verdict_wording(&v, 0, buf, sizeof(buf)));
+	assert_string_equal(buf, v.text);
+	assert_true(use_verdict_wording(&v, 1, buf, sizeof(buf)));
+	assert_string_equal(
+		buf,
+		"CPU saturated: 2.90 runnable per CPU, PSI some 89%, 97% busy; errors: eth0 3");
+	assert_true(use_verdict_wording(&v, 2, buf, sizeof(buf)));
+	assert_string_equal(buf, "CPU saturated: 2.90 runnable per CPU; errors on 1");
+	assert_true(use_verdict_wording(&v, 3, buf, sizeof(buf)));
+	assert_string_equal(buf, "CPU saturated, errors");
+	assert_false(use_verdict_wording(&v, 4, buf, sizeof(buf)));
+	/* Busy, nothing saturated. */
+	r[0] = rec(TT_USE_CPU, "cpu", 95, TT_USE_FIG_RUNNABLE_PER_CPU, 0.5, 1.0, 1);
+	verdict_of(r, 1, &v);
+	assert_int_equal(v.level, USE_VERDICT_BUSY);
+	assert_true(use_verdict_wording(&v, 1, buf, sizeof(buf)));
+	assert_string_equal(buf, "CPU busy: 95%, nothing saturated");
+	assert_true(use_verdict_wording(&v, 3, buf, sizeof(buf)));
+	assert_string_equal(buf, "CPU busy");
+	/* Each wording is no longer than the one before. */
+	for (int w = 1; use_verdict_wording(&v, w, buf, sizeof(buf)); w++) {
+		char prev[256];
+
+		use_verdict_wording(&v, w - 1, prev, sizeof(prev));
+		assert_true(strlen(buf) <= strlen(prev));
+	}
+}
+
 static void test_model_history_and_aging(void **state)
 {
 	struct use_model *um = use_model__new();
@@ -257,6 +299,7 @@ int main(void)
 		cmocka_unit_test(test_rank_psi),
 		cmocka_unit_test(test_not_saturated),
 		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_wordings),
 		cmocka_unit_test(test_model_history_and_aging),
 		cmocka_unit_test(test_codec_roundtrip),
 		cmocka_unit_test(test_model_hook_and_json),

@@ -7,12 +7,17 @@
  * the kernel or from another program: escaped before it reaches the
  * terminal. The pane is a list of text lines, rebuilt when the view asks
  * the model again; live runs read the capture, replays the recorded one.
+ * A line too long for the screen is cut after a word with the marker (a
+ * trace line first drops its padding, irq flags and event name); the
+ * selected one shows whole, wrapped.
  */
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "elide.h"
 #include "screen.h"
 #include "threadtop/capture_view.h"
 #include "capture_report.h"
@@ -26,6 +31,7 @@
 struct cap_line {
 	char *text; /* escaped */
 	enum screen_role role;
+	bool trace; /* a tracepoint's line, in ftrace's format */
 };
 
 static void add_line(struct tui *t, enum screen_role role, const char *text)
@@ -37,6 +43,7 @@ static void add_line(struct tui *t, enum screen_role role, const char *text)
 	l = &t->trace_lines[t->nr_trace_lines++];
 	l->text = xstrdup(text);
 	l->role = role;
+	l->trace = false;
 }
 
 /* Adds raw (len bytes another program wrote) escaped, after prefix. */
@@ -92,8 +99,10 @@ static void build_traces(struct tui *t, const struct tracer *tr)
 		add_escaped(t, ROLE_TITLE, "", buf, strlen(buf));
 		if (!st.kept)
 			add_line(t, ROLE_DIM, "  no lines yet");
-		for (size_t j = 0; (line = tracer__line(tr, i, j, NULL)); j++)
+		for (size_t j = 0; (line = tracer__line(tr, i, j, NULL)); j++) {
 			add_escaped(t, ROLE_NORMAL, "  ", line, strlen(line));
+			t->trace_lines[t->nr_trace_lines - 1].trace = true;
+		}
 	}
 }
 
@@ -162,32 +171,70 @@ static bool capture_pane_match(struct tui *t, size_t row, const char *text)
 	return row < t->nr_trace_lines && strcasestr(t->trace_lines[row].text, text);
 }
 
+/*
+ * A trace line in fewer columns, for a screen too narrow for it: ftrace's
+ * "  task-PID  [CPU] flags  TIME: event: fields" without the padding, the
+ * irq flags and the event's name (the title above the lines says it), so
+ * at 80 columns the fields show. False when the line is not in that format.
+ */
+static bool trace_compact(const char *line, char *buf, size_t len)
+{
+	static regex_t re;
+	static int compiled; /* 1 compiled, -1 failed */
+	regmatch_t m[7];
+
+	if (!compiled)
+		compiled = regcomp(&re,
+				   "^ *(.*-[0-9]+) +\\[([0-9]+)\\] +([^ ]+ +)?([0-9]+\\.[0-9]+): "
+				   "+([^ :]+): +(.*)$",
+				   REG_EXTENDED)
+				   ? -1
+				   : 1;
+	if (compiled < 0 || regexec(&re, line, 7, m, 0))
+		return false;
+	snprintf(buf, len, "  %.*s [%.*s] %.*s %s", (int)(m[1].rm_eo - m[1].rm_so),
+		 line + m[1].rm_so, (int)(m[2].rm_eo - m[2].rm_so), line + m[2].rm_so,
+		 (int)(m[4].rm_eo - m[4].rm_so), line + m[4].rm_so, line + m[6].rm_so);
+	return true;
+}
+
 static void capture_pane_draw(struct tui *t, int y, int h, int cols)
 {
 	const struct pane_view *pv = &t->view.per_pane[PANE_TRACES];
+	char cut[1024], compact[1024];
+	const char *text;
 
 	t->layout.colhead_y = -1;
 	t->layout.first_row_y = y;
 	t->layout.nr_visible = h;
 	if (!t->nr_trace_lines) {
 		screen_text(y + 1, 2, cols - 2,
-			    "nothing captured: run with --trace SUBSYSTEM:EVENT (e.g. "
-			    "sched:sched_process_exec) or --cmd 'COMMAND'",
-			    ROLE_DIM, false);
+			    "nothing captured: run with --trace SUBSYSTEM:EVENT", ROLE_DIM, false);
+		screen_text(y + 2, 2, cols - 2,
+			    "(e.g. sched:sched_process_exec) or --cmd 'COMMAND'", ROLE_DIM, false);
 		return;
 	}
-	for (int k = 0; k < h; k++) {
+	for (int k = 0, line = 0; line < h; k++) {
 		size_t i = pv->top + (size_t)k;
 		const struct cap_line *l;
-		bool sel;
 
 		if (i >= t->nr_trace_lines)
 			break;
 		l = &t->trace_lines[i];
-		sel = i == pv->sel;
-		if (sel || l->role == ROLE_COLHEAD)
-			screen_fill(y + k, 0, cols, sel ? ROLE_SELECTED : ROLE_COLHEAD);
-		screen_text(y + k, 0, cols, l->text, sel ? ROLE_SELECTED : l->role, false);
+		if (i == pv->sel) {
+			/* The selected line whole, wrapped: a trace line holds every field. */
+			line += screen_wrapped(y + line, h - line, cols, l->text, ROLE_SELECTED);
+			continue;
+		}
+		if (l->role == ROLE_COLHEAD)
+			screen_fill(y + line, 0, cols, ROLE_COLHEAD);
+		text = l->text;
+		if (l->trace && elide_width(text) > cols &&
+		    trace_compact(text, compact, sizeof(compact)))
+			text = compact;
+		/* Cut after a whole word, marked (elide.h). */
+		screen_text(y + line++, 0, cols,
+			    elide_end(text, cols, screen_utf8(), cut, sizeof(cut)), l->role, false);
 	}
 }
 

@@ -2,11 +2,12 @@
 /*
  * The Log pane: threadtop's own messages, newest first (nothing is printed
  * to the terminal while curses owns it); the selected one is shown whole,
- * wrapped, however long.
+ * wrapped, however long, the others cut after a word with the marker.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "elide.h"
 #include "screen.h"
 #include "escape.h"
 #include "log.h"
@@ -28,7 +29,7 @@ static void log_pane_draw(struct tui *t, int y, int h, int cols)
 {
 	const struct pane_view *pv = &t->view.per_pane[PANE_LOG];
 	size_t n = log_count();
-	char buf[LOG_LINE * 4];
+	char buf[LOG_LINE * 4], cut[LOG_LINE * 4];
 
 	t->layout.colhead_y = y;
 	t->layout.first_row_y = y + 1;
@@ -52,33 +53,14 @@ static void log_pane_draw(struct tui *t, int y, int h, int cols)
 			continue;
 		escape_for_terminal(s, strlen(s), buf, sizeof(buf));
 		if (!sel) {
-			screen_text(y + 1 + line++, 0, cols, buf, ROLE_NORMAL, false);
+			/* Cut after a word, marked: the selected message shows whole. */
+			screen_text(y + 1 + line++, 0, cols,
+				    elide_end(buf, cols, screen_utf8(), cut, sizeof(cut)),
+				    ROLE_NORMAL, false);
 			continue;
 		}
 		/* The selected message in full: wrapped over the lines it needs. */
-		for (const char *p = buf; *p && line < h - 1; line++) {
-			int indent = p != buf ? 2 : 0;
-			size_t len = strlen(p), cut = (size_t)(cols - indent);
-
-			if (len <= cut) {
-				cut = len;
-			} else {
-				/* At a space when one is near the end, never inside a UTF-8 character. */
-				for (size_t b = cut; b > cut - cut / 4; b--)
-					if (p[b - 1] == ' ') {
-						cut = b;
-						break;
-					}
-				while (cut > 1 && ((unsigned char)p[cut] & 0xc0) == 0x80)
-					cut--;
-			}
-			screen_fill(y + 1 + line, 0, cols, ROLE_SELECTED);
-			screen_text(y + 1 + line, indent, (int)cut, p, ROLE_SELECTED, false);
-			p += cut;
-			if (!*p)
-				break;
-		}
-		line++;
+		line += screen_wrapped(y + 1 + line, h - 1 - line, cols, buf, ROLE_SELECTED);
 	}
 }
 

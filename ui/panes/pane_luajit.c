@@ -9,10 +9,12 @@
  * attach one.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "elide.h"
 #include "keys.h"
 #include "pane_luajit.h"
 #include "screen.h"
@@ -326,34 +328,104 @@ static bool luajit_drill(struct tui *t, size_t row, struct crumb *c)
 	return true;
 }
 
-/* The text of a block's title line. */
-static void block_text(const struct lj_block *b, char *buf, size_t len)
+/*
+ * The text of a block's title line in at most width columns: the parts
+ * that fit, whole, the sampling period first to go, then the fidelity.
+ */
+static void block_text(const struct lj_block *b, int width, char *buf, size_t len)
 {
-	char comm[TT_COMM_LEN * 4];
+	char comm[TT_COMM_LEN * 4], tail[64];
+	size_t o;
 
 	escape_for_terminal(b->comm, strlen(b->comm), comm, sizeof(comm));
 	if (b->row.tid)
-		snprintf(buf, len,
-			 "pid %-7u tid %-7u %-16s %8" PRIu64
-			 " samples  fidelity %u/10  every %.1f ms",
-			 b->row.pid, b->row.tid, comm, b->row.samples, b->row.fidelity,
-			 b->row.weight_us / 1000.0);
+		o = (size_t)snprintf(buf, len, "pid %-7u tid %-7u %-16s %8" PRIu64 " samples",
+				     b->row.pid, b->row.tid, comm, b->row.samples);
 	else
-		snprintf(buf, len,
-			 "pid %-7u %zu threads %-12s %8" PRIu64
-			 " samples  fidelity %u/10 (process)",
-			 b->row.pid, b->nr_threads, comm, b->row.samples, b->row.fidelity);
+		o = (size_t)snprintf(buf, len, "pid %-7u %zu threads %-12s %8" PRIu64 " samples",
+				     b->row.pid, b->nr_threads, comm, b->row.samples);
+	if (o >= len)
+		return;
+	snprintf(tail, sizeof(tail), "  fidelity %u/10", b->row.fidelity);
+	if (elide_width(buf) + elide_width(tail) > width)
+		return;
+	o += (size_t)snprintf(buf + o, len - o, "%s", tail);
+	if (b->row.tid)
+		snprintf(tail, sizeof(tail), "  every %.1f ms", b->row.weight_us / 1000.0);
+	else
+		snprintf(tail, sizeof(tail), " (process)");
+	if (o < len && elide_width(buf) + elide_width(tail) <= width)
+		snprintf(buf + o, len - o, "%s", tail);
 }
 
-static void func_text(const struct lj_pane *p, const struct lj_fn *fn, char *buf, size_t len)
+/* The function list's columns, fitted as the table panes' are (cols_fit). */
+enum { FC_SELF, FC_TOTAL, FC_TRACE, FC_NAME, FC_MAX };
+static const struct ui_column func_cols[FC_MAX] = {
+	[FC_SELF] = {"SELF%", 9, COLK_NUMBER, 0, 0, NULL},
+	[FC_TOTAL] = {"TOTAL%", 7, COLK_NUMBER, 60, 0, NULL},
+	[FC_TRACE] = {"TRACE%", 8, COLK_NUMBER, 50, 0, NULL},
+	[FC_NAME] = {"HOT LUA FUNCTIONS", 0, COLK_TEXT, 0, 30, NULL},
+};
+
+struct func_layout {
+	int x[FC_MAX + 1], idx[FC_MAX];
+	size_t nr;
+};
+
+static void func_cell(const struct lj_pane *p, const struct lj_fn *fn, int col, char *buf,
+		      size_t len)
 {
 	double all = p->samples ? (double)p->samples : 1.0;
-	char name[256];
 
-	escape_for_terminal(fn->name, strlen(fn->name), name, sizeof(name));
-	snprintf(buf, len, "  %6.1f%% %6.1f%% %6.1f%%  %s", 100.0 * (double)fn->self / all,
-		 100.0 * (double)fn->total / all,
-		 fn->self ? 100.0 * (double)fn->trace / (double)fn->self : 0.0, name);
+	if (col == FC_SELF)
+		snprintf(buf, len, "%.1f%%", 100.0 * (double)fn->self / all);
+	else if (col == FC_TOTAL)
+		snprintf(buf, len, "%.1f%%", 100.0 * (double)fn->total / all);
+	else if (col == FC_TRACE)
+		snprintf(buf, len, "%.1f%%",
+			 fn->self ? 100.0 * (double)fn->trace / (double)fn->self : 0.0);
+	else
+		escape_for_terminal(fn->name, strlen(fn->name), buf, len);
+}
+
+/* The text search looks in: every column, the whole name. */
+static void func_text(const struct lj_pane *p, const struct lj_fn *fn, char *buf, size_t len)
+{
+	size_t o = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < FC_MAX && o + 1 < len; c++) {
+		func_cell(p, fn, c, buf + o, len - o);
+		o += strlen(buf + o);
+		if (o + 1 < len)
+			buf[o++] = ' ', buf[o] = '\0';
+	}
+}
+
+/* A function's line, or with fn NULL the title line, by the layout. */
+static void draw_func(const struct lj_pane *p, const struct lj_fn *fn, const struct func_layout *fl,
+		      int y, enum screen_role role)
+{
+	char cell[320], fit[320];
+
+	for (size_t k = 0; k < fl->nr; k++) {
+		int c = fl->idx[k], w = cols_width(fl->x, k), cw;
+
+		if (!fn && c == FC_NAME)
+			snprintf(cell, sizeof(cell), "%s",
+				 w >= 51   ? "HOT LUA FUNCTIONS (Enter narrows every pane to one)"
+				 : w >= 31 ? "HOT LUA FUNCTIONS (Enter narrows)"
+					   : func_cols[c].title);
+		else if (!fn)
+			snprintf(cell, sizeof(cell), "%s", func_cols[c].title);
+		else
+			func_cell(p, fn, c, cell, sizeof(cell));
+		/* A long name (a long chunk path) loses its middle, marked. */
+		elide_name(cell, w, screen_utf8(), fit, sizeof(fit));
+		cw = elide_width(fit);
+		screen_text(y, fl->x[k] + (c != FC_NAME && w > cw ? w - cw : 0), w, fit, role,
+			    false);
+	}
 }
 
 static bool luajit_match(struct tui *t, size_t row, const char *text)
@@ -372,7 +444,7 @@ static bool luajit_match(struct tui *t, size_t row, const char *text)
 	else if (l->kind == LJL_FUNCS)
 		return false;
 	else
-		block_text(block_of(p, l), buf, sizeof(buf));
+		block_text(block_of(p, l), INT_MAX, buf, sizeof(buf));
 	return strcasestr(buf, text) != NULL;
 }
 
@@ -389,20 +461,20 @@ static void draw_empty(struct tui *t, int y, int cols)
 		screen_text(y, 2, cols - 2, buf, ROLE_DIM, false);
 		return;
 	}
+	/* Lines that fit 80 columns whole. */
 	screen_text(y, 2, cols - 2, "No LuaJIT process is attached.", ROLE_WARN, false);
 	screen_text(y + 1, 2, cols - 2,
 		    "Start one with the sysprof library: threadtop run -- luajit app.lua",
 		    ROLE_NORMAL, false);
-	screen_text(
-		y + 2, 2, cols - 2,
-		"or LD_PRELOAD=libthreadtop-sysprof.so luajit app.lua (or require(\"sysprof\")) "
-		"while threadtop runs;",
-		ROLE_NORMAL, false);
+	screen_text(y + 2, 2, cols - 2,
+		    "or, while threadtop runs, LD_PRELOAD=libthreadtop-sysprof.so luajit app.lua",
+		    ROLE_NORMAL, false);
 	screen_text(y + 3, 2, cols - 2,
-		    "threadtop picks it up with no set-up (BPF source, as root).", ROLE_NORMAL,
-		    false);
+		    "or require(\"sysprof\") in the program: threadtop picks it up with no",
+		    ROLE_NORMAL, false);
+	screen_text(y + 4, 2, cols - 2, "set-up (BPF source, as root).", ROLE_NORMAL, false);
 	if (!strcmp(t->source, "proc"))
-		screen_text(y + 5, 2, cols - 2,
+		screen_text(y + 6, 2, cols - 2,
 			    "This run uses the /proc source: LuaJIT samples need the BPF source.",
 			    ROLE_WARN, false);
 }
@@ -423,21 +495,34 @@ static void draw_state(const struct lj_pane *p, const struct lj_line *l, int y, 
 	screen_text(y, 20, cols - 20, buf, role == ROLE_SELECTED ? role : ROLE_BAR, false);
 }
 
+/* The title in the words that fit: the minute window's remark is the first to go. */
+static void title_text(const struct tui *t, int cols, char *buf, size_t len)
+{
+	const char *win = view_window_name(t->header.window);
+
+	snprintf(buf, len, "LUAJIT VM STATES per process and thread, %s%s", win,
+		 t->header.window == WIN_MINUTE ? " (LuaJIT keeps the session)" : "");
+	if (elide_width(buf) > cols)
+		snprintf(buf, len, "LUAJIT VM STATES per process and thread, %s", win);
+	if (elide_width(buf) > cols)
+		snprintf(buf, len, "LUAJIT VM STATES, %s", win);
+}
+
 static void luajit_draw(struct tui *t, int y, int h, int cols)
 {
 	struct tui_layout *l = &t->layout;
 	const struct lj_pane *p = t->luajit;
 	const struct pane_view *pv = &t->view.per_pane[PANE_LUAJIT];
+	struct func_layout fl;
 	char buf[320];
 
 	l->colhead_y = y;
 	l->first_row_y = y + 1;
 	l->nr_visible = h - 1;
 	l->nr_cols = 0;
+	fl.nr = cols_fit(func_cols, FC_MAX, cols, fl.x, fl.idx);
 	screen_fill(y, 0, cols, ROLE_COLHEAD);
-	snprintf(buf, sizeof(buf), "LUAJIT VM STATES per process and thread, %s%s",
-		 view_window_name(t->header.window),
-		 t->header.window == WIN_MINUTE ? " (LuaJIT keeps the session)" : "");
+	title_text(t, cols, buf, sizeof(buf));
 	screen_text(y, 0, cols, buf, ROLE_COLHEAD, false);
 	if (!p || !p->nr_lines) {
 		draw_empty(t, y + 2, cols);
@@ -460,18 +545,13 @@ static void luajit_draw(struct tui *t, int y, int h, int cols)
 			break;
 		case LJL_FUNCS:
 			screen_fill(y + 1 + k, 0, cols, ROLE_COLHEAD);
-			screen_text(
-				y + 1 + k, 0, cols,
-				"    SELF%  TOTAL%  TRACE%  HOT LUA FUNCTIONS (Enter narrows every "
-				"pane to one)",
-				ROLE_COLHEAD, false);
+			draw_func(p, NULL, &fl, y + 1 + k, ROLE_COLHEAD);
 			break;
 		case LJL_FUNC:
-			func_text(p, &p->funcs[ln->func], buf, sizeof(buf));
-			screen_text(y + 1 + k, 0, cols, buf, role, false);
+			draw_func(p, &p->funcs[ln->func], &fl, y + 1 + k, role);
 			break;
 		default:
-			block_text(block_of(p, ln), buf, sizeof(buf));
+			block_text(block_of(p, ln), cols, buf, sizeof(buf));
 			screen_text(y + 1 + k, 0, cols, buf,
 				    role == ROLE_SELECTED ? role : ROLE_LABEL, false);
 			break;

@@ -7,13 +7,16 @@
  * "[inlined]" functions the compiler inlined into the frame above;
  * addresses in a replay). On-CPU, LuaJIT threads show their sysprof
  * samples, Lua frames ("[lua]", another colour) stitched into the C stack.
- * With the /proc source there are no stacks, and the pane says so.
+ * A name too long for its column loses its middle, marked (elide.h); a
+ * tree too deep shows its innermost levels after the marker. With the
+ * /proc source there are no stacks, and the pane says so.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "elide.h"
 #include "keys.h"
 #include "screen.h"
 #include "lj_model.h"
@@ -22,6 +25,16 @@
 
 #define HOT_PATH_MAX 256
 #define EXPAND_SUBTREE_MAX 20000
+#define NAME_MIN 28 /* columns a frame's name keeps however deep the tree */
+
+/* The pane's columns, fitted as the table panes' are (cols_fit). */
+enum { SC_TOTAL, SC_SELF, SC_COUNT, SC_TREE, SC_MAX };
+static const struct ui_column stack_cols[SC_MAX] = {
+	[SC_TOTAL] = {"TOTAL%", 7, COLK_NUMBER, 0, 0, NULL},
+	[SC_SELF] = {"SELF%", 6, COLK_NUMBER, 50, 0, NULL},
+	[SC_COUNT] = {"SAMPLES", 8, COLK_NUMBER, 40, 0, NULL}, /* off-CPU: TIME ms */
+	[SC_TREE] = {"CALL TREE", 0, COLK_TEXT, 0, NAME_MIN + 16, NULL},
+};
 
 static bool is_expanded(void *ctx, const struct calltree_node *n)
 {
@@ -297,20 +310,22 @@ static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, 
 static bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 {
 	const struct calltree_node *n;
-	char buf[64];
+	char buf[256], name[CRUMB_LABEL];
 
 	if (!t->tree || row >= t->stack_rows.nr)
 		return false;
 	n = calltree__node(t->tree, t->stack_rows.rows[row]);
 	c->stack_ip = n->ip;
 	frame_text(t, n, buf, sizeof(buf));
-	snprintf(c->label, sizeof(c->label), "frame %s", buf);
+	/* A long name loses its middle here, not its end (the label is short). */
+	elide_name(buf, (int)sizeof(c->label) - 8, screen_utf8(), name, sizeof(name));
+	snprintf(c->label, sizeof(c->label), "frame %.*s", (int)sizeof(c->label) - 7, name);
 	return true;
 }
 
 static bool stacks_match(struct tui *t, size_t row, const char *text)
 {
-	char buf[64];
+	char buf[256];
 
 	if (!t->tree || row >= t->stack_rows.nr)
 		return false;
@@ -318,23 +333,31 @@ static bool stacks_match(struct tui *t, size_t row, const char *text)
 	return strcasestr(buf, text) != NULL;
 }
 
-/* The tree lines of node i: one glyph per ancestor level, then its own. */
+/*
+ * The tree lines of node i: one glyph per ancestor level, then its own.
+ * Deep stacks show the innermost levels only, after the marker, so that
+ * the frame's name keeps NAME_MIN columns.
+ */
 static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum screen_role role)
 {
 	const struct calltree_node *n = calltree__node(t->tree, i);
 	uint32_t chain[64];
 	int depth = 0, used = 0, room;
+	bool hidden;
 
 	for (uint32_t a = n->parent; a != CALLTREE_ROOT && a != CALLTREE_NONE && depth < 64;
 	     a = calltree__node(t->tree, a)->parent)
 		chain[depth++] = a;
-	/* Deep stacks: show the innermost levels only, so the frame stays visible.
-	 * depth is only ever lowered, to room >= 0 (the unsigned division says so
+	/* depth is only ever lowered, to room >= 0 (the unsigned division says so
 	 * to scan-build, which otherwise walks a path with a negative room and
 	 * reads chain[] past what the loop above filled). */
-	room = w > 24 ? (int)((unsigned)(w - 24) / 2) : 0;
-	if (depth > room)
-		depth = room;
+	room = w > NAME_MIN + 4 ? (int)((unsigned)(w - NAME_MIN - 4) / 2) : 0;
+	hidden = depth > room;
+	if (hidden) {
+		depth = room > 0 ? room - 1 : 0; /* the marker takes a level's place */
+		used += screen_text(y, x, w, elide_marker(screen_utf8()), role, false);
+		used += screen_text(y, x + used, w - used, " ", role, false);
+	}
 	for (int d = depth - 1; d >= 0; d--)
 		used += screen_text(y, x + used, w - used,
 				    calltree__is_last(t->tree, chain[d])
@@ -353,47 +376,104 @@ static int draw_indent(struct tui *t, int y, int x, int w, uint32_t i, enum scre
 	return used;
 }
 
+/*
+ * The tree column's title in the words that fit: what the samples are and
+ * the keys, then without the expand keys, without any, the bare title.
+ */
+static void tree_title(const struct tui *t, int w, char *buf, size_t len)
+{
+	const char *what = t->view.offcpu ? "OFF-CPU" : "ON-CPU";
+	const char *from = t->stacks_luajit    ? "with LuaJIT samples, Lua frames [lua]"
+			   : !t->stacks_traced ? "stacks of the thread samples"
+			   : t->view.offcpu    ? "blocked time from sched_switch"
+					       : "perf_event CPU samples";
+	const char *flip = t->view.offcpu ? "on-CPU" : "off-CPU";
+
+	snprintf(buf, len, "%s CALL TREE, %s (o: %s; + - * E expand)", what, from, flip);
+	if (elide_width(buf) <= w)
+		return;
+	snprintf(buf, len, "%s CALL TREE, %s (o: %s)", what, from, flip);
+	if (elide_width(buf) <= w)
+		return;
+	snprintf(buf, len, "%s CALL TREE, %s", what, from);
+	if (elide_width(buf) <= w)
+		return;
+	snprintf(buf, len, "%s CALL TREE (o: %s)", what, flip);
+	if (elide_width(buf) > w)
+		snprintf(buf, len, "%s CALL TREE", what);
+}
+
+/* The figure of stack column c for node n (total is the root's). */
+static void stack_cell(int c, const struct calltree_node *n, uint64_t total, bool ns, char *buf,
+		       size_t len)
+{
+	if (c == SC_TOTAL)
+		snprintf(buf, len, "%.1f%%",
+			 total ? 100.0 * (double)n->total / (double)total : 0.0);
+	else if (c == SC_SELF)
+		snprintf(buf, len, "%.1f%%", total ? 100.0 * (double)n->self / (double)total : 0.0);
+	else
+		snprintf(buf, len, "%" PRIu64, ns ? n->total / 1000000 : n->total);
+}
+
+static void draw_head(struct tui *t, int y, int cols, const int *xs, const int *idx, size_t nr,
+		      bool ns)
+{
+	char buf[160];
+
+	screen_fill(y, 0, cols, ROLE_COLHEAD);
+	for (size_t k = 0; k < nr; k++) {
+		const struct ui_column *c = &stack_cols[idx[k]];
+		int w = cols_width(xs, k), tw;
+
+		if (idx[k] == SC_TREE) {
+			tree_title(t, w, buf, sizeof(buf));
+			screen_text(y, xs[k], w, buf, ROLE_COLHEAD, false);
+			continue;
+		}
+		snprintf(buf, sizeof(buf), "%s", idx[k] == SC_COUNT && ns ? "TIME ms" : c->title);
+		tw = elide_width(buf);
+		screen_text(y, xs[k] + (w > tw ? w - tw : 0), w, buf,
+			    idx[k] == SC_TOTAL ? ROLE_COLHEAD_SORT : ROLE_COLHEAD, false);
+	}
+}
+
 static void stacks_draw(struct tui *t, int y, int h, int cols)
 {
 	struct tui_layout *l = &t->layout;
 	const struct pane_view *pv = &t->view.per_pane[PANE_STACKS];
 	uint64_t total = t->stack_samples;
 	bool ns = t->stacks_traced && t->view.offcpu;
-	char buf[160];
+	int xs[SC_MAX + 1], idx[SC_MAX];
+	size_t nr = cols_fit(stack_cols, SC_MAX, cols, xs, idx);
+	char buf[256], name[256];
 
 	l->colhead_y = y;
 	l->first_row_y = y + 1;
 	l->nr_visible = h - 1;
 	l->nr_cols = 0;
-	screen_fill(y, 0, cols, ROLE_COLHEAD);
-	screen_text(y, 0, 7, " TOTAL%", ROLE_COLHEAD_SORT, false);
-	screen_text(y, 8, 6, " SELF%", ROLE_COLHEAD, false);
-	screen_text(y, 15, 8, ns ? " TIME ms" : " SAMPLES", ROLE_COLHEAD, false);
-	snprintf(buf, sizeof(buf), "%s CALL TREE, %s (o: %s; + - e E expand)",
-		 t->view.offcpu ? "OFF-CPU" : "ON-CPU",
-		 t->stacks_luajit    ? "with LuaJIT samples, Lua frames [lua]"
-		 : !t->stacks_traced ? "stacks of the thread samples"
-		 : t->view.offcpu    ? "blocked time from sched_switch"
-				     : "perf_event CPU samples",
-		 t->view.offcpu ? "on-CPU" : "off-CPU");
-	screen_text(y, 24, cols - 24, buf, ROLE_COLHEAD, false);
+	draw_head(t, y, cols, xs, idx, nr, ns);
 	if (!strcmp(t->source, "proc") && !t->stacks_traced && !stacks_rows(t, 1)) {
 		screen_text(y + 2, 2, cols - 2,
-			    "Stacks need the BPF source (run as root with --source bpf): /proc "
-			    "gives no stacks.",
+			    elide_end("Stacks need the BPF source (run as root with --source bpf): "
+				      "/proc gives no stacks.",
+				      cols - 2, screen_utf8(), buf, sizeof(buf)),
 			    ROLE_WARN, false);
 		screen_text(y + 3, 2, cols - 2,
-			    "The Threads pane shows each thread's wait channel (wchan) as its top "
-			    "frame; the Group pane groups by it.",
+			    elide_end("The Threads pane shows each thread's wait channel (wchan) "
+				      "as its top frame; the Group pane groups by it.",
+				      cols - 2, screen_utf8(), buf, sizeof(buf)),
 			    ROLE_DIM, false);
 		return;
 	}
 	if (!stacks_rows(t, 1)) {
-		snprintf(buf, sizeof(buf),
+		snprintf(name, sizeof(name),
 			 "no %s stack samples in this window (%llu samples in all)",
 			 t->view.offcpu ? "off-CPU" : "on-CPU",
 			 (unsigned long long)t->window_samples);
-		screen_text(y + 2, 2, cols - 2, buf, ROLE_DIM, false);
+		screen_text(y + 2, 2, cols - 2,
+			    elide_end(name, cols - 2, screen_utf8(), buf, sizeof(buf)), ROLE_DIM,
+			    false);
 		return;
 	}
 	for (int k = 0; k < l->nr_visible; k++) {
@@ -401,7 +481,6 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 		const struct calltree_node *n;
 		enum screen_role role;
 		bool sel;
-		int x;
 
 		if (i >= stacks_rows(t, i + 1))
 			break;
@@ -410,19 +489,26 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 		role = sel ? ROLE_SELECTED : ROLE_NORMAL;
 		if (sel)
 			screen_fill(y + 1 + k, 0, cols, ROLE_SELECTED);
-		snprintf(buf, sizeof(buf), "%6.1f%% %5.1f%% %8" PRIu64 " ",
-			 total ? 100.0 * (double)n->total / (double)total : 0.0,
-			 total ? 100.0 * (double)n->self / (double)total : 0.0,
-			 ns ? n->total / 1000000 : n->total);
-		x = screen_text(y + 1 + k, 0, cols, buf, role, false);
-		x += draw_indent(t, y + 1 + k, x, cols - x, t->stack_rows.rows[i], role);
-		frame_text(t, n, buf, sizeof(buf));
-		screen_text(y + 1 + k, x, cols - x, buf,
-			    sel			     ? ROLE_SELECTED
-			    : n->kernel		     ? ROLE_KERNEL
-			    : lj_frame_is_lua(n->ip) ? ROLE_LABEL
-						     : ROLE_NORMAL,
-			    false);
+		for (size_t c = 0; c < nr; c++) {
+			int x = xs[c], w = cols_width(xs, c), tw;
+
+			if (idx[c] != SC_TREE) {
+				stack_cell(idx[c], n, total, ns, buf, sizeof(buf));
+				tw = elide_width(buf);
+				screen_text(y + 1 + k, x + (w > tw ? w - tw : 0), w, buf, role,
+					    false);
+				continue;
+			}
+			x += draw_indent(t, y + 1 + k, x, w, t->stack_rows.rows[i], role);
+			frame_text(t, n, name, sizeof(name));
+			elide_name(name, xs[c] + w - x, screen_utf8(), buf, sizeof(buf));
+			screen_text(y + 1 + k, x, xs[c] + w - x, buf,
+				    sel			     ? ROLE_SELECTED
+				    : n->kernel		     ? ROLE_KERNEL
+				    : lj_frame_is_lua(n->ip) ? ROLE_LABEL
+							     : ROLE_NORMAL,
+				    false);
+		}
 	}
 }
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elide.h"
 #include "screen.h"
 #include "sparkline.h"
 #include "escape.h"
@@ -93,9 +94,11 @@ void use_pane_saturation(const struct tt_use_metric *r, char *buf, size_t len)
 /*
  * What this run could not measure, from the records: PSI unknown on the CPU
  * record (kernels built with CONFIG_PSI_DEFAULT_DISABLED), no error counts
- * for disks, no link speed for NICs. Returns the lines written into lines.
+ * for disks, no link speed for NICs; each in a long and a short wording
+ * (what stands in for it is the first to go on a narrow screen). Returns
+ * the lines written into lines.
  */
-static size_t missing_lines(const struct use_component *const *cs, size_t n, char lines[][160],
+static size_t missing_lines(const struct use_component *const *cs, size_t n, const char *lines[][2],
 			    size_t cap)
 {
 	bool cpu = false, psi = false, disk_err = false, nic_speed = false;
@@ -113,18 +116,35 @@ static size_t missing_lines(const struct use_component *const *cs, size_t n, cha
 		if (r->kind == TT_USE_NET && r->util_milli == TT_USE_UNKNOWN)
 			nic_speed = true;
 	}
-	if (cpu && !psi && k < cap)
-		snprintf(lines[k++], 160,
-			 "PSI: not enabled (boot with psi=1); saturation from run queues, "
-			 "paging and disk queues instead");
-	if (disk_err && k < cap)
-		snprintf(lines[k++], 160,
-			 "disk errors: not exposed by these devices (no ioerr_cnt)");
-	if (nic_speed && k < cap)
-		snprintf(
-			lines[k++], 160,
-			"NIC utilization: link speed unknown (virtual NIC); bytes/s shown instead");
+	if (cpu && !psi && k < cap) {
+		lines[k][0] = "PSI: not enabled (boot with psi=1); saturation from run queues, "
+			      "paging and disk queues instead";
+		lines[k++][1] = "PSI: not enabled (boot with psi=1)";
+	}
+	if (disk_err && k < cap) {
+		lines[k][0] = "disk errors: not exposed by these devices (no ioerr_cnt)";
+		lines[k++][1] = "disk errors: no ioerr_cnt";
+	}
+	if (nic_speed && k < cap) {
+		lines[k][0] = "NIC utilization: link speed unknown (virtual NIC); bytes/s shown "
+			      "instead";
+		lines[k++][1] = "NIC utilization: link speed unknown (virtual NIC)";
+	}
 	return k;
+}
+
+/* A line of the verdict block: the first of its wordings that fits, else cut after a word. */
+static void block_line(int y, int cols, const char *const *words, size_t n, enum screen_role role)
+{
+	char cut[512];
+
+	for (size_t i = 0; i < n; i++)
+		if (elide_width(words[i]) <= cols || i + 1 == n) {
+			screen_text(y, 0, cols,
+				    elide_end(words[i], cols, screen_utf8(), cut, sizeof(cut)),
+				    role, false);
+			return;
+		}
 }
 
 /* The verdict, its evidence and errors, and what is missing; returns rows used. */
@@ -132,12 +152,13 @@ static int verdict_block(struct tui *t, int y, int h, int cols,
 			 const struct use_component *const *cs, size_t n)
 {
 	struct use_verdict v;
-	char buf[512], miss[3][160], text[sizeof(v.text)];
+	char buf[512], full[320], shorter[320], text[4 * sizeof(v.text)];
+	const char *miss[3][2], *words[3];
 	size_t nm;
 	int used = 0;
 
 	use_model__verdict(model__use(t->model), &v);
-	snprintf(buf, sizeof(buf), "Verdict: %s", verdict_text(&v, text, sizeof(text)));
+	snprintf(buf, sizeof(buf), "Verdict: %s", verdict_fit(&v, cols - 9, text, sizeof(text)));
 	screen_text(y + used++, 0, cols, buf,
 		    v.level == USE_VERDICT_SATURATED ? ROLE_WARN
 		    : v.level >= USE_VERDICT_ALMOST  ? ROLE_CRUMB
@@ -146,9 +167,15 @@ static int verdict_block(struct tui *t, int y, int h, int cols,
 	for (size_t i = 0; i < v.nr_evidence && used < h; i++) {
 		const struct use_evidence *e = &v.evidence[i];
 
-		snprintf(buf, sizeof(buf), "  evidence: %s %.2f vs threshold %.2f (%s)", e->metric,
+		/* Narrower: without the word "threshold", then without the source. */
+		snprintf(full, sizeof(full), "  evidence: %s %.2f vs threshold %.2f (%s)",
+			 e->metric, e->value, e->threshold, e->source);
+		snprintf(shorter, sizeof(shorter), "  evidence: %s %.2f vs %.2f (%s)", e->metric,
 			 e->value, e->threshold, e->source);
-		screen_text(y + used++, 0, cols, buf, ROLE_NORMAL, false);
+		snprintf(buf, sizeof(buf), "  evidence: %s %.2f vs %.2f", e->metric, e->value,
+			 e->threshold);
+		words[0] = full, words[1] = shorter, words[2] = buf;
+		block_line(y + used++, cols, words, 3, ROLE_NORMAL);
 	}
 	if (v.nr_errors && used < h) {
 		size_t o = (size_t)snprintf(buf, sizeof(buf), "  errors:");
@@ -161,12 +188,15 @@ static int verdict_block(struct tui *t, int y, int h, int cols,
 			o += (size_t)snprintf(buf + o, sizeof(buf) - o, " %s %llu", name,
 					      (unsigned long long)v.errors[i].count);
 		}
-		screen_text(y + used++, 0, cols, buf, ROLE_WARN, false);
+		words[0] = buf;
+		block_line(y + used++, cols, words, 1, ROLE_WARN);
 	}
 	nm = missing_lines(cs, n, miss, 3);
 	for (size_t i = 0; i < nm && used < h; i++) {
-		snprintf(buf, sizeof(buf), "  not measured: %s", miss[i]);
-		screen_text(y + used++, 0, cols, buf, ROLE_DIM, false);
+		snprintf(full, sizeof(full), "  not measured: %s", miss[i][0]);
+		snprintf(shorter, sizeof(shorter), "  not measured: %s", miss[i][1]);
+		words[0] = full, words[1] = shorter;
+		block_line(y + used++, cols, words, 2, ROLE_DIM);
 	}
 	return used;
 }
@@ -193,13 +223,15 @@ static void row_draw(struct tui *t, int y, int cols, const struct use_component 
 	double util = use_util_pct(r);
 	float hist[USE_HISTORY], bins[USE_HISTORY];
 	size_t nb, have;
-	char name[4 * 2 * TT_COMM_LEN + 16], buf[96], spark[USE_HISTORY * 4 + 1];
+	char name[4 * 2 * TT_COMM_LEN + 16], buf[sizeof(name)], spark[USE_HISTORY * 4 + 1];
 	int x = 0;
 
 	if (sel)
 		screen_fill(y, 0, cols, ROLE_SELECTED);
 	component_name(r, name, sizeof(name));
-	screen_text(y, x, NAME_W - 1, name, role, false);
+	/* A long cgroup or device name loses its middle, marked. */
+	screen_text(y, x, NAME_W - 1, elide_name(name, NAME_W - 1, screen_utf8(), buf, sizeof(buf)),
+		    role, false);
 	x += NAME_W;
 	if (isnan(util))
 		snprintf(buf, sizeof(buf), "%*s", UTIL_W - 1, "n/a");
