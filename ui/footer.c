@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "elide.h"
 #include "screen.h"
 #include "tui_internal.h"
 
@@ -40,8 +41,13 @@ void footer_draw(struct tui *t, int y, int cols)
 	}
 	/* A message (export path, error, "not found") takes the line while it lasts. */
 	if (t->view.status[0] && t->view.mode == MODE_NORMAL) {
+		char fit[sizeof(t->view.status) + 8];
+
+		/* A long message (an export's path) loses its middle, marked, not its end. */
 		screen_fill(y, 0, cols, ROLE_NORMAL);
-		screen_text(y, 0, cols, t->view.status, ROLE_WARN, false);
+		screen_text(y, 0, cols,
+			    elide_name(t->view.status, cols, screen_utf8(), fit, sizeof(fit)),
+			    ROLE_WARN, false);
 		return;
 	}
 	if (t->view.mode == MODE_DELAY) {

@@ -333,7 +333,7 @@ static void tabs_line(struct tui *t, int cols)
 static void crumb_line(struct tui *t, int cols)
 {
 	const struct view *v = &t->view;
-	char crumb[VIEW_MAX_CRUMBS * (CRUMB_LABEL + 3) + 8], right[160];
+	char crumb[VIEW_MAX_CRUMBS * (CRUMB_LABEL + 3) + 8], right[160], fit[sizeof(crumb)];
 	int rw;
 
 	right[0] = '\0';
@@ -354,9 +354,13 @@ static void crumb_line(struct tui *t, int cols)
 	if (rw > cols / 2)
 		rw = cols / 2;
 	view_breadcrumb(v, crumb, sizeof(crumb));
-	screen_text(5, 0, cols - rw - 1, crumb, ROLE_CRUMB, false);
+	/* A long trail loses its middle: "all" and the latest narrowing stay. */
+	screen_text(5, 0, cols - rw - 1,
+		    elide_name(crumb, cols - rw - 1, screen_utf8(), fit, sizeof(fit)), ROLE_CRUMB,
+		    false);
 	if (rw)
-		screen_text(5, cols - rw, rw, right, ROLE_DIM, false);
+		screen_text(5, cols - rw, rw, elide_end(right, rw, screen_utf8(), fit, sizeof(fit)),
+			    ROLE_DIM, false);
 }
 
 const char *verdict_fit(const struct use_verdict *v, int width, char *buf, size_t len)

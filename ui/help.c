@@ -24,12 +24,43 @@ static const char *const dim_names[DIM_MAX] = {
 	[DIM_LABELS] = "application labels (--label)",
 };
 
+/*
+ * Draws ASCII text s from x, wrapped at spaces to cols, over at most h
+ * lines (the help's words are never cut); returns the lines used.
+ */
+static int wrap_at(int y, int x, int h, int cols, const char *s, enum screen_role role)
+{
+	int w = cols - x, line = 0;
+	char buf[256];
+
+	while (*s && line < h && w > 0) {
+		int n = (int)strlen(s);
+
+		if (n > w) {
+			int b = w;
+
+			while (b > w / 2 && s[b] != ' ')
+				b--;
+			n = s[b] == ' ' ? b : w; /* a word wider than half the line is split */
+		}
+		snprintf(buf, sizeof(buf), "%.*s", n, s);
+		screen_text(y + line++, x, w, buf, role, false);
+		s += n;
+		while (*s == ' ')
+			s++;
+	}
+	return line ? line : 1;
+}
+
 void help_draw(struct tui *t, int rows, int cols)
 {
 	static const char *const states = "States: R running, Q waiting for a CPU, S sleeping, "
 					  "D disk wait, T stopped, t traced, Z zombie, I idle";
+	static const char *const active =
+		"ACTIVE = average active threads: samples R, Q or D (never S I T Z) x period / s";
 	size_t nr_keys = keys_help_lines();
 	size_t total = nr_keys + (t->timeline ? timeline_help_count : 0);
+	int foot = (int)((strlen(states) + cols - 1) / cols + (strlen(active) + cols - 1) / cols);
 	char buf[256];
 	int y = 1;
 	size_t i;
@@ -39,22 +70,21 @@ void help_draw(struct tui *t, int rows, int cols)
 	snprintf(buf, sizeof(buf), "threadtop %s help: every key (any other key returns)",
 		 TT_VERSION);
 	screen_text(0, 0, cols, buf, ROLE_TITLE, true);
-	for (i = t->view.help_top; i < total && y < rows - 3; i++, y++) {
+	/* A key's description wraps under itself rather than being cut (80 columns). */
+	for (i = t->view.help_top; i < total && y < rows - 1 - foot; i++) {
 		const struct key_help *k =
 			i < nr_keys ? keys_help_line(i) : &timeline_help[i - nr_keys];
 
 		screen_text(y, 1, 25, k->keys, ROLE_FKEY, false);
-		screen_text(y, 27, cols - 27, k->what, ROLE_NORMAL, false);
+		y += wrap_at(y, 27, rows - 1 - foot - y, cols, k->what, ROLE_NORMAL);
 	}
 	if (i < total || t->view.help_top)
-		screen_text(rows - 3, 1, cols - 1,
+		screen_text(rows - 1 - foot, 1, cols - 1,
 			    i < total ? "-- Down: more keys below --" : "-- Up: more keys above --",
 			    ROLE_CRUMB, false);
-	screen_text(rows - 2, 0, cols, states, ROLE_DIM, false);
-	screen_text(
-		rows - 1, 0, cols,
-		"ACTIVE = average active threads: samples R, Q or D (never S I T Z) x period / s",
-		ROLE_DIM, false);
+	y = rows - foot;
+	y += wrap_at(y, 0, foot, cols, states, ROLE_DIM);
+	wrap_at(y, 0, rows - y, cols, active, ROLE_DIM);
 }
 
 void picker_draw(struct tui *t, int rows, int cols)

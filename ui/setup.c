@@ -121,7 +121,7 @@ void setup_draw(struct tui *t, int rows, int cols)
 	bool procs = view_procs(&t->view);
 	const int *all;
 	size_t n = pane_threads_setup_cols(procs, &all);
-	int w = 46, x = cols - w - 2, y = 6;
+	int w = 52, x = cols - w - 2, y = 6; /* the title whole: 50 columns */
 	char buf[96];
 
 	screen_fill(y, x, w, ROLE_COLHEAD);

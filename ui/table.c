@@ -136,8 +136,9 @@ static enum screen_role cell_role(int col, const char *text, bool selected)
 }
 
 /*
- * A cell wider than its column, shortened visibly (elide.h): a command
- * line or labels lose their end after a whole word, names their middle.
+ * A cell wider than its column loses its middle, marked (elide.h): a
+ * name keeps its start and end, a command line its program's directory
+ * start and its last words ("/usr/lib/…/python3 -m http.server").
  */
 static void fit_cell(int col, int w, char *buf, size_t len)
 {
@@ -145,10 +146,7 @@ static void fit_cell(int col, int w, char *buf, size_t len)
 
 	if (ui_columns[col].kind != COLK_TEXT || elide_width(buf) <= w)
 		return;
-	if (col == COL_CMD || col == COL_LABELS)
-		elide_end(buf, w, screen_utf8(), cut, sizeof(cut));
-	else
-		elide_name(buf, w, screen_utf8(), cut, sizeof(cut));
+	elide_name(buf, w, screen_utf8(), cut, sizeof(cut));
 	snprintf(buf, len, "%s", cut);
 }
 
