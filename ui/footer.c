@@ -43,10 +43,11 @@ void footer_draw(struct tui *t, int y, int cols)
 	if (t->view.status[0] && t->view.mode == MODE_NORMAL) {
 		char fit[sizeof(t->view.status) + 8];
 
-		/* A long message (an export's path) loses its middle, marked, not its end. */
+		/* A long message keeps its start (what happened, to which file), cut
+		 * after a word and marked. */
 		screen_fill(y, 0, cols, ROLE_NORMAL);
 		screen_text(y, 0, cols,
-			    elide_name(t->view.status, cols, screen_utf8(), fit, sizeof(fit)),
+			    elide_end(t->view.status, cols, screen_utf8(), fit, sizeof(fit)),
 			    ROLE_WARN, false);
 		return;
 	}

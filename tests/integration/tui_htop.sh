@@ -169,7 +169,7 @@ for size in "80 24" "200 50"; do
 	wait_for '^.*> ?ACTIVE|>ACTIVE' # the cursor is marked
 	keys Home Enter
 	wait_for 'PID[▲^]'
-	order=$(screen | grep -Eo '^ +[0-9]+ +[0-9]+ ' | awk '{print $1 * 100000 + $2}' | tr '\n' ' ')
+	order=$(screen | grep -Eo '^ +[0-9]+ +[0-9]+ ' | awk '{printf "%d.%07d\n", $1, $2}' | tr '\n' ' ')
 	sorted=$(tr ' ' '\n' <<<"$order" | grep . | sort -n | tr '\n' ' ')
 	[ "$order" = "$sorted" ] || fail "PID sort is not ascending under an up arrow: $order"
 	keys I
