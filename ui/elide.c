@@ -184,8 +184,8 @@ char *elide_name(const char *s, int width, bool utf8, char *buf, size_t len)
 			}
 		}
 	}
-	if (best_kept * 2 < budget) {
-		/* One long word: cut in its middle, the head the larger half. */
+	if (best_kept * 4 < budget * 3) {
+		/* Words too long to keep whole: cut in the middle, the head the larger half. */
 		int h = 0, t = c.n;
 
 		while (h < c.n && prefix[h + 1] <= (budget + 1) / 2)

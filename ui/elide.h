@@ -18,8 +18,9 @@
  *   "finish_task_switch.isra.0 [k]"        ->  "finish_task…isra.0 [k]"
  * Separators are the characters that join words in function, file and Lua
  * names: _ : . / @ - ( ) < > , and space (not brackets: "TRACE [1]" stays
- * whole). A name that has no boundary keeping at least half of what fits
- * (one long word) is cut in the middle of that word instead, still marked.
+ * whole). A name whose boundaries keep less than three quarters of what
+ * fits (long words) is cut in the middle at a character instead, still
+ * marked.
  */
 #ifndef THREADTOP_UI_ELIDE_H
 #define THREADTOP_UI_ELIDE_H

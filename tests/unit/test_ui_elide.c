@@ -55,6 +55,8 @@ static void test_one_word(void **state)
 	/* No boundary keeps half of what fits: the word is cut in its middle. */
 	name("abcdefghijklmnopqrstuvwxyz", 11, "abcde…vwxyz");
 	name("x_abcdefghijklmnopqrstuvwxyz_y", 11, "x_abc…xyz_y");
+	/* Boundaries that keep under three quarters of what fits: a character cut. */
+	name("wait=\\e[31mLock:\\x07relation", 24, "wait=\\e[31mL…x07relation");
 }
 
 static void test_narrow(void **state)
