@@ -13,6 +13,23 @@
 /* Characters looked at: a longer name keeps its first ones (and is marked). */
 #define ELIDE_MAX_CHARS 1024
 
+size_t elide_char(const char *s, size_t left, mbstate_t *st, wchar_t *ret_wc, int *ret_w)
+{
+	size_t k = mbrtowc(ret_wc, s, left, st);
+
+	if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
+		memset(st, 0, sizeof(*st));
+		*ret_wc = L'?';
+		k = 1;
+	}
+	*ret_w = wcwidth(*ret_wc);
+	if (*ret_w < 0) {
+		*ret_wc = L'?';
+		*ret_w = 1;
+	}
+	return k;
+}
+
 /* s decoded: each character's byte offset (off[n] is the end), width, separator-ness. */
 struct chars {
 	int off[ELIDE_MAX_CHARS + 1];
@@ -35,17 +52,11 @@ static void decode(const char *s, size_t bytes, struct chars *c)
 	c->n = 0;
 	while (o < bytes && c->n < ELIDE_MAX_CHARS) {
 		wchar_t wc;
-		size_t k = mbrtowc(&wc, s + o, bytes - o, &st);
 		int w;
+		size_t k = elide_char(s + o, bytes - o, &st, &wc, &w);
 
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof(st));
-			wc = L'?';
-			k = 1;
-		}
-		w = wcwidth(wc);
 		c->off[c->n] = (int)o;
-		c->w[c->n] = w < 0 ? 1 : w;
+		c->w[c->n] = w;
 		c->sep[c->n] = is_sep((uint32_t)wc);
 		c->n++;
 		o += k;
@@ -67,16 +78,10 @@ int elide_width(const char *s)
 	memset(&st, 0, sizeof(st));
 	while (left) {
 		wchar_t wc;
-		size_t k = mbrtowc(&wc, s, left, &st);
 		int w;
+		size_t k = elide_char(s, left, &st, &wc, &w);
 
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof(st));
-			wc = L'?';
-			k = 1;
-		}
-		w = wcwidth(wc);
-		width += w < 0 ? 1 : w;
+		width += w;
 		s += k;
 		left -= k;
 	}

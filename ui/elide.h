@@ -27,7 +27,15 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <wchar.h>
 
+/*
+ * The character at s (left bytes, state st) into *ret_wc and its columns
+ * into *ret_w: a byte that does not decode, or a character with no width,
+ * is one '?' of one column. Returns the bytes it takes. (The screen draws
+ * by the same decoding, so widths agree.)
+ */
+size_t elide_char(const char *s, size_t left, mbstate_t *st, wchar_t *ret_wc, int *ret_w);
 /* The marker's text: "…" (one column) in UTF-8, "~" otherwise. */
 const char *elide_marker(bool utf8);
 /* Display width of s (a byte that does not decode counts one column). */

@@ -16,6 +16,7 @@
 
 #include <curses.h>
 
+#include "elide.h"
 #include "keys.h"
 #include "screen.h"
 
@@ -270,17 +271,9 @@ int screen_text(int y, int x, int width, const char *s, enum screen_role role, b
 	memset(&st, 0, sizeof(st));
 	while (left && n < sizeof(wbuf) / sizeof(wbuf[0]) - 1) {
 		wchar_t wc;
-		size_t k = mbrtowc(&wc, p, left, &st);
 		int w;
+		size_t k = elide_char(p, left, &st, &wc, &w);
 
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			memset(&st, 0, sizeof(st));
-			wc = L'?';
-			k = 1;
-		}
-		w = wcwidth(wc);
-		if (w < 0)
-			wc = L'?', w = 1;
 		if (used + w > width)
 			break;
 		wbuf[n++] = wc;
