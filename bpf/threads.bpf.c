@@ -18,8 +18,11 @@
  * only when a task was created since the last pass (or once a second);
  * otherwise it re-reads the threads the last walk found (tt_known). On a box
  * of idle threads a pass costs two cache lines per thread.
- * sample_tasks (the per-task iterator: -p, older kernels) runs once per
- * thread and re-sends an unchanged thread's sample from task storage.
+ * sample_tasks (the per-task iterator: kernels before 6.7) runs once per
+ * thread and sorts it the same way, against the same tt_last: an unchanged
+ * thread costs its tid in a TT_EV_THREAD_REPEAT record, not a full sample
+ * (Linux 6.1 took 8x the one-pass sampler's time per idle thread when each
+ * was re-sent in full, most of it in user space taking the samples in).
  */
 #include "common.bpf.h"
 #include "threads.shared.h"
@@ -56,26 +59,6 @@ extern void bpf_iter_num_destroy(struct bpf_iter_num *it) __weak __ksym;
 #define TS_DEAD 0x0080
 #define TS_NOLOAD 0x0400
 #define TS_REPORT 0x007f
-
-/*
- * The sample the previous pass sent of a thread. A thread that has not run
- * since (same context-switch count, same state, not on a CPU) has the same
- * syscall, registers, stacks and CPU time: the pass re-sends this sample with
- * a new time and costs no reads and no stack walk.
- */
-struct thread_cache {
-	struct tt_thread_sample sample;
-	__u64 switches; /* nvcsw + nivcsw when the sample was taken */
-	__u32 valid;
-	__u32 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct thread_cache);
-} tt_thread_cache SEC(".maps");
 
 struct scratch {
 	struct tt_thread_sample sample;
@@ -354,55 +337,6 @@ static __always_inline bool skipped(struct task_struct *task, __u8 state, bool k
 	if (kthread && state == TT_ST_I)
 		return true;
 	return !task->pid || !want_tgid(task->tgid);
-}
-
-/* --- sample_tasks: the per-task iterator (-p, kernels before 6.7) -------- */
-
-SEC("iter.s/task")
-int sample_tasks(struct bpf_iter__task *ctx)
-{
-	struct task_struct *task = ctx->task;
-	struct thread_cache *cache;
-	struct scratch *sc;
-	struct batch *batch;
-	__u32 zero = 0, capped;
-	__u64 switches;
-	bool kthread;
-	__u8 state;
-
-	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
-	if (!batch)
-		return 0;
-	if (!task) {
-		flush_batch(batch); /* the end of the pass */
-		return 0;
-	}
-	kthread = task->flags & PF_KTHREAD;
-	state = task_state(task);
-	if (skipped(task, state, kthread))
-		return 0;
-	switches = task->nvcsw + task->nivcsw;
-	cache = bpf_task_storage_get(&tt_thread_cache, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (cache && cache->valid && cache->switches == switches && cache->sample.state == state &&
-	    state != TT_ST_R) {
-		cache->sample.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
-		cache->sample.flags |= TT_SAMPLE_RESENT;
-		add_sample(batch, &cache->sample);
-		return 0;
-	}
-	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
-	if (!sc)
-		return 0;
-	capped = tt_copies_capped;
-	take_sample(task, sc, state, kthread);
-	if (cache) {
-		__builtin_memcpy(&cache->sample, &sc->sample, sizeof(sc->sample));
-		cache->switches = switches;
-		/* Refused a stack copy by the cap: sampled in full again next pass. */
-		cache->valid = tt_copies_capped == capped;
-	}
-	add_sample(batch, &sc->sample);
-	return 0;
 }
 
 /* --- sample_threads: one run per pass (kernel 6.7+) ----------------------- */
@@ -863,5 +797,73 @@ int sample_threads(void *ctx)
 	flush_repeats(p);
 	bpf_loop(p->nr_changed, sample_changed, NULL, 0);
 	flush_batch(batch);
+	return 0;
+}
+
+/* --- sample_tasks: the per-task iterator (kernels before 6.7) ------------ */
+
+/*
+ * The place of the pass's next thread in its order (the blocks of its repeat
+ * records): user space resets it before each pass, so that the processes of
+ * -p, one iterator each, share one order.
+ */
+__u32 tt_task_order = 0;
+
+/*
+ * Runs once per thread, then once with no task at the pass's end. Sorts a
+ * thread as sort_thread does, against the same tt_last: an unchanged one is
+ * a tid in a repeat record, the others are sampled in full at once (a
+ * sleepable iterator may sleep in the user stack walk). No tt_known: the
+ * iterator walks the thread list itself.
+ */
+SEC("iter.s/task")
+int sample_tasks(struct bpf_iter__task *ctx)
+{
+	struct task_struct *task = ctx->task;
+	struct tt_last_seen *last;
+	struct scratch *sc;
+	struct batch *batch;
+	struct pass *p;
+	__u32 zero = 0, capped, tid, slot, idx;
+	bool kthread;
+	__u8 state;
+
+	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
+	p = bpf_map_lookup_elem(&tt_pass, &zero);
+	if (!batch || !p)
+		return 0;
+	if (!task) { /* the end of the pass */
+		flush_repeats(p);
+		flush_batch(batch);
+		return 0;
+	}
+	tid = task->pid;
+	if (!tid || !want_tgid(task->tgid))
+		return 0;
+	kthread = task->flags & PF_KTHREAD;
+	state = task_state(task);
+	/* Counted before the idle kernel threads leave: their coming and going moves no block. */
+	idx = tt_task_order++;
+	if (kthread && state == TT_ST_I)
+		return 0;
+	slot = tid & (TT_LAST_SLOTS - 1);
+	last = bpf_map_lookup_elem(&tt_last, &slot);
+	if (last && state != TT_ST_R && last->tid == tid && last->state == state &&
+	    last->sig == thread_sig(task)) {
+		add_repeat(tid, idx);
+		return 0;
+	}
+	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
+	if (!sc)
+		return 0;
+	capped = tt_copies_capped;
+	take_sample(task, sc, state, kthread);
+	/* Refused a stack copy by the cap: sampled in full again next pass. */
+	if (last) {
+		last->tid = tt_copies_capped == capped ? tid : 0;
+		last->state = state;
+		last->sig = thread_sig(task);
+	}
+	add_sample(batch, &sc->sample);
 	return 0;
 }

@@ -61,7 +61,7 @@ int app_start_source(struct app *app)
 {
 	const struct options *o = app->o;
 	struct event_sink sink = {app_emit, app};
-	char err[256] = "";
+	char err[512] = "";
 
 	if (o->source != SOURCE_PROC) {
 		struct bpf_source_opts bo = {

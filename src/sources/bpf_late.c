@@ -41,30 +41,15 @@ struct bpf_late {
 	const struct bpf_source *bs; /* read only, by the thread */
 	/* Results, the loop's once done is set. */
 	struct threads_bpf *one_pass;
-	char one_pass_why[256];
+	char one_pass_why[512];
+	char *one_pass_log; /* libbpf's messages about it when it failed, or NULL */
 	struct oncpu_bpf *oncpu;
 	int oncpu_err;
-	char oncpu_why[256];
+	char oncpu_why[512];
 	struct bpf_luajit *luajit;
 	char luajit_why[PATH_MAX + 160];
 	uint64_t start_ns, end_ns;
 };
-
-/*
- * Whether the kernel has the task iterator kfuncs of the one-pass sampler
- * (6.7+): asking its BTF takes milliseconds, the verifier a second.
- */
-static bool has_task_iter_kfuncs(void)
-{
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool has;
-
-	if (!btf)
-		return true; /* cannot tell: the verifier decides */
-	has = btf__find_by_name_kind(btf, "bpf_iter_task_new", BTF_KIND_FUNC) > 0;
-	btf__free(btf);
-	return has;
-}
 
 static void *late_main(void *arg)
 {
@@ -76,8 +61,10 @@ static void *late_main(void *arg)
 	if (getpriority(PRIO_PROCESS, 0) < 0 && !errno)
 		setpriority(PRIO_PROCESS, 0, 0);
 
-	if (bs->late_one_pass && has_task_iter_kfuncs())
-		bpf_load__one_pass(bs, &l->one_pass, l->one_pass_why, sizeof(l->one_pass_why));
+	/* bpf_load__all asked the kernel's BTF: late_one_pass only when the kfuncs are there. */
+	if (bs->late_one_pass &&
+	    bpf_load__one_pass(bs, &l->one_pass, l->one_pass_why, sizeof(l->one_pass_why)) < 0)
+		l->one_pass_log = xstrdup(bpf_source__libbpf_log()); /* the next load resets it */
 	if (bs->opts.cpu_hz)
 		l->oncpu_err = bpf_load__oncpu(bs, &l->oncpu, l->oncpu_why, sizeof(l->oncpu_why));
 	l->luajit = bpf_luajit__new(bs->threads->obj, bs->opts.self_pid, bs->opts.nr_pids > 0,
@@ -146,8 +133,8 @@ void bpf_late__poll(struct bpf_source *bs)
 	if (l->one_pass)
 		switch_to_one_pass(bs, l->one_pass);
 	else if (bs->late_one_pass)
-		warn(bs, "BPF source: the one-pass thread sampler did not load (kernel 6.7+ task "
-			 "iterator kfuncs); sampling task by task");
+		bpf_load__one_pass_failed(bs, l->one_pass_why, l->one_pass_log);
+	free(l->one_pass_log);
 	bs->luajit = l->luajit;
 	if (!bs->luajit)
 		warn(bs, l->luajit_why);
@@ -155,13 +142,13 @@ void bpf_late__poll(struct bpf_source *bs)
 		bs->oncpu = l->oncpu;
 		bpf_load__note_oncpu(bs);
 		if (bpf_load__attach_perf(bs, err, sizeof(err)) < 0) {
-			char msg[320];
+			char msg[640];
 
 			snprintf(msg, sizeof(msg), "%s: no on-CPU stacks in this run", err);
 			warn(bs, msg);
 		}
 	} else if (bs->opts.cpu_hz) {
-		char msg[320];
+		char msg[640];
 
 		snprintf(msg, sizeof(msg),
 			 "%s: no on-CPU stacks in this run (--cpu-hz 0 says so "
@@ -185,6 +172,7 @@ void bpf_late__stop(struct bpf_source *bs)
 		pthread_join(l->thread, NULL);
 	bs->late_load = NULL;
 	threads_bpf__destroy(l->one_pass);
+	free(l->one_pass_log);
 	oncpu_bpf__destroy(l->oncpu);
 	bpf_luajit__free(l->luajit);
 	free(l);

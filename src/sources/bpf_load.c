@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Loading of the BPF source (source_bpf_impl.h): says what the kernel lacks
- * before libbpf tries, opens the skeletons of bpf/, sizes and configures
- * their maps and rodata, loads them (the thread sampler first: it owns the
- * shared maps, which the others reuse) and attaches them. libbpf's messages
- * are kept for the error report (bpf_source__libbpf_log).
+ * before libbpf tries (the kfuncs of the one-pass thread sampler are looked
+ * up in the kernel's BTF, so the sampler that fits loads first time), opens
+ * the skeletons of bpf/, sizes and configures their maps and rodata, loads
+ * them (the thread sampler first: it owns the shared maps, which the others
+ * reuse) and attaches them. libbpf's messages about the object being loaded
+ * are kept for the error report (bpf_source__libbpf_log): a failure names the
+ * map or program libbpf named, not one of an object loaded before.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include <bpf/bpf.h>
+#include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
 #include "bpf_labels.h"
@@ -35,6 +39,7 @@
 #define RINGBUF_BYTES (16u << 20)
 #define RINGBUF_TEST_ENV "THREADTOP_TEST_RINGBUF_KB"
 #define WALK_TEST_ENV "THREADTOP_TEST_WALK_EVERY"
+#define NO_KFUNC_TEST_ENV "THREADTOP_TEST_NO_KFUNC"
 #define STACK_IDS_MAX 65536
 #define TRACE_MAP_MAX 32768
 #define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
@@ -63,6 +68,51 @@ const char *bpf_source__libbpf_log(void)
 	return libbpf_log;
 }
 
+/* Before each object: its failure is told from its own messages only. */
+static void libbpf_log_reset(void)
+{
+	libbpf_log[0] = '\0';
+	libbpf_log_len = 0;
+}
+
+/* The kernel functions the one-pass sampler calls (threads.bpf.c). */
+static const char *const one_pass_kfuncs[] = {
+	"bpf_iter_task_new", "bpf_iter_task_next", "bpf_iter_task_destroy", "bpf_task_from_pid",
+	"bpf_task_acquire",  "bpf_task_release",   "bpf_rcu_read_lock",	    "bpf_rcu_read_unlock",
+	"bpf_iter_num_new",  "bpf_iter_num_next",  "bpf_iter_num_destroy",
+};
+
+/* Whether THREADTOP_TEST_NO_KFUNC (names, comma-separated) hides kfunc name, for the tests. */
+static bool hidden_for_test(const char *name)
+{
+	const char *s = getenv(NO_KFUNC_TEST_ENV);
+	size_t n = strlen(name);
+
+	for (; s && *s; s += strcspn(s, ","), s += *s == ',') {
+		if (!strncmp(s, name, n) && (s[n] == ',' || !s[n]))
+			return true;
+	}
+	return false;
+}
+
+const char *bpf_load__missing_kfunc(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	const char *missing = NULL;
+
+	for (size_t i = 0; i < sizeof(one_pass_kfuncs) / sizeof(one_pass_kfuncs[0]); i++) {
+		const char *name = one_pass_kfuncs[i];
+
+		if (hidden_for_test(name) ||
+		    (btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) <= 0)) {
+			missing = name;
+			break;
+		}
+	}
+	btf__free(btf);
+	return missing;
+}
+
 /* Every object's copy of the shared maps and config, set the same way. */
 #define CONFIGURE(skel, bs, weight)                                                           \
 	do {                                                                                  \
@@ -84,34 +134,97 @@ const char *bpf_source__libbpf_log(void)
 			   bpf_map__fd((first)->maps.tt_stack_ids)) ?:                       \
 	 bpf_map__reuse_fd((skel)->maps.tt_counters, bpf_map__fd((first)->maps.tt_counters)))
 
-/* "prog 'NAME'" of the first libbpf message about a failed program, or NULL. */
-static const char *failed_prog(char *buf, size_t len)
+/*
+ * The name in the first libbpf message of the form PREFIX NAME' SUFFIX
+ * ("map 'tt_events': failed to create"), or NULL.
+ */
+static const char *named_in_log(const char *prefix, const char *suffix, char *buf, size_t len)
 {
-	const char *p = strstr(libbpf_log, "prog '");
-	size_t n;
+	size_t plen = strlen(prefix), n;
+	const char *p;
 
-	if (!p)
-		return NULL;
-	p += 6;
-	n = strcspn(p, "'");
-	if (n >= len)
-		n = len - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return buf;
+	for (p = strstr(libbpf_log, prefix); p; p = strstr(p + 1, prefix)) {
+		n = strcspn(p + plen, "'\n");
+		if (p[plen + n] != '\'' || strncmp(p + plen + n + 1, suffix, strlen(suffix)))
+			continue;
+		if (n >= len)
+			n = len - 1;
+		memcpy(buf, p + plen, n);
+		buf[n] = '\0';
+		return buf;
+	}
+	return NULL;
 }
 
-static int load_failed(const char *object, int e, char *err, size_t errlen)
+/* What a map costs the kernel, roughly: entries x (key + value), per CPU for per-CPU maps. */
+static uint64_t map_bytes(const struct bpf_map *map)
 {
-	char prog[64];
+	uint64_t entries = bpf_map__max_entries(map);
+	uint64_t value = bpf_map__value_size(map);
+	int cpus;
 
-	if (failed_prog(prog, sizeof(prog)) && strstr(libbpf_log, "load failed"))
-		snprintf(err, errlen,
-			 "BPF source: the kernel verifier rejected program %s (bpf/%s.bpf.c): %s",
-			 prog, object, strerror(e));
-	else
-		snprintf(err, errlen, "BPF source: cannot load bpf/%s.bpf.c: %s", object,
-			 strerror(e));
+	switch (bpf_map__type(map)) {
+	case BPF_MAP_TYPE_RINGBUF:
+		return entries;
+	case BPF_MAP_TYPE_PERCPU_ARRAY:
+	case BPF_MAP_TYPE_PERCPU_HASH:
+	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
+		cpus = libbpf_num_possible_cpus();
+		value *= cpus > 0 ? (uint64_t)cpus : 1;
+		break;
+	default:
+		break;
+	}
+	return entries * (bpf_map__key_size(map) + value);
+}
+
+#define MEMORY_HINT                                                                           \
+	"BPF memory counts against the memory cgroup's limit (memory.max) and, before Linux " \
+	"5.11, ulimit -l (RLIMIT_MEMLOCK)"
+
+/*
+ * The one-line error of a failed load of bpf/<object>.bpf.c (obj: its open
+ * object, or NULL): the map or the program libbpf's messages name, and why.
+ * The log holds that object's messages only (libbpf_log_reset).
+ */
+static int load_failed(const char *object, const struct bpf_object *obj, int e, char *err,
+		       size_t errlen)
+{
+	const struct bpf_map *map;
+	char name[64];
+
+	if (named_in_log("map '", ": failed to create", name, sizeof(name))) {
+		map = obj ? bpf_object__find_map_by_name(obj, name) : NULL;
+		if (map && (e == ENOMEM || e == EPERM))
+			snprintf(err, errlen,
+				 "BPF source: cannot create map %s of bpf/%s.bpf.c (%u entries, "
+				 "about %" PRIu64 " KiB): %s; " MEMORY_HINT,
+				 name, object, bpf_map__max_entries(map),
+				 (map_bytes(map) + 1023) / 1024, strerror(e));
+		else
+			snprintf(err, errlen,
+				 "BPF source: cannot create map %s of bpf/%s.bpf.c: %s", name,
+				 object, strerror(e));
+	} else if (named_in_log("prog '", ": BPF program load failed", name, sizeof(name)) ||
+		   named_in_log("prog '", ": failed to load", name, sizeof(name))) {
+		if (e == ENOMEM)
+			snprintf(
+				err, errlen,
+				"BPF source: cannot load program %s (bpf/%s.bpf.c): %s; " MEMORY_HINT,
+				name, object, strerror(e));
+		else if (e == EACCES || e == EINVAL)
+			snprintf(err, errlen,
+				 "BPF source: the kernel verifier rejected program %s "
+				 "(bpf/%s.bpf.c): %s",
+				 name, object, strerror(e));
+		else
+			snprintf(err, errlen,
+				 "BPF source: cannot load program %s (bpf/%s.bpf.c): %s", name,
+				 object, strerror(e));
+	} else {
+		snprintf(err, errlen, "BPF source: cannot load bpf/%s.bpf.c: %s%s", object,
+			 strerror(e), e == ENOMEM ? "; " MEMORY_HINT : "");
+	}
 	return -e;
 }
 
@@ -183,11 +296,13 @@ static uint32_t walk_every(const struct bpf_source *bs)
 static int open_threads(const struct bpf_source *bs, bool one_pass, const struct threads_bpf *reuse,
 			struct threads_bpf **ret, char *err, size_t errlen)
 {
-	struct threads_bpf *t = threads_bpf__open();
+	struct threads_bpf *t;
 	int e;
 
+	libbpf_log_reset();
+	t = threads_bpf__open();
 	if (!t)
-		return load_failed("threads", errno, err, errlen);
+		return load_failed("threads", NULL, errno, err, errlen);
 	CONFIGURE(t, bs, 1000000u / bs->opts.hz);
 	t->rodata->tt_unwind_mode = bs->opts.unwind;
 	t->rodata->tt_stack_bytes = bs->opts.stack_bytes;
@@ -199,22 +314,22 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 			t->rodata->tt_walk_pids[i] = (__u32)bs->opts.pids[i];
 		t->rodata->tt_nr_walk_pids = (__u32)bs->opts.nr_pids;
 	}
-	if (!one_pass) {
-		bpf_map__set_max_entries(t->maps.tt_last, 1);
-		bpf_map__set_max_entries(t->maps.tt_pass, 1);
+	/* The per-task iterator sorts threads against tt_last too, but keeps no list. */
+	if (!one_pass)
 		bpf_map__set_max_entries(t->maps.tt_known, 1);
-	}
 	if (reuse && (e = REUSE_SHARED(t, reuse)) < 0) {
-		threads_bpf__destroy(t);
-		return load_failed("threads", -e, err, errlen);
+		e = load_failed("threads", t->obj, -e, err, errlen);
+		goto destroy;
 	}
 	if (threads_bpf__load(t)) {
-		e = errno;
-		threads_bpf__destroy(t);
-		return load_failed("threads", e, err, errlen);
+		e = load_failed("threads", t->obj, errno, err, errlen);
+		goto destroy;
 	}
 	*ret = t;
 	return 0;
+destroy:
+	threads_bpf__destroy(t);
+	return e;
 }
 
 /*
@@ -261,6 +376,19 @@ int bpf_load__one_pass(const struct bpf_source *bs, struct threads_bpf **ret, ch
 	return open_threads(bs, true, bs->threads, ret, err, errlen);
 }
 
+void bpf_load__one_pass_failed(const struct bpf_source *bs, const char *why, const char *log)
+{
+	char msg[640];
+
+	/* The kernel has its kfuncs, so this is not the expected fallback: a warning. */
+	snprintf(msg, sizeof(msg), "%s; the per-task iterator samples threads instead", why);
+	if (bs->opts.warn)
+		bs->opts.warn(msg);
+	if (log && *log && log_file_text(log) < 0)
+		log_info("BPF source: rerun with --log FILE to keep libbpf's log of the one-pass "
+			 "thread sampler");
+}
+
 void bpf_load__note_all(struct bpf_source *bs)
 {
 	bs->nr_progs = 0;
@@ -277,11 +405,13 @@ int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *e
 {
 	unsigned cpu_weight = 1000000u / bs->opts.cpu_hz;
 	bool labels_on = bs->opts.labels && bs->opts.labels->nr_defs;
-	struct oncpu_bpf *oncpu = oncpu_bpf__open();
+	struct oncpu_bpf *oncpu;
 	int e;
 
+	libbpf_log_reset();
+	oncpu = oncpu_bpf__open();
 	if (!oncpu)
-		return load_failed("oncpu", errno, err, errlen);
+		return load_failed("oncpu", NULL, errno, err, errlen);
 	CONFIGURE(oncpu, bs, cpu_weight);
 	oncpu->rodata->tt_unwind_mode = bs->opts.unwind;
 	oncpu->rodata->tt_stack_bytes = bs->opts.stack_bytes;
@@ -289,16 +419,18 @@ int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *e
 				 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
 	oncpu->rodata->tt_labels_on = labels_on;
 	if ((e = REUSE_SHARED(oncpu, bs->threads)) < 0) {
-		oncpu_bpf__destroy(oncpu);
-		return load_failed("oncpu", -e, err, errlen);
+		e = load_failed("oncpu", oncpu->obj, -e, err, errlen);
+		goto destroy;
 	}
 	if (oncpu_bpf__load(oncpu)) {
-		e = errno;
-		oncpu_bpf__destroy(oncpu);
-		return load_failed("oncpu", e, err, errlen);
+		e = load_failed("oncpu", oncpu->obj, errno, err, errlen);
+		goto destroy;
 	}
 	*ret = oncpu;
 	return 0;
+destroy:
+	oncpu_bpf__destroy(oncpu);
+	return e;
 }
 
 void bpf_load__note_oncpu(struct bpf_source *bs)
@@ -320,13 +452,18 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 	 * The one-pass sampler; with -p it walks only those processes' threads.
 	 * Deferring, the task iterator samples first (0.44 s in the verifier on a
 	 * loaded box, against 1.4 s): the one-pass one replaces it once verified.
+	 * A kernel without its kfuncs (before 6.7) gets the task iterator at
+	 * once: an expected choice, said once in the log, not a warning.
 	 */
-	bs->one_pass = !bs->late;
-	bs->late_one_pass = bs->late;
+	bs->missing_kfunc = bpf_load__missing_kfunc();
+	if (bs->missing_kfunc)
+		log_info("BPF source: this kernel has no kfunc %s (the one-pass thread sampler's, "
+			 "Linux 6.7+): threads are sampled by the per-task iterator",
+			 bs->missing_kfunc);
+	bs->one_pass = !bs->late && !bs->missing_kfunc;
+	bs->late_one_pass = bs->late && !bs->missing_kfunc;
 	if ((e = load_threads(bs, err, errlen)) < 0 && bs->one_pass) {
-		if (bs->opts.warn)
-			bs->opts.warn("BPF source: the one-pass thread sampler did not load "
-				      "(kernel 6.7+ task iterator kfuncs); sampling task by task");
+		bpf_load__one_pass_failed(bs, err, libbpf_log);
 		bs->one_pass = false;
 		e = load_threads(bs, err, errlen);
 	}
@@ -339,21 +476,23 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 	if (bs->oncpu)
 		bpf_load__note_oncpu(bs);
 	if (bs->opts.syscalls) {
+		libbpf_log_reset();
 		bs->syscalls = syscalls_bpf__open();
 		if (!bs->syscalls)
-			return load_failed("syscalls", errno, err, errlen);
+			return load_failed("syscalls", NULL, errno, err, errlen);
 		CONFIGURE(bs->syscalls, bs, 0);
 		bpf_map__set_max_entries(bs->syscalls->maps.tt_sc_stats, TRACE_MAP_MAX);
 		if ((e = REUSE_SHARED(bs->syscalls, bs->threads)) < 0)
-			return load_failed("syscalls", -e, err, errlen);
+			return load_failed("syscalls", bs->syscalls->obj, -e, err, errlen);
 		if (syscalls_bpf__load(bs->syscalls))
-			return load_failed("syscalls", errno, err, errlen);
+			return load_failed("syscalls", bs->syscalls->obj, errno, err, errlen);
 		note_progs(bs, bs->syscalls->obj);
 	}
 	if (bs->opts.offcpu) {
+		libbpf_log_reset();
 		bs->offcpu = offcpu_bpf__open();
 		if (!bs->offcpu)
-			return load_failed("offcpu", errno, err, errlen);
+			return load_failed("offcpu", NULL, errno, err, errlen);
 		CONFIGURE(bs->offcpu, bs, 0);
 		bpf_map__set_max_entries(bs->offcpu->maps.tt_oc_agg, TRACE_MAP_MAX);
 		bs->offcpu->rodata->tt_labels_on = labels_on;
@@ -368,9 +507,9 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 		    (bs->oncpu &&
 		     (e = bpf_map__reuse_fd(bs->offcpu->maps.tt_labels,
 					    bpf_map__fd(bs->oncpu->maps.tt_labels))) < 0))
-			return load_failed("offcpu", -e, err, errlen);
+			return load_failed("offcpu", bs->offcpu->obj, -e, err, errlen);
 		if (offcpu_bpf__load(bs->offcpu))
-			return load_failed("offcpu", errno, err, errlen);
+			return load_failed("offcpu", bs->offcpu->obj, errno, err, errlen);
 		note_progs(bs, bs->offcpu->obj);
 	}
 	return 0;

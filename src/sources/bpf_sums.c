@@ -122,7 +122,7 @@ static void flush_drops(struct bpf_source *bs, uint64_t now)
 				sum += vals[c];
 		rec.count[r] = sum - bs->drops_prev[r] + bs->user_drops[r];
 		/* Samples may be lost: the next pass samples every thread in full. */
-		if (r == TT_DROP_RINGBUF_FULL && rec.count[r] && bs->one_pass)
+		if (r == TT_DROP_RINGBUF_FULL && rec.count[r])
 			bs->threads->bss->tt_epoch++;
 		bs->drops_prev[r] = sum;
 		bs->user_drops[r] = 0;

@@ -90,7 +90,7 @@ void bpf_thread_info__sweep(struct bpf_source *bs)
 	uint64_t tid;
 	size_t pos = 0;
 
-	if (bs->one_pass && bs->generation % SWEEP_EVERY)
+	if (bs->generation % SWEEP_EVERY)
 		return;
 
 	while (u64map__next(bs->seen, &pos, &tid, (void **)&seen)) {

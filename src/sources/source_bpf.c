@@ -86,6 +86,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 	bpf_late__poll(bs);
 	bs->threads->bss->tt_nr_samples = 0;
 	bs->threads->bss->tt_pass_ns = start;
+	bs->threads->bss->tt_task_order = 0;
 	bs->generation++;
 	bs->cmdline_pid = 0;
 	/* Labels first: the samples of this pass carry what they say. */

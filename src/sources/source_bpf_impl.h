@@ -83,6 +83,8 @@ struct bpf_source {
 	uint32_t generation;
 	bool sums_baseline; /* bpf_sums__start: drains take the sums as they are, send nothing */
 	bool one_pass;	    /* sample_threads (one run per pass) is loaded, else sample_tasks */
+	const char
+		*missing_kfunc; /* a kfunc of sample_threads the kernel lacks (static), or NULL */
 	int cmdline_pid;
 	uint32_t cmdline_id;
 	int proc_fd;		 /* /proc, for the process records */
@@ -123,6 +125,17 @@ void bpf_load__note_oncpu(struct bpf_source *bs);
 /* The one-pass thread sampler, sharing bs->threads' maps (any thread). */
 int bpf_load__one_pass(const struct bpf_source *bs, struct threads_bpf **ret, char *err,
 		       size_t errlen);
+/*
+ * Says why the one-pass sampler did not load on a kernel that has its kfuncs
+ * (why: its error; log: libbpf's messages about it, to the log file).
+ */
+void bpf_load__one_pass_failed(const struct bpf_source *bs, const char *why, const char *log);
+/*
+ * The first kfunc of the one-pass sampler the kernel's BTF lacks (static
+ * storage), or NULL: all there, or no BTF to ask (the verifier decides).
+ * THREADTOP_TEST_NO_KFUNC=NAME[,NAME...] makes it report those missing.
+ */
+const char *bpf_load__missing_kfunc(void);
 /* Notes the programs of every loaded object again (the thread sampler changed). */
 void bpf_load__note_all(struct bpf_source *bs);
 int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen);
