@@ -112,6 +112,9 @@ struct {
 
 /* Samples sent by the current pass; user space reads and resets it. */
 __u32 tt_nr_samples = 0;
+/* Since the start, for the log: full samples and repeats sent. */
+__u64 tt_full_sent = 0;
+__u64 tt_repeats_sent = 0;
 /* Stack copies sent by the current pass, and those the cap refused. */
 __u32 tt_nr_copies = 0;
 __u32 tt_copies_capped = 0;
@@ -272,8 +275,10 @@ static __always_inline void flush_batch(struct batch *b)
 
 	if (nr > BATCH)
 		nr = BATCH;
-	if (nr && !emit(b->samples, nr * sizeof(b->samples[0])))
+	if (nr && !emit(b->samples, nr * sizeof(b->samples[0]))) {
 		tt_nr_samples += nr;
+		tt_full_sent += nr;
+	}
 	b->nr = 0;
 }
 
@@ -444,8 +449,10 @@ static __always_inline void flush_repeats(struct pass *p)
 		p->rep.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
 		p->rep.nr = nr;
 		p->rep.block = p->rep_block;
-		if (!emit(&p->rep, sizeof(p->rep) + nr * sizeof(__u32)))
+		if (!emit(&p->rep, sizeof(p->rep) + nr * sizeof(__u32))) {
 			tt_nr_samples += nr;
+			tt_repeats_sent += nr;
+		}
 	}
 	p->rep.nr = 0;
 }
@@ -808,6 +815,8 @@ int sample_threads(void *ctx)
  * -p, one iterator each, share one order.
  */
 __u32 tt_task_order = 0;
+/* Iterator runs to the end (one per pass, one per process with -p), for the log. */
+__u64 tt_task_passes = 0;
 
 /*
  * Runs once per thread, then once with no task at the pass's end. Sorts a
@@ -835,6 +844,7 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	if (!task) { /* the end of the pass */
 		flush_repeats(p);
 		flush_batch(batch);
+		tt_task_passes++;
 		return 0;
 	}
 	tid = task->pid;

@@ -195,7 +195,14 @@ static int load_failed(const char *object, const struct bpf_object *obj, int e, 
 
 	if (named_in_log("map '", ": failed to create", name, sizeof(name))) {
 		map = obj ? bpf_object__find_map_by_name(obj, name) : NULL;
-		if (map && (e == ENOMEM || e == EPERM))
+		if (map && (e == ENOMEM || e == EPERM) &&
+		    bpf_map__type(map) == BPF_MAP_TYPE_RINGBUF)
+			snprintf(
+				err, errlen,
+				"BPF source: cannot create map %s of bpf/%s.bpf.c (a ring buffer of "
+				"%u KiB): %s; " MEMORY_HINT,
+				name, object, bpf_map__max_entries(map) >> 10, strerror(e));
+		else if (map && (e == ENOMEM || e == EPERM))
 			snprintf(err, errlen,
 				 "BPF source: cannot create map %s of bpf/%s.bpf.c (%u entries, "
 				 "about %" PRIu64 " KiB): %s; " MEMORY_HINT,
@@ -462,7 +469,9 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 			 bs->missing_kfunc);
 	bs->one_pass = !bs->late && !bs->missing_kfunc;
 	bs->late_one_pass = bs->late && !bs->missing_kfunc;
-	if ((e = load_threads(bs, err, errlen)) < 0 && bs->one_pass) {
+	/* Short of memory, the per-task iterator would be too: no fallback then. */
+	if ((e = load_threads(bs, err, errlen)) < 0 && bs->one_pass && e != -ENOMEM &&
+	    e != -EPERM) {
 		bpf_load__one_pass_failed(bs, err, libbpf_log);
 		bs->one_pass = false;
 		e = load_threads(bs, err, errlen);

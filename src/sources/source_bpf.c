@@ -128,11 +128,22 @@ static int bpf_flush(struct source *src, uint64_t now)
 
 /* --- set-up and tear-down ------------------------------------------------- */
 
-/* For the log: how often the one-pass sampler had to walk the thread list. */
+/*
+ * For the log: how often the one-pass sampler had to walk the thread list,
+ * or how much of the per-task iterator's work the repeats saved.
+ */
 static void report_passes(struct bpf_source *bs)
 {
-	if (!bs->threads || !bs->one_pass || !bs->threads->bss)
+	if (!bs->threads || !bs->threads->bss)
 		return;
+	if (!bs->one_pass) {
+		log_info("thread sampler: the per-task iterator ran %llu times; it sent %llu "
+			 "repeats of unchanged threads and %llu full samples",
+			 (unsigned long long)bs->threads->bss->tt_task_passes,
+			 (unsigned long long)bs->threads->bss->tt_repeats_sent,
+			 (unsigned long long)bs->threads->bss->tt_full_sent);
+		return;
+	}
 	log_info("thread sampler: %llu passes walked the thread list (a task was created, or "
 		 "once a second), %llu re-read the %u threads known",
 		 (unsigned long long)bs->threads->bss->tt_walks,
