@@ -96,9 +96,20 @@ final=$(threads_in "$i_new")
 [ "$final" = "mover clock_nanosleep:$t / newcomer pause:$t / thread_phases rt_sigtimedwait:$t" ] ||
 	fail "interval $i_new, after SIGUSR2 (a newcomer in pause): $final (ticks $t)"
 
-# What follows is the one-pass sampler's; the checks above hold for either.
-kernel_has_kfunc bpf_iter_task_new || skip "the kernel has no open-coded task iterator \
-(kfunc bpf_iter_task_new, Linux 6.7+): threadtop samples task by task, no known-threads passes"
+# What follows is each sampler's own: the one-pass sampler's known-threads
+# passes (6.7+), or the per-task iterator's repeats (before 6.7, or with
+# THREADTOP_TEST_NO_KFUNC): on a box of sleepers most of what it sends must
+# be repeats of unchanged threads, sorted in the kernel.
+if line=$(grep -o "thread sampler: the per-task iterator ran.*" "$TMPD/log"); then
+	kernel_has_kfunc bpf_iter_task_new && [ -z "${THREADTOP_TEST_NO_KFUNC:-}" ] &&
+		fail "the per-task iterator sampled on a kernel with the one-pass sampler's kfuncs: $line"
+	grep -q "this kernel has no kfunc" "$TMPD/log" || fail "the fallback is not in the log: $(cat "$TMPD/log")"
+	read -r repeats full < <(echo "$line" | sed -E 's/.* sent ([0-9]+) repeats.* and ([0-9]+) full.*/\1 \2/')
+	echo "$line"
+	[ "$repeats" -ge "$full" ] ||
+		fail "most of what the per-task iterator sends should be repeats on a box of sleepers: $line"
+	exit 0
+fi
 line=$(grep "thread sampler:" "$TMPD/log") || fail "no pass counts in the log: $(cat "$TMPD/log")"
 read -r walks rereads < <(echo "$line" | sed -E 's/.* ([0-9]+) passes walked.* ([0-9]+) re-read .*/\1 \2/')
 echo "$line (tasks created on the box meanwhile: $created)"
