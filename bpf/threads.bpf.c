@@ -346,6 +346,28 @@ static __always_inline bool skipped(struct task_struct *task, __u8 state, bool k
 
 /* --- sample_threads: one run per pass (kernel 6.7+) ----------------------- */
 
+/*
+ * In tt_last's state (and tt_known's wants_copy): the thread's stack copy was
+ * refused by the per-pass cap. It is repeated with its frame-pointer stack
+ * unless the pass has a copy to give it (claim_copy). Resampling every
+ * refused thread in full on every pass made a box of 10,000 new idle threads
+ * cost a full sample each per pass until each had its copy: minutes under
+ * emulation, where a pass then took a second and so never met the unwinding
+ * budget's pause.
+ */
+#define WANTS_COPY 0x100
+
+/* Refused threads sampled again this pass for a copy (user space resets it). */
+__u32 tt_copy_claims = 0;
+
+static __always_inline bool claim_copy(void)
+{
+	if (tt_copies_paused || tt_copy_claims >= tt_copies_per_pass)
+		return false;
+	tt_copy_claims++;
+	return true;
+}
+
 /* What the last full sample of each thread saw (threads.shared.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -372,7 +394,8 @@ struct known {
 	__u32 tid;
 	__u8 state; /* at the thread's last full sample, or STATE_RESAMPLE */
 	__u8 kthread;
-	__u16 pad;
+	__u8 wants_copy; /* WANTS_COPY of tt_last */
+	__u8 pad;
 };
 
 struct {
@@ -554,6 +577,7 @@ static __always_inline struct known *remember(struct task_struct *task, struct p
 		k->state = STATE_RESAMPLE;
 		k->tid = task->pid; /* an exec that changes it also makes a full sample */
 		k->kthread = kthread;
+		k->wants_copy = 0;
 	}
 	p->nr_walked = j + 1;
 	return k;
@@ -576,12 +600,13 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 	if (kthread && state == TT_ST_I)
 		return;
 	last = bpf_map_lookup_elem(&tt_last, &slot);
-	if (last && state != TT_ST_R && last->tid == tid && last->state == state &&
-	    last->sig == thread_sig(task)) {
+	if (last && state != TT_ST_R && last->tid == tid && (__u8)last->state == state &&
+	    last->sig == thread_sig(task) && (!(last->state & WANTS_COPY) || !claim_copy())) {
 		/* Unchanged since its full sample: so is its entry, unless new here. */
 		if (k && k->state != state) {
 			k->state = state;
 			k->runtime = task->se.sum_exec_runtime;
+			k->wants_copy = !!(last->state & WANTS_COPY);
 		}
 		add_repeat(tid, known);
 		return;
@@ -694,7 +719,8 @@ static __always_inline void recheck(__u32 i)
 	state = state_of(task, raw, raw & TS_DEAD ? task->exit_state : 0);
 	if (k->kthread && state == TT_ST_I)
 		return;
-	if (state != TT_ST_R && state == k->state && k->runtime == task->se.sum_exec_runtime)
+	if (state != TT_ST_R && state == k->state && k->runtime == task->se.sum_exec_runtime &&
+	    (!k->wants_copy || !claim_copy()))
 		add_repeat(k->tid, i);
 	else
 		add_changed(k->tid, i);
@@ -760,15 +786,16 @@ static long sample_changed(__u32 i, void *ctx)
 	take_sample(task, sc, state, kthread);
 	slot = sc->sample.tid & (TT_LAST_SLOTS - 1);
 	last = bpf_map_lookup_elem(&tt_last, &slot);
-	/* Refused a stack copy by the cap: sampled in full again next pass. */
+	/* Refused a stack copy by the cap: sampled again in a pass with one to give. */
 	if (last) {
-		last->tid = tt_copies_capped == capped ? sc->sample.tid : 0;
-		last->state = state;
+		last->tid = sc->sample.tid;
+		last->state = state | (tt_copies_capped != capped ? WANTS_COPY : 0);
 		last->sig = thread_sig(task);
 	}
 	if (k) {
 		k->tid = task->pid;
-		k->state = tt_copies_capped == capped ? state : STATE_RESAMPLE;
+		k->state = state;
+		k->wants_copy = tt_copies_capped != capped;
 		k->runtime = task->se.sum_exec_runtime;
 		task = bpf_kptr_xchg(&k->task, task);
 	}
@@ -858,8 +885,8 @@ int sample_tasks(struct bpf_iter__task *ctx)
 		return 0;
 	slot = tid & (TT_LAST_SLOTS - 1);
 	last = bpf_map_lookup_elem(&tt_last, &slot);
-	if (last && state != TT_ST_R && last->tid == tid && last->state == state &&
-	    last->sig == thread_sig(task)) {
+	if (last && state != TT_ST_R && last->tid == tid && (__u8)last->state == state &&
+	    last->sig == thread_sig(task) && (!(last->state & WANTS_COPY) || !claim_copy())) {
 		add_repeat(tid, idx);
 		return 0;
 	}
@@ -868,10 +895,9 @@ int sample_tasks(struct bpf_iter__task *ctx)
 		return 0;
 	capped = tt_copies_capped;
 	take_sample(task, sc, state, kthread);
-	/* Refused a stack copy by the cap: sampled in full again next pass. */
 	if (last) {
-		last->tid = tt_copies_capped == capped ? tid : 0;
-		last->state = state;
+		last->tid = tid;
+		last->state = state | (tt_copies_capped != capped ? WANTS_COPY : 0);
 		last->sig = thread_sig(task);
 	}
 	add_sample(batch, &sc->sample);

@@ -257,6 +257,7 @@ void bpf_unwind__end_pass(struct bpf_source *bs, uint64_t now)
 	bs->copies_capped += bs->threads->bss->tt_copies_capped;
 	bs->threads->bss->tt_copies_capped = 0;
 	bs->threads->bss->tt_nr_copies = 0;
+	bs->threads->bss->tt_copy_claims = 0;
 	pace_copies(bs, now);
 }
 
