@@ -2,13 +2,12 @@
 /*
  * The BPF source: the kernel-side samplers (bpf/) loaded with libbpf
  * skeletons, all records arriving through one ring buffer. Always loaded:
- * the thread sampler (bpf/threads.bpf.c), run once per tick. On kernel 6.7+
- * without -p it is one program run per pass: it sends a full sample of each
- * thread on a CPU or that ran or changed state since its last one, only the
- * tids of the others (whose last sample stands again), and walks the
- * kernel's thread list only when a task was created or once a second. With
- * -p or on older kernels it is a task iterator (one per process with -p)
- * that sends every thread's sample, an unchanged one's from task storage.
+ * the thread sampler (bpf/threads.bpf.c), run once per tick. It sends a
+ * full sample of each thread on a CPU or that ran or changed state since its
+ * last one, only the tids of the others (whose last sample stands again). On
+ * kernel 6.7+ it is one program run per pass that walks the kernel's thread
+ * list only when a task was created or once a second; on older kernels
+ * (their BTF lacks its kfuncs) a task iterator, one per process with -p.
  * Unless cpu_hz is 0, the on-CPU perf_event sampler; on request the syscall
  * and off-CPU tracers, whose in-kernel sums are sent as records at each
  * interval's end (flush).
