@@ -125,6 +125,11 @@ size_t u64map__count(const struct u64map *map)
 	return map->count;
 }
 
+size_t u64map__bytes(const struct u64map *map)
+{
+	return map ? sizeof(*map) + map->cap * sizeof(*map->slots) : 0;
+}
+
 bool u64map__next(const struct u64map *map, size_t *pos, uint64_t *ret_key, void **ret_value)
 {
 	for (size_t i = *pos; i < map->cap; i++) {
@@ -172,6 +177,28 @@ size_t u64map__expire(struct u64map *map, uint64_t now_round, uint64_t idle_roun
 			free_value(value);
 			n++;
 		}
+	}
+	return n;
+}
+
+size_t u64map__trim(struct u64map *map, size_t max, uint64_t (*last_round)(const void *value),
+		    void (*free_value)(void *value))
+{
+	size_t n = 0;
+
+	while (map->count > max) {
+		uint64_t key, oldest_key = 0, oldest = UINT64_MAX;
+		size_t pos = 0;
+		void *value;
+
+		while (u64map__next(map, &pos, &key, &value)) {
+			if (last_round(value) < oldest) {
+				oldest = last_round(value);
+				oldest_key = key;
+			}
+		}
+		free_value(u64map__remove(map, oldest_key));
+		n++;
 	}
 	return n;
 }

@@ -23,6 +23,8 @@ void *u64map__put(struct u64map *map, uint64_t key, void *value);
 /* Removes key; returns its value, or NULL when absent. */
 void *u64map__remove(struct u64map *map, uint64_t key);
 size_t u64map__count(const struct u64map *map);
+/* Bytes the map's slots take (not its values'). */
+size_t u64map__bytes(const struct u64map *map);
 /*
  * Iterates: start with *pos = 0; returns false at the end. Removing the
  * current entry while iterating is allowed only through u64map__remove_at;
@@ -42,5 +44,13 @@ void u64map__free_all(struct u64map *map, void (*free_value)(void *value));
  */
 size_t u64map__expire(struct u64map *map, uint64_t now_round, uint64_t idle_rounds,
 		      uint64_t (*last_round)(const void *value), void (*free_value)(void *value));
+
+/*
+ * The same caches, bounded: while more than max values are held, removes and
+ * frees the one used longest ago (a walk of the map per value removed: for
+ * maps of a few hundred entries). Returns how many went.
+ */
+size_t u64map__trim(struct u64map *map, size_t max, uint64_t (*last_round)(const void *value),
+		    void (*free_value)(void *value));
 
 #endif /* THREADTOP_U64MAP_H */

@@ -32,6 +32,15 @@ extern int UNW_OBJ(dwarf_search_unwind_table)(unw_addr_space_t as, unw_word_t ip
 #define VDSO_MAX (1u << 20)
 #define NO_FILE ((struct unwind_file *)1)
 #define STACK_SPAN (8u << 20) /* reads this far above sp are "beyond the copy" */
+/*
+ * Processes whose unwinding state is kept: libunwind's address space (6.4 KB
+ * with its CFI cache) and the held maps (about 1 KB) each. On a churning box
+ * a new process is unwound 100-200 times a second, most of them gone the
+ * next moment: idle rounds alone kept 10,000 (70 MB) live. Past this bound
+ * the process unwound longest ago goes; a live one comes back at the cost
+ * of one maps read.
+ */
+#define UNWIND_PROCS_MAX 512
 
 struct uw_proc {
 	unw_addr_space_t as;	   /* per process, so libunwind may cache its CFI by ip */
@@ -134,11 +143,17 @@ static void follow_generation(struct uw_ctx *c)
 		unw_flush_cache(c->proc->as, 0, 0);
 }
 
+static uint64_t proc_last_round(const void *p)
+{
+	return ((const struct uw_proc *)p)->round;
+}
+
 static struct uw_proc *get_proc(struct unwinder *u, uint32_t pid)
 {
 	struct uw_proc *p = u64map__get(u->procs, pid);
 
 	if (!p) {
+		u64map__trim(u->procs, UNWIND_PROCS_MAX - 1, proc_last_round, proc_free);
 		p = xcalloc(1, sizeof(*p));
 		p->as = unw_create_addr_space(&accessors, 0);
 		if (p->as)
@@ -444,11 +459,6 @@ out:
 	u->stats.result[r]++;
 	u->stats.ns += monotonic_ns() - start;
 	return r;
-}
-
-static uint64_t proc_last_round(const void *p)
-{
-	return ((const struct uw_proc *)p)->round;
 }
 
 size_t unwinder__expire(struct unwinder *u, unsigned idle_rounds)
