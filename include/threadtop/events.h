@@ -244,6 +244,18 @@ struct tt_stack {
 /* stream: user stacks unwound in user space from a TT_EV_STACK_COPY: src/sources/source_bpf.c */
 #define TT_USER_STACK_ID_BASE 0x80000000u
 #define TT_USER_STACK_ID_LAST 0xbfffffffu
+/*
+ * Stack ids of the two stream spaces above are handed out in increasing
+ * order, and a source puts an id on no new record once it has sent
+ * TT_STACK_ID_HORIZON newer ids of the same space and an interval has ended
+ * after that: the BPF dedup set (bpf/common.bpf.h, STACK_IDS_MAX entries)
+ * is emptied at the first interval end past three quarters of it
+ * (bpf_sums.c), the unwound stacks' set (bpf_unwind.c, USTACKS_MAX) at its
+ * size. So the model may forget a stack no thread names past that point
+ * (model_age.c) without a later sample finding it gone. Both sets must stay
+ * within this.
+ */
+#define TT_STACK_ID_HORIZON 65536u
 /* model only, never in a stream: stitched LuaJIT stacks, src/model/model_luajit.c */
 #define TT_LJ_STACK_ID_BASE 0xc0000000u
 #define TT_LJ_STACK_ID_LAST 0xffffffffu

@@ -131,6 +131,7 @@ static void handle_interval(struct app *app, const struct tt_interval *iv)
 		capture__interval_next(app->capture); /* a replay's: counts restart */
 	if (app->sym)
 		symbolizer__expire(app->sym, SYM_IDLE_INTERVALS);
+	app_mem_log(app, t);
 	if (err == -EPIPE) {
 		app_fail(app, err); /* the reader went away (threadtop -b | head): a quiet end */
 		return;

@@ -87,6 +87,8 @@ struct app {
 	int child_code;		   /* run: its command's exit code, 128 + signal */
 	struct frontend_host host; /* what the front end calls (app_host.c) */
 	struct frontend_settings settings; /* what it is told of the options */
+	uint64_t mem_logged_ns;		   /* --mem-log: when the last line was written */
+	uint64_t mem_trimmed_ns;	   /* when the heap's free pages last went back */
 };
 
 /* The app a front end's host belongs to. */
@@ -125,6 +127,9 @@ void app_drop_privileges(struct app *app);
 void app_start_rt(struct app *app);
 void app_check_rt(struct app *app);
 void app_stop_rt(struct app *app);
+
+/* app_mem.c: at an interval's end: --mem-log's line and the heap's trim, when due. */
+void app_mem_log(struct app *app, uint64_t now_ns);
 
 /* app_replay.c: opens o->read_path as the source; rate, interval and source from the file. */
 int app_replay_start(struct app *app);

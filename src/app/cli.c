@@ -53,6 +53,8 @@ void cli_usage(FILE *f)
 		"      --label-scope NAME=BINARY:FUNCTION:ARG  set on entry, clear on return\n"
 		"      --labels FILE      label definitions, one per line: set|clear|scope NAME=...\n"
 		"      --retain SECONDS   keep exited threads in the view this long (default 60)\n"
+		"      --mem-log SECONDS  log what threadtop's memory holds, per structure, every\n"
+		"                         SECONDS (to the log pane and --log)\n"
 		"      --offcpu           trace context switches: exact off-CPU time per stack and\n"
 		"                         run-queue latency (BPF)\n"
 		"      --bpf-stats on|off|auto\n"
@@ -228,6 +230,7 @@ enum long_only {
 	OPT_LABEL_SCOPE,
 	OPT_LABELS,
 	OPT_RETAIN,
+	OPT_MEM_LOG,
 	OPT_TRACE,
 	OPT_TRACE_LINES,
 	OPT_CMD,
@@ -275,6 +278,7 @@ static const struct option long_opts[] = {
 	{"label-scope", required_argument, NULL, OPT_LABEL_SCOPE},
 	{"labels", required_argument, NULL, OPT_LABELS},
 	{"retain", required_argument, NULL, OPT_RETAIN},
+	{"mem-log", required_argument, NULL, OPT_MEM_LOG},
 	{"trace", required_argument, NULL, OPT_TRACE},
 	{"trace-lines", required_argument, NULL, OPT_TRACE_LINES},
 	{"cmd", required_argument, NULL, OPT_CMD},
@@ -407,6 +411,11 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 		case OPT_RETAIN:
 			if (parse_double(optarg, 1, 86400, &o.retain_s) < 0)
 				return bad(err, "--retain", optarg, "need seconds from 1 to 86400");
+			break;
+		case OPT_MEM_LOG:
+			if (parse_double(optarg, 1, 86400, &o.mem_log_s) < 0)
+				return bad(err, "--mem-log", optarg,
+					   "need seconds from 1 to 86400");
 			break;
 		case OPT_LABEL:
 		case OPT_LABEL_CLEAR:

@@ -54,6 +54,7 @@ struct options {
 	struct label_set labels; /* --label, --label-clear, --label-scope, --labels */
 	double retain_s;      /* --retain: seconds exited threads stay in the model, 0 = default */
 	uint64_t dict_budget; /* --dict-budget: bytes of dictionaries (dict_budget.h) */
+	double mem_log_s;     /* --mem-log: seconds between memory lines in the log, 0 = none */
 
 	/* --serve (serve.h): the node agent's HTTP endpoints. */
 	const char *serve_addr;	 /* --serve ADDR:PORT, NULL = off */

@@ -558,3 +558,19 @@ int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_st
 	*ret = rows;
 	return (int)n;
 }
+
+void lj_model__ustacks(const struct lj_model *lm, void (*fn)(void *arg, uint32_t ustack_id),
+		       void *arg)
+{
+	const struct lj_thread *t;
+	const struct lj_stack *st;
+	size_t pos = 0, spos;
+	uint64_t key;
+
+	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
+		spos = 0;
+		while (u64map__next(t->stacks, &spos, &key, (void **)&st))
+			if (st->ustack_id)
+				fn(arg, st->ustack_id);
+	}
+}

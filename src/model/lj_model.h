@@ -136,6 +136,9 @@ uint32_t lj_model__stitched_id(const struct lj_model *lm, uint32_t pid, uint32_t
 
 /* Samples ingested, session (0: no LuaJIT process seen). */
 uint64_t lj_model__samples(const struct lj_model *lm);
+/* Calls fn with every host user stack id a stack row names (the model keeps those). */
+void lj_model__ustacks(const struct lj_model *lm, void (*fn)(void *arg, uint32_t ustack_id),
+		       void *arg);
 
 /* The VM state's name ("TRACE"), or "?" */
 const char *lj_vmstate_name(unsigned vmstate);

@@ -333,6 +333,7 @@ static void ingest_stack(struct model *m, const struct tt_stack *st)
 		m->drops_session[TT_DROP_DEDUP_FULL]++;
 		return;
 	}
+	model_age_stack_seen(m, st->id);
 	copy = u64map__remove(m->stacks, st->id);
 	if (copy) {
 		dict_budget__give(m->budget, copy->pid, copy->hdr.size);
@@ -465,6 +466,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 	}
 	trace_model_end_interval(m);
 	model_procs_end_interval(m, now_ns);
+	model_age_end_interval(m, now_ns); /* after the threads: their stacks may go with them */
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));
 	m->dict_refused_start = dict_budget__refused(m->budget);
 	model_clock_end_interval(m);

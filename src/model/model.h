@@ -235,6 +235,26 @@ struct model_stats {
 };
 void model__stats(const struct model *m, struct model_stats *ret);
 
+/*
+ * What the model holds, per structure, for the memory figures (issue 21:
+ * what each costs per thread, per stack, per process and what ages out).
+ * Bytes are the heap blocks' sizes (what was asked of malloc, not its own
+ * overhead) plus each map's slots.
+ */
+struct model_mem {
+	size_t threads, exited;	    /* in the table; of them not seen by the latest pass */
+	size_t thread_bytes;	    /* struct thread, key counts and minute rings, traced data */
+	size_t keys;		    /* sample keys of all threads */
+	size_t stacks, stack_bytes; /* the stack dictionary */
+	size_t user_stacks;	    /* of them of a process (pid != 0) */
+	size_t dead_stacks;	    /* of them of a process with no thread in the table */
+	uint64_t stacks_aged;	    /* stacks forgotten so far (model_age.c), session */
+	size_t strings, string_bytes;
+	size_t procs; /* process records */
+};
+/* Walks every table: for a debug dump, not for every interval. */
+void model__mem(const struct model *m, struct model_mem *ret);
+
 /* The USE metrics and verdict (use_model.h). Owned by the model. */
 struct use_model *model__use(struct model *m);
 /* The LuaJIT VM states and functions (lj_model.h). Owned by the model. */

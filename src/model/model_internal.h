@@ -122,6 +122,12 @@ struct model {
 	struct tt_host_stats host;
 	bool has_host;
 	uint64_t last_tick_ns; /* the latest TT_EV_TICK */
+
+	/* Stacks that age out (model_age.c). */
+	uint32_t stack_newest[2];   /* newest id seen of the kernel and the user space */
+	uint32_t stack_horizon[2];  /* stack_newest at the latest interval end */
+	uint64_t stacks_aged;	    /* stacks forgotten, session */
+	uint64_t stacks_aged_at_ns; /* when the latest pass ran */
 };
 
 /* Seconds since the session start: the minute rings' clock. */
@@ -155,6 +161,11 @@ void model_repeat_free(struct model *m);
 /* model_traced.c: the record types of tracing and on-CPU sampling. */
 void traced_ingest(struct model *m, const struct tt_event_header *ev);
 void trace_thread_free(struct thread_trace *tr);
+/* What tr holds on the heap (its arrays at capacity), for model__mem. */
+size_t trace_thread_bytes(const struct thread_trace *tr);
+/* Calls fn with every stack id (kernel and user, 0 included) tr's stacks name. */
+void trace_thread_stacks(const struct thread_trace *tr, void (*fn)(void *arg, uint32_t stack_id),
+			 void *arg);
 void trace_end_interval(struct model *m, struct thread *t);
 void trace_model_end_interval(struct model *m);
 void trace_model_free(struct model *m);
@@ -181,6 +192,10 @@ bool model_filter_key(const struct model *m, const struct model_filter *f,
 		      const struct sample_key *k);
 uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window window,
 			   uint32_t now_sec);
+
+/* model_age.c: ids of a newly ingested stack; at an interval's end, what ages out. */
+void model_age_stack_seen(struct model *m, uint32_t id);
+void model_age_end_interval(struct model *m, uint64_t now_ns);
 
 /* Processes and the box (model_procs.c). */
 void model_procs_ingest(struct model *m, const struct tt_event_header *ev);

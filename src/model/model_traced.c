@@ -228,6 +228,29 @@ void traced_ingest(struct model *m, const struct tt_event_header *ev)
 	}
 }
 
+size_t trace_thread_bytes(const struct thread_trace *tr)
+{
+	if (!tr)
+		return 0;
+	return sizeof(*tr) + (tr->cap_oncpu + tr->cap_offcpu) * sizeof(struct trace_stack) +
+	       tr->cap_sc * sizeof(struct trace_syscall);
+}
+
+void trace_thread_stacks(const struct thread_trace *tr, void (*fn)(void *arg, uint32_t stack_id),
+			 void *arg)
+{
+	if (!tr)
+		return;
+	for (size_t i = 0; i < tr->nr_oncpu; i++) {
+		fn(arg, tr->oncpu[i].kstack_id);
+		fn(arg, tr->oncpu[i].ustack_id);
+	}
+	for (size_t i = 0; i < tr->nr_offcpu; i++) {
+		fn(arg, tr->offcpu[i].kstack_id);
+		fn(arg, tr->offcpu[i].ustack_id);
+	}
+}
+
 void trace_thread_free(struct thread_trace *tr)
 {
 	if (!tr)

@@ -76,6 +76,11 @@ const char *maps_cache__proc_root(const struct maps_cache *c)
 	return c->proc_root;
 }
 
+size_t maps_cache__count(const struct maps_cache *c)
+{
+	return u64map__count(c->procs);
+}
+
 uint64_t maps_cache__reads(const struct maps_cache *c)
 {
 	return c->reads;

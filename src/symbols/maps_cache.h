@@ -40,6 +40,8 @@ int maps_cache__add_user(struct maps_cache *c);
 const char *maps_cache__proc_root(const struct maps_cache *c);
 /* Maps files read so far (by every user). */
 uint64_t maps_cache__reads(const struct maps_cache *c);
+/* Processes whose maps are held now. */
+size_t maps_cache__count(const struct maps_cache *c);
 
 /*
  * The maps of process pid, held by user: read now unless another user holds

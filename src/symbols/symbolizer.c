@@ -546,6 +546,8 @@ int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool 
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
 {
 	struct dso_cache_stats ds;
+	uint64_t key;
+	void *val;
 
 	dso_cache__stats(s->dsos, &ds);
 	*ret = s->stats;
@@ -554,6 +556,10 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
 	ret->dwarf_files = ds.dwarf_files;
 	ret->procs = u64map__count(s->procs);
 	ret->maps_reads = maps_cache__reads(s->maps);
+	ret->maps_procs = maps_cache__count(s->maps);
+	ret->frames = u64map__count(s->kframes);
+	for (size_t pos = 0; u64map__next(s->procs, &pos, &key, &val);)
+		ret->frames += u64map__count(((const struct sym_proc *)val)->frames);
 }
 
 static uint64_t proc_last_round(const void *p)

@@ -112,6 +112,8 @@ struct symbolizer_stats {
 	uint64_t inlined;      /* frames resolved with an inline chain */
 	uint64_t file_errors;  /* files that could not be opened or parsed */
 	uint64_t procs;	       /* processes cached now */
+	uint64_t frames;       /* frames cached now, user (all processes) and kernel */
+	uint64_t maps_procs;   /* processes whose maps the maps cache holds now */
 	size_t kernel_symbols; /* 0 until a kernel address was asked */
 };
 void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret);
