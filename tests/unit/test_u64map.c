@@ -147,6 +147,28 @@ static void expire_idle_entries(void **state)
 	free(freed);
 }
 
+/* Rounds in key order: key k was last used in round k. */
+static uint64_t round_is_key(uint64_t key)
+{
+	return key;
+}
+
+static void trim_to_bound(void **state)
+{
+	struct u64map *m = entries(round_is_key);
+
+	(void)state;
+	freed = calloc(N, 1);
+	/* Within the bound nothing goes; past it, the ones used longest ago. */
+	assert_int_equal(u64map__trim(m, N, entry_round, free_entry), 0);
+	assert_int_equal(u64map__trim(m, N - 50, entry_round, free_entry), 50);
+	assert_int_equal(u64map__count(m), N - 50);
+	for (uint64_t k = 0; k < N; k++)
+		assert_int_equal(freed[k], k < 50);
+	u64map__free_all(m, free_entry);
+	free(freed);
+}
+
 static void strings(void **state)
 {
 	struct strtab *t = strtab__new();
@@ -174,7 +196,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(put_get_remove),  cmocka_unit_test(remove_while_iterating),
 		cmocka_unit_test(free_all_values), cmocka_unit_test(expire_idle_entries),
-		cmocka_unit_test(strings),
+		cmocka_unit_test(trim_to_bound),   cmocka_unit_test(strings),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
