@@ -35,6 +35,7 @@ struct lj_stack {
 
 struct lj_thread {
 	uint32_t pid, tid;
+	uint64_t last_ns; /* its latest sample */
 	uint8_t fidelity;
 	uint32_t weight_us;
 	uint64_t counts[W_MAX][TT_LJ_VMSTATE_MAX];
@@ -303,6 +304,8 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		u64map__put(lm->threads, s->tid, t);
 	}
 	lm->nsamples++;
+	if (s->hdr.time_ns > t->last_ns)
+		t->last_ns = s->hdr.time_ns;
 	t->fidelity = s->fidelity;
 	t->weight_us = s->weight_us;
 	for (int w = 0; w < W_MAX; w++) {
@@ -559,6 +562,33 @@ int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_st
 	return (int)n;
 }
 
+void lj_model__forget(struct lj_model *lm, uint64_t before_ns,
+		      bool (*proc_alive)(void *arg, uint32_t pid), void *arg)
+{
+	struct u64map *pids = u64map__new();
+	struct lj_thread *t;
+	struct lj_proc *p;
+	size_t pos = 0;
+	uint64_t key;
+
+	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
+		if (t->last_ns < before_ns) {
+			u64map__remove_at(lm->threads, &pos);
+			thread_free(t);
+			continue;
+		}
+		u64map__put(pids, t->pid, (void *)1);
+	}
+	pos = 0;
+	while (u64map__next(lm->procs, &pos, &key, (void **)&p)) {
+		if (!u64map__get(pids, key) && !proc_alive(arg, (uint32_t)key)) {
+			u64map__remove_at(lm->procs, &pos);
+			proc_free(lm, (uint32_t)key, p);
+		}
+	}
+	u64map__free(pids);
+}
+
 void lj_model__ustacks(const struct lj_model *lm, void (*fn)(void *arg, uint32_t ustack_id),
 		       void *arg)
 {
@@ -572,5 +602,7 @@ void lj_model__ustacks(const struct lj_model *lm, void (*fn)(void *arg, uint32_t
 		while (u64map__next(t->stacks, &spos, &key, (void **)&st))
 			if (st->ustack_id)
 				fn(arg, st->ustack_id);
+		if (st->stitched_id)
+			fn(arg, st->stitched_id);
 	}
 }

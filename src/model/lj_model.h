@@ -136,7 +136,15 @@ uint32_t lj_model__stitched_id(const struct lj_model *lm, uint32_t pid, uint32_t
 
 /* Samples ingested, session (0: no LuaJIT process seen). */
 uint64_t lj_model__samples(const struct lj_model *lm);
-/* Calls fn with every host user stack id a stack row names (the model keeps those). */
+/*
+ * Forgets the threads with no sample since before_ns (exited, past the
+ * retention) and the function names of the processes with no thread left
+ * here for which proc_alive(arg, pid) is false (no thread in the model).
+ */
+void lj_model__forget(struct lj_model *lm, uint64_t before_ns,
+		      bool (*proc_alive)(void *arg, uint32_t pid), void *arg);
+/* Calls fn with every host user stack id and stitched stack id a stack row names
+ * (the model keeps those). */
 void lj_model__ustacks(const struct lj_model *lm, void (*fn)(void *arg, uint32_t ustack_id),
 		       void *arg);
 

@@ -11,8 +11,10 @@
  * (sample keys, on- and off-CPU stacks) and no LuaJIT stack row names it, a
  * user stack's process has no thread left, and it is past the sources' id
  * horizon (events.h, TT_STACK_ID_HORIZON), so no record still to come can
- * carry its id. Every window stays true: a thread is forgotten only after
- * the retention time, and its stacks only after it.
+ * carry its id. The LuaJIT model's threads go after the same retention,
+ * the function names of a process when it has no thread left, and the
+ * stacks stitched for them with them. Every window stays true: a thread is forgotten only after the
+ * retention time, and its stacks only after it.
  */
 #include <stdlib.h>
 
@@ -54,14 +56,25 @@ static void mark(void *arg, uint32_t id)
 		u64map__put(arg, id, (void *)1);
 }
 
-/* Whether stack st is past the horizon lim (the newest ids one interval end ago). */
+/*
+ * Whether stack st may go: a stream stack past the horizon lim (the newest
+ * ids one interval end ago); a stitched LuaJIT stack at once (only LuaJIT
+ * rows keep its id, and refs has those).
+ */
 static bool past_horizon(const struct tt_stack *st, const uint32_t *lim)
 {
 	uint32_t off;
 	int sp = space_of(st->id, &off);
 
-	return sp != SPACE_NONE && lim[sp] >= TT_STACK_ID_HORIZON &&
-	       off <= lim[sp] - TT_STACK_ID_HORIZON;
+	if (sp == SPACE_NONE)
+		return st->id >= TT_LJ_STACK_ID_BASE;
+	return lim[sp] >= TT_STACK_ID_HORIZON && off <= lim[sp] - TT_STACK_ID_HORIZON;
+}
+
+/* The LuaJIT model's question: has process pid a thread in the table (pids)? */
+static bool proc_alive(void *arg, uint32_t pid)
+{
+	return u64map__get(arg, pid);
 }
 
 void model_age_end_interval(struct model *m, uint64_t now_ns)
@@ -76,8 +89,6 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 
 	m->stack_horizon[0] = m->stack_newest[0];
 	m->stack_horizon[1] = m->stack_newest[1];
-	if (lim[0] < TT_STACK_ID_HORIZON && lim[1] < TT_STACK_ID_HORIZON)
-		return; /* nothing can be past it yet */
 	if (m->stacks_aged_at_ns && now_ns - m->stacks_aged_at_ns < AGE_EVERY_NS)
 		return;
 	m->stacks_aged_at_ns = now_ns;
@@ -91,6 +102,9 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 		}
 		trace_thread_stacks(t->trace, mark, refs);
 	}
+	/* LuaJIT threads and names go with the model's threads and processes. */
+	lj_model__forget(m->lj, now_ns > m->opts.retain_ns ? now_ns - m->opts.retain_ns : 0,
+			 proc_alive, pids);
 	lj_model__ustacks(m->lj, mark, refs);
 	pos = 0;
 	while (u64map__next(m->stacks, &pos, &key, (void **)&st)) {

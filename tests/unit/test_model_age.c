@@ -6,7 +6,8 @@
  * they were once the processes are past the retention time and their
  * stacks past the sources' id horizon (events.h), while every window that
  * covers the dead threads' time still counts them until then; stacks that
- * something may still name stay.
+ * something may still name stay; the LuaJIT model's threads and names go
+ * with their processes.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,8 @@
 
 #include <cmocka.h>
 
+#include "dict_budget.h"
+#include "lj_model.h"
 #include "model.h"
 #include "model_stacks.h"
 #include "util.h"
@@ -197,12 +200,83 @@ static void horizon_holds(void **state)
 	model__free(m);
 }
 
+static void lj_func(struct model *m, uint64_t t, uint32_t pid, const char *name)
+{
+	union {
+		struct tt_luajit_func f;
+		char buf[sizeof(struct tt_luajit_func) + 64];
+	} u;
+	size_t len = strlen(name);
+
+	memset(&u, 0, sizeof(u));
+	u.f.hdr = (struct tt_event_header){TT_EV_LUAJIT_FUNC, TT_LUAJIT_FUNC_VERSION,
+					   (uint32_t)(sizeof(u.f) + len), t};
+	u.f.id = 1;
+	u.f.pid = pid;
+	u.f.len = (uint32_t)len;
+	memcpy(u.f.data, name, len);
+	model__ingest(m, &u.f.hdr);
+}
+
+static void lj_sample(struct model *m, uint64_t t, uint32_t pid)
+{
+	union {
+		struct tt_luajit_sample s;
+		char buf[sizeof(struct tt_luajit_sample) + 8];
+	} u;
+
+	memset(&u, 0, sizeof(u));
+	u.s.hdr = (struct tt_event_header){TT_EV_LUAJIT_SAMPLE, TT_LUAJIT_SAMPLE_VERSION,
+					   (uint32_t)(sizeof(u.s) + 8), t};
+	u.s.pid = pid;
+	u.s.tid = pid;
+	u.s.vmstate = TT_LJ_CFUNC;
+	u.s.weight_us = 10000;
+	u.s.nr = 1;
+	u.s.frames[0] = 1;
+	model__ingest(m, &u.s.hdr);
+}
+
+/* LuaJIT threads and the function names of their processes go with them. */
+static void luajit_ages_out(void **state)
+{
+	struct dict_budget *b = dict_budget__new(64u << 20);
+	struct model *m = model__new(NULL);
+	struct lj_thread_row *rows;
+	size_t used0;
+	uint64_t t;
+
+	(void)state;
+	model__set_budget(m, b);
+	stack(m, T0, KSTACK, 0, 0xffffffff81000000ull);
+	second(m, T0, 0);
+	used0 = dict_budget__used(b);
+	for (uint32_t i = 0; i < 50; i++) {
+		lj_func(m, T0 + SEC, DEAD_PID + i, "f @x.lua:1");
+		lj_sample(m, T0 + SEC, DEAD_PID + i);
+		sample(m, T0 + SEC, DEAD_PID + i, DEAD_PID + i, KSTACK, 0);
+	}
+	for (t = T0 + SEC; t < T0 + 31 * SEC; t += SEC)
+		second(m, t, 0);
+	assert_int_equal(lj_model__threads(model__luajit(m), WIN_SESSION, 0, &rows), 50);
+	free(rows);
+	for (; t < T0 + 75 * SEC; t += SEC)
+		second(m, t, 0);
+	assert_int_equal(lj_model__threads(model__luajit(m), WIN_SESSION, 0, &rows), 0);
+	free(rows);
+	/* Each process's name went back; the name table keeps the one text they shared. */
+	assert_int_equal(dict_budget__used(b), used0 + strlen("f @x.lua:1") + DICT_BUDGET_ENTRY);
+	model__free(m);
+	dict_budget__free(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(churn_ages_out),
 		cmocka_unit_test(named_stacks_stay),
 		cmocka_unit_test(horizon_holds),
+		cmocka_unit_test(luajit_ages_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
