@@ -461,9 +461,14 @@ out:
 	return r;
 }
 
+/* Rounds (the source's flushes, once an interval) between two drops of the files' pages. */
+#define DROP_PAGES_ROUNDS 60
+
 size_t unwinder__expire(struct unwinder *u, unsigned idle_rounds)
 {
-	return u64map__expire(u->procs, ++u->round, idle_rounds, proc_last_round, proc_free);
+	if (++u->round % DROP_PAGES_ROUNDS == 0)
+		unwind_files__drop_pages(u->files);
+	return u64map__expire(u->procs, u->round, idle_rounds, proc_last_round, proc_free);
 }
 
 void unwinder__stats(const struct unwinder *u, struct unwinder_stats *ret)

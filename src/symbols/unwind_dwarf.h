@@ -56,7 +56,8 @@ enum unwind_result unwinder__unwind(struct unwinder *u, uint32_t pid,
 				    uint64_t *ips, size_t max, size_t *ret_nr);
 
 /* Forgets the maps of processes not unwound in the last idle_rounds rounds
- * (one round per call). Shared files stay. Returns how many went. */
+ * (one round per call). Shared files stay; every 60 rounds the pages read of
+ * them go back (unwind_files__drop_pages). Returns how many processes went. */
 size_t unwinder__expire(struct unwinder *u, unsigned idle_rounds);
 
 struct unwinder_stats {

@@ -270,6 +270,18 @@ size_t unwind_files__count(const struct unwind_files *c)
 	return c->count;
 }
 
+void unwind_files__drop_pages(struct unwind_files *c)
+{
+	const struct unwind_file *f;
+	size_t pos = 0;
+	uint64_t key;
+
+	while (u64map__next(c->by_key, &pos, &key, (void **)&f))
+		for (; f; f = f->next)
+			if (f->mapped && f->data)
+				madvise((void *)f->data, f->size, MADV_DONTNEED);
+}
+
 int unwind_file__read(const struct unwind_file *f, uint64_t off, void *buf, size_t len)
 {
 	if (off > f->size || f->size - off < len)

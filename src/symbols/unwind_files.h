@@ -46,6 +46,13 @@ struct unwind_file *unwind_files__find(struct unwind_files *c, uint64_t dev, uin
 struct unwind_file *unwind_files__get_mem(struct unwind_files *c, const void *buf, size_t len,
 					  const char *name);
 size_t unwind_files__count(const struct unwind_files *c);
+/*
+ * Gives back the pages of the mapped files read so far (they are read-only
+ * and private, never written: the next read finds them in the page cache).
+ * Every binary a busy box ever ran stays mapped, and what was read of each
+ * (its .eh_frame) counted in threadtop's RSS without end.
+ */
+void unwind_files__drop_pages(struct unwind_files *c);
 
 /* Parses an ELF image (not copied: it must outlive the result). For tests. */
 struct unwind_file *unwind_file__parse(const void *buf, size_t len);

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -260,12 +262,35 @@ static void test_elf_reader(void **state)
 	unwind_file__free(f);
 }
 
+/* A mapped file reads the same after its pages went back. */
+static void test_drop_pages(void **state)
+{
+	struct unwind_files *c = unwind_files__new();
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	struct unwind_file *f;
+	uint8_t before[64], after[64];
+	struct stat st;
+
+	(void)state;
+	assert_true(fd >= 0 && fstat(fd, &st) == 0);
+	f = unwind_files__get_fd(c, fd, st.st_dev, st.st_ino);
+	close(fd);
+	assert_non_null(f);
+	assert_int_equal(unwind_file__read(f, 0, before, sizeof(before)), 0);
+	assert_memory_equal(before, ELFMAG, SELFMAG);
+	unwind_files__drop_pages(c);
+	assert_int_equal(unwind_file__read(f, 0, after, sizeof(after)), 0);
+	assert_memory_equal(before, after, sizeof(before));
+	unwind_files__free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_own_stack),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_elf_reader),
+		cmocka_unit_test(test_drop_pages),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
