@@ -62,7 +62,8 @@ box() { awk '{ split($4, a, "/"); printf "%s threads on the box, load %s", a[2],
 echo "mem_churn: $(nproc) CPUs, $minutes min, churn + idle_threads 2000, $(box) at the start; log $log"
 r5= worst=0 worst_at=
 for ((m = 1; m <= minutes; m++)); do
-	sleep 60
+	sleep 60 &
+	wait $! # a signal ends the run now, not after the minute
 	[ -d "/proc/$tp" ] || { echo "mem_churn: threadtop ended at minute $m (see $log)" >&2; exit 1; }
 	r=$(rss)
 	[ "$m" -eq 5 ] && r5=$r
