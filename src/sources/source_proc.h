@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The /proc thread sampler (0x.tools psn style): on every tick it reads each
- * thread's schedstat, and stat, syscall and wchan of those that ran since
- * the last pass, under the proc root, within a CPU budget (it lowers its
- * rate past it, and says so). Works without root for the processes the user
+ * The /proc thread sampler (0x.tools psn style): on every tick it reads the
+ * CPU clock of each process, the schedstat of each thread of those that ran
+ * since the last pass, and stat, syscall and wchan of the threads that ran,
+ * under the proc root, within a CPU budget (it lowers its rate past it, and
+ * says so). Works without root for the processes the user
  * may read; the fallback when BPF cannot load.
  */
 #ifndef THREADTOP_SOURCE_PROC_H
@@ -11,6 +12,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "threadtop/source.h"
 
@@ -29,6 +31,12 @@ struct proc_source_opts {
 	double budget_pct;
 	/* Where to say that the rate was lowered (one line); NULL = nowhere. */
 	void (*warn)(const char *msg);
+	/*
+	 * The CPU time of all threads of process pid so far (ns), for tests
+	 * over a fixture tree; NULL = the process's CPU clock when proc_root
+	 * is this process's /proc, else none (every process is read).
+	 */
+	int (*cpu_clock)(int pid, uint64_t *ret_ns);
 };
 
 /*
