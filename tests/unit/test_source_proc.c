@@ -224,6 +224,8 @@ static void live_tree_free(struct live_tree *t)
 	const char *files[] = {"stat", "syscall", "wchan", "schedstat"};
 	char path[256];
 
+	snprintf(path, sizeof(path), "%s/loadavg", t->root);
+	unlink(path);
 	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
 		snprintf(path, sizeof(path), "%s/500/task/500/%s", t->root, files[i]);
 		unlink(path);
@@ -371,6 +373,124 @@ static void over_budget_lowers_the_rate(void **state)
 	live_tree_free(&t);
 }
 
+/* The process CPU clock the gated source reads (its seam for fixture trees). */
+static uint64_t fake_clock_ns;
+
+static int fake_clock(int pid, uint64_t *ret_ns)
+{
+	*ret_ns = fake_clock_ns + (uint64_t)pid - 500;
+	return 0;
+}
+
+#define STAT_500(state)                                                      \
+	"500 (sleeper) " state                                               \
+	" 1 500 500 0 -1 4194560 0 0 0 0 7 3 0 0 20 0 1 0 4200 1 1 1 1 1 0 " \
+	"0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n"
+
+/* What the pass said of thread 500: its sample's state, or -1 for a repeat (nothing read). */
+static int pass_state(struct source *src, struct capture *c, uint64_t now)
+{
+	const struct tt_thread_sample *s;
+	int state = -2;
+
+	capture_free(c);
+	assert_int_equal(src->ops->tick(src, now), 0);
+	s = find_sample(c, 500);
+	if (s)
+		return s->state;
+	for (size_t i = 0; i < c->nr; i++)
+		if (c->ev[i]->type == TT_EV_THREAD_REPEAT)
+			state = -1;
+	return state;
+}
+
+/* Ticks until the gate holds thread 500 (a second asleep, then a repeat each pass). */
+static uint64_t settle_gated(struct source *src, struct capture *c, uint64_t now)
+{
+	for (int i = 0; i < 25; i++)
+		pass_state(src, c, now += 50000000);
+	assert_int_equal(pass_state(src, c, now += 50000000), -1);
+	return now;
+}
+
+/*
+ * The gate on the process CPU clock: a process whose clock has not moved
+ * is not read (even where its files say otherwise: proof that it skips);
+ * each way a sleeper can change is still seen: it ran (into another
+ * syscall, running, D: the clock moves), or it was woken and waits for a
+ * CPU (nothing moves but the box's runnable count, /proc/loadavg).
+ */
+static void gate_sees_every_change(void **state)
+{
+	struct live_tree t;
+	struct capture c = {0};
+	struct proc_source_opts o = {.hz = 20, .budget_pct = 0, .cpu_clock = fake_clock};
+	struct event_sink sink = {capture_emit, &c};
+	const struct tt_thread_sample *s;
+	struct source *src;
+	uint64_t now = 0;
+	char err[256];
+	int st = -1;
+
+	live_tree_make(&t);
+	put(&t, "loadavg", "0.50 0.40 0.30 1/90 4242\n"); /* 1 runnable: the pass itself */
+	o.proc_root = t.root;
+	fake_clock_ns = 1000000;
+	src = proc_source__new(&o, sink, err, sizeof(err));
+	assert_non_null(src);
+	src->clock.period_ns = 50000000;
+	assert_int_equal(pass_state(src, &c, now += 50000000), TT_ST_S);
+	now = settle_gated(src, &c, now);
+
+	/* Gated: stat says R, schedstat moved, yet the unmoved clock keeps it unread. */
+	put(&t, "500/task/500/stat", STAT_500("R"));
+	put(&t, "500/task/500/schedstat", "123456790 1000 43\n");
+	assert_int_equal(pass_state(src, &c, now += 50000000), -1);
+
+	/* Into another syscall: it ran (the clock moved). */
+	put(&t, "500/task/500/stat", STAT_500("S"));
+	put(&t, "500/task/500/syscall", "230 0x1 0x0 0x7ffd0 0x0 0x0 0x0 0x7ffd00000f00 0x7f01\n");
+	put(&t, "500/task/500/wchan", "hrtimer_nanosleep");
+	fake_clock_ns += 1000;
+	assert_int_equal(pass_state(src, &c, now += 50000000), TT_ST_S);
+	s = find_sample(&c, 500);
+	assert_int_equal(s->syscall_nr, 230);
+	assert_string_equal(find_string(&c, s->wchan_id), "hrtimer_nanosleep");
+	now = settle_gated(src, &c, now);
+
+	/* Running. */
+	put(&t, "500/task/500/stat", STAT_500("R"));
+	put(&t, "500/task/500/schedstat", "123556790 1000 44\n");
+	fake_clock_ns += 100000;
+	assert_int_equal(pass_state(src, &c, now += 50000000), TT_ST_R);
+	/* Still R the next pass: a running thread is read every pass. */
+	assert_int_equal(pass_state(src, &c, now += 50000000), TT_ST_R);
+
+	/* Into D (it ran to get there). */
+	put(&t, "500/task/500/stat", STAT_500("D"));
+	put(&t, "500/task/500/schedstat", "123656790 1000 45\n");
+	fake_clock_ns += 100000;
+	assert_int_equal(pass_state(src, &c, now += 50000000), TT_ST_D);
+	now = settle_gated(src, &c, now);
+
+	/*
+	 * Woken, waiting for a CPU: no clock moves, only stat (R) and the
+	 * box's count (2 runnable: the pass and one it did not read) say so.
+	 * Within a second of passes it is read.
+	 */
+	put(&t, "500/task/500/stat", STAT_500("R"));
+	put(&t, "loadavg", "0.50 0.40 0.30 2/90 4242\n");
+	for (int i = 0; i < 20 && st != TT_ST_R; i++)
+		st = pass_state(src, &c, now += 50000000);
+	assert_int_equal(st, TT_ST_R);
+	/* And read while it waits: it is R, not gated. */
+	assert_int_equal(pass_state(src, &c, now += 50000000), TT_ST_R);
+
+	capture_free(&c);
+	source__free(src);
+	live_tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +501,7 @@ int main(void)
 		cmocka_unit_test(unchanged_sleeper_is_repeated),
 		cmocka_unit_test(unchanged_sleeper_is_resent_in_full),
 		cmocka_unit_test(over_budget_lowers_the_rate),
+		cmocka_unit_test(gate_sees_every_change),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
