@@ -112,6 +112,7 @@ struct proc_source {
 	unsigned skipped; /* ticks left out since the previous pass */
 	uint64_t cost_ns; /* a pass's CPU time, moving average; 0 = not measured yet */
 	uint64_t last_pass_ns;
+	uint64_t pass_gap_ns; /* from the pass before to the last one */
 	uint32_t nr_passes;
 	unsigned said_hz; /* the rate the log last gave (0 = the asked one) */
 	uint64_t said_ns; /* when */
@@ -321,6 +322,13 @@ static unsigned long_sleep_passes(const struct proc_source *ps)
 {
 	unsigned n = ps->opts.hz / ps->stride;
 
+	/*
+	 * A second of the passes really taken: passes slower than -F (10,000
+	 * threads: 150 ms each before any is held) would else read every
+	 * stat for 20 passes, several seconds, before one is let go.
+	 */
+	if (ps->pass_gap_ns && NSEC_PER_SEC / ps->pass_gap_ns < n)
+		n = (unsigned)(NSEC_PER_SEC / ps->pass_gap_ns);
 	return n ? n : 1;
 }
 
@@ -845,7 +853,8 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 		running = running_before;
 	missing = ps->gate && running < 0 ? LONG_MAX : running - 1 - (long)ps->nr_runnable;
 	size_t n = ps->nr_deferred, start = n ? ps->verify_next % n : 0;
-	size_t window = n / long_sleep_passes(ps) + 1;
+	/* A share fixed by the rate kept, not by passes that ran late: reading more makes them later. */
+	size_t window = n / (ps->opts.hz / ps->stride ? ps->opts.hz / ps->stride : 1) + 1;
 
 	if (missing == LONG_MAX)
 		window = n;
@@ -855,11 +864,11 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 		if (missing > 0 && (i + n - start) % n < window) {
 			uint32_t found = ps->nr_runnable;
 
+			ps->walk_active = false;
 			sample_thread(ps, d->sp, d->pid, d->tid, now, true);
 			missing -= (long)(ps->nr_runnable - found);
 			if (ps->walk_active)
 				d->sp->quiet = false; /* it runs now: read in full next pass */
-			ps->walk_active = false;
 		} else {
 			resend(ps, d->seen, now);
 		}
@@ -934,6 +943,8 @@ static int proc_tick(struct source *src, uint64_t now)
 		update_stride(ps, cost);
 	}
 	say_rate(ps, now);
+	if (ps->last_pass_ns && now > ps->last_pass_ns)
+		ps->pass_gap_ns = now - ps->last_pass_ns;
 	ps->last_pass_ns = now;
 	ps->skipped = 0;
 	return 0;
