@@ -36,6 +36,7 @@ void frame_key_make(const struct tui *t, const struct model_query *q, struct fra
 	if (q->filter.comm_substr)
 		snprintf(k->comm, sizeof(k->comm), "%s", q->filter.comm_substr);
 	k->offcpu = t->view.offcpu;
+	k->by_comm = t->view.stacks_by_comm;
 }
 
 static bool filter_equal(const struct model_filter *a, const struct model_filter *b)
@@ -57,7 +58,7 @@ bool frame_key_equal(const struct frame_key *a, const struct frame_key *b)
 	       a->query.sort == b->query.sort && a->query.reverse == b->query.reverse &&
 	       a->query.limit == b->query.limit &&
 	       filter_equal(&a->query.filter, &b->query.filter) && !strcmp(a->comm, b->comm) &&
-	       a->offcpu == b->offcpu;
+	       a->offcpu == b->offcpu && a->by_comm == b->by_comm;
 }
 
 /* The window to ask for: the last complete interval, or the one running before any ended. */

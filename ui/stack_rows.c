@@ -16,14 +16,7 @@ static _Thread_local const struct calltree *sort_tree;
 /* Display order among siblings, as calltree__flatten: hottest, then by address, user first. */
 static int cmp_hot(const void *a, const void *b)
 {
-	const struct calltree_node *x = calltree__node(sort_tree, *(const uint32_t *)a);
-	const struct calltree_node *y = calltree__node(sort_tree, *(const uint32_t *)b);
-
-	if (x->total != y->total)
-		return x->total < y->total ? 1 : -1;
-	if (x->ip != y->ip)
-		return x->ip < y->ip ? -1 : 1;
-	return (x->kernel > y->kernel) - (x->kernel < y->kernel);
+	return calltree__cmp(sort_tree, *(const uint32_t *)a, *(const uint32_t *)b);
 }
 
 /* Descends into node i: its children (built now if need be), sorted, become the next level. */

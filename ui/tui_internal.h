@@ -68,6 +68,7 @@ struct frame_key {
 	struct model_query query;
 	char comm[TT_COMM_LEN]; /* query.filter.comm_substr's text (the pointer is not kept) */
 	bool offcpu;
+	bool by_comm; /* the Stacks pane's processes merge by comm (view.stacks_by_comm) */
 };
 
 /* A table pane's rows as the model gave them, before the text filter and the sort. */

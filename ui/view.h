@@ -90,8 +90,9 @@ struct view {
 	bool show_idle;	     /* the Group and Syscalls panes show idle rows too (i) */
 	bool has_labels;     /* the model knows --label names: the Threads pane shows them */
 	bool paused;
-	bool offcpu;	   /* Stacks pane: off-CPU (not running) samples, else on-CPU */
-	bool tree_touched; /* the user expanded or collapsed a stack node */
+	bool offcpu;	     /* Stacks pane: off-CPU (not running) samples, else on-CPU */
+	bool stacks_by_comm; /* Stacks pane: one root node per comm, not per process */
+	bool tree_touched;   /* the user expanded or collapsed a stack node */
 	enum model_window window;
 	size_t help_top;
 	char status[256]; /* a one-line message, shown in the footer for a few seconds */

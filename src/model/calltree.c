@@ -3,9 +3,11 @@
  * The merged call tree (see calltree.h), built lazily. The stack pairs sit
  * in one permutation array; every node owns a contiguous range of it (the
  * pairs whose path passes through the node). Expanding a node groups its
- * range by the frame at the node's depth, with a hash map from frame to
- * child, and reorders the range so each child's pairs are contiguous in
- * turn. Work is proportional to the pairs under the nodes shown.
+ * range by the function of the frame at the node's depth (or, at the root,
+ * by process), with a hash map from function to child, and reorders the
+ * range so each child's pairs are contiguous in turn. Work is proportional
+ * to the pairs under the nodes shown; a frame's function is asked of the
+ * namer once per (process, address, level) and kept.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,11 +30,16 @@ struct pair {
 	 * asked for depth 0, 1, 2, ... in turn. */
 	uint16_t depth, at;
 	uint8_t level, nr_inlined;
+	uint32_t pid;
+	uint64_t proc_key; /* the process node it falls in: pid, or its comm's hash */
 };
 
 struct calltree {
 	const struct model *m; /* to ask the frame namer for inlined functions */
 	bool inline_frames;    /* the model has a namer: frames may expand */
+	unsigned flags;	       /* CALLTREE_* */
+	struct u64map *funcs;  /* (pid, address, level) -> function identity, asked so far */
+	const struct model_stack_count *input; /* the pairs given, while calltree__new runs */
 	struct calltree_node *nodes;
 	size_t nr, cap;
 	struct u64map *index; /* path -> index + 1, of the nodes made */
@@ -41,15 +48,27 @@ struct calltree {
 	size_t nr_pairs;
 };
 
-static uint64_t path_hash(uint64_t parent, uint64_t ip, bool kernel)
+static uint64_t mix(uint64_t h)
 {
-	uint64_t h = parent ^ (ip + (kernel ? 0x9e3779b97f4a7c15ull : 0x632be59bd9b4e019ull));
-
 	/* splitmix64 finalizer */
 	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
 	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-	h ^= h >> 31;
+	return h ^ (h >> 31);
+}
+
+static uint64_t path_hash(uint64_t parent, uint64_t ip, bool kernel)
+{
+	uint64_t h = mix(parent ^ (ip + (kernel ? 0x9e3779b97f4a7c15ull : 0x632be59bd9b4e019ull)));
+
 	return h ? h : 1;
+}
+
+/* FNV-1a of a string, folded into h. */
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h * 0x100000001b3ull; /* the terminator: "ab" + "c" is not "a" + "bc" */
 }
 
 /* Stack frame i (0 = outermost) of a pair: user frames, then kernel frames. */
@@ -120,33 +139,38 @@ static bool more_after(const struct pair *p)
 	return p->level < p->nr_inlined || p->at + 1u < (unsigned)p->un + p->kn;
 }
 
-/* The identity of a frame in a path without names: its address and inlined level. */
+/* The identity of a frame by address: its address and inlined level (no namer). */
 static uint64_t frame_key(uint64_t ip, uint8_t level)
 {
 	return ip ^ ((uint64_t)level << 56);
 }
 
 /*
- * The identity of frame ip (inlined level `level`) of pair p: with a namer,
- * its function (name, module, inlined or not), as the profile every export
- * reads merges frames (profile.c), so two addresses of one function are one
- * node, as perf report shows them; without one, its address.
+ * The identity of a frame in a path: its function, module and inlined level
+ * as the namer names them (the kernel bit is mixed in by path_hash). A frame
+ * no symbol covers is named "module+0xoff" or "0xADDR", so it stays apart by
+ * address. Without a namer, the address itself.
  */
-static uint64_t frame_ident(const struct calltree *t, const struct pair *p, uint64_t ip,
-			    bool kernel, uint8_t level)
+static uint64_t frame_identity(struct calltree *t, uint32_t pid, uint64_t ip, bool kernel,
+			       uint8_t level)
 {
+	uint64_t key, id;
 	struct frame_name fn;
 	const char *name;
-	uint64_t h;
 
 	if (!t->inline_frames)
 		return frame_key(ip, level);
-	model__frame_name(t->m, p->us ? p->us->pid : 0, ip, kernel, &fn);
-	name = level && level <= fn.nr_inlined && fn.inlined ? fn.inlined[level - 1] : fn.name;
-	h = hash_bytes(HASH_INIT ^ (level ? 1 : 0), name, strlen(name) + 1);
-	if (fn.module)
-		h = hash_bytes(h, fn.module, strlen(fn.module));
-	return h;
+	key = mix(frame_key(ip, level) ^ mix(kernel ? 0x51ed27ull : (uint64_t)pid + 1));
+	id = (uint64_t)(uintptr_t)u64map__get(t->funcs, key);
+	if (id)
+		return id;
+	model__frame_name(t->m, kernel ? 0 : pid, ip, kernel, &fn);
+	name = level && fn.inlined && level <= fn.nr_inlined ? fn.inlined[level - 1] : fn.name;
+	id = str_hash(str_hash(0xcbf29ce484222325ull, name), fn.module) ^ ((uint64_t)level << 56);
+	if (!id)
+		id = 1; /* 0 means "not asked yet" in the map */
+	u64map__put(t->funcs, key, (void *)(uintptr_t)id);
+	return id;
 }
 
 static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool kernel,
@@ -178,20 +202,35 @@ static uint32_t add_node(struct calltree *t, uint32_t parent, uint64_t ip, bool 
 	return i;
 }
 
-/* The group a pair falls in under a node: its next frame (0 = the path ends). */
+/* The group a pair falls in under a node: its next frame or process (0 = the path ends). */
 struct slot {
-	uint64_t ip;
+	uint64_t ip, id; /* id: frame_identity, or the process key */
+	uint32_t first;	 /* the first pair in it */
 	bool kernel;
 	uint8_t level;
-	uint64_t ident; /* frame_ident of the group's frame */
 	uint32_t child; /* node index, CALLTREE_NONE for the pairs that end here */
 	uint32_t count, at;
 };
+
+/* Process node c, made from the pairs of pair `first`'s process. */
+static void name_process(struct calltree *t, uint32_t c, uint32_t first)
+{
+	struct calltree_node *n = &t->nodes[c];
+
+	n->process = true;
+	n->pid = t->flags & CALLTREE_MERGE_COMM ? 0 : t->pairs[first].pid;
+	/* The root's children are made while calltree__new still has its input. */
+	if (t->input)
+		memcpy(n->comm, t->input[first].comm, sizeof(n->comm));
+	n->comm[sizeof(n->comm) - 1] = '\0';
+}
 
 void calltree__expand(struct calltree *t, uint32_t i)
 {
 	struct calltree_node *n = &t->nodes[i];
 	uint32_t begin = n->begin, end = n->end, depth = n->depth;
+	/* The root's children are processes (CALLTREE_PROCESSES); frames start below them. */
+	bool by_process = (t->flags & CALLTREE_PROCESSES) && i == CALLTREE_ROOT;
 	struct u64map *groups;
 	struct slot *slots = NULL;
 	uint32_t *slot_of, *out;
@@ -203,6 +242,8 @@ void calltree__expand(struct calltree *t, uint32_t i)
 	n->nr_children = 0;
 	if (begin == end)
 		return;
+	if (t->flags & CALLTREE_PROCESSES && !by_process)
+		depth--;
 	groups = u64map__new();
 	slot_of = xmalloc((end - begin) * sizeof(*slot_of));
 	/* Slot 0: the pairs whose path ends at this node. */
@@ -215,16 +256,25 @@ void calltree__expand(struct calltree *t, uint32_t i)
 		bool kernel;
 		size_t s = 0;
 
-		if (frame_at(t, p, depth, &ip, &kernel, &level)) {
-			key = path_hash(0, frame_ident(t, p, ip, kernel, level), kernel);
+		if (by_process ? p->un || p->kn : frame_at(t, p, depth, &ip, &kernel, &level)) {
+			uint64_t id = by_process ? p->proc_key
+						 : frame_identity(t, p->us ? p->us->pid : p->pid,
+								  ip, kernel, level);
+
+			if (by_process) {
+				ip = 0;
+				kernel = false;
+				level = 0;
+			}
+			key = path_hash(by_process ? 0x7072 : 0, id, kernel);
 			s = (size_t)(uintptr_t)u64map__get(groups, key);
 			if (!s) {
 				xgrow((void **)&slots, &cap_slots, nr_slots + 1, sizeof(*slots));
-				slots[nr_slots] = (struct slot){
-					.ip = ip,
-					.kernel = kernel,
-					.level = level,
-					.ident = frame_ident(t, p, ip, kernel, level)};
+				slots[nr_slots] = (struct slot){.ip = ip,
+								.id = id,
+								.first = t->perm[k],
+								.kernel = kernel,
+								.level = level};
 				s = nr_slots++;
 				u64map__put(groups, key, (void *)(uintptr_t)s);
 			}
@@ -258,13 +308,15 @@ void calltree__expand(struct calltree *t, uint32_t i)
 			const struct pair *p = &t->pairs[t->perm[k]];
 
 			total += p->samples;
-			if (more_after(p))
+			if (by_process || more_after(p))
 				more = true;
 			else
 				self += p->samples;
 		}
 		c = add_node(t, i, slots[s].ip, slots[s].kernel, slots[s].level,
-			     path_hash(t->nodes[i].path, slots[s].ident, slots[s].kernel));
+			     path_hash(t->nodes[i].path, slots[s].id, slots[s].kernel));
+		if (by_process)
+			name_process(t, c, slots[s].first);
 		t->nodes[c].begin = c_begin;
 		t->nodes[c].end = c_end;
 		t->nodes[c].total = total;
@@ -288,12 +340,21 @@ static bool leaf_is_tracer(const struct model *m, const struct pair *p)
 struct calltree *calltree__new(const struct model *m, const struct model_stack_count *pairs,
 			       size_t nr)
 {
+	return calltree__new_flags(m, pairs, nr, 0);
+}
+
+struct calltree *calltree__new_flags(const struct model *m, const struct model_stack_count *pairs,
+				     size_t nr, unsigned flags)
+{
 	struct calltree *t = xcalloc(1, sizeof(*t));
 	struct calltree_node *root;
 	uint64_t total = 0, self = 0;
 
 	t->m = m;
 	t->inline_frames = model__frame_namer(m) != NULL;
+	t->flags = flags;
+	t->input = pairs;
+	t->funcs = u64map__new();
 	t->index = u64map__new();
 	t->pairs = xcalloc(nr ? nr : 1, sizeof(*t->pairs));
 	t->perm = xcalloc(nr ? nr : 1, sizeof(*t->perm));
@@ -310,6 +371,10 @@ struct calltree *calltree__new(const struct model *m, const struct model_stack_c
 			p->kn--;
 		}
 		p->samples = pairs[i].samples;
+		p->pid = pairs[i].pid;
+		p->proc_key = flags & CALLTREE_MERGE_COMM
+				      ? str_hash(0xcbf29ce484222325ull, pairs[i].comm) | 1ull << 63
+				      : pairs[i].pid;
 		p->depth = UINT16_MAX; /* not walked yet */
 		total += p->samples;
 		if (!p->un && !p->kn)
@@ -324,6 +389,7 @@ struct calltree *calltree__new(const struct model *m, const struct model_stack_c
 	root->begin = 0;
 	root->end = (uint32_t)t->nr_pairs;
 	calltree__expand(t, CALLTREE_ROOT);
+	t->input = NULL;
 	return t;
 }
 
@@ -332,6 +398,7 @@ void calltree__free(struct calltree *t)
 	if (!t)
 		return;
 	u64map__free(t->index);
+	u64map__free(t->funcs);
 	free(t->nodes);
 	free(t->pairs);
 	free(t->perm);
@@ -368,7 +435,11 @@ static int cmp_hot(const void *a, const void *b)
 		return x->ip < y->ip ? -1 : 1;
 	if (x->inlined != y->inlined)
 		return x->inlined < y->inlined ? -1 : 1;
-	return (x->kernel > y->kernel) - (x->kernel < y->kernel);
+	if (x->kernel != y->kernel)
+		return x->kernel ? 1 : -1;
+	if (x->pid != y->pid) /* processes of equal weight: by pid, then name */
+		return x->pid < y->pid ? -1 : 1;
+	return strcmp(x->comm, y->comm);
 }
 
 /* The children of node i, hottest first, into a new array; returns the count. */
@@ -441,6 +512,12 @@ size_t calltree__hot_path(struct calltree *t, uint32_t *out, size_t cap)
 	return k;
 }
 
+int calltree__cmp(const struct calltree *t, uint32_t a, uint32_t b)
+{
+	sort_tree = t;
+	return cmp_hot(&a, &b);
+}
+
 bool calltree__is_last(const struct calltree *t, uint32_t i)
 {
 	const struct calltree_node *n = &t->nodes[i];
@@ -464,6 +541,8 @@ uint32_t calltree__node_pid(const struct calltree *t, uint32_t i)
 	if (!t || i >= t->nr)
 		return 0;
 	n = &t->nodes[i];
+	if (n->process)
+		return n->pid;
 	if (n->kernel || n->begin >= n->end)
 		return 0;
 	p = &t->pairs[t->perm[n->begin]];

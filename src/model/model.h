@@ -181,9 +181,11 @@ struct model_stack_count {
 	uint32_t kstack_id; /* 0 = no kernel stack */
 	uint32_t ustack_id; /* 0 = no user stack */
 	uint64_t samples;
+	uint32_t pid;		/* the process sampled, 0 = unknown */
+	char comm[TT_COMM_LEN]; /* its name (its main thread's comm), a copy */
 };
 /*
- * Samples per distinct (kernel stack, user stack) pair among the samples q's
+ * Samples per distinct (kernel stack, user stack, process) among the samples q's
  * window and filter accept (q's dims, sort and limit are ignored). *ret is
  * allocated (free it); *ret_total gets all accepted samples, with or without
  * stacks. Returns the count of pairs or a negative errno.
@@ -195,6 +197,22 @@ struct u64map;
 int model__stack_samples_except(struct model *m, const struct model_query *q,
 				const struct u64map *skip_tids, struct model_stack_count **ret,
 				uint64_t *ret_total);
+
+/*
+ * A set of stack counts being merged: one entry per (kernel stack, user
+ * stack, pid), as model__stack_samples returns them. Zero it, add, then
+ * take out (owned by the caller: free it) and call done.
+ */
+struct model_stack_counts {
+	struct model_stack_count *out;
+	size_t nr, cap;
+	struct u64map *index; /* hash of the triple -> index + 1, made at the first add */
+};
+/* Adds samples to the entry of (kstack_id, ustack_id, pid), made with comm (NULL = "") if new. */
+void model_stack_counts__add(struct model_stack_counts *s, uint32_t kstack_id, uint32_t ustack_id,
+			     uint32_t pid, const char *comm, uint64_t samples);
+/* Frees the index (not out). */
+void model_stack_counts__done(struct model_stack_counts *s);
 
 struct model *model__new(const struct model_opts *opts);
 void model__free(struct model *m);
@@ -383,8 +401,9 @@ double model__sample_weight_s(const struct model *m, enum model_window window);
 
 /*
  * Traced data (BPF source): on-CPU samples, exact syscall figures, off-CPU
- * time, BPF program cost. Queries take WIN_INTERVAL, WIN_LAST or WIN_SESSION
- * (the minute window is not kept for these: -EOPNOTSUPP). Arrays returned in *ret
+ * time, BPF program cost. Queries take WIN_INTERVAL, WIN_LAST or WIN_SESSION;
+ * the minute window is kept for the on-CPU and off-CPU stacks only (others:
+ * -EOPNOTSUPP). Arrays returned in *ret
  * are allocated (free them); strings in them are owned by the model and
  * valid until the next ingest or interval end.
  */
@@ -400,6 +419,7 @@ struct model_stack_row {
 	uint32_t pid;
 	uint32_t tid;
 	const char *comm;
+	const char *pcomm;  /* the process's name (its main thread's comm); NULL = comm */
 	uint32_t kstack_id; /* model__stack ids, 0 = none */
 	uint32_t ustack_id;
 	uint64_t value; /* on-CPU: samples; off-CPU: ns */

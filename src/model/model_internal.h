@@ -138,6 +138,8 @@ static inline uint32_t model_sec(const struct model *m, uint64_t t)
 
 /* The thread tid, created when new; a reused tid with another start time is a new thread. */
 struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns);
+/* The name of t's process: its main thread's comm when known, else t's own (model_stacks.c). */
+const char *model_process_comm(const struct model *m, const struct thread *t);
 /* One more sample of t with this key (labels_id is filled in here). */
 void model_count_sample(struct model *m, struct thread *t, struct sample_key *key,
 			uint64_t time_ns);

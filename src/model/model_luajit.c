@@ -148,6 +148,7 @@ int model__luajit_stacks(struct model *m, enum model_window window, struct model
 			.pid = rows[i].pid,
 			.tid = rows[i].tid,
 			.comm = t && t->pid == rows[i].pid ? t->comm : NULL,
+			.pcomm = t && t->pid == rows[i].pid ? model_process_comm(m, t) : NULL,
 			.ustack_id = stitched_stack(m, &rows[i]),
 			.value = rows[i].samples,
 			.count = rows[i].samples,

@@ -488,9 +488,8 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 				uint64_t *ret_total)
 {
 	uint32_t now_sec = model_sec(m, m->now_ns);
-	struct model_stack_count *out = NULL;
-	struct u64map *index;
-	size_t nr = 0, cap = 0, pos = 0;
+	struct model_stack_counts set = {0};
+	size_t pos = 0;
 	uint64_t tid, total = 0;
 	struct thread *t;
 
@@ -499,15 +498,16 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 	if (q->window >= WIN_MAX)
 		return -EINVAL;
 	model_repeat_flush(m);
-	index = u64map__new();
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		const char *pcomm;
+
 		if (!model_filter_thread(m, &q->filter, t) ||
 		    (skip_tids && u64map__get(skip_tids, tid)))
 			continue;
+		pcomm = model_process_comm(m, t);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
-			uint64_t n, key;
-			size_t idx;
+			uint64_t n;
 
 			if (!model_filter_key(m, &q->filter, &kc->key))
 				continue;
@@ -517,20 +517,12 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 			total += n;
 			if (!kc->key.kstack_id && !kc->key.ustack_id)
 				continue;
-			key = (uint64_t)kc->key.kstack_id << 32 | kc->key.ustack_id;
-			idx = (size_t)(uintptr_t)u64map__get(index, key);
-			if (!idx) {
-				xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
-				out[nr] = (struct model_stack_count){kc->key.kstack_id,
-								     kc->key.ustack_id, 0};
-				idx = ++nr;
-				u64map__put(index, key, (void *)(uintptr_t)idx);
-			}
-			out[idx - 1].samples += n;
+			model_stack_counts__add(&set, kc->key.kstack_id, kc->key.ustack_id, t->pid,
+						pcomm, n);
 		}
 	}
-	u64map__free(index);
-	*ret = out;
+	model_stack_counts__done(&set);
+	*ret = set.out;
 	*ret_total = total;
-	return (int)nr;
+	return (int)set.nr;
 }

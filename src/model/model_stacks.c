@@ -35,6 +35,14 @@ static int cmp_rows(const void *a, const void *b)
 	return 0;
 }
 
+const char *model_process_comm(const struct model *m, const struct thread *t)
+{
+	const struct thread *main_thread = t->pid == t->tid ? t : u64map__get(m->threads, t->pid);
+
+	return main_thread && main_thread->pid == t->pid && main_thread->comm[0] ? main_thread->comm
+										 : t->comm;
+}
+
 int model__thread_stacks(struct model *m, enum model_window window,
 			 const struct model_filter *filter, struct model_thread_stack **ret)
 {
@@ -48,13 +56,11 @@ int model__thread_stacks(struct model *m, enum model_window window,
 		return -EINVAL;
 	model_repeat_flush(m);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
-		const struct thread *main_thread;
 		const char *pcomm;
 
 		if (!model_filter_thread(m, filter, t))
 			continue;
-		main_thread = t->pid == t->tid ? t : u64map__get(m->threads, t->pid);
-		pcomm = main_thread && main_thread->pid == t->pid ? main_thread->comm : t->comm;
+		pcomm = model_process_comm(m, t);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
 			uint64_t n = model_key_samples(t, i, window, now_sec);

@@ -5,7 +5,10 @@
  * thread, and the cost of each BPF program. Kept for three windows (this
  * interval, the last complete one, the session), per thread in small arrays
  * searched linearly: a thread has few distinct stacks and fewer syscalls.
- * On-CPU and off-CPU stacks are kept apart per application labels.
+ * On-CPU and off-CPU stacks are kept apart per application labels. Stacks
+ * also keep the last minute, in a ring of seconds made when the stack has
+ * data and freed once it has had none for a minute, so the Stacks pane's
+ * "last minute" has the tracers' stacks as the other windows do.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -17,7 +20,16 @@
 /* Windows kept; ingest adds to the first W_ACCUM, interval end moves interval to last. */
 enum { W_INTERVAL, W_SESSION, W_ACCUM, W_LAST = W_ACCUM, W_MAX };
 
+/* A stack's last minute: value and count per second (slot = sec % 60). Off-CPU
+ * values are in us here (a u32 of ns holds 4 s), saturating. */
+struct trace_ring {
+	uint32_t sec; /* newest second written */
+	uint32_t value[MINUTE_SLOTS];
+	uint32_t count[MINUTE_SLOTS];
+};
+
 struct trace_stack {
+	struct trace_ring *ring; /* NULL: nothing in the last minute */
 	uint32_t kstack_id;
 	uint32_t ustack_id;
 	uint32_t labels_id; /* model__labels id, 0 = none */
@@ -92,6 +104,38 @@ static struct trace_stack *stack_get(struct trace_stack **arr, size_t *nr, size_
 	return ts;
 }
 
+static uint32_t sat_add(uint32_t a, uint64_t b)
+{
+	return b >= UINT32_MAX - a ? UINT32_MAX : a + (uint32_t)b;
+}
+
+/* Adds to ts's minute ring at the record's second (a late record counts in the newest). */
+static void ring_add(const struct model *m, struct trace_stack *ts, uint64_t time_ns,
+		     uint64_t value, uint64_t count)
+{
+	uint32_t sec = model_sec(m, time_ns);
+	struct trace_ring *r = ts->ring;
+
+	if (!r) {
+		r = ts->ring = xcalloc(1, sizeof(*r));
+		r->sec = sec;
+	}
+	if (sec > r->sec) {
+		if (sec - r->sec >= MINUTE_SLOTS) {
+			memset(r->value, 0, sizeof(r->value));
+			memset(r->count, 0, sizeof(r->count));
+		} else {
+			for (uint32_t s = r->sec + 1; s <= sec; s++) {
+				r->value[s % MINUTE_SLOTS] = 0;
+				r->count[s % MINUTE_SLOTS] = 0;
+			}
+		}
+		r->sec = sec;
+	}
+	r->value[r->sec % MINUTE_SLOTS] = sat_add(r->value[r->sec % MINUTE_SLOTS], value);
+	r->count[r->sec % MINUTE_SLOTS] = sat_add(r->count[r->sec % MINUTE_SLOTS], count);
+}
+
 /* A traced record names a thread; it keeps the thread alive and its comm known. */
 static struct thread *touch(struct model *m, uint32_t pid, uint32_t tid, const char *comm,
 			    uint64_t time_ns)
@@ -134,6 +178,7 @@ static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
 					    .interval = (uint32_t)m->intervals,
 					    .labels_known = known,
 				    });
+	ring_add(m, ts, s->hdr.time_ns, 1, 1);
 	m->traced |= MODEL_TRACED_ONCPU;
 }
 
@@ -180,6 +225,7 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 			ts->value[w] += o->total_ns;
 			ts->count[w] += o->count;
 		}
+		ring_add(m, ts, o->hdr.time_ns, o->total_ns / NSEC_PER_USEC, o->count);
 	}
 	m->traced |= MODEL_TRACED_OFFCPU;
 }
@@ -255,15 +301,24 @@ void trace_thread_free(struct thread_trace *tr)
 {
 	if (!tr)
 		return;
+	for (size_t i = 0; i < tr->nr_oncpu; i++)
+		free(tr->oncpu[i].ring);
+	for (size_t i = 0; i < tr->nr_offcpu; i++)
+		free(tr->offcpu[i].ring);
 	free(tr->oncpu);
 	free(tr->offcpu);
 	free(tr->sc);
 	free(tr);
 }
 
-static void end_stacks(struct trace_stack *arr, size_t nr)
+static void end_stacks(struct trace_stack *arr, size_t nr, uint32_t now_sec)
 {
 	for (size_t i = 0; i < nr; i++) {
+		/* A ring whose newest second left the minute holds nothing: free it. */
+		if (arr[i].ring && arr[i].ring->sec + MINUTE_SLOTS <= now_sec) {
+			free(arr[i].ring);
+			arr[i].ring = NULL;
+		}
 		arr[i].value[W_LAST] = arr[i].value[W_INTERVAL];
 		arr[i].count[W_LAST] = arr[i].count[W_INTERVAL];
 		arr[i].value[W_INTERVAL] = 0;
@@ -277,8 +332,8 @@ void trace_end_interval(struct model *m, struct thread *t)
 
 	if (!tr)
 		return;
-	end_stacks(tr->oncpu, tr->nr_oncpu);
-	end_stacks(tr->offcpu, tr->nr_offcpu);
+	end_stacks(tr->oncpu, tr->nr_oncpu, model_sec(m, m->now_ns));
+	end_stacks(tr->offcpu, tr->nr_offcpu, model_sec(m, m->now_ns));
 	for (size_t i = 0; i < tr->nr_sc; i++) {
 		tr->sc[i].count[W_LAST] = tr->sc[i].count[W_INTERVAL];
 		tr->sc[i].total_ns[W_LAST] = tr->sc[i].total_ns[W_INTERVAL];
@@ -355,17 +410,36 @@ static int cmp_stack_rows(const void *a, const void *b)
 	return (x->labels_id > y->labels_id) - (x->labels_id < y->labels_id);
 }
 
+/* The value and count of ts in window w, or in the minute (w < 0) from its ring. */
+static void stack_in(const struct trace_stack *ts, int w, bool offcpu, uint32_t now_sec,
+		     uint64_t *value, uint64_t *count)
+{
+	if (w >= 0) {
+		*value = ts->value[w];
+		*count = ts->count[w];
+		return;
+	}
+	*value = *count = 0;
+	if (!ts->ring)
+		return;
+	*value = ring_sum_u32(ts->ring->value, ts->ring->sec, now_sec);
+	*count = ring_sum_u32(ts->ring->count, ts->ring->sec, now_sec);
+	if (offcpu)
+		*value *= NSEC_PER_USEC;
+}
+
 static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 		      struct model_stack_row **ret)
 {
 	int w = window_index(window);
 	struct model_stack_row *rows = NULL;
 	size_t nr = 0, cap = 0, pos = 0;
+	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct thread *t;
 	uint64_t tid;
 
 	*ret = NULL;
-	if (w < 0)
+	if (w < 0 && window != WIN_MINUTE)
 		return w;
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
 		struct trace_stack *arr;
@@ -376,17 +450,21 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 		arr = offcpu ? t->trace->offcpu : t->trace->oncpu;
 		n = offcpu ? t->trace->nr_offcpu : t->trace->nr_oncpu;
 		for (size_t i = 0; i < n; i++) {
-			if (!arr[i].count[w] && !arr[i].value[w])
+			uint64_t value, count;
+
+			stack_in(&arr[i], w, offcpu, now_sec, &value, &count);
+			if (!count && !value)
 				continue;
 			xgrow((void **)&rows, &cap, nr + 1, sizeof(*rows));
 			rows[nr++] = (struct model_stack_row){
 				.pid = t->pid,
 				.tid = t->tid,
 				.comm = t->comm,
+				.pcomm = model_process_comm(m, t),
 				.kstack_id = arr[i].kstack_id,
 				.ustack_id = arr[i].ustack_id,
-				.value = arr[i].value[w],
-				.count = arr[i].count[w],
+				.value = value,
+				.count = count,
 				.labels_id = arr[i].labels_id,
 				.labels_known = arr[i].labels_known,
 			};

@@ -157,7 +157,9 @@ static void merged_by_function(void **state)
 	static const struct frame_namer by_function = {function_name, NULL};
 	static const uint64_t a[] = {0x2110, U_MAIN}, b[] = {0x2120, U_MAIN};
 	static const uint64_t k[] = {0xffffffff90000010ull, K_WAIT, K_READ};
-	struct model_stack_count pairs[] = {{0, 21, 4}, {0, 22, 2}, {23, 21, 1}};
+	struct model_stack_count pairs[] = {{.ustack_id = 21, .samples = 4},
+					    {.ustack_id = 22, .samples = 2},
+					    {.kstack_id = 23, .ustack_id = 21, .samples = 1}};
 	struct model *m = model__new(NULL);
 	struct calltree *t;
 	uint32_t main_, leaf, kread, kwait;

@@ -152,7 +152,7 @@ static struct calltree *tree_of(struct model *m)
 	q.filter.state_mask = 1u << TT_ST_R; /* on-CPU, as the Stacks pane */
 	n = model__stack_samples(m, &q, &pairs, &total);
 	assert_true(n > 10);
-	tree = calltree__new(m, pairs, (size_t)n);
+	tree = calltree__new_flags(m, pairs, (size_t)n, CALLTREE_PROCESSES); /* process roots */
 	free(pairs);
 	return tree;
 }

@@ -421,15 +421,16 @@ static void pane_table(void **state)
 		assert_true(!ui_panes[p]->table || ui_panes[p]->table->pane == (enum ui_pane)p);
 	}
 	assert_string_equal(view_pane_name(PANE_LUAJIT), "LuaJIT");
-	/* Threads 2, Group 1, Stacks 4, LuaJIT 1 */
-	assert_int_equal(lines, keys_help_count - 1 + 8);
+	/* Threads 2, Group 1, Stacks 5, LuaJIT 1 */
+	assert_int_equal(lines, keys_help_count - 1 + 9);
 	for (size_t i = 0; i < lines; i++)
 		assert_non_null(keys_help_line(i)->keys);
 	assert_null(keys_help_line(lines));
 	assert_string_equal(keys_help_line(11)->keys, "H"); /* after the column title */
 	assert_string_equal(keys_help_line(13)->keys, "g");
 	assert_string_equal(keys_help_line(17)->keys, "o");
-	assert_string_equal(keys_help_line(19)->keys, "w or F7");
+	assert_string_equal(keys_help_line(18)->keys, "c"); /* the Stacks pane's process roots */
+	assert_string_equal(keys_help_line(20)->keys, "w or F7");
 }
 
 int main(void)

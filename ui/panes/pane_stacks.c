@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "elide.h"
+#include "escape.h"
 #include "keys.h"
 #include "screen.h"
 #include "lj_model.h"
@@ -105,27 +106,11 @@ static bool keep_row(const struct tui *t, const struct model_filter *f,
 	       model__stack_holds(t->model, r->ustack_id, f->stack_ip);
 }
 
-/* Stack pairs being merged: the tree's input. */
+/* Stack pairs being merged, per process: the tree's input. */
 struct pairs {
-	struct model_stack_count *out;
-	size_t nr, cap;
-	struct u64map *index; /* (kstack, ustack) -> index + 1 */
+	struct model_stack_counts set;
 	uint64_t total;
 };
-
-static void add_pair(struct pairs *p, uint32_t kstack_id, uint32_t ustack_id, uint64_t value)
-{
-	uint64_t key = (uint64_t)kstack_id << 32 | ustack_id;
-	size_t idx = (size_t)(uintptr_t)u64map__get(p->index, key);
-
-	if (!idx) {
-		xgrow((void **)&p->out, &p->cap, p->nr + 1, sizeof(*p->out));
-		p->out[p->nr] = (struct model_stack_count){kstack_id, ustack_id, 0};
-		idx = ++p->nr;
-		u64map__put(p->index, key, (void *)(uintptr_t)idx);
-	}
-	p->out[idx - 1].samples += value;
-}
 
 /* Rows the filter keeps, but not those of the threads in skip (NULL = none). */
 static void add_rows(struct tui *t, const struct model_filter *f,
@@ -136,7 +121,9 @@ static void add_rows(struct tui *t, const struct model_filter *f,
 		if ((skip && u64map__get(skip, rows[i].tid)) || !keep_row(t, f, &rows[i]))
 			continue;
 		p->total += rows[i].value;
-		add_pair(p, rows[i].kstack_id, rows[i].ustack_id, rows[i].value);
+		model_stack_counts__add(&p->set, rows[i].kstack_id, rows[i].ustack_id, rows[i].pid,
+					rows[i].pcomm ? rows[i].pcomm : rows[i].comm,
+					rows[i].value);
 	}
 }
 
@@ -198,7 +185,7 @@ static void stacks_build(struct tui *t, bool *header_done)
 	frame_key_make(t, &q, &fk);
 	if (t->tree && frame_key_equal(&fk, &t->tree_key))
 		return; /* the same data: the tree, what is open and its rows stand */
-	p = (struct pairs){.index = u64map__new()};
+	p = (struct pairs){0};
 	skip = u64map__new();
 	nlj = luajit_rows(t, &q, &lj, skip);
 	t->stacks_luajit = nlj > 0;
@@ -210,32 +197,36 @@ static void stacks_build(struct tui *t, bool *header_done)
 		nr = model__stack_samples_except(t->model, &q, nlj ? skip : NULL, &pairs, &total);
 		if (!nlj && nr > 0) {
 			/* The only source: its pairs are already merged, take them as they are. */
-			p.out = pairs;
-			p.nr = p.cap = (size_t)nr;
+			p.set.out = pairs;
+			p.set.nr = p.set.cap = (size_t)nr;
 			pairs = NULL;
 		}
 		for (int i = 0; i < nr && pairs; i++)
-			add_pair(&p, pairs[i].kstack_id, pairs[i].ustack_id, pairs[i].samples);
+			model_stack_counts__add(&p.set, pairs[i].kstack_id, pairs[i].ustack_id,
+						pairs[i].pid, pairs[i].comm, pairs[i].samples);
 		p.total += total;
 		free(pairs);
 	}
 	add_rows(t, &q.filter, lj, nlj, NULL, &p);
 	free(lj);
 	u64map__free(skip);
-	u64map__free(p.index);
+	model_stack_counts__done(&p.set);
 	calltree__free(t->tree);
 	t->tree = NULL;
 	t->window_samples = p.total;
 	t->stack_samples = 0;
 	if (nr >= 0) {
-		t->tree = calltree__new(t->model, p.out, p.nr);
+		/* A root node per process (or per comm), as the folded export roots stacks. */
+		t->tree = calltree__new_flags(
+			t->model, p.set.out, p.set.nr,
+			CALLTREE_PROCESSES | (t->view.stacks_by_comm ? CALLTREE_MERGE_COMM : 0));
 		t->stack_samples = calltree__node(t->tree, CALLTREE_ROOT)->total;
 		if (!t->view.tree_touched) {
 			clear_expanded(t);
 			expand_hot_path(t);
 		}
 	}
-	free(p.out);
+	free(p.set.out);
 	t->tree_key = fk;
 	flatten_keeping(t, key);
 }
@@ -302,6 +293,16 @@ static void stacks_tree_op(struct tui *t, size_t row, int op)
 
 static void frame_text(struct tui *t, const struct calltree_node *n, char *buf, size_t len)
 {
+	if (n->process) { /* the folded export's root frame: comm, with its pid unless merged */
+		char comm[TT_COMM_LEN * 4 + 1];
+
+		escape_for_terminal(n->comm, strlen(n->comm), comm, sizeof(comm));
+		if (n->pid)
+			snprintf(buf, len, "%s [%u]", comm[0] ? comm : "[unknown]", n->pid);
+		else
+			snprintf(buf, len, "%s", comm[0] ? comm : "[unknown]");
+		return;
+	}
 	rows_frame_inlined(t->model,
 			   calltree__node_pid(t->tree, (uint32_t)(n - calltree__node(t->tree, 0))),
 			   n->ip, n->kernel, n->inlined, buf, len);
@@ -315,8 +316,16 @@ static bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 	if (!t->tree || row >= t->stack_rows.nr)
 		return false;
 	n = calltree__node(t->tree, t->stack_rows.rows[row]);
-	c->stack_ip = n->ip;
 	frame_text(t, n, buf, sizeof(buf));
+	if (n->process) { /* a process node narrows to the process (or its comm) */
+		c->pid = n->pid;
+		if (!n->pid)
+			snprintf(c->comm, sizeof(c->comm), "%s", n->comm);
+		snprintf(c->label, sizeof(c->label), "process %.*s", (int)sizeof(c->label) - 9,
+			 buf);
+		return true;
+	}
+	c->stack_ip = n->ip;
 	/* A long name loses its middle here, not its end (the label is short). */
 	elide_name(buf, (int)sizeof(c->label) - 8, screen_utf8(), name, sizeof(name));
 	snprintf(c->label, sizeof(c->label), "frame %.*s", (int)sizeof(c->label) - 7, name);
@@ -389,7 +398,8 @@ static void tree_title(const struct tui *t, int w, char *buf, size_t len)
 					       : "perf_event CPU samples";
 	const char *flip = t->view.offcpu ? "on-CPU" : "off-CPU";
 
-	snprintf(buf, len, "%s CALL TREE, %s (o: %s; + - * E expand)", what, from, flip);
+	snprintf(buf, len, "%s CALL TREE, %s (o: %s; c: by %s; + - * E: expand)", what, from, flip,
+		 t->view.stacks_by_comm ? "pid" : "comm");
 	if (elide_width(buf) <= w)
 		return;
 	snprintf(buf, len, "%s CALL TREE, %s (o: %s)", what, from, flip);
@@ -504,6 +514,7 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 			elide_name(name, xs[c] + w - x, screen_utf8(), buf, sizeof(buf));
 			screen_text(y + 1 + k, x, xs[c] + w - x, buf,
 				    sel			     ? ROLE_SELECTED
+				    : n->process	     ? ROLE_VALUE
 				    : n->kernel		     ? ROLE_KERNEL
 				    : lj_frame_is_lua(n->ip) ? ROLE_LABEL
 							     : ROLE_NORMAL,
@@ -520,6 +531,9 @@ static int stacks_key(struct view *v, const struct view_env *env, int key)
 	switch (key) {
 	case 'o':
 		v->offcpu = !v->offcpu;
+		return RX_REQUERY;
+	case 'c':
+		v->stacks_by_comm = !v->stacks_by_comm;
 		return RX_REQUERY;
 	case '+':
 	case '=':
@@ -566,6 +580,7 @@ static const struct key_help stacks_help[] = {
 	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
 	{"* / E", "Stacks: expand the subtree / expand or collapse all"},
 	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) stacks"},
+	{"c", "Stacks: a root node per process (comm [pid]) or per comm (processes merged)"},
 };
 
 const struct pane_ops pane_stacks_ops = {

@@ -6,7 +6,8 @@
 # path: the lines through it, and the lines that end at it, over all lines.
 # Frames compare by bare name and marks: the pane's " [k]", " [lua]",
 # " [inlined]" against the folded "_[k]", "_[lua]", " [inlined]". The
-# folded file's first frame (the process) is left out: the pane has none.
+# folded file's first frame is the process, as the pane's root rows are
+# ("comm [pid]": the pid is left out; one process per comm here).
 # Prints the rows compared; exits 1 on a disagreement, 2 when the pane
 # holds no rows yet or its top row does not hold the folded total (the
 # caller waits and asks again).
@@ -38,7 +39,7 @@ through, ends = collections.Counter(), collections.Counter()
 total = 0
 for line in open(folded_path, encoding="utf-8"):
     stack, n = line.rstrip("\n").rsplit(" ", 1)
-    path = tuple(frame(f, FOLDED_MARKS) for f in stack.split(";")[1:])
+    path = tuple(frame(f, FOLDED_MARKS) for f in stack.split(";"))
     n = int(n)
     total += n
     ends[path] += n
@@ -62,6 +63,8 @@ for line in open(screen_path, encoding="utf-8"):
         continue
     depth = at // 2
     name = tree[at + 4 :]
+    if depth == 0:  # a process node: "comm [pid]", the folded root is the comm
+        name = re.sub(r" \[[0-9]+\]$", "", name)
     path = path[:depth] + [frame(name, TUI_MARKS)]
     rows.append((float(m.group(1)), float(m.group(2)), float(m.group(3)), tuple(path)))
 

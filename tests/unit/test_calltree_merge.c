@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the call tree's merge by function (issue #25): frames at
+ * two addresses of one function are one node, frames no symbol covers stay
+ * apart by address, the root's children are processes (one per pid, or
+ * one per comm), and the tracers' stacks have a last minute.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "calltree.h"
+#include "model.h"
+#include "threadtop/frame_namer.h"
+#include "util.h"
+
+#define SEC NSEC_PER_SEC
+#define T0 (1000 * SEC)
+
+#define U_MAIN 0x1000
+#define U_LEAF_A 0x2000 /* two addresses in "leaf" */
+#define U_LEAF_B 0x2010
+#define U_ANON_A 0x3000 /* no symbol: named by address */
+#define U_ANON_B 0x3008
+#define K_FN_A 0xffffffff81000100ull /* two addresses in "k_fn" */
+#define K_FN_B 0xffffffff81000108ull
+
+/* Names "main", "leaf", "k_fn" by range, anything else "app+0xADDR" (no symbol). */
+static int test_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	static char buf[32];
+
+	memset(ret, 0, sizeof(*ret));
+	ret->kernel = kernel;
+	ret->module = kernel ? "[kernel]" : "app";
+	if (kernel && addr >= K_FN_A && addr < K_FN_A + 0x100)
+		ret->name = "k_fn";
+	else if (!kernel && addr >= U_MAIN && addr < U_MAIN + 0x100)
+		ret->name = "main";
+	else if (!kernel && addr >= U_LEAF_A && addr < U_LEAF_A + 0x100)
+		ret->name = "leaf";
+	else {
+		snprintf(buf, sizeof(buf), "app+0x%llx", (unsigned long long)addr);
+		ret->name = buf;
+	}
+	return 0;
+}
+
+static const struct frame_namer namer = {test_name, NULL};
+
+static void add_stack(struct model *m, uint32_t id, uint32_t pid, bool kernel, uint64_t leaf,
+		      uint64_t caller)
+{
+	size_t size = sizeof(struct tt_stack) + 2 * sizeof(uint64_t);
+	struct tt_stack *st = calloc(1, size);
+
+	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, (uint32_t)size, T0};
+	st->id = id;
+	st->pid = pid;
+	st->nr = caller ? 2 : 1;
+	st->flags = kernel ? TT_STACK_KERNEL : 0;
+	st->ips[0] = leaf;
+	st->ips[1] = caller + 1; /* a return address, as samplers send it */
+	model__ingest(m, &st->hdr);
+	free(st);
+}
+
+static void cpu_sample(struct model *m, uint64_t time_ns, uint32_t pid, uint32_t tid, uint32_t k,
+		       uint32_t u, int n)
+{
+	struct tt_cpu_sample s = {
+		.hdr = {TT_EV_CPU_SAMPLE, TT_CPU_SAMPLE_VERSION, sizeof(s), time_ns},
+		.pid = pid,
+		.tid = tid,
+		.kstack_id = k,
+		.ustack_id = u,
+		.weight_us = 10101,
+		.comm = "app",
+	};
+
+	for (int i = 0; i < n; i++)
+		model__ingest(m, &s.hdr);
+}
+
+/*
+ * Process 10 (tid 11): main > leaf at two addresses (4 + 2 samples), the
+ * second with kernel frames at two addresses of k_fn (1 + 1); main > two
+ * unnamed addresses (1 each). Process 20 (tid 21), also "app": main > leaf (3).
+ */
+static struct model *fixture(void)
+{
+	struct model *m = model__new(NULL);
+
+	model__set_frame_namer(m, &namer);
+	model__advance(m, T0);
+	add_stack(m, 1, 10, false, U_LEAF_A, U_MAIN);
+	add_stack(m, 2, 10, false, U_LEAF_B, U_MAIN);
+	add_stack(m, 3, 10, false, U_ANON_A, U_MAIN);
+	add_stack(m, 4, 10, false, U_ANON_B, U_MAIN);
+	add_stack(m, 5, 20, false, U_LEAF_A, U_MAIN);
+	add_stack(m, 6, 0, true, K_FN_A, 0);
+	add_stack(m, 7, 0, true, K_FN_B, 0);
+	cpu_sample(m, T0 + SEC / 2, 10, 11, 0, 1, 4);
+	cpu_sample(m, T0 + SEC / 2, 10, 11, 0, 2, 2);
+	cpu_sample(m, T0 + SEC / 2, 10, 11, 6, 2, 1);
+	cpu_sample(m, T0 + SEC / 2, 10, 11, 7, 2, 1);
+	cpu_sample(m, T0 + SEC / 2, 10, 11, 0, 3, 1);
+	cpu_sample(m, T0 + SEC / 2, 10, 11, 0, 4, 1);
+	cpu_sample(m, T0 + SEC / 2, 20, 21, 0, 5, 3);
+	model__advance(m, T0 + SEC);
+	return m;
+}
+
+/* The tree of the window's on-CPU stacks, as the Stacks pane feeds it. */
+static struct calltree *tree_of(struct model *m, enum model_window w, unsigned flags)
+{
+	struct model_stack_counts set = {0};
+	struct model_stack_row *rows;
+	struct calltree *t;
+	int n = model__oncpu(m, w, &rows);
+
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++)
+		model_stack_counts__add(&set, rows[i].kstack_id, rows[i].ustack_id, rows[i].pid,
+					rows[i].pcomm, rows[i].value);
+	model_stack_counts__done(&set);
+	free(rows);
+	t = calltree__new_flags(m, set.out, set.nr, flags);
+	free(set.out);
+	return t;
+}
+
+static size_t nr_children(struct calltree *t, uint32_t i)
+{
+	size_t n = 0;
+
+	calltree__expand(t, i);
+	for (uint32_t c = calltree__node(t, i)->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t, c)->next_sibling)
+		n++;
+	return n;
+}
+
+static uint32_t child_where(struct calltree *t, uint32_t parent, uint64_t lo, uint64_t hi)
+{
+	calltree__expand(t, parent);
+	for (uint32_t c = calltree__node(t, parent)->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t, c)->next_sibling)
+		if (calltree__node(t, c)->ip >= lo && calltree__node(t, c)->ip < hi)
+			return c;
+	return CALLTREE_NONE;
+}
+
+static void merges_by_function(void **state)
+{
+	struct model *m = fixture();
+	struct calltree *t = tree_of(m, WIN_INTERVAL, 0);
+	uint32_t main_, leaf, anon_a, anon_b, kfn;
+
+	/* Both processes' main is one root (no process level asked). */
+	assert_int_equal(calltree__node(t, CALLTREE_ROOT)->total, 13);
+	assert_int_equal(nr_children(t, CALLTREE_ROOT), 1);
+	main_ = child_where(t, CALLTREE_ROOT, U_MAIN, U_MAIN + 0x100);
+	assert_int_not_equal(main_, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, main_)->total, 13);
+	/* Under main: leaf once (two addresses, two processes), the unnamed apart. */
+	assert_int_equal(nr_children(t, main_), 3);
+	leaf = child_where(t, main_, U_LEAF_A, U_LEAF_A + 0x100);
+	assert_int_not_equal(leaf, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, leaf)->total, 11);
+	assert_int_equal(calltree__node(t, leaf)->self, 9);
+	anon_a = child_where(t, main_, U_ANON_A, U_ANON_A + 1);
+	anon_b = child_where(t, main_, U_ANON_B, U_ANON_B + 1);
+	assert_int_not_equal(anon_a, CALLTREE_NONE);
+	assert_int_not_equal(anon_b, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, anon_a)->total, 1);
+	/* The kernel part under leaf: k_fn once, marked kernel. */
+	assert_int_equal(nr_children(t, leaf), 1);
+	kfn = child_where(t, leaf, K_FN_A, K_FN_A + 0x100);
+	assert_int_not_equal(kfn, CALLTREE_NONE);
+	assert_true(calltree__node(t, kfn)->kernel);
+	assert_int_equal(calltree__node(t, kfn)->total, 2);
+	assert_int_equal(calltree__node(t, kfn)->self, 2);
+	calltree__free(t);
+	model__free(m);
+}
+
+static uint32_t process_node(struct calltree *t, uint32_t pid)
+{
+	calltree__expand(t, CALLTREE_ROOT);
+	for (uint32_t c = calltree__node(t, CALLTREE_ROOT)->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t, c)->next_sibling)
+		if (calltree__node(t, c)->process && calltree__node(t, c)->pid == pid)
+			return c;
+	return CALLTREE_NONE;
+}
+
+static void process_roots(void **state)
+{
+	struct model *m = fixture();
+	struct calltree *t = tree_of(m, WIN_INTERVAL, CALLTREE_PROCESSES);
+	uint32_t p10, p20, main_;
+
+	assert_int_equal(nr_children(t, CALLTREE_ROOT), 2);
+	p10 = process_node(t, 10);
+	p20 = process_node(t, 20);
+	assert_int_not_equal(p10, CALLTREE_NONE);
+	assert_int_not_equal(p20, CALLTREE_NONE);
+	assert_string_equal(calltree__node(t, p10)->comm, "app");
+	assert_int_equal(calltree__node(t, p10)->total, 10);
+	assert_int_equal(calltree__node(t, p10)->self, 0);
+	assert_int_equal(calltree__node(t, p20)->total, 3);
+	assert_int_equal(calltree__node_pid(t, p20), 20);
+	/* The hotter process first; its frames below it as without processes. */
+	assert_true(calltree__cmp(t, p10, p20) < 0);
+	main_ = child_where(t, p10, U_MAIN, U_MAIN + 0x100);
+	assert_int_not_equal(main_, CALLTREE_NONE);
+	assert_int_equal(calltree__node(t, main_)->depth, 2);
+	assert_int_equal(nr_children(t, main_), 3);
+	assert_int_equal(
+		calltree__node(t, child_where(t, main_, U_LEAF_A, U_LEAF_A + 0x100))->total, 8);
+	/* Paths differ by process: the same frames of two processes are two nodes. */
+	assert_int_not_equal(calltree__node(t, main_)->path,
+			     calltree__node(t, child_where(t, p20, U_MAIN, U_MAIN + 0x100))->path);
+	calltree__free(t);
+
+	/* Merged by comm: both "app" processes are one root node, without a pid. */
+	t = tree_of(m, WIN_INTERVAL, CALLTREE_PROCESSES | CALLTREE_MERGE_COMM);
+	assert_int_equal(nr_children(t, CALLTREE_ROOT), 1);
+	p10 = calltree__node(t, CALLTREE_ROOT)->first_child;
+	assert_true(calltree__node(t, p10)->process);
+	assert_int_equal(calltree__node(t, p10)->pid, 0);
+	assert_string_equal(calltree__node(t, p10)->comm, "app");
+	assert_int_equal(calltree__node(t, p10)->total, 13);
+	main_ = child_where(t, p10, U_MAIN, U_MAIN + 0x100);
+	assert_int_equal(
+		calltree__node(t, child_where(t, main_, U_LEAF_A, U_LEAF_A + 0x100))->total, 11);
+	calltree__free(t);
+	model__free(m);
+}
+
+/* Pairs of different processes with the same stacks stay apart in the set. */
+static void stack_counts_by_process(void **state)
+{
+	struct model_stack_counts set = {0};
+
+	model_stack_counts__add(&set, 1, 2, 10, "a", 3);
+	model_stack_counts__add(&set, 1, 2, 20, "b", 4);
+	model_stack_counts__add(&set, 1, 2, 10, "a", 5);
+	model_stack_counts__done(&set);
+	assert_int_equal(set.nr, 2);
+	assert_int_equal(set.out[0].pid, 10);
+	assert_int_equal(set.out[0].samples, 8);
+	assert_string_equal(set.out[0].comm, "a");
+	assert_int_equal(set.out[1].samples, 4);
+	free(set.out);
+}
+
+/* The tracers' stacks are in the last minute too, and leave it after 60 s. */
+static void minute_window(void **state)
+{
+	struct model *m = fixture();
+	struct model_stack_row *rows;
+	struct calltree *t;
+	uint64_t total = 0;
+	int n;
+
+	model__end_interval(m, T0 + SEC);
+	t = tree_of(m, WIN_MINUTE, CALLTREE_PROCESSES);
+	assert_int_equal(calltree__node(t, CALLTREE_ROOT)->total, 13);
+	calltree__free(t);
+	/* 30 s later, 2 more samples: the minute holds both seconds. */
+	model__advance(m, T0 + 30 * SEC);
+	cpu_sample(m, T0 + 30 * SEC, 20, 21, 0, 5, 2);
+	n = model__oncpu(m, WIN_MINUTE, &rows);
+	for (int i = 0; i < n; i++)
+		total += rows[i].value;
+	free(rows);
+	assert_int_equal(total, 15);
+	n = model__oncpu(m, WIN_SESSION, &rows);
+	total = 0;
+	for (int i = 0; i < n; i++)
+		total += rows[i].value;
+	free(rows);
+	assert_int_equal(total, 15);
+	/* 70 s on, the first second has left the minute (threads idle since may age out). */
+	model__advance(m, T0 + 70 * SEC);
+	model__end_interval(m, T0 + 70 * SEC);
+	n = model__oncpu(m, WIN_MINUTE, &rows);
+	total = 0;
+	for (int i = 0; i < n; i++)
+		total += rows[i].value;
+	free(rows);
+	assert_int_equal(total, 2);
+	model__free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(merges_by_function),
+		cmocka_unit_test(process_roots),
+		cmocka_unit_test(stack_counts_by_process),
+		cmocka_unit_test(minute_window),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
