@@ -64,10 +64,19 @@ static const char *syscall_text(int nr, char *buf, size_t len)
 	return syscall_label(nr, buf, len);
 }
 
-/* The top frame of a row: (ip, kernel) of the leaf, else the wait channel. */
+/*
+ * The top frame of a row: (ip, kernel) of the leaf, else the wait channel. A
+ * thread that runs or waits for a CPU shows its hottest user function over
+ * the window (perf top's name for its work), one off CPU its kernel leaf.
+ */
 static uint64_t row_frame_ip(const struct rows_ctx *c, const struct model_row *r, bool *kernel)
 {
 	uint64_t kleaf = is_thread_row(c) ? model__stack_leaf(c->m, r->cur_kstack_id) : r->kleaf_ip;
+
+	if (is_thread_row(c) && r->top_uip) {
+		*kernel = false;
+		return r->top_uip;
+	}
 
 	*kernel = kleaf != 0;
 	if (kleaf)
@@ -217,8 +226,9 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	case COL_KLEAF:
 	case COL_ULEAF:
 		ip = col == COL_KLEAF ? r->kleaf_ip : r->uleaf_ip;
-		if (ip)
-			rows_frame_pid(c->m, r->pid, ip, col == COL_KLEAF, buf, len);
+		if (ip) /* named in a process of the row, though its dims have no pid */
+			rows_frame_pid(c->m, r->pid ? r->pid : r->leaf_pid, ip, col == COL_KLEAF,
+				       buf, len);
 		else
 			snprintf(buf, len, "-");
 		break;

@@ -146,17 +146,14 @@ static uint64_t frame_key(uint64_t ip, uint8_t level)
 }
 
 /*
- * The identity of a frame in a path: its function, module and inlined level
- * as the namer names them (the kernel bit is mixed in by path_hash). A frame
- * no symbol covers is named "module+0xoff" or "0xADDR", so it stays apart by
- * address. Without a namer, the address itself.
+ * The identity of a frame in a path: its function (model__frame_function),
+ * asked once per (process, address, level); the kernel bit is mixed in by
+ * path_hash. Without a namer, the address and level.
  */
 static uint64_t frame_identity(struct calltree *t, uint32_t pid, uint64_t ip, bool kernel,
 			       uint8_t level)
 {
 	uint64_t key, id;
-	struct frame_name fn;
-	const char *name;
 
 	if (!t->inline_frames)
 		return frame_key(ip, level);
@@ -164,9 +161,7 @@ static uint64_t frame_identity(struct calltree *t, uint32_t pid, uint64_t ip, bo
 	id = (uint64_t)(uintptr_t)u64map__get(t->funcs, key);
 	if (id)
 		return id;
-	model__frame_name(t->m, kernel ? 0 : pid, ip, kernel, &fn);
-	name = level && fn.inlined && level <= fn.nr_inlined ? fn.inlined[level - 1] : fn.name;
-	id = str_hash(str_hash(0xcbf29ce484222325ull, name), fn.module) ^ ((uint64_t)level << 56);
+	id = model__frame_function(t->m, kernel ? 0 : pid, ip, kernel, level);
 	if (!id)
 		id = 1; /* 0 means "not asked yet" in the map */
 	u64map__put(t->funcs, key, (void *)(uintptr_t)id);

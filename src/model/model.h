@@ -122,8 +122,12 @@ struct model_row {
 	uint32_t wchan_id;
 	const char *wchan; /* NULL when none */
 	uint64_t cgroup_id;
-	uint64_t kleaf_ip;  /* with DIM_KLEAF; 0 when no kernel stack */
-	uint64_t uleaf_ip;  /* with DIM_ULEAF; 0 when no user stack */
+	/* With DIM_KLEAF / DIM_ULEAF: rows group by the leaf's function (its
+	 * address when no symbol covers it); this is one address of it, of
+	 * process leaf_pid (to name it). 0 when no such stack. */
+	uint64_t kleaf_ip;
+	uint64_t uleaf_ip;
+	uint32_t leaf_pid;
 	uint32_t labels_id; /* with DIM_LABELS: see model__labels; 0 = no labels */
 	bool kthread;
 	uint32_t cmdline_id; /* string id of cmdline (stays valid while the model lives) */
@@ -142,6 +146,9 @@ struct model_row {
 	uint32_t cur_wchan_id;
 	uint32_t cur_kstack_id;
 	uint32_t cur_ustack_id;
+	/* Its hottest user function over the window (one address of it), when it
+	 * runs or waits for a CPU now, as perf top names it; 0 otherwise or unknown. */
+	uint64_t top_uip;
 
 	uint64_t samples;
 	uint64_t state_samples[TT_ST_MAX];
@@ -316,6 +323,15 @@ const struct frame_namer *model__frame_namer(const struct model *m);
  * without a namer or a name, "0xADDR". Strings live until the next call. */
 void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
 		       struct frame_name *ret);
+/*
+ * The identity of the function at addr (inlined level: 0 the frame's own
+ * function, k its k-th inlined one): a hash of its name and module as
+ * model__frame_name names them, never 0 for addr != 0; so a frame no symbol
+ * covers ("module+0xoff", "0xADDR") is its own. Without a namer, addr (and
+ * level). Equal identities are one function for trees and groups.
+ */
+uint64_t model__frame_function(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
+			       unsigned level);
 
 /*
  * Whether a kernel frame named name is threadtop's own tracing (the

@@ -43,6 +43,31 @@ void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool 
 	frame_namer__name(m ? m->namer : NULL, pid, addr, kernel, ret);
 }
 
+/* FNV-1a of a string, folded into h, with its terminator ("ab"+"c" is not "a"+"bc"). */
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h * 0x100000001b3ull;
+}
+
+uint64_t model__frame_function(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
+			       unsigned level)
+{
+	struct frame_name fn;
+	const char *name;
+	uint64_t id;
+
+	if (!addr)
+		return 0;
+	if (!m || (!m->namer && (kernel || !lj_model__frame_name(m->lj, addr))))
+		return addr ^ ((uint64_t)level << 56);
+	model__frame_name(m, pid, addr, kernel, &fn);
+	name = level && fn.inlined && level <= fn.nr_inlined ? fn.inlined[level - 1] : fn.name;
+	id = str_hash(str_hash(0xcbf29ce484222325ull, name), fn.module) ^ ((uint64_t)level << 56);
+	return id ? id : 1;
+}
+
 void model__set_cgroup_namer(struct model *m, const struct cgroup_namer *namer)
 {
 	m->cg_namer = namer;

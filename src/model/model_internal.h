@@ -177,6 +177,16 @@ void trace_model_free(struct model *m);
  */
 void trace_oncpu_labels(const struct thread *t, enum model_window window,
 			void (*add)(void *arg, uint32_t labels_id, uint64_t samples), void *arg);
+/*
+ * Calls add with t's on-CPU samples (perf_event) in window per user stack
+ * (the minute too). Returns whether there were any: false without them.
+ */
+bool trace_oncpu_each(const struct model *m, const struct thread *t, enum model_window window,
+		      void (*add)(void *arg, uint32_t ustack_id, uint64_t samples), void *arg);
+/* model_topframe.c: t's hottest user function over window (one address of
+ * it), from its on-CPU samples, else its running thread samples; 0 = none. */
+uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
+			       enum model_window window, uint32_t now_sec);
 /* Whether thread t has traced data in window (it gets a row without samples). */
 bool trace_thread_active(const struct thread *t, enum model_window window);
 

@@ -49,6 +49,8 @@ struct builder {
 	uint32_t *last_tid; /* last thread counted into each row */
 	size_t nr, cap;
 	uint32_t now_sec;
+	struct u64map *funcs;	     /* (pid, leaf address, kernel) -> function, made on demand */
+	uint64_t kleaf_ip, uleaf_ip; /* the leaf addresses of the key make_key made last */
 };
 
 static uint64_t hash_key(const struct group_key *k)
@@ -80,7 +82,26 @@ static uint64_t thread_cpu_ns(const struct builder *b, const struct thread *t)
 	}
 }
 
-static void make_key(const struct builder *b, const struct thread *t, const struct sample_key *sk,
+/* The function of a leaf frame, asked of the namer once per query and address. */
+static uint64_t leaf_function(struct builder *b, uint32_t pid, uint64_t ip, bool kernel)
+{
+	uint64_t key, id;
+
+	if (!ip || !model__frame_namer(b->m))
+		return ip; /* addresses: nothing names them (a replay, tests) */
+	key = ip * 0x9e3779b97f4a7c15ull ^
+	      (kernel ? 0x51ed27ull : pid + 1ull) * 0xbf58476d1ce4e5b9ull;
+	if (!b->funcs)
+		b->funcs = u64map__new();
+	id = (uint64_t)(uintptr_t)u64map__get(b->funcs, key);
+	if (!id) {
+		id = model__frame_function(b->m, kernel ? 0 : pid, ip, kernel, 0);
+		u64map__put(b->funcs, key, (void *)(uintptr_t)id);
+	}
+	return id;
+}
+
+static void make_key(struct builder *b, const struct thread *t, const struct sample_key *sk,
 		     struct group_key *k)
 {
 	unsigned dims = b->q->dims;
@@ -100,10 +121,16 @@ static void make_key(const struct builder *b, const struct thread *t, const stru
 		k->wchan_id = sk->wchan_id;
 	if (dims & DIM_BIT(DIM_CGROUP))
 		k->cgroup_id = t->cgroup_id;
-	if (dims & DIM_BIT(DIM_KLEAF))
-		k->kleaf_ip = model__stack_leaf(b->m, sk->kstack_id);
-	if (dims & DIM_BIT(DIM_ULEAF))
-		k->uleaf_ip = model__stack_leaf(b->m, sk->ustack_id);
+	/* Leaf frames group by function, as perf top names them, not by address. */
+	b->kleaf_ip = b->uleaf_ip = 0;
+	if (dims & DIM_BIT(DIM_KLEAF)) {
+		b->kleaf_ip = model__stack_leaf(b->m, sk->kstack_id);
+		k->kleaf_ip = leaf_function(b, t->pid, b->kleaf_ip, true);
+	}
+	if (dims & DIM_BIT(DIM_ULEAF)) {
+		b->uleaf_ip = model__stack_leaf(b->m, sk->ustack_id);
+		k->uleaf_ip = leaf_function(b, t->pid, b->uleaf_ip, false);
+	}
 	if (dims & DIM_BIT(DIM_LABELS))
 		k->labels_id = sk->labels_id;
 }
@@ -192,8 +219,9 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	row->wchan_id = k->wchan_id;
 	row->wchan = model__string(b->m, k->wchan_id);
 	row->cgroup_id = k->cgroup_id;
-	row->kleaf_ip = k->kleaf_ip;
-	row->uleaf_ip = k->uleaf_ip;
+	row->kleaf_ip = b->kleaf_ip;
+	row->uleaf_ip = b->uleaf_ip;
+	row->leaf_pid = t->pid;
 	row->labels_id = k->labels_id;
 	return b->nr++;
 }
@@ -252,6 +280,9 @@ static void add_thread(struct builder *b, const struct thread *t)
 			}
 		}
 	}
+	/* A thread that runs or waits for a CPU: its top frame is the work, not an interrupt. */
+	if (own && r != SIZE_MAX && (t->cur.state == TT_ST_R || t->cur.state == TT_ST_Q))
+		b->rows[r].top_uip = model_thread_top_user(b->m, t, b->q->window, b->now_sec);
 	/*
 	 * A thread no tick caught (short-lived) that made syscalls or ran or
 	 * waited (traced) still gets its row, without samples, in thread views.
@@ -424,6 +455,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	free(b.next);
 	free(b.last_tid);
 	u64map__free(b.index);
+	u64map__free(b.funcs);
 	return 0;
 }
 

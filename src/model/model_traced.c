@@ -491,6 +491,26 @@ void trace_oncpu_labels(const struct thread *t, enum model_window window,
 	}
 }
 
+bool trace_oncpu_each(const struct model *m, const struct thread *t, enum model_window window,
+		      void (*add)(void *arg, uint32_t ustack_id, uint64_t samples), void *arg)
+{
+	int w = window_index(window);
+	bool any = false;
+
+	if (!(m->traced & MODEL_TRACED_ONCPU) || (w < 0 && window != WIN_MINUTE))
+		return false;
+	for (size_t i = 0; t->trace && i < t->trace->nr_oncpu; i++) {
+		uint64_t value, count;
+
+		stack_in(&t->trace->oncpu[i], w, false, model_sec(m, m->now_ns), &value, &count);
+		if (!count)
+			continue;
+		any = true;
+		add(arg, t->trace->oncpu[i].ustack_id, count);
+	}
+	return any;
+}
+
 int model__oncpu(struct model *m, enum model_window window, struct model_stack_row **ret)
 {
 	return stack_rows(m, window, false, ret);

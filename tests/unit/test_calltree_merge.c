@@ -301,13 +301,87 @@ static void minute_window(void **state)
 	model__free(m);
 }
 
+static void thread_sample(struct model *m, uint32_t pid, uint32_t tid, enum tt_state state,
+			  uint32_t k, uint32_t u, int n)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), T0 + SEC / 2},
+		.pid = pid,
+		.tid = tid,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.syscall_nr = TT_SYSCALL_NONE,
+		.state = (uint8_t)state,
+		.kstack_id = k,
+		.ustack_id = u,
+		.comm = "app",
+	};
+
+	for (int i = 0; i < n; i++)
+		model__ingest(m, &s.hdr);
+}
+
+/* Group by leaf user function: one row per function, named; unnamed addresses apart. */
+static void leaf_dims_by_function(void **state)
+{
+	struct model *m = fixture();
+	struct model_result res;
+	struct model_query q;
+
+	thread_sample(m, 10, 11, TT_ST_R, 0, 1, 3);
+	thread_sample(m, 10, 11, TT_ST_R, 0, 2, 2);
+	thread_sample(m, 10, 11, TT_ST_R, 0, 3, 1);
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_ULEAF);
+	q.sort = SORT_SAMPLES;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 2);
+	assert_true(res.rows[0].uleaf_ip == U_LEAF_A || res.rows[0].uleaf_ip == U_LEAF_B);
+	assert_int_equal(res.rows[0].samples, 5);
+	assert_int_equal(res.rows[0].leaf_pid, 10); /* to name it, though the row has no pid */
+	assert_int_equal(res.rows[1].uleaf_ip, U_ANON_A);
+	model_result__release(&res);
+
+	/* Without a namer (a replay) leaves are addresses: one row each. */
+	model__set_frame_namer(m, NULL);
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 3);
+	model_result__release(&res);
+	model__free(m);
+}
+
+/* A running thread's top frame is its hottest user function over the window. */
+static void running_top_frame(void **state)
+{
+	struct model *m = fixture();
+	struct model_result res;
+	struct model_query q;
+
+	/* Its latest sample: running, in the kernel's interrupt return (stack 6). */
+	thread_sample(m, 10, 11, TT_ST_R, 6, 3, 1);
+	thread_sample(m, 20, 21, TT_ST_S, 6, 5, 1);
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_TID);
+	q.sort = SORT_TID;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 2);
+	for (size_t i = 0; i < res.nr; i++) {
+		if (res.rows[i].tid == 11) /* leaf: 8 on-CPU samples at two addresses */
+			assert_true(res.rows[i].top_uip == U_LEAF_A ||
+				    res.rows[i].top_uip == U_LEAF_B);
+		else /* asleep: its kernel leaf stands, no user function */
+			assert_int_equal(res.rows[i].top_uip, 0);
+	}
+	model_result__release(&res);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(merges_by_function),
-		cmocka_unit_test(process_roots),
-		cmocka_unit_test(stack_counts_by_process),
-		cmocka_unit_test(minute_window),
+		cmocka_unit_test(merges_by_function),	   cmocka_unit_test(process_roots),
+		cmocka_unit_test(stack_counts_by_process), cmocka_unit_test(minute_window),
+		cmocka_unit_test(leaf_dims_by_function),   cmocka_unit_test(running_top_frame),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
