@@ -1,0 +1,94 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The Stacks pane's call tree by function (issue #25), driven in tmux on the
+# two_funcs workload with the BPF source (root): one process, thread
+# tf-alpha burning in alpha_spin() and tf-beta in beta_spin(), both under
+# spin_loop(). With everything expanded (E), the on-CPU tree has one root
+# node for the process ("two_funcs [PID]"), one node per function (each hot
+# loop spans several addresses, which a tree by address showed as several
+# rows), and alpha_spin's and beta_spin's TOTAL% are within 5 points of
+# their shares in the folded export of the same samples. The "last
+# minute" window (F7 once) has stacks too; c merges processes by comm.
+set -u
+
+TUI_NAME=tuicalltree
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
+
+start_workload two_funcs 3 120
+start_shell 160 50
+keys "clear; $TT_BIN --source bpf -d 8 -p $WL --log $TUI_TMP/log; echo EXIT=\$?" Enter
+
+started() { screen | grep -Eq 'PID +TID|EXIT=[0-9]'; }
+wait_until "$TUI_WAIT" "threadtop to start" started
+screen | grep -Eq 'PID +TID' || {
+	echo "SKIP: threadtop could not start the BPF source: $(cat "$TUI_TMP/log")"
+	exit 77
+}
+# The Threads pane names a running thread's work: its hottest user function.
+wait_for 'tf-alpha .*alpha_spin'
+wait_for 'tf-beta .*beta_spin'
+
+keys 4
+wait_for 'ON-CPU CALL TREE'
+# The hint line names the keys that do what it says (e is export).
+screen | grep -Fq 'c: by comm; + - * E: expand' || fail "Stacks hint line does not match the keys"
+wait_for "two_funcs \\[$WL\\]"
+# Everything expanded (E); then the screen and the folded export of the
+# same view. The window grows as samples come, so the pair counts only
+# when the export's total is the tree's root total (the same samples);
+# else it is taken again.
+wait_for '^ +100\.0% .*two_funcs'
+keys E
+wait_for 'beta_spin'
+wait_for 'alpha_spin'
+ok=
+for ((try = 1; try <= 8 && !ok; try++)); do
+	tree=$(screen)
+	total=$(grep "two_funcs \\[$WL\\]" <<<"$tree" | awk '{print $3}')
+	keys e
+	wait_for 'export'
+	for ((i = 0; i < 120; i++)); do keys BSpace; done
+	keys "$TUI_TMP/tree$try.folded" Enter
+	wait_until "$TUI_WAIT" "the folded export" test -s "$TUI_TMP/tree$try.folded"
+	sleep 0.5
+	folded=$TUI_TMP/tree$try.folded
+	[ "$(awk '{t += $NF} END {print t + 0}' "$folded")" = "$total" ] && ok=1
+done
+[ -n "$ok" ] || fail "no screen and export of the same interval in 8 tries"
+n_proc=$(grep -c "two_funcs \\[$WL\\]" <<<"$tree")
+[ "$n_proc" -eq 1 ] || fail "$n_proc root nodes for the process, not 1"
+# One node per function: alpha_spin and beta_spin once each.
+for f in alpha_spin beta_spin; do
+	n=$(grep -cw "$f" <<<"$tree")
+	[ "$n" -eq 1 ] || fail "$f is on $n rows of the expanded tree, not 1"
+done
+share() { grep -w "$1" <<<"$tree" | awk '{sub("%", "", $1); print $1}'; }
+ta=$(share alpha_spin)
+tb=$(share beta_spin)
+fshare() {
+	awk -v f="$1" '{ n = split($1, fr, ";"); for (i = 1; i <= n; i++) if (fr[i] == f) { a += $NF; break } }
+		{t += $NF} END {if (t) printf "%.1f", 100 * a / t}' "$folded"
+}
+fa=$(fshare alpha_spin)
+fb=$(fshare beta_spin)
+close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 5) }'; }
+close "$ta" "$fa" || fail "alpha_spin: tree ${ta}% vs folded export ${fa}%"
+close "$tb" "$fb" || fail "beta_spin: tree ${tb}% vs folded export ${fb}%"
+echo "$total samples: alpha_spin tree ${ta}% folded ${fa}%; beta_spin tree ${tb}% folded ${fb}%"
+
+# The last minute has the tracers' stacks too (it showed none before).
+keys w
+wait_for 'window: last minute|last minute'
+redrawn 1
+screen | grep -q 'no on-CPU stack samples' && fail "the last minute window has no stacks"
+wait_for "two_funcs \\[$WL\\]"
+# c: one root per comm, without the pid.
+keys c
+wait_for 'c: by pid'
+wait_for ' two_funcs$| two_funcs +$'
+
+keys q
+wait_for 'EXIT=0'
+echo PASS
