@@ -7,8 +7,9 @@
 # node for the process ("two_funcs [PID]"), one node per function (each hot
 # loop spans several addresses, which a tree by address showed as several
 # rows), and alpha_spin's and beta_spin's TOTAL% are within 5 points of
-# their shares in the folded export of the same samples. The "last
-# minute" window (F7 once) has stacks too; c merges processes by comm.
+# their shares in the folded export of the same samples (the session
+# window, the workload stopped). The "last minute" window has stacks too;
+# c merges processes by comm.
 set -u
 
 TUI_NAME=tuicalltree
@@ -35,16 +36,28 @@ wait_for 'ON-CPU CALL TREE'
 # The hint line names the keys that do what it says (e is export).
 screen | grep -Fq 'c: by comm; + - * E: expand' || fail "Stacks hint line does not match the keys"
 wait_for "two_funcs \\[$WL\\]"
-# Everything expanded (E); then the screen and the folded export of the
-# same view. The window grows as samples come, so the pair counts only
-# when the export's total is the tree's root total (the same samples);
-# else it is taken again.
 wait_for '^ +100\.0% .*two_funcs'
 keys E
 wait_for 'beta_spin'
 wait_for 'alpha_spin'
+
+# The last minute has the tracers' stacks too (it showed none before).
+keys w
+wait_for 'window: last minute'
+redrawn 1
+screen | grep -q 'no on-CPU stack samples' && fail "the last minute window has no stacks"
+wait_for "two_funcs \\[$WL\\]"
+
+# The session with the workload stopped: the screen and the folded export
+# of the same view hold the same samples (the export's total is the tree's
+# root total; taken again if a late sample came in between).
+kill -STOP "$WL"
+keys w
+wait_for 'window: session'
+redrawn 2
 ok=
-for ((try = 1; try <= 8 && !ok; try++)); do
+for ((try = 1; try <= 4 && !ok; try++)); do
+	redrawn 1
 	tree=$(screen)
 	total=$(grep "two_funcs \\[$WL\\]" <<<"$tree" | awk '{print $3}')
 	keys e
@@ -56,7 +69,7 @@ for ((try = 1; try <= 8 && !ok; try++)); do
 	folded=$TUI_TMP/tree$try.folded
 	[ "$(awk '{t += $NF} END {print t + 0}' "$folded")" = "$total" ] && ok=1
 done
-[ -n "$ok" ] || fail "no screen and export of the same interval in 8 tries"
+[ -n "$ok" ] || fail "no screen and export of the same samples in 4 tries"
 n_proc=$(grep -c "two_funcs \\[$WL\\]" <<<"$tree")
 [ "$n_proc" -eq 1 ] || fail "$n_proc root nodes for the process, not 1"
 # One node per function: alpha_spin and beta_spin once each.
@@ -78,16 +91,11 @@ close "$ta" "$fa" || fail "alpha_spin: tree ${ta}% vs folded export ${fa}%"
 close "$tb" "$fb" || fail "beta_spin: tree ${tb}% vs folded export ${fb}%"
 echo "$total samples: alpha_spin tree ${ta}% folded ${fa}%; beta_spin tree ${tb}% folded ${fb}%"
 
-# The last minute has the tracers' stacks too (it showed none before).
-keys w
-wait_for 'window: last minute|last minute'
-redrawn 1
-screen | grep -q 'no on-CPU stack samples' && fail "the last minute window has no stacks"
-wait_for "two_funcs \\[$WL\\]"
 # c: one root per comm, without the pid.
 keys c
 wait_for 'c: by pid'
-wait_for ' two_funcs$| two_funcs +$'
+wait_for ' two_funcs *$'
+kill -CONT "$WL"
 
 keys q
 wait_for 'EXIT=0'
