@@ -321,6 +321,19 @@ static void thread_sample(struct model *m, uint32_t pid, uint32_t tid, enum tt_s
 		model__ingest(m, &s.hdr);
 }
 
+/* The samples with a stack that q's filter accepts. */
+static uint64_t stack_total(struct model *m, const struct model_query *q)
+{
+	struct model_stack_count *pairs;
+	uint64_t total, sum = 0;
+	int n = model__stack_samples(m, q, &pairs, &total);
+
+	for (int i = 0; i < n; i++)
+		sum += pairs[i].samples;
+	free(pairs);
+	return sum;
+}
+
 /* Group by leaf user function: one row per function, named; unnamed addresses apart. */
 static void leaf_dims_by_function(void **state)
 {
@@ -341,6 +354,14 @@ static void leaf_dims_by_function(void **state)
 	assert_int_equal(res.rows[0].leaf_pid, 10); /* to name it, though the row has no pid */
 	assert_int_equal(res.rows[1].uleaf_ip, U_ANON_A);
 	model_result__release(&res);
+
+	/* Narrowed to the function (a drill-down on the row): both its addresses. */
+	model_query_init(&q);
+	q.filter.stack_ip = U_LEAF_A;
+	assert_int_equal(stack_total(m, &q), 5);
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_ULEAF);
+	q.sort = SORT_SAMPLES;
 
 	/* Without a namer (a replay) leaves are addresses: one row each. */
 	model__set_frame_namer(m, NULL);

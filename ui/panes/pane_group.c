@@ -107,8 +107,10 @@ static bool group_drill(const struct view *v, const struct rows_ctx *c, const st
 	    (dims & DIM_BIT(DIM_ULEAF) && r->uleaf_ip)) {
 		bool k = dims & DIM_BIT(DIM_KLEAF) && r->kleaf_ip;
 
+		/* The row is a function: model__stack_holds narrows to all its addresses. */
 		ret->stack_ip = k ? r->kleaf_ip : r->uleaf_ip;
-		rows_frame(c->m, ret->stack_ip, k, buf, sizeof(buf));
+		rows_frame_pid(c->m, r->pid ? r->pid : r->leaf_pid, ret->stack_ip, k, buf,
+			       sizeof(buf));
 		add_label(ret, buf);
 		any = true;
 	}
