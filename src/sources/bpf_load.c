@@ -41,6 +41,8 @@
 #define WALK_TEST_ENV "THREADTOP_TEST_WALK_EVERY"
 #define NO_KFUNC_TEST_ENV "THREADTOP_TEST_NO_KFUNC"
 #define STACK_IDS_MAX 65536
+/* The model forgets stacks this many ids old (events.h): the set is emptied sooner. */
+_Static_assert(STACK_IDS_MAX / 4 * 3 <= TT_STACK_ID_HORIZON, "stack ids outlive the horizon");
 #define TRACE_MAP_MAX 32768
 #define PID_ITERS_MAX 64 /* -p with more processes walks all tasks, filtered */
 #define LIBBPF_LOG_MAX (256 * 1024)

@@ -26,6 +26,8 @@
 
 #define USTACKS_MAX 65536  /* unwound stacks remembered for dedup */
 #define OC_SITES_MAX 65536 /* blocking sites remembered (keys of the off-CPU tracer) */
+/* The model forgets stacks this many ids old (events.h): the set is emptied sooner. */
+_Static_assert(USTACKS_MAX <= TT_STACK_ID_HORIZON, "unwound stack ids outlive the horizon");
 #define UNWIND_IDLE_ROUNDS 60
 
 /*
