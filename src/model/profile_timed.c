@@ -26,8 +26,10 @@ struct timed_key {
 
 static uint64_t key_hash(const struct timed_key *k)
 {
-	uint64_t h = hash_bytes(HASH_INIT, k, sizeof(*k));
+	uint64_t h = hash_word(HASH_INIT, (uint64_t)k->pid << 32 | k->tid);
 
+	h = hash_word(h, (uint64_t)k->kstack_id << 32 | k->ustack_id);
+	h = hash_word(h, (uint64_t)k->labels_id << 32 | k->labels_unknown);
 	return h ? h : 1;
 }
 
