@@ -36,7 +36,7 @@ PIDS+=,$WL
 # The LuaJIT part only where luajit and the sysprof library are.
 LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
 LUA=
-if command -v luajit >/dev/null && [ -f "$LIB" ] && ! ldd "$LIB" 2>/dev/null | grep -q libasan; then
+if command -v luajit >/dev/null && [ -f "$LIB" ] && ! ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null; then
 	LUADIR=$TMPD/a_rather/long_directory_name/for_the_chunk
 	mkdir -p "$LUADIR"
 	LUA=$LUADIR/w.lua

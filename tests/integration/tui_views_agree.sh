@@ -105,7 +105,7 @@ fi
 kill "$WL"
 
 LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-if ! command -v luajit >/dev/null || [ ! -f "$LIB" ] || ldd "$LIB" 2>/dev/null | grep -q libasan; then
+if ! command -v luajit >/dev/null || [ ! -f "$LIB" ] || ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null; then
 	echo "note: no luajit, or the sysprof library is missing or built with ASan: LuaJIT not compared"
 else
 	cat >"$TMPD/hot.lua" <<'LUA'
