@@ -100,10 +100,6 @@ struct proc_source {
 	uint32_t nr_reused;	 /* samples of this pass sent again from schedstat alone */
 	/* Repeats of the block of the pass's order being walked (TT_REPEAT_BLOCK threads). */
 	uint32_t order, block;
-	union {
-		struct tt_thread_repeat r;
-		char bytes[sizeof(struct tt_thread_repeat) + TT_REPEAT_BLOCK * sizeof(__u32)];
-	} repeat;
 	/* Schedstat fds: how many are open and may be. */
 	size_t nr_fds, max_fds;
 	bool no_schedstat; /* this kernel has none (or it reads "0 0 0"): read everything */
@@ -130,6 +126,11 @@ struct proc_source {
 	struct deferred *deferred; /* threads sent again unread, settled at the pass's end */
 	size_t nr_deferred, cap_deferred;
 	size_t verify_next; /* where in them the next check starts */
+	/* The block's repeat record: last, as its tids are a flexible array (clang). */
+	union {
+		struct tt_thread_repeat r;
+		char bytes[sizeof(struct tt_thread_repeat) + TT_REPEAT_BLOCK * sizeof(__u32)];
+	} repeat;
 };
 
 /* A thread the pass would send again without reading it (settle_deferred). */
