@@ -99,6 +99,13 @@ static __always_inline bool want_tgid(__u32 tgid)
 	return true;
 }
 
+/*
+ * Records of this object's programs the ring refused. tt_drops counts them
+ * per CPU for user space; this tells a program that a record it depends on
+ * (the stack a sample names) did not go out.
+ */
+__u32 tt_ring_refused = 0;
+
 /* Copies a record into the ring buffer; wakes the reader only past a backlog. */
 static __always_inline long emit(void *data, __u64 size)
 {
@@ -108,8 +115,10 @@ static __always_inline long emit(void *data, __u64 size)
 	if (bpf_ringbuf_query(&tt_events, BPF_RB_AVAIL_DATA) > tt_wakeup_bytes)
 		flags = BPF_RB_FORCE_WAKEUP;
 	err = bpf_ringbuf_output(&tt_events, data, size, flags);
-	if (err)
+	if (err) {
 		count_drop(TT_DROP_RINGBUF_FULL);
+		__sync_fetch_and_add(&tt_ring_refused, 1);
+	}
 	return err;
 }
 

@@ -65,6 +65,43 @@ struct scratch {
 	struct tt_stack_buf stack;
 };
 
+/* What the last full sample of each thread saw (threads.shared.h). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TT_LAST_SLOTS);
+	__type(key, __u32);
+	__type(value, struct tt_last_seen);
+} tt_last SEC(".maps");
+
+/*
+ * The threads the last walk of the thread list found, in its order, each
+ * held by a reference. Walking the list costs a cache miss per thread that
+ * the next step waits for (the next thread's address is in this one), about
+ * 200 ns on a VM: most of an idle box's pass. While no task is created, a
+ * pass reads the threads from this array instead, where the loads of one
+ * thread do not wait for those of another (needs_walk says when not).
+ */
+#define KNOWN_MAX 65536
+#define KNOWN_NONE 0xffffffffu
+#define STATE_RESAMPLE 0xff /* no full sample of the thread at this index yet */
+
+struct known {
+	struct task_struct __kptr *task;
+	__u64 runtime; /* CPU time at the thread's last full sample: it ran if it moved */
+	__u32 tid;
+	__u8 state; /* at the thread's last full sample, or STATE_RESAMPLE */
+	__u8 kthread;
+	__u8 wants_copy; /* WANTS_COPY of tt_last */
+	__u8 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, KNOWN_MAX);
+	__type(key, __u32);
+	__type(value, struct known);
+} tt_known SEC(".maps");
+
 /*
  * Samples go to the ring buffer in batches: one ring-buffer record carries
  * up to BATCH samples back to back (user space splits them), which costs a
@@ -78,6 +115,7 @@ struct batch {
 	__u32 nr;
 	__u32 pad;
 	struct tt_thread_sample samples[BATCH];
+	__u32 known[BATCH]; /* each sample's index in tt_known, or KNOWN_NONE */
 };
 
 struct {
@@ -230,6 +268,18 @@ static __always_inline long walk_user_stack(struct task_struct *task, struct tt_
 	return (long)n * 8;
 }
 
+/* Ring room for a stack copy and for a batch, each with its record header. */
+#define COPY_ROOM (sizeof(struct tt_stack_copy) + (__u64)tt_stack_bytes + 16)
+#define BATCH_ROOM (BATCH * sizeof(struct tt_thread_sample) + 16)
+
+static __always_inline bool ring_room(__u64 bytes)
+{
+	__u64 size = bpf_ringbuf_query(&tt_events, BPF_RB_RING_SIZE);
+	__u64 used = bpf_ringbuf_query(&tt_events, BPF_RB_AVAIL_DATA);
+
+	return used <= size && size - used >= bytes;
+}
+
 /*
  * Sends the saved user registers and stack of a thread off CPU, for DWARF
  * unwinding in user space (--unwind dwarf, or auto when the frame-pointer
@@ -237,7 +287,7 @@ static __always_inline long walk_user_stack(struct task_struct *task, struct tt_
  * record goes before the batch holding the thread's sample; user space
  * keeps the unwound stack for that sample.
  */
-static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid, long fp_bytes)
+static __always_inline bool copy_user_stack(struct task_struct *task, __u32 tgid, long fp_bytes)
 {
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	__u64 got;
@@ -246,27 +296,68 @@ static __always_inline void copy_user_stack(struct task_struct *task, __u32 tgid
 
 	if (tt_unwind_mode == TT_UNWIND_FP || !regs ||
 	    (tt_unwind_mode == TT_UNWIND_AUTO && fp_bytes > TT_AUTO_MAX_FP_FRAMES * 8))
-		return;
+		return false;
 	/*
 	 * Past the unwinding budget: frame pointers until the thread changes
 	 * (resampling it in full on every pass would cost more than the copy).
 	 */
 	if (tt_copies_paused)
-		return;
-	/* Past the cap: the thread is sampled in full again next pass. */
-	if (tt_nr_copies >= tt_copies_per_pass) {
+		return false;
+	/*
+	 * Past the cap, or where the copy would leave the ring no room for a
+	 * batch of samples (copies yield to the samples, which a copy only
+	 * improves): the thread waits for a pass with a copy to give (WANTS_COPY).
+	 */
+	if (tt_nr_copies >= tt_copies_per_pass || !ring_room(COPY_ROOM + BATCH_ROOM)) {
 		tt_copies_capped++;
-		return;
+		return true;
 	}
 	b = bpf_map_lookup_elem(&tt_iter_copy, &zero);
 	if (!b)
-		return;
+		return false;
 	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, true);
 	b->copy.hdr.time_ns = tt_pass_ns ?: bpf_ktime_get_ns();
 	b->copy.pid = tgid;
 	b->copy.tid = task->pid;
-	if (sizeof(b->copy) + got <= sizeof(*b) && !emit(b, sizeof(b->copy) + got))
-		tt_nr_copies++;
+	/* A copy the ring refused waits as one the cap refused: the sample itself holds. */
+	if (sizeof(b->copy) + got > sizeof(*b) || emit(b, sizeof(b->copy) + got))
+		return true;
+	tt_nr_copies++;
+	return false;
+}
+
+/*
+ * The ring refused the batch: its threads are sampled in full again next
+ * pass. Left as sampled, each would be repeated from a sample user space
+ * never got (an older one, or none). Per thread, not every thread: marking
+ * the whole box changed after any loss made a ring too small for one full
+ * pass refuse every pass after it. A global function, checked once.
+ */
+__noinline int forget_batch(void)
+{
+	__u32 zero = 0;
+	struct batch *b = bpf_map_lookup_elem(&tt_iter_batch, &zero);
+
+	if (!b)
+		return 0;
+	for (__u32 i = 0; i < BATCH; i++) {
+		__u32 tid, slot, idx;
+		struct tt_last_seen *last;
+		struct known *k;
+
+		if (i >= b->nr)
+			break;
+		tid = b->samples[i].tid;
+		slot = tid & (TT_LAST_SLOTS - 1);
+		idx = b->known[i];
+		last = bpf_map_lookup_elem(&tt_last, &slot);
+		if (last && last->tid == tid)
+			last->tid = 0;
+		k = idx < KNOWN_MAX ? bpf_map_lookup_elem(&tt_known, &idx) : NULL;
+		if (k && k->tid == tid)
+			k->state = STATE_RESAMPLE;
+	}
+	return 0;
 }
 
 static __always_inline void flush_batch(struct batch *b)
@@ -278,31 +369,40 @@ static __always_inline void flush_batch(struct batch *b)
 	if (nr && !emit(b->samples, nr * sizeof(b->samples[0]))) {
 		tt_nr_samples += nr;
 		tt_full_sent += nr;
+	} else if (nr) {
+		forget_batch();
 	}
 	b->nr = 0;
 }
 
-static __always_inline void add_sample(struct batch *b, const struct tt_thread_sample *s)
+static __always_inline void add_sample(struct batch *b, const struct tt_thread_sample *s,
+				       __u32 known)
 {
 	__u32 i = b->nr;
 
 	if (i >= BATCH)
 		return;
 	__builtin_memcpy(&b->samples[i], s, sizeof(*s));
+	b->known[i] = known;
 	b->nr = i + 1;
 	if (b->nr == BATCH)
 		flush_batch(b);
 }
 
+/* What became of a full sample's own records (take_sample's result). */
+#define SAMPLE_LOST 1	    /* a stack it names did not fit the ring: sample it in full again */
+#define SAMPLE_WANTS_COPY 2 /* its stack copy was refused (cap or ring): see WANTS_COPY */
+
 /*
  * The full sample of task into sc->sample: identity, state, syscall and
  * arguments, stacks of a thread off CPU. May sleep (the user stack walk).
+ * Returns SAMPLE_* bits.
  */
-static __always_inline void take_sample(struct task_struct *task, struct scratch *sc, __u8 state,
-					bool kthread)
+static __always_inline __u32 take_sample(struct task_struct *task, struct scratch *sc, __u8 state,
+					 bool kthread)
 {
 	struct tt_thread_sample *s = &sc->sample;
-	__u32 tgid = task->tgid;
+	__u32 tgid = task->tgid, refused = tt_ring_refused, fate = 0;
 
 	__builtin_memset(s, 0, sizeof(*s));
 	s->hdr.type = TT_EV_THREAD_SAMPLE;
@@ -331,9 +431,14 @@ static __always_inline void take_sample(struct task_struct *task, struct scratch
 		if (!kthread) {
 			bytes = walk_user_stack(task, &sc->stack);
 			s->ustack_id = stack_id(&sc->stack, bytes, tgid, false);
-			copy_user_stack(task, tgid, bytes);
 		}
+		/* Before the copy, whose refusal leaves the sample whole. */
+		if (tt_ring_refused != refused)
+			fate |= SAMPLE_LOST;
+		if (!kthread && copy_user_stack(task, tgid, bytes))
+			fate |= SAMPLE_WANTS_COPY;
 	}
+	return fate;
 }
 
 /* Whether the sampler leaves task out: idle kernel threads, itself, -p. */
@@ -362,48 +467,13 @@ __u32 tt_copy_claims = 0;
 
 static __always_inline bool claim_copy(void)
 {
-	if (tt_copies_paused || tt_copy_claims >= tt_copies_per_pass)
+	/* Claims made before the pass sends anything: the ring must hold them all. */
+	if (tt_copies_paused || tt_copy_claims >= tt_copies_per_pass ||
+	    !ring_room((tt_copy_claims + 1) * COPY_ROOM + BATCH_ROOM))
 		return false;
 	tt_copy_claims++;
 	return true;
 }
-
-/* What the last full sample of each thread saw (threads.shared.h). */
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, TT_LAST_SLOTS);
-	__type(key, __u32);
-	__type(value, struct tt_last_seen);
-} tt_last SEC(".maps");
-
-/*
- * The threads the last walk of the thread list found, in its order, each
- * held by a reference. Walking the list costs a cache miss per thread that
- * the next step waits for (the next thread's address is in this one), about
- * 200 ns on a VM: most of an idle box's pass. While no task is created, a
- * pass reads the threads from this array instead, where the loads of one
- * thread do not wait for those of another (needs_walk says when not).
- */
-#define KNOWN_MAX 65536
-#define KNOWN_NONE 0xffffffffu
-#define STATE_RESAMPLE 0xff /* no full sample of the thread at this index yet */
-
-struct known {
-	struct task_struct __kptr *task;
-	__u64 runtime; /* CPU time at the thread's last full sample: it ran if it moved */
-	__u32 tid;
-	__u8 state; /* at the thread's last full sample, or STATE_RESAMPLE */
-	__u8 kthread;
-	__u8 wants_copy; /* WANTS_COPY of tt_last */
-	__u8 pad;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, KNOWN_MAX);
-	__type(key, __u32);
-	__type(value, struct known);
-} tt_known SEC(".maps");
 
 /* The thread list is walked at least once in this many passes (set by the loader: a second). */
 const volatile __u32 tt_walk_every = 0;
@@ -419,7 +489,6 @@ bool tt_known_complete = false; /* it held every thread the walk saw */
 __u32 tt_passes_since_walk = 0;
 __u32 tt_pid_cursor = 0;      /* the init pid namespace's next pid, last pass */
 bool tt_cursor_moved = false; /* it had moved at the last pass */
-__u32 tt_walk_epoch = 0;
 
 /* tids per TT_EV_THREAD_REPEAT record; threads sampled in full per pass. */
 #define REPEAT_BATCH TT_REPEAT_MAX
@@ -450,13 +519,26 @@ struct {
 	__type(value, struct pass);
 } tt_pass SEC(".maps");
 
-/* Bumped by user space after ring-buffer losses: every thread looks changed. */
-__u32 tt_epoch = 0;
-
 static __always_inline __u64 thread_sig(struct task_struct *task)
 {
-	return task->nvcsw + task->nivcsw + task->start_boottime * 0x9e3779b97f4a7c15ULL +
-	       (__u64)tt_epoch * 0xc2b2ae3d27d4eb4fULL;
+	return task->nvcsw + task->nivcsw + task->start_boottime * 0x9e3779b97f4a7c15ULL;
+}
+
+/*
+ * tt_last after a full sample: what it saw, so that the thread is repeated
+ * until it changes. A stack copy refused marks it WANTS_COPY; a record lost
+ * leaves the slot empty: sampled in full again next pass.
+ */
+static __always_inline void note_sample(struct task_struct *task, __u32 tid, __u8 state, __u32 fate)
+{
+	__u32 slot = tid & (TT_LAST_SLOTS - 1);
+	struct tt_last_seen *last = bpf_map_lookup_elem(&tt_last, &slot);
+
+	if (!last)
+		return;
+	last->tid = fate & SAMPLE_LOST ? 0 : tid;
+	last->state = state | (fate & SAMPLE_WANTS_COPY ? WANTS_COPY : 0);
+	last->sig = thread_sig(task);
 }
 
 static __always_inline void flush_repeats(struct pass *p)
@@ -529,8 +611,8 @@ __noinline int add_changed(__u32 tid, __u32 known)
  * Whether this pass walks the thread list. Every new thread or process
  * takes a pid of the init namespace, which moves its cursor (idr_next): the
  * list is walked when the cursor moved at this pass or the one before (a
- * task is linked into the list shortly after it took its pid). Also after
- * ring-buffer losses (tt_epoch), on user space's request, while tt_known
+ * task is linked into the list shortly after it took its pid). Also on
+ * user space's request (it emptied a slot of tt_last), while tt_known
  * cannot hold every thread, and once every tt_walk_every passes for what
  * the cursor does not see (a pid chosen with clone3's set_tid).
  */
@@ -540,14 +622,13 @@ static __always_inline bool needs_walk(void)
 	__u32 cursor = BPF_CORE_READ(me, thread_pid, numbers[0].ns, idr.idr_next);
 	bool moved = cursor != tt_pid_cursor;
 	bool walk = moved || tt_cursor_moved || tt_walk_now || !tt_known_complete ||
-		    tt_epoch != tt_walk_epoch || ++tt_passes_since_walk >= tt_walk_every;
+		    ++tt_passes_since_walk >= tt_walk_every;
 
 	tt_pid_cursor = cursor;
 	tt_cursor_moved = moved;
 	if (walk) {
 		tt_walk_now = 0;
 		tt_passes_since_walk = 0;
-		tt_walk_epoch = tt_epoch;
 	}
 	return walk;
 }
@@ -749,12 +830,11 @@ static long sample_changed(__u32 i, void *ctx)
 {
 	struct task_struct *task;
 	struct changed_thread c;
-	struct tt_last_seen *last;
 	struct known *k = NULL;
 	struct scratch *sc;
 	struct batch *batch;
 	struct pass *p;
-	__u32 zero = 0, slot, capped;
+	__u32 zero = 0, fate;
 	bool kthread;
 	__u8 state;
 
@@ -782,26 +862,18 @@ static long sample_changed(__u32 i, void *ctx)
 	}
 	kthread = task->flags & PF_KTHREAD;
 	state = task_state(task);
-	capped = tt_copies_capped;
-	take_sample(task, sc, state, kthread);
-	slot = sc->sample.tid & (TT_LAST_SLOTS - 1);
-	last = bpf_map_lookup_elem(&tt_last, &slot);
-	/* Refused a stack copy by the cap: sampled again in a pass with one to give. */
-	if (last) {
-		last->tid = sc->sample.tid;
-		last->state = state | (tt_copies_capped != capped ? WANTS_COPY : 0);
-		last->sig = thread_sig(task);
-	}
+	fate = take_sample(task, sc, state, kthread);
+	note_sample(task, sc->sample.tid, state, fate);
 	if (k) {
 		k->tid = task->pid;
-		k->state = state;
-		k->wants_copy = tt_copies_capped != capped;
+		k->state = fate & SAMPLE_LOST ? STATE_RESAMPLE : state;
+		k->wants_copy = !!(fate & SAMPLE_WANTS_COPY);
 		k->runtime = task->se.sum_exec_runtime;
 		task = bpf_kptr_xchg(&k->task, task);
 	}
 	if (task)
 		bpf_task_release(task);
-	add_sample(batch, &sc->sample);
+	add_sample(batch, &sc->sample, k ? c.known : KNOWN_NONE);
 	return 0;
 }
 
@@ -860,7 +932,7 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	struct scratch *sc;
 	struct batch *batch;
 	struct pass *p;
-	__u32 zero = 0, capped, tid, slot, idx;
+	__u32 zero = 0, tid, slot, idx;
 	bool kthread;
 	__u8 state;
 
@@ -893,13 +965,7 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
 	if (!sc)
 		return 0;
-	capped = tt_copies_capped;
-	take_sample(task, sc, state, kthread);
-	if (last) {
-		last->tid = tid;
-		last->state = state | (tt_copies_capped != capped ? WANTS_COPY : 0);
-		last->sig = thread_sig(task);
-	}
-	add_sample(batch, &sc->sample);
+	note_sample(task, tid, state, take_sample(task, sc, state, kthread));
+	add_sample(batch, &sc->sample, KNOWN_NONE);
 	return 0;
 }

@@ -120,10 +120,8 @@ static void flush_drops(struct bpf_source *bs, uint64_t now)
 		if (bpf_map_lookup_elem(fd, &r, vals) == 0)
 			for (int c = 0; c < bs->nr_cpus; c++)
 				sum += vals[c];
+		/* A thread sample the ring refused makes its thread resampled (forget_batch). */
 		rec.count[r] = sum - bs->drops_prev[r] + bs->user_drops[r];
-		/* Samples may be lost: the next pass samples every thread in full. */
-		if (r == TT_DROP_RINGBUF_FULL && rec.count[r])
-			bs->threads->bss->tt_epoch++;
 		bs->drops_prev[r] = sum;
 		bs->user_drops[r] = 0;
 		any |= rec.count[r] != 0;
