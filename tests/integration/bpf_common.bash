@@ -4,6 +4,7 @@
 # helpers to start workloads and to read threadtop's NDJSON.
 set -euo pipefail
 . "$(dirname "${BASH_SOURCE[0]}")/lib/test_wait.bash"
+. "$(dirname "${BASH_SOURCE[0]}")/lib/sysprof.bash"
 
 fail() {
 	echo "FAIL: $*"

@@ -8,16 +8,14 @@
 # counted as dict_full, and a line about the budget at the end.
 . "$(dirname "$0")/bpf_common.bash"
 
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-[ -f "$LIB" ] || skip "$LIB not built"
-ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
+require_sysprof
 
 out=$TMPD/flood.json
 "$TT_BIN" -b --format json -d 1 -n 1000 --cpu-hz 0 >"$out" 2>"$TMPD/err" &
 tt=$!
 WL_PIDS+=("$tt")
 wait_first_line "$out"
-"$TT_WORKLOADS/probe_flood" "$LIB" $((TT_TEST_WAIT + 30)) >"$TMPD/flood.out" &
+"$TT_WORKLOADS/probe_flood" "$SYSPROF_LIB" $((TT_TEST_WAIT + 30)) >"$TMPD/flood.out" &
 WL_PIDS+=("$!")
 flooding() { grep -q flooding "$TMPD/flood.out"; }
 wait_until "probe_flood did not see threadtop attach" flooding

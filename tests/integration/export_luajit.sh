@@ -10,11 +10,7 @@
 # and stitches the command's frames though it has exited by then.
 . "$(dirname "$0")/bpf_common.bash"
 
-command -v luajit >/dev/null || skip "luajit is not installed"
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-[ -f "$LIB" ] || skip "$LIB not built"
-# An ASan-built library cannot be preloaded into Debian's uninstrumented luajit.
-ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
+require_sysprof luajit
 
 cat >"$TMPD/jit.lua" <<'LUA'
 local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
@@ -27,11 +23,8 @@ while os.clock() - t < tonumber(arg[1] or 20) do hot_loop(1e6) interp(1e4) end
 LUA
 
 # The program runs through the export: C frames are named while it lives.
-LD_PRELOAD=$LIB luajit "$TMPD/jit.lua" 1e9 &
-lj=$!
-WL_PIDS+=("$lj")
-preloaded() { grep -q libthreadtop-sysprof "/proc/$lj/maps"; }
-wait_until "luajit did not load $LIB" preloaded
+start_preloaded_lua "$TMPD/jit.lua" 1e9
+lj=$LJ
 timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b -n 3 -d 1 -p "$lj" --export "$TMPD/a.folded" --export "$TMPD/a.pb.gz" \
 	--export "$TMPD/a.speedscope.json" --export "$TMPD/a.svg" \
 	>/dev/null 2>"$TMPD/err" || fail "threadtop --export failed: $(tail -n 3 "$TMPD/err")"

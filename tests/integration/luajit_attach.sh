@@ -9,17 +9,14 @@
 # and have announced its names already; it announces them again.
 . "$(dirname "$0")/bpf_common.bash"
 
-command -v luajit >/dev/null || skip "luajit is not installed"
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-[ -f "$LIB" ] || skip "$LIB not built"
-ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
+require_sysprof luajit
 
 cat >"$TMPD/hot.lua" <<'LUA'
 local function inner(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
 local t = os.clock()
 while os.clock() - t < 300 do inner(1e5) end
 LUA
-LD_PRELOAD=$LIB luajit "$TMPD/hot.lua" &
+LD_PRELOAD=$SYSPROF_LIB luajit "$TMPD/hot.lua" &
 lj=$!
 WL_PIDS+=("$lj")
 # Already running: it has burnt half a second of CPU (its JIT loop compiled).

@@ -9,11 +9,7 @@
 # the same on an idle and a loaded machine.
 . "$(dirname "$0")/bpf_common.bash"
 
-command -v luajit >/dev/null || skip "luajit is not installed"
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-[ -f "$LIB" ] || skip "$LIB not built"
-# An ASan-built library cannot be preloaded into Debian's uninstrumented luajit.
-ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
+require_sysprof luajit
 
 cat >"$TMPD/jit.lua" <<'LUA'
 local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
@@ -50,7 +46,7 @@ out=$TMPD/preload.json
 tt=$!
 WL_PIDS+=("$tt")
 wait_first_line "$out"
-LD_PRELOAD=$LIB luajit "$TMPD/jit.lua" 1e9 &
+LD_PRELOAD=$SYSPROF_LIB luajit "$TMPD/jit.lua" 1e9 &
 lj=$!
 WL_PIDS+=("$lj")
 picked_up() {

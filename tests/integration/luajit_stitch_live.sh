@@ -10,10 +10,7 @@
 # points: the test cannot size the live session's samples).
 . "$(dirname "$0")/bpf_common.bash"
 
-command -v luajit >/dev/null || skip "luajit is not installed"
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-[ -f "$LIB" ] || skip "$LIB not built"
-ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
+require_sysprof luajit
 
 cp "$TT_SRC/tests/luajit/workloads/sort.lua" "$TMPD/sortw.lua"
 cat >"$TMPD/drive.lua" <<'LUA'

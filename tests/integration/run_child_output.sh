@@ -6,10 +6,7 @@
 # threadtop's stderr, or, with --child-output FILE, the file alone.
 . "$(dirname "$0")/bpf_common.bash"
 
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-[ -f "$LIB" ] || skip "$LIB not built: threadtop run preloads it"
-# An ASan-built library cannot be preloaded into an uninstrumented sh.
-ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
+require_sysprof # threadtop run preloads it
 cmd='for i in 1 2 3; do echo "child-out $i"; echo "child-err $i" >&2; sleep 0.3; done'
 
 timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" run -b --format json -n 2 -d 0.5 -- sh -c "$cmd" \

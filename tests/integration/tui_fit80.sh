@@ -34,9 +34,8 @@ start spinners 2 600
 PIDS+=,$WL
 
 # The LuaJIT part only where luajit and the sysprof library are.
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
 LUA=
-if command -v luajit >/dev/null && [ -f "$LIB" ] && ! ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null; then
+if [ -z "$(sysprof_unusable luajit)" ]; then
 	LUADIR=$TMPD/a_rather/long_directory_name/for_the_chunk
 	mkdir -p "$LUADIR"
 	LUA=$LUADIR/w.lua
@@ -49,7 +48,7 @@ local t = os.clock()
 while os.clock() - t < 600 do hot_loop(1e5) $LFN(22) end
 LUA
 	chmod -R a+rX "$TMPD"
-	LD_PRELOAD=$LIB luajit "$LUA" >"$TMPD/lua.out" 2>&1 &
+	LD_PRELOAD=$SYSPROF_LIB luajit "$LUA" >"$TMPD/lua.out" 2>&1 &
 	WL_PIDS+=("$!")
 	PIDS+=,$!
 else

@@ -9,11 +9,7 @@
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v tmux >/dev/null || skip "tmux is not installed"
-command -v luajit >/dev/null || skip "luajit is not installed"
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-[ -f "$LIB" ] || skip "$LIB not built"
-# An ASan-built library cannot be preloaded into Debian's uninstrumented luajit.
-ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null && skip "the library is built with ASan (preset asan)"
+require_sysprof luajit
 
 TUI_NAME=tuilj
 # shellcheck source=lib/tui_common.bash

@@ -104,22 +104,11 @@ if grep -q '__ia32_sys_' "$TMPD/offcpu/v.offcpu.folded"; then
 fi
 kill "$WL"
 
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-if ! command -v luajit >/dev/null || [ ! -f "$LIB" ] || ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null; then
-	echo "note: no luajit, or the sysprof library is missing or built with ASan: LuaJIT not compared"
+if why=$(sysprof_unusable luajit) && [ -n "$why" ]; then
+	echo "note: $why: LuaJIT not compared"
 else
-	cat >"$TMPD/hot.lua" <<'LUA'
-local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
-local function interp(n) local s = 0 for i = 1, n do s = s + i end return s end
-jit.off(interp)
-local t = os.clock()
-while os.clock() - t < tonumber(arg[1]) do hot_loop(1e6) interp(1e4) end
-LUA
-	LD_PRELOAD=$LIB luajit "$TMPD/hot.lua" 1e9 &
-	WL=$!
-	WL_PIDS+=("$WL")
-	preloaded() { grep -q libthreadtop-sysprof "/proc/$WL/maps"; }
-	wait_until "$TUI_WAIT" "luajit to load $LIB" preloaded
+	start_preloaded_lua "$(dirname "$0")/lib/hot_mix.lua" 1e9
+	WL=$LJ
 	compare_tui luajit oncpu
 	grep -q 'hot_loop @.*\[l\]' "$TMPD/luajit/compare.txt" ||
 		fail "luajit: the pane shows no stitched Lua frame hot_loop"

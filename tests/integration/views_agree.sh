@@ -77,22 +77,11 @@ start block_sites "$TMPD"
 wait_threads "$WL" 6
 views offcpu offcpu "$WL" --offcpu --cpu-hz 0
 
-LIB=$TT_BUILD/lib/libthreadtop-sysprof.so
-if ! command -v luajit >/dev/null || [ ! -f "$LIB" ] || ldd "$LIB" 2>/dev/null | grep -c libasan >/dev/null; then
-	echo "note: no luajit, or the sysprof library is missing or built with ASan: LuaJIT not compared"
+if why=$(sysprof_unusable luajit) && [ -n "$why" ]; then
+	echo "note: $why: LuaJIT not compared"
 else
-	cat >"$TMPD/hot.lua" <<'LUA'
-local function hot_loop(n) local s = 0 for i = 1, n do s = s + i % 7 end return s end
-local function interp(n) local s = 0 for i = 1, n do s = s + i end return s end
-jit.off(interp)
-local t = os.clock()
-while os.clock() - t < tonumber(arg[1]) do hot_loop(1e6) interp(1e4) end
-LUA
-	LD_PRELOAD=$LIB luajit "$TMPD/hot.lua" 1e9 &
-	lj=$!
-	WL_PIDS+=("$lj")
-	preloaded() { grep -q libthreadtop-sysprof "/proc/$lj/maps"; }
-	wait_until "luajit did not load $LIB" preloaded
+	start_preloaded_lua "$(dirname "$0")/lib/hot_mix.lua" 1e9
+	lj=$LJ
 	# LuaJIT samples near an interval's edge count in the NDJSON intervals
 	# but not always in the session's window (the model's LuaJIT windows):
 	# the exports must still agree exactly, the NDJSON within 35%.
