@@ -65,6 +65,14 @@ struct scratch {
 	struct tt_stack_buf stack;
 };
 
+/*
+ * The loader sizes tt_last, tt_known and tt_changed for the threads of the
+ * box (threads.shared.h): tid & tt_last_mask picks a slot of tt_last, and
+ * tt_known and tt_changed hold tt_known_max threads.
+ */
+const volatile __u32 tt_last_mask = TT_LAST_SLOTS - 1;
+const volatile __u32 tt_known_max = TT_THREAD_MAPS_MIN;
+
 /* What the last full sample of each thread saw (threads.shared.h). */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
@@ -81,7 +89,6 @@ struct {
  * pass reads the threads from this array instead, where the loads of one
  * thread do not wait for those of another (needs_walk says when not).
  */
-#define KNOWN_MAX 65536
 #define KNOWN_NONE 0xffffffffu
 #define STATE_RESAMPLE 0xff /* no full sample of the thread at this index yet */
 
@@ -97,7 +104,7 @@ struct known {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, KNOWN_MAX);
+	__uint(max_entries, TT_THREAD_MAPS_MIN); /* tt_known_max, set by the loader */
 	__type(key, __u32);
 	__type(value, struct known);
 } tt_known SEC(".maps");
@@ -348,12 +355,12 @@ __noinline int forget_batch(void)
 		if (i >= b->nr)
 			break;
 		tid = b->samples[i].tid;
-		slot = tid & (TT_LAST_SLOTS - 1);
+		slot = tid & tt_last_mask;
 		idx = b->known[i];
 		last = bpf_map_lookup_elem(&tt_last, &slot);
 		if (last && last->tid == tid)
 			last->tid = 0;
-		k = idx < KNOWN_MAX ? bpf_map_lookup_elem(&tt_known, &idx) : NULL;
+		k = idx < tt_known_max ? bpf_map_lookup_elem(&tt_known, &idx) : NULL;
 		if (k && k->tid == tid)
 			k->state = STATE_RESAMPLE;
 	}
@@ -490,14 +497,21 @@ __u32 tt_passes_since_walk = 0;
 __u32 tt_pid_cursor = 0;      /* the init pid namespace's next pid, last pass */
 bool tt_cursor_moved = false; /* it had moved at the last pass */
 
-/* tids per TT_EV_THREAD_REPEAT record; threads sampled in full per pass. */
+/* tids per TT_EV_THREAD_REPEAT record. */
 #define REPEAT_BATCH TT_REPEAT_MAX
-#define CHANGED_MAX 32768
 
 struct changed_thread {
 	__u32 tid;
 	__u32 known; /* its index in tt_known, or KNOWN_NONE */
 };
+
+/* The pass's threads to sample in full, tt_known_max at most (set by the loader). */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TT_THREAD_MAPS_MIN);
+	__type(key, __u32);
+	__type(value, struct changed_thread);
+} tt_changed SEC(".maps");
 
 #pragma clang diagnostic push
 #pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
@@ -508,7 +522,6 @@ struct pass {
 	__u32 nr_changed;
 	__u32 nr_walked; /* threads the walk has put in tt_known so far */
 	bool overflow;	 /* a thread the walk saw found no room in tt_known */
-	struct changed_thread changed[CHANGED_MAX]; /* to sample in full */
 };
 #pragma clang diagnostic pop
 
@@ -531,7 +544,7 @@ static __always_inline __u64 thread_sig(struct task_struct *task)
  */
 static __always_inline void note_sample(struct task_struct *task, __u32 tid, __u8 state, __u32 fate)
 {
-	__u32 slot = tid & (TT_LAST_SLOTS - 1);
+	__u32 slot = tid & tt_last_mask;
 	struct tt_last_seen *last = bpf_map_lookup_elem(&tt_last, &slot);
 
 	if (!last)
@@ -593,13 +606,15 @@ __noinline int add_changed(__u32 tid, __u32 known)
 {
 	__u32 zero = 0, i;
 	struct pass *p = bpf_map_lookup_elem(&tt_pass, &zero);
+	struct changed_thread *c;
 
 	if (!p)
 		return 0;
 	i = p->nr_changed;
-	if (i < CHANGED_MAX) {
-		p->changed[i].tid = tid;
-		p->changed[i].known = known;
+	c = i < tt_known_max ? bpf_map_lookup_elem(&tt_changed, &i) : NULL;
+	if (c) {
+		c->tid = tid;
+		c->known = known;
 		p->nr_changed = i + 1;
 	} else {
 		count_drop(TT_DROP_MAP_FULL);
@@ -641,7 +656,7 @@ static __always_inline struct known *remember(struct task_struct *task, struct p
 	__u32 j = p->nr_walked;
 	struct known *k;
 
-	if (j >= KNOWN_MAX) {
+	if (j >= tt_known_max) {
 		p->overflow = true;
 		return NULL;
 	}
@@ -669,7 +684,7 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 {
 	bool kthread = task->flags & PF_KTHREAD;
 	__u8 state = task_state(task);
-	__u32 tid = task->pid, slot = tid & (TT_LAST_SLOTS - 1), known = KNOWN_NONE;
+	__u32 tid = task->pid, slot = tid & tt_last_mask, known = KNOWN_NONE;
 	struct tt_last_seen *last;
 	struct known *k;
 
@@ -829,24 +844,24 @@ static __always_inline void reread_known(void)
 static long sample_changed(__u32 i, void *ctx)
 {
 	struct task_struct *task;
-	struct changed_thread c;
+	struct changed_thread *c;
 	struct known *k = NULL;
 	struct scratch *sc;
 	struct batch *batch;
 	struct pass *p;
-	__u32 zero = 0, fate;
+	__u32 zero = 0, fate, known;
 	bool kthread;
 	__u8 state;
 
 	p = bpf_map_lookup_elem(&tt_pass, &zero);
 	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
 	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
-	if (!p || !sc || !batch || i >= CHANGED_MAX)
+	c = bpf_map_lookup_elem(&tt_changed, &i);
+	if (!p || !sc || !batch || !c)
 		return 1;
-	barrier_var(i); /* keeps the mask below, which clang would drop: the verifier needs it */
-	c = p->changed[i & (CHANGED_MAX - 1)];
-	if (c.known < KNOWN_MAX)
-		k = bpf_map_lookup_elem(&tt_known, &c.known);
+	known = c->known;
+	if (known < tt_known_max)
+		k = bpf_map_lookup_elem(&tt_known, &known);
 	if (k) {
 		task = bpf_kptr_xchg(&k->task, NULL);
 		if (!task)
@@ -856,7 +871,7 @@ static long sample_changed(__u32 i, void *ctx)
 			return 0;
 		}
 	} else {
-		task = bpf_task_from_pid(c.tid);
+		task = bpf_task_from_pid(c->tid);
 		if (!task)
 			return 0; /* exited since phase one */
 	}
@@ -873,7 +888,7 @@ static long sample_changed(__u32 i, void *ctx)
 	}
 	if (task)
 		bpf_task_release(task);
-	add_sample(batch, &sc->sample, k ? c.known : KNOWN_NONE);
+	add_sample(batch, &sc->sample, k ? known : KNOWN_NONE);
 	return 0;
 }
 
@@ -955,7 +970,7 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	idx = tt_task_order++;
 	if (kthread && state == TT_ST_I)
 		return 0;
-	slot = tid & (TT_LAST_SLOTS - 1);
+	slot = tid & tt_last_mask;
 	last = bpf_map_lookup_elem(&tt_last, &slot);
 	if (last && state != TT_ST_R && last->tid == tid && (__u8)last->state == state &&
 	    last->sig == thread_sig(task) && (!(last->state & WANTS_COPY) || !claim_copy())) {

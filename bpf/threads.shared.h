@@ -9,10 +9,16 @@
 
 /*
  * What the last full sample of a thread saw, in the slot of tt_last picked by
- * tid & (TT_LAST_SLOTS - 1). A slot shared by two tids only costs full
- * samples (the tid is checked).
+ * tid & (slots - 1). A slot shared by two tids only costs full samples (the
+ * tid is checked). The loader sizes the thread maps for the box: tt_known
+ * (the threads a walk remembers) and tt_changed (those a pass samples in
+ * full) for twice the threads present, a power of two from
+ * TT_THREAD_MAPS_MIN to TT_THREAD_MAPS_MAX; tt_last with a slot for every
+ * tid below pid_max, TT_LAST_SLOTS at least and 4x tt_known at most.
  */
 #define TT_LAST_SLOTS 65536 /* a power of two */
+#define TT_THREAD_MAPS_MIN 65536u
+#define TT_THREAD_MAPS_MAX (1u << 22) /* Linux's PID_MAX_LIMIT */
 
 struct tt_last_seen {
 	__u32 tid;

@@ -10,6 +10,7 @@
  * map or program libbpf named, not one of an object loaded before.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <linux/perf_event.h>
@@ -38,6 +39,7 @@
 
 #define RINGBUF_BYTES (16u << 20)
 #define RINGBUF_TEST_ENV "THREADTOP_TEST_RINGBUF_KB"
+#define BOX_THREADS_TEST_ENV "THREADTOP_TEST_BOX_THREADS"
 #define WALK_TEST_ENV "THREADTOP_TEST_WALK_EVERY"
 #define NO_KFUNC_TEST_ENV "THREADTOP_TEST_NO_KFUNC"
 #define STACK_IDS_MAX 65536
@@ -254,18 +256,75 @@ static void note_progs(struct bpf_source *bs, struct bpf_object *obj)
 	}
 }
 
+/* A number at the start of /proc/sys/kernel/FILE, or 0. */
+static uint64_t kernel_number(const char *file)
+{
+	char path[64], buf[32];
+
+	snprintf(path, sizeof(path), "/proc/sys/kernel/%s", file);
+	return read_file_at(AT_FDCWD, path, buf, sizeof(buf)) > 0 ? strtoull(buf, NULL, 10) : 0;
+}
+
 /*
- * The ring's size: RINGBUF_BYTES, or THREADTOP_TEST_RINGBUF_KB (a power of
- * two from 4 to 16384) for the tests that must fill it (bpf_drops.sh).
+ * Threads on the box now: the N of "R/N" in /proc/loadavg, or 0; or
+ * THREADTOP_TEST_BOX_THREADS, for the test of the maps' sizes (bpf_sizes.sh).
  */
-static uint32_t ringbuf_bytes(void)
+static uint64_t box_threads(void)
+{
+	const char *test = getenv(BOX_THREADS_TEST_ENV);
+	char buf[128], *slash;
+
+	if (test)
+		return strtoull(test, NULL, 10);
+
+	if (read_file_at(AT_FDCWD, "/proc/loadavg", buf, sizeof(buf)) <= 0 ||
+	    !(slash = strchr(buf, '/')))
+		return 0;
+	return strtoull(slash + 1, NULL, 10);
+}
+
+/* The least power of two >= n, within [lo, hi] (both powers of two). */
+static uint32_t pow2_within(uint64_t n, uint32_t lo, uint32_t hi)
+{
+	uint64_t p = lo;
+
+	while (p < n && p < hi)
+		p <<= 1;
+	return (uint32_t)p;
+}
+
+/*
+ * The thread maps follow the box (issue #23): with 100,000 threads, maps
+ * sized for 65,536 dropped a third of them from the view. Sized at start
+ * from the threads present; a box that grows far past it later loses
+ * threads (counted as map_full), never correctness.
+ */
+static void size_thread_maps(struct bpf_source *bs)
+{
+	uint64_t threads = box_threads(), pids = kernel_number("pid_max");
+
+	bs->thread_maps = pow2_within(2 * threads, TT_THREAD_MAPS_MIN, TT_THREAD_MAPS_MAX);
+	/* tids below pid_max each get a slot when that is not much more than the threads. */
+	bs->last_slots =
+		pow2_within(pids ? pids : TT_LAST_SLOTS, TT_LAST_SLOTS, TT_THREAD_MAPS_MAX);
+	if (bs->last_slots > 4 * bs->thread_maps)
+		bs->last_slots = 4 * bs->thread_maps;
+}
+
+/*
+ * The ring's size: RINGBUF_BYTES, more when one full pass over the threads
+ * the maps are sized for would not fit, or THREADTOP_TEST_RINGBUF_KB (a power of two
+ * from 4 to 16384) for the tests that must fill it (bpf_drops.sh).
+ */
+static uint32_t ringbuf_bytes(const struct bpf_source *bs)
 {
 	const char *s = getenv(RINGBUF_TEST_ENV);
 	unsigned long kb;
 	char *end;
 
 	if (!s)
-		return RINGBUF_BYTES;
+		return pow2_within((uint64_t)bs->thread_maps / 2 * sizeof(struct tt_thread_sample),
+				   RINGBUF_BYTES, 1u << 28);
 	errno = 0;
 	kb = strtoul(s, &end, 10);
 	if (errno || end == s || *end || kb < 4 || kb > 16384 || (kb & (kb - 1))) {
@@ -323,9 +382,12 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 			t->rodata->tt_walk_pids[i] = (__u32)bs->opts.pids[i];
 		t->rodata->tt_nr_walk_pids = (__u32)bs->opts.nr_pids;
 	}
+	bpf_map__set_max_entries(t->maps.tt_last, bs->last_slots);
+	t->rodata->tt_last_mask = bs->last_slots - 1;
 	/* The per-task iterator sorts threads against tt_last too, but keeps no list. */
-	if (!one_pass)
-		bpf_map__set_max_entries(t->maps.tt_known, 1);
+	bpf_map__set_max_entries(t->maps.tt_known, one_pass ? bs->thread_maps : 1);
+	bpf_map__set_max_entries(t->maps.tt_changed, one_pass ? bs->thread_maps : 1);
+	t->rodata->tt_known_max = one_pass ? bs->thread_maps : 1;
 	if (reuse && (e = REUSE_SHARED(t, reuse)) < 0) {
 		e = load_failed("threads", t->obj, -e, err, errlen);
 		goto destroy;
@@ -454,7 +516,12 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 	uint64_t lo, hi;
 	int e;
 
-	bs->ring_bytes = ringbuf_bytes();
+	size_thread_maps(bs);
+	bs->ring_bytes = ringbuf_bytes(bs);
+	if (bs->thread_maps > TT_THREAD_MAPS_MIN)
+		log_info("BPF source: thread maps sized for %u threads: %u tt_last slots, a %u MiB "
+			 "ring buffer",
+			 bs->thread_maps, bs->last_slots, bs->ring_bytes >> 20);
 	/* Nothing loaded later reads the on-CPU sampler's label slots: it may wait. */
 	bs->late = bs->opts.defer_optional && !labels_on && !bs->opts.offcpu;
 	/*

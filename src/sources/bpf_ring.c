@@ -105,7 +105,7 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 		struct seen_thread *seen = u64map__get(bs->seen, r->tids[i]);
 
 		if (!seen || seen->last.tid != r->tids[i]) {
-			__u32 slot = r->tids[i] & (TT_LAST_SLOTS - 1);
+			__u32 slot = r->tids[i] & (bs->last_slots - 1);
 			struct tt_last_seen none = {0};
 
 			bpf_map_update_elem(slots, &slot, &none, BPF_ANY);

@@ -56,8 +56,10 @@ struct seen_thread {
 struct bpf_source {
 	struct source base;
 	struct bpf_source_opts opts;
-	int *pids;	     /* the copy opts.pids points to */
-	uint32_t ring_bytes; /* of the shared ring buffer (bpf_load.c) */
+	int *pids;	      /* the copy opts.pids points to */
+	uint32_t ring_bytes;  /* of the shared ring buffer (bpf_load.c) */
+	uint32_t thread_maps; /* entries of tt_known and tt_changed (bpf_load.c) */
+	uint32_t last_slots;  /* of tt_last, a power of two */
 	struct threads_bpf *threads;
 	struct oncpu_bpf *oncpu;
 	struct syscalls_bpf *syscalls;
