@@ -196,7 +196,7 @@ static void write_sampled_syscalls(struct serve *s, struct model *m, FILE *f)
 		value(f, r->avg_threads);
 	}
 	if (named > s->o.top)
-		fputs("threadtop_syscall_threads{syscall=\"other\"} ", f), value(f, other);
+		fputs("threadtop_syscall_threads{syscall=\"other\"}", f), value(f, other);
 	model_result__release(&res);
 }
 

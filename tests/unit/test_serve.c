@@ -137,6 +137,9 @@ static void metrics_top(void **state)
 
 		proc_sample(m, t, 300, "sleepy", TT_ST_S);
 		proc_sample(m, t, 400, "half", i % 2 ? TT_ST_R : TT_ST_S);
+		/* Threads in read and write beside app's clock_nanosleep: two go to "other". */
+		fx_sample(m, t, 500, 500, "sys", TT_ST_S, 0, 0, 0);
+		fx_sample(m, t, 500, 501, "sys", TT_ST_S, 1, 0, 0);
 	}
 	model__end_interval(m, FX_T0 + 3 * NSEC_PER_SEC / 2);
 	f = open_memstream(&text, &len);
@@ -144,15 +147,22 @@ static void metrics_top(void **state)
 	fclose(f);
 	if (getenv("TT_SHOW"))
 		fputs(text, stderr);
-	/* pid 100: 35 active samples of 50 ms in 1.5 s; pid 400: 15 of them. */
+	/*
+	 * pid 100: 35 active samples of 50 ms in 1.5 s; pid 400: 15 of them;
+	 * in S: 300, half of 400, 500 twice.
+	 */
 	assert_non_null(strstr(text, "threadtop_active_threads{pid=\"100\",comm=\"app\"} 1.1666"));
 	assert_non_null(
 		strstr(text, "threadtop_active_threads{pid=\"other\",comm=\"other\"} 0.5\n"));
 	assert_non_null(
-		strstr(text, "threadtop_threads{pid=\"other\",comm=\"other\",state=\"S\"} 1.5\n"));
+		strstr(text, "threadtop_threads{pid=\"other\",comm=\"other\",state=\"S\"} 3.5\n"));
 	assert_non_null(
 		strstr(text, "threadtop_threads{pid=\"100\",comm=\"app\",state=\"R\"} 1.1666"));
 	assert_null(strstr(text, "pid=\"300\""));
+	/* One space between a series and its value, "other" rows too (OpenMetrics). */
+	assert_non_null(strstr(text, "threadtop_syscall_threads{syscall=\"other\"} 1.3333"));
+	for (const char *p = text; (p = strchr(p, '}')); p++)
+		assert_true(p[1] != ' ' || p[2] != ' ');
 	assert_non_null(strstr(text, "# TYPE threadtop_ticks_total counter\n"));
 	assert_non_null(
 		strstr(text, "threadtop_dropped_events_total{reason=\"ringbuf_full\"} 0\n"));
