@@ -32,7 +32,9 @@ static const char *const vmst_names[] = {"INTERP", "LFUNC",  "FFUNC", "CFUNC", "
 struct csym {
 	uint64_t addr;
 	char *name;
-	int from_event; /* announced in the event stream: a builtin or a Lua name */
+	/* 0: an ELF symbol or object marker; else announced in the event stream
+	 * (a builtin or a Lua name), 1 + the order of the announcements */
+	unsigned from_event;
 };
 
 struct lfunc {
@@ -64,6 +66,12 @@ struct stacks {
 static struct csym *csyms;
 static size_t ncsyms, capcsyms;
 static int csyms_dirty;
+static unsigned nannounced;
+/* A parse reads the stream twice: first only for the names announced in
+ * its events, then for the rest. A sample is then named with what the
+ * whole stream says, also one taken before its function's name came (the
+ * library names a Lua function when a caller first gives it a name). */
+static int names_pass;
 static struct lfunc *lfuncs;
 static size_t nlfuncs, caplfuncs;
 static struct trace *traces;
@@ -149,7 +157,11 @@ static void add_csym(uint64_t addr, char *name, int from_event)
 		free(name);
 		return;
 	}
-	csyms[ncsyms++] = (struct csym){addr, name, from_event};
+	if (names_pass != !!from_event) { /* the other pass keeps it */
+		free(name);
+		return;
+	}
+	csyms[ncsyms++] = (struct csym){addr, name, from_event ? ++nannounced : 0};
 	csyms_dirty = 1;
 }
 
@@ -159,7 +171,8 @@ static int csym_cmp(const void *a, const void *b)
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return x->from_event - y->from_event; /* announced names sort last: they win */
+	/* Announced names sort last, the latest last: it wins. */
+	return x->from_event < y->from_event ? -1 : x->from_event > y->from_event;
 }
 
 /* Largest symbol at or below addr (an announced name wins a tie), or NULL. */
@@ -198,9 +211,9 @@ static int parse_sym_lfunc(struct reader *r)
 	char *chunk = rd_str(r);
 
 	rd_uleb(r); /* first line: frames carry their own */
-	if (r->bad) {
+	if (r->bad || names_pass) {
 		free(chunk);
-		return -1;
+		return r->bad ? -1 : 0;
 	}
 	if (nlfuncs == caplfuncs) {
 		caplfuncs = caplfuncs ? caplfuncs * 2 : 1024;
@@ -230,6 +243,8 @@ static int parse_sym_trace(struct reader *r)
 	t.line = rd_uleb(r);
 	if (r->bad)
 		return -1;
+	if (names_pass)
+		return 0;
 	if (ntraces == captraces) {
 		captraces = captraces ? captraces * 2 : 256;
 		traces = xrealloc(traces, captraces * sizeof(*traces));
@@ -651,6 +666,11 @@ static int parse_sample(struct reader *r, uint8_t vmst)
 			nh++;
 		}
 	}
+	if (names_pass) {
+		free_frames(host, nh);
+		free_frames(guest, ng);
+		return 0;
+	}
 	/* The stream is leaf first; merge wants root first. */
 	for (i = 0; i < nh / 2; i++) {
 		tmp = host[i];
@@ -745,6 +765,8 @@ static void cleanup(void)
 	csyms = NULL;
 	ncsyms = capcsyms = 0;
 	csyms_dirty = 0;
+	nannounced = 0;
+	names_pass = 0;
 	for (i = 0; i < nlfuncs; i++)
 		free(lfuncs[i].chunk);
 	free(lfuncs);
@@ -767,6 +789,13 @@ int tt_sysprof_parse(const uint8_t *data, size_t len, int states, FILE *f, const
 	char **keys;
 	int i;
 
+	/* The names first; this pass's errors are the next one's, reported there. */
+	names_pass = 1;
+	if (parse_symtab(&r, &why) == 0)
+		parse_events(&r, &why);
+	names_pass = 0;
+	vm_marker = NULL;
+	r = (struct reader){data, data + len, 0};
 	if (parse_symtab(&r, &why) < 0) {
 		*ret_why = why;
 		*ret_offset = (size_t)(r.p - data);

@@ -12,16 +12,16 @@ P="$TT_PARSER"
 
 name="missing file: Failed to open, exit 1"
 "$P" /nonexistent/x.bin >out 2>err; rc=$?
-check [ $rc -eq 1 ] && grep -q "^Failed to open /nonexistent/x.bin" err
+check sh -c "[ $rc -eq 1 ] && grep -q '^Failed to open /nonexistent/x.bin' err"
 
 name="not a profile: Failed to parse symtab from, exit 1"
 echo data >data.bin
 "$P" data.bin >out 2>err; rc=$?
-check [ $rc -eq 1 ] && grep -q "^Failed to parse symtab from data.bin" err
+check sh -c "[ $rc -eq 1 ] && grep -q '^Failed to parse symtab from data.bin' err"
 
 name="unrecognized option: exit 2"
 "$P" --wrong data.bin >out 2>err; rc=$?
-check [ $rc -eq 2 ] && grep -q "unrecognized option" err
+check sh -c "[ $rc -eq 2 ] && grep -q 'unrecognized option' err"
 
 cat > prof.lua <<'LUA'
 local function fib(n) if n < 2 then return n end return fib(n - 1) + fib(n - 2) end
@@ -50,7 +50,7 @@ LUA
 
 name="mode C parses"
 "$P" c.bin >c.folded 2>err; rc=$?
-check [ $rc -eq 0 ] && [ -s c.folded ]
+check sh -c "[ $rc -eq 0 ] && [ -s c.folded ]"
 name="folded lines end with a count"
 check sh -c '! grep -qv " [0-9][0-9]*$" c.folded'
 name="script function names present"
@@ -85,7 +85,7 @@ name="truncated profile: Failed to parse profile data from, exit 1"
 size=$(wc -c <c.bin)
 head -c $((size - 40)) c.bin >trunc.bin
 "$P" trunc.bin >out 2>err; rc=$?
-check [ $rc -eq 1 ] && grep -q "^Failed to parse profile data from trunc.bin" err
+check sh -c "[ $rc -eq 1 ] && grep -q '^Failed to parse profile data from trunc.bin' err"
 
 name="--states: counts add up, fidelity 10"
 "$P" --states c.bin >states
@@ -135,6 +135,41 @@ name="Tarantool-format stream: --states"
 "$P" --states synth.bin >synth.states
 check sh -c 'grep -qx "FFUNC 1" synth.states && grep -qx "TRACE 1" synth.states && grep -qx "samples 4" synth.states'
 
+# A Lua function named after samples of it were taken (the library names
+# one when a caller first names it: "#2" while it is an unnamed second
+# function on its line, "cmp" later) is one frame under its last name, in
+# the samples before the names too.
+cat > late.lua <<'LUA'
+local out = {}
+local function b(...) for _, v in ipairs({ ... }) do out[#out + 1] = string.char(v) end end
+local function u(v) repeat local x = v % 128; v = math.floor(v / 128)
+  b(v > 0 and x + 128 or x) until v == 0 end
+local function s(str) u(#str); out[#out + 1] = str end
+local function sample() -- LFUNC: the function at 0x200 called by the main chunk
+  b(1); b(1); u(0x200); u(5); b(1); u(0x100); u(0); b(0x80); u(0x1010); u(0x510); u(0)
+end
+out[#out + 1] = "ljs"; b(3, 0, 0, 0)
+b(0); u(0x100); s("@t.lua"); u(0)
+b(1); u(0x500); s("main")
+b(1); u(0x1000); s("lua_pcall")
+b(0x80)
+out[#out + 1] = "ljp"; b(2, 0, 0, 0)
+b(10); u(0x200); s("@t.lua"); u(5)
+sample()
+b(11); u(0x200); s("#2")
+sample()
+b(11); u(0x200); s("cmp")
+sample()
+b(0x80)
+io.open(arg[1], "wb"):write(table.concat(out))
+LUA
+"$TT_LUAJIT" late.lua late.bin
+"$P" late.bin >late.folded 2>&1
+name="a function named late: one frame, its last name, in every sample"
+check grep -qx "main;lua_pcall;@t.lua:0;cmp @t.lua:5 3" late.folded
+name="a function named late: no other frame for it"
+check [ "$(wc -l <late.folded)" -eq 1 ]
+
 if [ -n "$TT_TARANTOOL_TOOLS" ] && [ -f "$TT_TARANTOOL_TOOLS/sysprof.lua" ] &&
 	command -v luajit >/dev/null; then
 	name="Tarantool's parser reads our stream"
@@ -143,7 +178,7 @@ package.path = "$TT_TARANTOOL_TOOLS/?.lua;" .. package.path
 require("sysprof")({ [1] = arg[1] })
 LUA
 	luajit tparse.lua c.bin >t.out 2>&1; rc=$?
-	check [ $rc -eq 0 ] && grep -q "lua_pcall:0x[0-9a-f]*;@.*prof.lua:1;" t.out
+	check sh -c "[ $rc -eq 0 ] && grep -q 'lua_pcall:0x[0-9a-f]*;@.*prof.lua:1;' t.out"
 else
 	echo "# Tarantool's parser not checked: set TT_TARANTOOL_TOOLS to its tools/ dir"
 fi
