@@ -225,8 +225,11 @@ static int print_json(struct model *m, const struct batch_info *info,
 		print_json_thread(m, &j, &res->rows[i]);
 	json_end_array(&j);
 	print_json_stacks(m, &j, p, PROFILE_ONCPU);
-	if (model__traced(m) & MODEL_TRACED_OFFCPU)
+	json_hot_functions(&j, "hot_functions", m, p, PROFILE_ONCPU);
+	if (model__traced(m) & MODEL_TRACED_OFFCPU) {
 		print_json_stacks(m, &j, p, PROFILE_OFFCPU);
+		json_hot_functions(&j, "hot_functions_offcpu", m, p, PROFILE_OFFCPU);
+	}
 	if (model__traced(m) & MODEL_TRACED_PROGS)
 		print_json_bpf_stats(m, &j);
 	if (model__label_name(m, 0))

@@ -265,6 +265,9 @@ int export_json(const struct export_ctx *x, FILE *f)
 				   false);
 	if (x->o->cmds)
 		cmdcap_report__json(&j, x->o->cmds);
+	json_hot_functions(&j, "hot_functions", x->m, x->p, PROFILE_ONCPU);
+	if (x->p->kinds & (1u << PROFILE_OFFCPU))
+		json_hot_functions(&j, "hot_functions_offcpu", x->m, x->p, PROFILE_OFFCPU);
 	write_frames(x, &j);
 	json_begin_object(&j, "profiles");
 	for (int k = 0; k < PROFILE_KIND_MAX; k++)

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Model figures as JSON members (see json_model.h), shared by batch NDJSON and the report. */
+#include <stdio.h>
 #include <stdlib.h>
 
+#include "hotfuncs.h"
 #include "json_model.h"
+#include "profile.h"
 #include "threadtop/events.h"
 #include "syscalls.h"
 
@@ -103,4 +106,50 @@ void json_thread_runq(struct json *j, struct model *m, uint32_t tid, enum model_
 	json_u64(j, "count", count);
 	json_u64(j, "total_ns", ns);
 	json_end_object(j);
+}
+
+void json_hot_functions(struct json *j, const char *key, struct model *m, const struct profile *p,
+			int kind)
+{
+	/* On-CPU without the CPU sampler: the running threads' samples, as the TUI shows. */
+	bool threads = kind == PROFILE_ONCPU && !(model__traced(m) & MODEL_TRACED_ONCPU);
+	struct hotfuncs *h = hotfuncs__from_profile(m, p, threads ? PROFILE_THREADS : kind,
+						    threads ? 1u << TT_ST_R : 0);
+	char total_key[64];
+	size_t n = h->nr;
+
+	if (n > JSON_HOT_FUNCTIONS_MAX) {
+		hotfuncs__sort(h, HOTFUNCS_BY_TOTAL, false);
+		n = JSON_HOT_FUNCTIONS_MAX;
+		h->nr = n; /* the rest go unlisted; free still frees their strings */
+		hotfuncs__sort(h, HOTFUNCS_BY_SELF, false);
+	}
+	json_begin_array(j, key);
+	for (size_t i = 0; i < n; i++) {
+		const struct hotfunc *f = &h->funcs[i];
+
+		json_begin_object(j, NULL);
+		json_string(j, "name", f->name);
+		if (f->module)
+			json_string(j, "module", f->module);
+		if (f->kernel)
+			json_bool(j, "kernel", true);
+		json_u64(j, "self", f->self);
+		json_u64(j, "total", f->total);
+		json_double(j, "self_pct",
+			    h->total ? 100.0 * (double)f->self / (double)h->total : 0, 2);
+		json_double(j, "total_pct",
+			    h->total ? 100.0 * (double)f->total / (double)h->total : 0, 2);
+		json_begin_array(j, "pids");
+		for (unsigned k = 0; k < f->nr_pids; k++)
+			json_u64(j, NULL, f->pids[k]);
+		json_end_array(j);
+		if (f->more_pids)
+			json_bool(j, "more_pids", true);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	snprintf(total_key, sizeof(total_key), "%s_total", key);
+	json_u64(j, total_key, h->total);
+	hotfuncs__free(h);
 }

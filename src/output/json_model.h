@@ -34,4 +34,20 @@ void json_thread_syscalls(struct json *j, struct model *m, uint32_t tid, enum mo
 /* A thread's "runq" {count, total_ns} in window, when off-CPU time was traced. */
 void json_thread_runq(struct json *j, struct model *m, uint32_t tid, enum model_window window);
 
+/* The most functions a hot_functions array lists (those of most total time). */
+#define JSON_HOT_FUNCTIONS_MAX 200
+
+/*
+ * key: the hot functions of p's samples of kind (hotfuncs.h: the TUI's Hot
+ * pane computes the same): [{name, module, kernel, self, total, self_pct,
+ * total_pct, pids, more_pids}], most self first; self and total in samples
+ * (on-CPU) or ns (off-CPU). At most JSON_HOT_FUNCTIONS_MAX entries, the
+ * ones of most total; thread samples (no CPU sampler ran) count those of
+ * running threads only. Then key_total: the samples (or ns) they are
+ * shares of. Writes nothing when p has no samples of kind.
+ */
+struct profile;
+void json_hot_functions(struct json *j, const char *key, struct model *m, const struct profile *p,
+			int kind);
+
 #endif /* THREADTOP_JSON_MODEL_H */

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Hot functions: the flat view of a set of stack samples by function, as
+ * perf top and perf report --children show them. One entry per function
+ * (name, module, kernel bit, as the model's frame namer names it; a frame
+ * no symbol covers is its own), with its self count (samples whose leaf it
+ * is: the innermost function at the leaf address, inlined ones included,
+ * as the call tree's leaf nodes) and its total count (samples with it
+ * anywhere on the stack, counted once per sample however often recursion
+ * puts it there), and the processes it ran in. The one computation behind
+ * the TUI's Hot pane, batch JSON's and the JSON report's hot_functions, so
+ * that all three agree. No ncurses, no files.
+ */
+#ifndef THREADTOP_HOTFUNCS_H
+#define THREADTOP_HOTFUNCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model.h"
+#include "profile.h"
+
+/* Functions one set keeps; the samples of the others count in `dropped`. */
+#define HOTFUNCS_MAX 65536
+/* Processes an entry lists; more_pids says there were more. */
+#define HOTFUNC_PIDS 8
+/* Inlined levels of one address a function can be found at. */
+#define HOTFUNCS_INLINE_MAX 16
+
+struct hotfunc {
+	const char *name;   /* as named, never NULL; raw bytes: renderers escape */
+	const char *module; /* NULL when unknown */
+	uint64_t ip;	    /* the first address seen in it (to narrow stacks to it) */
+	uint32_t pid;	    /* the process of that address, 0 for kernel frames */
+	uint8_t level;	    /* inlined level at ip: 0 the frame's own function */
+	bool kernel;
+	uint64_t self;		     /* samples (or ns) whose leaf it is */
+	uint64_t total;		     /* samples (or ns) with it on the stack, once per sample */
+	uint32_t pids[HOTFUNC_PIDS]; /* the processes it ran in, first seen first; 0 = unknown */
+	uint8_t nr_pids;
+	bool more_pids;
+	uint32_t stamp_; /* internal: the last pair that counted it in total */
+};
+
+enum hotfuncs_sort {
+	HOTFUNCS_BY_SELF = 0, /* most self first, then most total, then name */
+	HOTFUNCS_BY_TOTAL,    /* most total first, then most self, then name */
+	HOTFUNCS_BY_NAME,     /* name, then module */
+	HOTFUNCS_BY_MODULE,   /* module, then most self */
+	HOTFUNCS_SORT_MAX,
+};
+
+struct hotfuncs {
+	struct hotfunc *funcs; /* sorted by self (hotfuncs__sort: another order) */
+	size_t nr;
+	uint64_t total;	  /* samples (or ns) of all the pairs, with or without stacks */
+	uint64_t dropped; /* samples (or ns) of functions beyond HOTFUNCS_MAX */
+	/* internal */
+	size_t cap;
+	struct u64map *by_id, *by_addr;
+	struct hotfuncs_addr *addrs;
+	size_t nr_addrs, cap_addrs;
+	char **strings;
+	size_t nr_strings, cap_strings;
+};
+
+/*
+ * The hot functions of nr (kernel stack, user stack, process) pairs of m's
+ * stack dictionary (the call tree's input: calltree.h), frames named by m's
+ * namer (addresses without one), threadtop's own tracing frames cut off
+ * kernel leaves as the call tree and the profile do. Never NULL; free it.
+ */
+struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_count *pairs,
+			       size_t nr);
+/*
+ * The same over the samples of profile p of kind (what exporters render):
+ * on-CPU and thread samples count samples, off-CPU samples count ns. With
+ * PROFILE_THREADS, only the samples of threads in the states of state_mask
+ * (bits 1u << enum tt_state; 0 = all). Never NULL; free it.
+ */
+struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct profile *p,
+					enum profile_kind kind, uint32_t state_mask);
+/* Orders h->funcs by; reverse turns the order round. */
+void hotfuncs__sort(struct hotfuncs *h, enum hotfuncs_sort by, bool reverse);
+/* The entry of the function named name in module (NULL = any), or NULL. */
+const struct hotfunc *hotfuncs__find(const struct hotfuncs *h, const char *name,
+				     const char *module);
+void hotfuncs__free(struct hotfuncs *h);
+
+#endif /* THREADTOP_HOTFUNCS_H */

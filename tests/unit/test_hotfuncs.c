@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the hot functions (issue #25): self and total per function
+ * merged over addresses and processes, total counted once per sample under
+ * recursion, functions inlined at the leaf, the bound on the functions kept,
+ * and the agreement of the three users: the set the TUI's Hot pane makes
+ * from the call tree's input, the one batch JSON and the JSON report make
+ * from the profile, the call tree's own self counts, and batch JSON's line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "batch.h"
+#include "calltree.h"
+#include "hotfuncs.h"
+#include "model.h"
+#include "profile.h"
+#include "threadtop/frame_namer.h"
+#include "util.h"
+
+#define SEC NSEC_PER_SEC
+#define T0 (1000 * SEC)
+
+#define U_MAIN 0x1000
+#define U_REC 0x1800	/* "rec", which calls itself */
+#define U_LEAF_A 0x2000 /* two addresses in "leaf" */
+#define U_LEAF_B 0x2010
+#define U_INL 0x2400 /* "outer" with "inner" inlined at this address */
+#define K_FN 0xffffffff81000100ull
+
+static const char *const inlined_here[] = {"inner"};
+
+static int test_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	static char buf[32];
+
+	(void)ctx;
+	(void)pid;
+	memset(ret, 0, sizeof(*ret));
+	ret->kernel = kernel;
+	ret->module = kernel ? "[kernel]" : "app";
+	if (kernel && addr >= K_FN && addr < K_FN + 0x100) {
+		ret->name = "k_fn";
+	} else if (!kernel && addr >= U_MAIN && addr < U_MAIN + 0x100) {
+		ret->name = "main";
+	} else if (!kernel && addr >= U_REC && addr < U_REC + 0x100) {
+		ret->name = "rec";
+	} else if (!kernel && addr >= U_LEAF_A && addr < U_LEAF_A + 0x100) {
+		ret->name = "leaf";
+	} else if (!kernel && addr >= U_INL && addr < U_INL + 0x100) {
+		ret->name = "outer";
+		ret->inlined = inlined_here;
+		ret->nr_inlined = 1;
+	} else {
+		snprintf(buf, sizeof(buf), "app+0x%llx", (unsigned long long)addr);
+		ret->name = buf;
+	}
+	return 0;
+}
+
+static const struct frame_namer namer = {test_name, NULL};
+
+/* Stack id of process pid, frames leaf first (callers as return addresses, + 1). */
+static void add_stack(struct model *m, uint32_t id, uint32_t pid, bool kernel, const uint64_t *ips,
+		      int nr)
+{
+	size_t size = sizeof(struct tt_stack) + (size_t)nr * sizeof(uint64_t);
+	struct tt_stack *st = calloc(1, size);
+
+	st->hdr = (struct tt_event_header){TT_EV_STACK, TT_STACK_VERSION, (uint32_t)size, T0};
+	st->id = id;
+	st->pid = pid;
+	st->nr = (uint16_t)nr;
+	st->flags = kernel ? TT_STACK_KERNEL : 0;
+	for (int i = 0; i < nr; i++)
+		st->ips[i] = ips[i] + (i ? 1 : 0);
+	model__ingest(m, &st->hdr);
+	free(st);
+}
+
+static void cpu_sample(struct model *m, uint32_t pid, uint32_t tid, uint32_t k, uint32_t u, int n)
+{
+	struct tt_cpu_sample s = {
+		.hdr = {TT_EV_CPU_SAMPLE, TT_CPU_SAMPLE_VERSION, sizeof(s), T0 + SEC / 2},
+		.pid = pid,
+		.tid = tid,
+		.kstack_id = k,
+		.ustack_id = u,
+		.weight_us = 10101,
+		.comm = "app",
+	};
+
+	for (int i = 0; i < n; i++)
+		model__ingest(m, &s.hdr);
+}
+
+/*
+ * Process 10: main > leaf (A: 4 samples, B: 2 of which 1 with k_fn below),
+ * main > rec > rec > rec > leaf (3), main > outer/inner (inlined, 2).
+ * Process 20: main > leaf (3). 14 samples in all.
+ */
+static struct model *fixture(void)
+{
+	static const uint64_t s1[] = {U_LEAF_A, U_MAIN};
+	static const uint64_t s2[] = {U_LEAF_B, U_MAIN};
+	static const uint64_t s3[] = {U_LEAF_A, U_REC + 8, U_REC + 8, U_REC, U_MAIN};
+	static const uint64_t s4[] = {U_INL, U_MAIN};
+	static const uint64_t k1[] = {K_FN};
+	struct model *m = model__new(NULL);
+
+	model__set_frame_namer(m, &namer);
+	model__advance(m, T0);
+	add_stack(m, 1, 10, false, s1, 2);
+	add_stack(m, 2, 10, false, s2, 2);
+	add_stack(m, 3, 10, false, s3, 5);
+	add_stack(m, 4, 10, false, s4, 2);
+	add_stack(m, 5, 20, false, s1, 2);
+	add_stack(m, 6, 0, true, k1, 1);
+	cpu_sample(m, 10, 11, 0, 1, 4);
+	cpu_sample(m, 10, 11, 0, 2, 1);
+	cpu_sample(m, 10, 11, 6, 2, 1);
+	cpu_sample(m, 10, 12, 0, 3, 3);
+	cpu_sample(m, 10, 12, 0, 4, 2);
+	cpu_sample(m, 20, 21, 0, 5, 3);
+	model__advance(m, T0 + SEC);
+	return m;
+}
+
+/* The window's on-CPU stack pairs, as the Stacks and Hot panes feed the tree. */
+static struct model_stack_counts pairs_of(struct model *m, enum model_window w)
+{
+	struct model_stack_counts set = {0};
+	struct model_stack_row *rows;
+	int n = model__oncpu(m, w, &rows);
+
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++)
+		model_stack_counts__add(&set, rows[i].kstack_id, rows[i].ustack_id, rows[i].pid,
+					rows[i].pcomm, rows[i].value);
+	model_stack_counts__done(&set);
+	free(rows);
+	return set;
+}
+
+static const struct hotfunc *find(const struct hotfuncs *h, const char *name)
+{
+	const struct hotfunc *f = hotfuncs__find(h, name, NULL);
+
+	assert_non_null(f);
+	return f;
+}
+
+static void self_and_total(void **state)
+{
+	struct model *m = fixture();
+	struct model_stack_counts set = pairs_of(m, WIN_SESSION);
+	struct hotfuncs *h = hotfuncs__new(m, set.out, set.nr);
+	const struct hotfunc *f;
+
+	(void)state;
+	assert_int_equal(h->total, 14);
+	/* leaf: both addresses, both processes, through rec too; one k_fn sample is k_fn's. */
+	f = find(h, "leaf");
+	assert_int_equal(f->self, 4 + 1 + 3 + 3);
+	assert_int_equal(f->total, 4 + 2 + 3 + 3);
+	assert_int_equal(f->nr_pids, 2);
+	assert_string_equal(f->module, "app");
+	/* The first row is the hottest leaf. */
+	assert_ptr_equal(&h->funcs[0], f);
+	f = find(h, "k_fn");
+	assert_true(f->kernel);
+	assert_int_equal(f->self, 1);
+	assert_int_equal(f->pids[0], 10);
+	/* main is on every stack, the leaf of none. */
+	f = find(h, "main");
+	assert_int_equal(f->self, 0);
+	assert_int_equal(f->total, 14);
+	/* rec is three times on its stack: counted once per sample. */
+	f = find(h, "rec");
+	assert_int_equal(f->total, 3);
+	assert_int_equal(f->self, 0);
+	/* inner, inlined into outer at the leaf address: the leaf is inner. */
+	assert_int_equal(find(h, "inner")->self, 2);
+	assert_int_equal(find(h, "outer")->self, 0);
+	assert_int_equal(find(h, "outer")->total, 2);
+	/* Every sample is some function's self. */
+	{
+		uint64_t self = 0;
+
+		for (size_t i = 0; i < h->nr; i++)
+			self += h->funcs[i].self;
+		assert_int_equal(self, h->total);
+	}
+	hotfuncs__sort(h, HOTFUNCS_BY_TOTAL, false);
+	assert_string_equal(h->funcs[0].name, "main");
+	hotfuncs__sort(h, HOTFUNCS_BY_NAME, false);
+	assert_string_equal(h->funcs[0].name, "inner");
+	hotfuncs__sort(h, HOTFUNCS_BY_NAME, true);
+	assert_string_equal(h->funcs[0].name, "rec");
+	hotfuncs__free(h);
+	free(set.out);
+	model__free(m);
+}
+
+/* Sum of the self counts of the call tree's nodes named name (the whole tree built). */
+static uint64_t tree_self(struct model *m, struct calltree *t, uint32_t i, const char *name)
+{
+	const struct calltree_node *n;
+	uint64_t sum = 0;
+	char buf[64];
+	struct frame_name fn;
+
+	calltree__expand(t, i);
+	n = calltree__node(t, i);
+	if (i != CALLTREE_ROOT && !n->process) {
+		model__frame_name(m, calltree__node_pid(t, i), n->ip, n->kernel, &fn);
+		snprintf(buf, sizeof(buf), "%s",
+			 n->inlined && fn.inlined ? fn.inlined[n->inlined - 1] : fn.name);
+		if (!strcmp(buf, name))
+			sum += n->self;
+	}
+	for (uint32_t c = calltree__node(t, i)->first_child; c != CALLTREE_NONE;
+	     c = calltree__node(t, c)->next_sibling)
+		sum += tree_self(m, t, c, name);
+	return sum;
+}
+
+/* The "name" entry's value of key in a hot_functions array of a JSON line. */
+static long long json_field(const char *line, const char *name, const char *key)
+{
+	char pat[96];
+	const char *at, *k;
+
+	snprintf(pat, sizeof(pat), "\"name\":\"%s\"", name);
+	at = strstr(line, pat);
+	assert_non_null(at);
+	snprintf(pat, sizeof(pat), "\"%s\":", key);
+	k = strstr(at, pat);
+	assert_non_null(k);
+	return atoll(k + strlen(pat));
+}
+
+/*
+ * The Hot pane's set (from the tree's input), the exporters' (from the
+ * profile), the call tree's self counts and batch JSON's line all agree.
+ */
+static void views_agree(void **state)
+{
+	struct model *m = fixture();
+	struct model_stack_counts set = pairs_of(m, WIN_INTERVAL);
+	struct hotfuncs *tui = hotfuncs__new(m, set.out, set.nr);
+	struct profile_opts po = {.window = WIN_INTERVAL, .namer = &namer};
+	struct profile *p = profile__build(m, &po);
+	struct hotfuncs *exp = hotfuncs__from_profile(m, p, PROFILE_ONCPU, 0);
+	struct calltree *t = calltree__new_flags(m, set.out, set.nr, CALLTREE_PROCESSES);
+	struct batch_info info = {.source = "bpf", .hz = 20};
+	char *line = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&line, &len);
+
+	(void)state;
+	assert_non_null(out);
+	assert_int_equal(batch_print_interval(m, FORMAT_JSON, &info, out), 0);
+	fclose(out);
+	assert_non_null(strstr(line, "\"hot_functions\":["));
+	assert_int_equal(tui->total, exp->total);
+	assert_int_equal(tui->total, calltree__node(t, CALLTREE_ROOT)->total);
+	assert_int_equal(tui->nr, exp->nr);
+	for (size_t i = 0; i < tui->nr; i++) {
+		const struct hotfunc *a = &tui->funcs[i], *b = &exp->funcs[i];
+
+		assert_string_equal(a->name, b->name);
+		assert_int_equal(a->self, b->self);
+		assert_int_equal(a->total, b->total);
+		assert_int_equal(a->nr_pids, b->nr_pids);
+		assert_int_equal(a->self, tree_self(m, t, CALLTREE_ROOT, a->name));
+		assert_int_equal(a->self, json_field(line, a->name, "self"));
+		assert_int_equal(a->total, json_field(line, a->name, "total"));
+	}
+	free(line);
+	calltree__free(t);
+	hotfuncs__free(exp);
+	profile__free(p);
+	hotfuncs__free(tui);
+	free(set.out);
+	model__free(m);
+}
+
+/* Without a namer (a replay without names) functions are addresses: leaf's two stay apart. */
+static void addresses_without_namer(void **state)
+{
+	struct model *m = fixture();
+	struct model_stack_counts set;
+	struct hotfuncs *h;
+
+	(void)state;
+	model__set_frame_namer(m, NULL);
+	set = pairs_of(m, WIN_SESSION);
+	h = hotfuncs__new(m, set.out, set.nr);
+	assert_int_equal(h->total, 14);
+	assert_null(hotfuncs__find(h, "leaf", NULL));
+	assert_true(h->nr >= 6);
+	hotfuncs__free(h);
+	free(set.out);
+	model__free(m);
+}
+
+/* A set keeps at most HOTFUNCS_MAX functions; the others' samples are counted as dropped. */
+static void bounded(void **state)
+{
+	struct model *m = model__new(NULL);
+	uint32_t nr = HOTFUNCS_MAX + 10;
+	struct model_stack_count *pairs = xcalloc(nr, sizeof(*pairs));
+	struct hotfuncs *h;
+
+	(void)state;
+	model__advance(m, T0);
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t ip = 0x100000 + (uint64_t)i * 16;
+
+		add_stack(m, i + 1, 10, false, &ip, 1);
+		pairs[i] = (struct model_stack_count){.ustack_id = i + 1, .pid = 10, .samples = 1};
+	}
+	h = hotfuncs__new(m, pairs, nr);
+	assert_int_equal(h->nr, HOTFUNCS_MAX);
+	assert_int_equal(h->dropped, 10);
+	assert_int_equal(h->total, nr);
+	hotfuncs__free(h);
+	free(pairs);
+	model__free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(self_and_total),
+		cmocka_unit_test(views_agree),
+		cmocka_unit_test(addresses_without_namer),
+		cmocka_unit_test(bounded),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
