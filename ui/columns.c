@@ -40,6 +40,11 @@ const struct ui_column ui_columns[COL_MAX] = {
 	[COL_NICE] = {"NI", 3, COLK_NUMBER, 10, 0, "nice"},
 	[COL_RES] = {"RES", 6, COLK_NUMBER, 45, 0, "res"},
 	[COL_TIMEP] = {"TIME+", 9, COLK_NUMBER, 30, 0, "time"},
+	[COL_SELF] = {"SELF%", 6, COLK_NUMBER, 0, 0, "self"},
+	[COL_TOTAL] = {"TOTAL%", 7, COLK_NUMBER, 0, 0, "total"},
+	[COL_FUNCTION] = {"FUNCTION", 0, COLK_TEXT, 0, 24, "function"},
+	[COL_MODULE] = {"MODULE", 18, COLK_TEXT, 45, 0, "module"},
+	[COL_PROCS] = {"PROCESSES", 22, COLK_TEXT, 40, 0, "processes"},
 };
 
 size_t cols_fit(const struct ui_column *cs, size_t n, int cols, int *ret_x, int *ret_idx)

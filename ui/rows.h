@@ -43,6 +43,12 @@ enum ui_col {
 	COL_NICE,
 	COL_RES,   /* resident memory of the process */
 	COL_TIMEP, /* TIME+: CPU time so far, top's minutes:seconds.hundredths */
+	/* The Stacks pane's hot functions (pane_hot.c), to sort by: */
+	COL_SELF,     /* SELF%: samples whose leaf the function is */
+	COL_TOTAL,    /* TOTAL%: samples with the function on the stack */
+	COL_FUNCTION, /* the function's name */
+	COL_MODULE,   /* its binary or library, [kernel] */
+	COL_PROCS,    /* the processes it ran in */
 	COL_MAX,
 };
 

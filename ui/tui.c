@@ -93,6 +93,8 @@ void tui__free(struct tui *t)
 	stack_rows_release(&t->stack_rows);
 	capture_pane_clear(t);
 	calltree__free(t->tree);
+	hotfuncs__free(t->hot);
+	free(t->hot_rows);
 	lj_pane__free(t->luajit);
 	timeline__free(t->timeline);
 	export_prompt__free(t->export_prompt);
@@ -215,6 +217,8 @@ static void make_env(struct tui *t, struct view_env *env, int key)
 	if (t->table) {
 		env->cols = t->columns;
 		env->nr_cols = t->nr_columns;
+	} else if (ops->columns_of) {
+		env->cols = ops->columns_of(&t->view, &env->nr_cols);
 	} else {
 		env->cols = ops->columns;
 		env->nr_cols = ops->nr_columns;

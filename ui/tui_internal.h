@@ -11,6 +11,7 @@
 #include "rows.h"
 #include "stack_rows.h"
 #include "calltree.h"
+#include "hotfuncs.h"
 #include "model.h"
 #include "threadtop/capture_view.h"
 #include "use_model.h"
@@ -128,6 +129,13 @@ struct tui {
 	uint64_t window_samples;      /* all samples the stack query accepted */
 	bool stacks_traced; /* from the BPF tracers (model__oncpu/offcpu), not thread samples */
 	bool stacks_luajit; /* LuaJIT threads' stacks with Lua frames among them */
+	/* ... its hot functions (pane_hot.c): the set, what it was built from,
+	 * the rows the filter text keeps (indexes into hot->funcs, sorted). */
+	struct hotfuncs *hot;
+	struct frame_key hot_key;
+	uint32_t *hot_rows;
+	size_t nr_hot_rows, cap_hot_rows;
+	char hot_filter[VIEW_TEXT];
 
 	struct lj_pane *luajit; /* the LuaJIT pane's lines (pane_luajit.c) */
 

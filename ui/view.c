@@ -55,6 +55,9 @@ bool view_push(struct view *v, const struct crumb *c, enum ui_pane to)
 	}
 	v->crumbs[v->nr_crumbs] = *c;
 	v->crumbs[v->nr_crumbs].from = v->pane;
+	v->crumbs[v->nr_crumbs].from_hot = v->stacks_hot;
+	if (c->to_tree)
+		v->stacks_hot = false;
 	v->nr_crumbs++;
 	v->pane = to;
 	v->per_pane[to].sel = v->per_pane[to].top = 0;
@@ -68,6 +71,7 @@ bool view_pop(struct view *v)
 		return false;
 	v->nr_crumbs--;
 	v->pane = v->crumbs[v->nr_crumbs].from;
+	v->stacks_hot = v->crumbs[v->nr_crumbs].from_hot;
 	return true;
 }
 

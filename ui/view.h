@@ -57,6 +57,8 @@ struct crumb {
 	char comm[16];		 /* "" = any */
 	char label[CRUMB_LABEL]; /* already escaped for the terminal */
 	enum ui_pane from;	 /* the pane Esc returns to */
+	bool to_tree;		 /* the Stacks pane shows its call tree after it (a hot function) */
+	bool from_hot;		 /* ... and the hot functions again after Esc */
 };
 
 struct pane_view {
@@ -93,6 +95,7 @@ struct view {
 	bool offcpu;	     /* Stacks pane: off-CPU (not running) samples, else on-CPU */
 	bool stacks_by_comm; /* Stacks pane: one root node per comm, not per process */
 	bool tree_touched;   /* the user expanded or collapsed a stack node */
+	bool stacks_hot;     /* Stacks pane: the hot functions (f), not the call tree */
 	enum model_window window;
 	size_t help_top;
 	char status[256]; /* a one-line message, shown in the footer for a few seconds */

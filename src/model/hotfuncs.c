@@ -6,6 +6,7 @@
  * A function's total counts a pair once: the entry remembers the last pair
  * that counted it (recursion puts a function on a stack more than once).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -105,8 +106,12 @@ static const struct hotfuncs_addr *addr_of(struct hotfuncs *h, const struct mode
 	return &h->addrs[h->nr_addrs++];
 }
 
-static void add_pid(struct hotfunc *f, uint32_t pid)
+static void add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
 {
+	if (!f->nr_pids) { /* comm: a model_stack_count's, TT_COMM_LEN long */
+		memcpy(f->comm, comm, sizeof(f->comm));
+		f->comm[sizeof(f->comm) - 1] = '\0';
+	}
 	for (unsigned i = 0; i < f->nr_pids; i++)
 		if (f->pids[i] == pid)
 			return;
@@ -117,9 +122,11 @@ static void add_pid(struct hotfunc *f, uint32_t pid)
 }
 
 /* Counts frame (ip, kernel) of pair `stamp` in its functions' totals; the leaf also in self. */
-static void count_frame(struct hotfuncs *h, const struct model *m, uint32_t pid, uint64_t ip,
-			bool kernel, bool leaf, uint32_t stamp, uint64_t samples)
+static void count_frame(struct hotfuncs *h, const struct model *m,
+			const struct model_stack_count *c, uint32_t pid, uint64_t ip, bool kernel,
+			bool leaf, uint32_t stamp)
 {
+	uint64_t samples = c->samples;
 	const struct hotfuncs_addr *a = addr_of(h, m, pid, ip, kernel);
 
 	for (unsigned l = 0; l < a->n; l++) {
@@ -137,7 +144,7 @@ static void count_frame(struct hotfuncs *h, const struct model *m, uint32_t pid,
 			continue; /* already on this stack: recursion */
 		f->stamp_ = stamp;
 		f->total += samples;
-		add_pid(f, pid);
+		add_pid(f, c->pid, c->comm);
 	}
 }
 
@@ -166,11 +173,11 @@ static void add_pair(struct hotfuncs *h, const struct model *m, const struct mod
 		kn--;
 	}
 	for (unsigned i = 0; i < un; i++)
-		count_frame(h, m, upid, us->ips[i], us->flags & TT_STACK_KERNEL, !kn && !i, stamp,
-			    c->samples);
+		count_frame(h, m, c, upid, us->ips[i], us->flags & TT_STACK_KERNEL, !kn && !i,
+			    stamp);
 	for (unsigned i = 0; i < kn; i++)
-		count_frame(h, m, c->pid, ks->ips[k0 + i], ks->flags & TT_STACK_KERNEL, !i, stamp,
-			    c->samples);
+		count_frame(h, m, c, c->pid, ks->ips[k0 + i], ks->flags & TT_STACK_KERNEL, !i,
+			    stamp);
 }
 
 static struct hotfuncs *make(void)
@@ -219,12 +226,15 @@ struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct prof
 			.pid = s->pid,
 			.samples = kind == PROFILE_OFFCPU ? s->ns : s->count,
 		};
+		const char *comm = s->pcomm ? s->pcomm : s->comm;
 
 		if (s->kind != kind)
 			continue;
 		if (kind == PROFILE_THREADS && state_mask &&
 		    (s->state >= 32 || !(state_mask & (1u << s->state))))
 			continue;
+		if (comm)
+			snprintf(c.comm, sizeof(c.comm), "%s", comm);
 		add_pair(h, m, &c, (uint32_t)i);
 	}
 	return done(h);

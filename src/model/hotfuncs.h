@@ -40,7 +40,8 @@ struct hotfunc {
 	uint32_t pids[HOTFUNC_PIDS]; /* the processes it ran in, first seen first; 0 = unknown */
 	uint8_t nr_pids;
 	bool more_pids;
-	uint32_t stamp_; /* internal: the last pair that counted it in total */
+	char comm[TT_COMM_LEN]; /* the name of pids[0] (its main thread's comm), a copy */
+	uint32_t stamp_;	/* internal: the last pair that counted it in total */
 };
 
 enum hotfuncs_sort {

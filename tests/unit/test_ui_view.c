@@ -421,26 +421,57 @@ static void pane_table(void **state)
 		assert_true(!ui_panes[p]->table || ui_panes[p]->table->pane == (enum ui_pane)p);
 	}
 	assert_string_equal(view_pane_name(PANE_LUAJIT), "LuaJIT");
-	/* Threads 2, Group 1, Stacks 5, LuaJIT 1 */
-	assert_int_equal(lines, keys_help_count - 1 + 9);
+	/* Threads 2, Group 1, Stacks 7, LuaJIT 1 */
+	assert_int_equal(lines, keys_help_count - 1 + 11);
 	for (size_t i = 0; i < lines; i++)
 		assert_non_null(keys_help_line(i)->keys);
 	assert_null(keys_help_line(lines));
 	assert_string_equal(keys_help_line(11)->keys, "H"); /* after the column title */
 	assert_string_equal(keys_help_line(13)->keys, "g");
-	assert_string_equal(keys_help_line(17)->keys, "o");
-	assert_string_equal(keys_help_line(18)->keys, "c"); /* the Stacks pane's process roots */
-	assert_string_equal(keys_help_line(20)->keys, "w or F7");
+	assert_string_equal(keys_help_line(15)->keys, "f"); /* the Stacks pane's hot functions */
+	assert_string_equal(keys_help_line(19)->keys, "o");
+	assert_string_equal(keys_help_line(20)->keys, "c"); /* the Stacks pane's process roots */
+	assert_string_equal(keys_help_line(22)->keys, "w or F7");
+}
+
+/* A hot function's narrowing shows the call tree; Esc comes back to the hot functions. */
+static void hot_functions_drill(void **state)
+{
+	struct view v;
+	struct crumb c = {.syscall = MODEL_ANY_SYSCALL, .stack_ip = 0x1000, .to_tree = true};
+
+	(void)state;
+	view_init(&v);
+	v.pane = PANE_STACKS;
+	v.stacks_hot = true;
+	assert_true(view_push(&v, &c, PANE_STACKS));
+	assert_false(v.stacks_hot);
+	assert_true(view_pop(&v));
+	assert_true(v.stacks_hot);
+	assert_int_equal(v.pane, PANE_STACKS);
+	/* A narrowing from elsewhere leaves the mode as it is. */
+	c.to_tree = false;
+	v.pane = PANE_THREADS;
+	assert_true(view_push(&v, &c, PANE_STACKS));
+	assert_true(v.stacks_hot);
+	assert_true(view_pop(&v));
+	assert_true(v.stacks_hot);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(breadcrumb_stack),	cmocka_unit_test(queries),
-		cmocka_unit_test(selection_and_scroll), cmocka_unit_test(sorting),
-		cmocka_unit_test(panes_and_quit),	cmocka_unit_test(drill_down_and_back),
-		cmocka_unit_test(search_and_filter),	cmocka_unit_test(toggles_help_picker),
-		cmocka_unit_test(help_lists_keys),	cmocka_unit_test(pane_table),
+		cmocka_unit_test(breadcrumb_stack),
+		cmocka_unit_test(queries),
+		cmocka_unit_test(hot_functions_drill),
+		cmocka_unit_test(selection_and_scroll),
+		cmocka_unit_test(sorting),
+		cmocka_unit_test(panes_and_quit),
+		cmocka_unit_test(drill_down_and_back),
+		cmocka_unit_test(search_and_filter),
+		cmocka_unit_test(toggles_help_picker),
+		cmocka_unit_test(help_lists_keys),
+		cmocka_unit_test(pane_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -84,12 +84,17 @@ static void flatten_keeping(struct tui *t, uint64_t key)
 
 static size_t stacks_rows(struct tui *t, size_t want)
 {
+	if (t->view.stacks_hot)
+		return hot_nr_rows(t);
 	return stack_rows_fill(&t->stack_rows, want);
 }
 
 static void stacks_flatten(struct tui *t)
 {
-	flatten_keeping(t, selected_path(t));
+	if (t->view.stacks_hot)
+		hot_sort(t);
+	else
+		flatten_keeping(t, selected_path(t));
 }
 
 /* Whether a traced stack row passes the drill-down filter. */
@@ -170,31 +175,22 @@ static int luajit_rows(struct tui *t, const struct model_query *q, struct model_
 	return n > 0 ? n : 0;
 }
 
-static void stacks_build(struct tui *t, bool *header_done)
+bool stacks_pairs(struct tui *t, const struct model_query *q, struct model_stack_counts *set,
+		  uint64_t *ret_total)
 {
-	struct pairs p;
-	struct u64map *skip;
+	struct pairs p = {0};
+	struct u64map *skip = u64map__new();
 	struct model_stack_row *lj = NULL;
-	uint64_t key = selected_path(t); /* before the old tree goes */
-	struct frame_key fk;
-	struct model_query q;
 	int nr = 0, nlj;
 
-	view_query(&t->view, PANE_STACKS, &q);
-	q.window = t->header.window;
-	frame_key_make(t, &q, &fk);
-	if (t->tree && frame_key_equal(&fk, &t->tree_key))
-		return; /* the same data: the tree, what is open and its rows stand */
-	p = (struct pairs){0};
-	skip = u64map__new();
-	nlj = luajit_rows(t, &q, &lj, skip);
+	nlj = luajit_rows(t, q, &lj, skip);
 	t->stacks_luajit = nlj > 0;
-	t->stacks_traced = traced_pairs(t, &q, nlj ? skip : NULL, &p);
+	t->stacks_traced = traced_pairs(t, q, nlj ? skip : NULL, &p);
 	if (!t->stacks_traced) {
 		struct model_stack_count *pairs = NULL;
 		uint64_t total = 0;
 
-		nr = model__stack_samples_except(t->model, &q, nlj ? skip : NULL, &pairs, &total);
+		nr = model__stack_samples_except(t->model, q, nlj ? skip : NULL, &pairs, &total);
 		if (!nlj && nr > 0) {
 			/* The only source: its pairs are already merged, take them as they are. */
 			p.set.out = pairs;
@@ -207,18 +203,43 @@ static void stacks_build(struct tui *t, bool *header_done)
 		p.total += total;
 		free(pairs);
 	}
-	add_rows(t, &q.filter, lj, nlj, NULL, &p);
+	add_rows(t, &q->filter, lj, nlj, NULL, &p);
 	free(lj);
 	u64map__free(skip);
 	model_stack_counts__done(&p.set);
+	*set = p.set;
+	*ret_total = p.total;
+	return nr >= 0;
+}
+
+static void stacks_build(struct tui *t, bool *header_done)
+{
+	struct model_stack_counts set;
+	uint64_t key, total;
+	struct frame_key fk;
+	struct model_query q;
+	bool ok;
+
+	if (t->view.stacks_hot) {
+		hot_build(t);
+		return;
+	}
+	key = selected_path(t); /* before the old tree goes */
+	(void)header_done;
+	view_query(&t->view, PANE_STACKS, &q);
+	q.window = t->header.window;
+	frame_key_make(t, &q, &fk);
+	if (t->tree && frame_key_equal(&fk, &t->tree_key))
+		return; /* the same data: the tree, what is open and its rows stand */
+	ok = stacks_pairs(t, &q, &set, &total);
 	calltree__free(t->tree);
 	t->tree = NULL;
-	t->window_samples = p.total;
+	t->window_samples = total;
 	t->stack_samples = 0;
-	if (nr >= 0) {
+	if (ok) {
 		/* A root node per process (or per comm), as the folded export roots stacks. */
 		t->tree = calltree__new_flags(
-			t->model, p.set.out, p.set.nr,
+			t->model, set.out, set.nr,
 			CALLTREE_PROCESSES | (t->view.stacks_by_comm ? CALLTREE_MERGE_COMM : 0));
 		t->stack_samples = calltree__node(t->tree, CALLTREE_ROOT)->total;
 		if (!t->view.tree_touched) {
@@ -226,7 +247,7 @@ static void stacks_build(struct tui *t, bool *header_done)
 			expand_hot_path(t);
 		}
 	}
-	free(p.set.out);
+	free(set.out);
 	t->tree_key = fk;
 	flatten_keeping(t, key);
 }
@@ -251,7 +272,7 @@ static void stacks_tree_op(struct tui *t, size_t row, int op)
 	const struct calltree_node *n;
 	size_t budget = EXPAND_SUBTREE_MAX;
 
-	if (!t->tree || row >= t->stack_rows.nr)
+	if (t->view.stacks_hot || !t->tree || row >= t->stack_rows.nr)
 		return;
 	n = calltree__node(t->tree, t->stack_rows.rows[row]);
 	switch (op) {
@@ -313,6 +334,8 @@ static bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 	const struct calltree_node *n;
 	char buf[256], name[CRUMB_LABEL];
 
+	if (t->view.stacks_hot)
+		return hot_drill(t, row, c);
 	if (!t->tree || row >= t->stack_rows.nr)
 		return false;
 	n = calltree__node(t->tree, t->stack_rows.rows[row]);
@@ -336,6 +359,8 @@ static bool stacks_match(struct tui *t, size_t row, const char *text)
 {
 	char buf[256];
 
+	if (t->view.stacks_hot)
+		return hot_match(t, row, text);
 	if (!t->tree || row >= t->stack_rows.nr)
 		return false;
 	frame_text(t, calltree__node(t->tree, t->stack_rows.rows[row]), buf, sizeof(buf));
@@ -398,6 +423,10 @@ static void tree_title(const struct tui *t, int w, char *buf, size_t len)
 					       : "perf_event CPU samples";
 	const char *flip = t->view.offcpu ? "on-CPU" : "off-CPU";
 
+	snprintf(buf, len, "%s CALL TREE, %s (o: %s; c: by %s; + - * E: expand; f: hot functions)",
+		 what, from, flip, t->view.stacks_by_comm ? "pid" : "comm");
+	if (elide_width(buf) <= w)
+		return;
 	snprintf(buf, len, "%s CALL TREE, %s (o: %s; c: by %s; + - * E: expand)", what, from, flip,
 		 t->view.stacks_by_comm ? "pid" : "comm");
 	if (elide_width(buf) <= w)
@@ -458,6 +487,10 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 	size_t nr = cols_fit(stack_cols, SC_MAX, cols, xs, idx);
 	char buf[256], name[256];
 
+	if (t->view.stacks_hot) {
+		hot_draw(t, y, h, cols);
+		return;
+	}
 	l->colhead_y = y;
 	l->first_row_y = y + 1;
 	l->nr_visible = h - 1;
@@ -529,6 +562,21 @@ static int stacks_key(struct view *v, const struct view_env *env, int key)
 	int op;
 
 	switch (key) {
+	case 'f': {
+		struct pane_view *pv = &v->per_pane[v->pane];
+		bool known = false;
+
+		v->stacks_hot = !v->stacks_hot;
+		pv->sel = pv->top = 0;
+		pv->sel_key = 0;
+		for (size_t i = 0; i < hot_nr_columns; i++)
+			known |= hot_columns[i] == pv->sort_col;
+		if (v->stacks_hot && !known) {
+			pv->sort_col = COL_SELF;
+			pv->reverse = false;
+		}
+		return RX_REQUERY;
+	}
 	case 'o':
 		v->offcpu = !v->offcpu;
 		return RX_REQUERY;
@@ -551,6 +599,8 @@ static int stacks_key(struct view *v, const struct view_env *env, int key)
 	default:
 		return -1;
 	}
+	if (v->stacks_hot)
+		return RX_NONE; /* a flat list: nothing to open */
 	if (!env->tree || !env->nr_rows)
 		return RX_NONE;
 	env->tree(env->ctx, v->per_pane[v->pane].sel, op);
@@ -570,13 +620,28 @@ static void stacks_query(const struct view *v, struct model_query *q)
 
 static size_t stacks_nr_rows(const struct tui *t)
 {
+	if (t->view.stacks_hot)
+		return hot_nr_rows(t);
 	return t->stack_rows.nr; /* made so far: rows_needed makes enough */
 }
 
 static const int stacks_columns[] = {COL_SAMPLES};
 
+static const int *stacks_columns_of(const struct view *v, size_t *ret_nr)
+{
+	if (v->stacks_hot) {
+		*ret_nr = hot_nr_columns;
+		return hot_columns;
+	}
+	*ret_nr = sizeof(stacks_columns) / sizeof(stacks_columns[0]);
+	return stacks_columns;
+}
+
 static const struct key_help stacks_help[] = {
-	{"F5", "Stacks pane (the call tree)"},
+	{"4", "Stacks pane (the call tree, or the hot functions: f)"},
+	{"f",
+	 "Stacks: hot functions (SELF% TOTAL% module processes, as perf top) or the call tree"},
+	{"Enter", "Stacks, hot functions: the call tree through the function (callers, callees)"},
 	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
 	{"* / E", "Stacks: expand the subtree / expand or collapse all"},
 	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) stacks"},
@@ -598,6 +663,7 @@ const struct pane_ops pane_stacks_ops = {
 	.drill_to = PANE_STACKS,
 	.columns = stacks_columns,
 	.nr_columns = 1,
+	.columns_of = stacks_columns_of,
 	.help = stacks_help,
 	.nr_help = sizeof(stacks_help) / sizeof(stacks_help[0]),
 	.export_ext = "svg",

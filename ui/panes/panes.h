@@ -81,6 +81,8 @@ struct pane_ops {
 	 * from its struct table_pane). */
 	const int *columns;
 	size_t nr_columns;
+	/* ...or, when set, those of the view state (the Stacks pane's modes). */
+	const int *(*columns_of)(const struct view *v, size_t *ret_nr);
 	/* The help screen's lines for the pane's own keys. */
 	const struct key_help *help;
 	size_t nr_help;
@@ -114,6 +116,30 @@ extern const struct pane_ops pane_use_ops, pane_traces_ops;
  */
 size_t pane_threads_setup_cols(bool procs, const int **ret);
 uint32_t pane_threads_default_mask(bool procs);
+
+/*
+ * The Stacks pane's stack pairs of query q (pane_stacks.c): the window's
+ * on-CPU or off-CPU samples as the call tree takes them (the tracers',
+ * LuaJIT threads' stitched ones in place of their own, else the thread
+ * samples'), narrowed by q's filter. *set is the caller's (free set->out);
+ * *ret_total: all samples accepted, with or without stacks. Sets
+ * t->stacks_traced and t->stacks_luajit. false when the query failed.
+ */
+struct model_stack_counts;
+bool stacks_pairs(struct tui *t, const struct model_query *q, struct model_stack_counts *set,
+		  uint64_t *ret_total);
+
+/* The Stacks pane's hot-functions mode (pane_hot.c, view.stacks_hot), the pane's
+ * operations there. */
+void hot_build(struct tui *t);
+void hot_sort(struct tui *t);
+size_t hot_nr_rows(const struct tui *t);
+void hot_draw(struct tui *t, int y, int h, int cols);
+bool hot_drill(struct tui *t, size_t row, struct crumb *ret);
+bool hot_match(struct tui *t, size_t row, const char *text);
+extern const int hot_columns[];
+extern const size_t hot_nr_columns;
+extern const char hot_title[];
 
 /* Appends " > "-free label text for a syscall ("epoll_wait", "no syscall"). */
 void pane_syscall_label(int nr, char *buf, size_t len);

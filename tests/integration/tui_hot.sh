@@ -1,0 +1,101 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# The Stacks pane's hot functions (f, issue #25 item 3), driven in tmux on
+# the two_funcs workload with the BPF source (root): thread tf-alpha burns
+# in alpha_spin(), tf-beta in beta_spin(), both under spin_loop(). perf
+# record (cpu-clock, the only event here) samples the same process over
+# the same seconds. With the workload stopped and the session window, the
+# two known leaves are the two top rows, each SELF% within 5 points of
+# perf report --no-children's; spin_loop has no self but its TOTAL% holds
+# both. Enter narrows the call tree to the function (its caller and itself
+# in the tree), Esc comes back to the hot functions; the help screen lists
+# the f key. Skips (77) without root or when perf cannot sample here.
+set -u
+
+TUI_NAME=tuihot
+# shellcheck source=lib/tui_common.bash
+source "$(dirname "$0")/lib/tui_common.bash"
+[ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
+command -v perf >/dev/null || { echo "SKIP: perf is not installed (apt-get install linux-perf)"; exit 77; }
+perf record -e cpu-clock -o "$TUI_TMP/probe.data" -- true >/dev/null 2>&1 ||
+	{ echo "SKIP: perf record -e cpu-clock cannot sample here"; exit 77; }
+
+start_workload two_funcs 2 120
+start_shell 200 50
+keys "clear; $TT_BIN --source bpf -d 2 -p $WL --log $TUI_TMP/log; echo EXIT=\$?" Enter
+
+started() { screen | grep -Eq 'PID +TID|EXIT=[0-9]'; }
+wait_until "$TUI_WAIT" "threadtop to start" started
+screen | grep -Eq 'PID +TID' || {
+	echo "SKIP: threadtop could not start the BPF source: $(cat "$TUI_TMP/log")"
+	exit 77
+}
+# perf over the same seconds as threadtop's session from here on.
+perf record -e cpu-clock -F 99 -p "$WL" -o "$TUI_TMP/perf.data" >"$TUI_TMP/perf.log" 2>&1 &
+PERF=$!
+TUI_PIDS+=("$PERF")
+keys 4
+wait_for 'ON-CPU CALL TREE'
+screen | grep -Fq 'f: hot functions' || fail "the call tree's hint does not name f"
+keys f
+wait_for 'ON-CPU FUNCTION'
+screen | grep -Fq 'f: call tree' || fail "the hot functions' hint does not name f"
+keys w
+wait_for 'window: last minute'
+keys w
+wait_for 'window: session'
+sleep 8
+kill -STOP "$WL"
+kill -INT "$PERF"
+wait "$PERF" 2>/dev/null
+redrawn 2
+hot=$(screen)
+perf report -i "$TUI_TMP/perf.data" --no-children --sort sym --stdio 2>/dev/null >"$TUI_TMP/perf.txt"
+grep -q '%' "$TUI_TMP/perf.txt" || { echo "SKIP: perf recorded no samples: $(cat "$TUI_TMP/perf.log")"; exit 77; }
+
+# The rows: "SELF% TOTAL% SAMPLES FUNCTION MODULE PROCESSES", hottest self first.
+rows=$(grep -E '^ *[0-9.]+% +[0-9.]+% ' <<<"$hot")
+top2=$(head -2 <<<"$rows" | awk '{print $4}' | sort | tr '\n' ' ')
+[ "$top2" = "alpha_spin beta_spin " ] || fail "the top rows are '$top2', not alpha_spin and beta_spin: $hot"
+self() { awk -v f="$1" '$4 == f {sub("%", "", $1); print $1; exit}' <<<"$rows"; }
+total() { awk -v f="$1" '$4 == f {sub("%", "", $2); print $2; exit}' <<<"$rows"; }
+pself() { awk -v f="$1" '$NF == f && $1 ~ /%$/ {sub("%", "", $1); print $1; exit}' "$TUI_TMP/perf.txt"; }
+close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 5) }'; }
+for f in alpha_spin beta_spin; do
+	s=$(self "$f")
+	p=$(pself "$f")
+	close "$s" "$p" || fail "$f: SELF% ${s} here, ${p} in perf report --no-children"
+	echo "$f: SELF% ${s} here, ${p} in perf report --no-children"
+done
+# spin_loop calls both: no self, its total holds theirs (once per sample).
+sl=$(total spin_loop)
+both=$(awk -v a="$(total alpha_spin)" -v b="$(total beta_spin)" 'BEGIN {print a + b}')
+[ -n "$sl" ] || fail "spin_loop is not listed"
+close "$sl" "$both" || fail "spin_loop TOTAL% $sl is not alpha_spin's + beta_spin's ($both)"
+awk -v t="$sl" 'BEGIN {exit !(t <= 100.05)}' || fail "spin_loop TOTAL% $sl is over 100"
+grep -Eq "two_funcs \\[$WL\\]" <<<"$hot" || fail "the process is not named on the rows"
+
+# Enter on the top row: the call tree through it, then Esc back to the list.
+keys Home Enter
+wait_for 'ON-CPU CALL TREE'
+wait_for '> function (alpha|beta)_spin'
+keys E
+wait_for 'spin_loop'
+keys Escape
+wait_for 'ON-CPU FUNCTION'
+
+# The filter text keeps the matching functions only.
+keys '\' 'beta' Enter
+redrawn 1
+screen | grep -q 'alpha_spin' && fail "the filter 'beta' kept alpha_spin"
+screen | grep -q 'beta_spin' || fail "the filter 'beta' lost beta_spin"
+keys Escape
+
+# The help screen lists the view's key.
+keys '?'
+wait_for 'hot functions'
+keys q
+kill -CONT "$WL"
+keys q
+wait_for 'EXIT=0'
+echo PASS
