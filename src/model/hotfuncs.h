@@ -29,7 +29,9 @@
 #define HOTFUNCS_INLINE_MAX 16
 
 struct hotfunc {
-	const char *name;   /* as named, never NULL; raw bytes: renderers escape */
+	/* As named, raw bytes: renderers escape. NULL for a frame named by its
+	 * address alone (no namer): hotfunc_name gives "0xADDR" then. */
+	const char *name;
 	const char *module; /* NULL when unknown */
 	uint64_t ip;	    /* the first address seen in it (to narrow stacks to it) */
 	uint32_t pid;	    /* the process of that address, 0 for kernel frames */
@@ -41,7 +43,6 @@ struct hotfunc {
 	uint8_t nr_pids;
 	bool more_pids;
 	char comm[TT_COMM_LEN]; /* the name of pids[0] (its main thread's comm), a copy */
-	uint32_t stamp_;	/* internal: the last pair that counted it in total */
 };
 
 enum hotfuncs_sort {
@@ -53,15 +54,24 @@ enum hotfuncs_sort {
 };
 
 struct hotfuncs {
-	struct hotfunc *funcs; /* sorted by self (hotfuncs__sort: another order) */
-	size_t nr;
+	/* By self, most first (hotfuncs__sort: another order); only the first
+	 * `sorted` are in that order, the rest after them in no order. */
+	struct hotfunc **funcs;
+	size_t nr, sorted;
 	uint64_t total;	  /* samples (or ns) of all the pairs, with or without stacks */
 	uint64_t dropped; /* samples (or ns) of functions beyond HOTFUNCS_MAX */
 	/* internal */
+	struct hotfunc *store;
+	enum hotfuncs_sort sort_by_;
+	bool reverse_;
 	size_t cap;
-	struct u64map *by_id, *by_addr;
-	struct hotfuncs_addr *addrs;
-	size_t nr_addrs, cap_addrs;
+	struct u64map *by_id;	     /* function identity -> index + 1 */
+	struct hotfuncs_slot *slots; /* (process, address) -> functions, open addressing */
+	size_t nr_slots, cap_slots;
+	uint32_t *inl; /* the function runs of addresses with inlined functions */
+	size_t nr_inl, cap_inl;
+	struct hotfuncs_count *counts; /* self, total, stamp per function while counting */
+	bool namer;		       /* the model had a frame namer */
 	char **strings;
 	size_t nr_strings, cap_strings;
 };
@@ -82,8 +92,17 @@ struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_c
  */
 struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct profile *p,
 					enum profile_kind kind, uint32_t state_mask);
+/* f's name, or "0xADDR" in buf (HOTFUNC_NAME_LEN) when it has none. */
+#define HOTFUNC_NAME_LEN 24
+const char *hotfunc_name(const struct hotfunc *f, char *buf);
 /* Orders h->funcs by; reverse turns the order round. */
 void hotfuncs__sort(struct hotfuncs *h, enum hotfuncs_sort by, bool reverse);
+/* The same for the first k only (h->sorted = k), the rest after them in no
+ * order: what a screen of rows needs of 100,000 functions. */
+#define HOTFUNCS_SORT_FIRST 256
+void hotfuncs__sort_first(struct hotfuncs *h, enum hotfuncs_sort by, bool reverse, size_t k);
+/* Sorts the rest when want rows are more than h->sorted; returns h->sorted. */
+size_t hotfuncs__sort_more(struct hotfuncs *h, size_t want);
 /* The entry of the function named name in module (NULL = any), or NULL. */
 const struct hotfunc *hotfuncs__find(const struct hotfuncs *h, const char *name,
 				     const char *module);

@@ -119,17 +119,18 @@ void json_hot_functions(struct json *j, const char *key, struct model *m, const 
 	size_t n = h->nr;
 
 	if (n > JSON_HOT_FUNCTIONS_MAX) {
-		hotfuncs__sort(h, HOTFUNCS_BY_TOTAL, false);
+		hotfuncs__sort_first(h, HOTFUNCS_BY_TOTAL, false, JSON_HOT_FUNCTIONS_MAX);
 		n = JSON_HOT_FUNCTIONS_MAX;
-		h->nr = n; /* the rest go unlisted; free still frees their strings */
-		hotfuncs__sort(h, HOTFUNCS_BY_SELF, false);
+		h->nr = n; /* the rest go unlisted; free still frees them */
 	}
+	hotfuncs__sort(h, HOTFUNCS_BY_SELF, false);
 	json_begin_array(j, key);
 	for (size_t i = 0; i < n; i++) {
-		const struct hotfunc *f = &h->funcs[i];
+		const struct hotfunc *f = h->funcs[i];
+		char name[HOTFUNC_NAME_LEN];
 
 		json_begin_object(j, NULL);
-		json_string(j, "name", f->name);
+		json_string(j, "name", hotfunc_name(f, name));
 		if (f->module)
 			json_string(j, "module", f->module);
 		if (f->kernel)

@@ -274,6 +274,7 @@ int main(int argc, char **argv)
 	bench_pane(t, "Stacks", '4', reps);
 	tui__key(t, 'E'); /* everything expanded */
 	bench_pane(t, "Stacks E", 0, reps);
+	bench_pane(t, "Hot (f)", 'f', reps); /* the hot functions of the same stacks */
 	tui__free(t);
 	screen_close();
 	bench_query(m, reps);

@@ -173,7 +173,7 @@ static void self_and_total(void **state)
 	assert_int_equal(f->nr_pids, 2);
 	assert_string_equal(f->module, "app");
 	/* The first row is the hottest leaf. */
-	assert_ptr_equal(&h->funcs[0], f);
+	assert_ptr_equal(h->funcs[0], f);
 	f = find(h, "k_fn");
 	assert_true(f->kernel);
 	assert_int_equal(f->self, 1);
@@ -195,15 +195,15 @@ static void self_and_total(void **state)
 		uint64_t self = 0;
 
 		for (size_t i = 0; i < h->nr; i++)
-			self += h->funcs[i].self;
+			self += h->funcs[i]->self;
 		assert_int_equal(self, h->total);
 	}
 	hotfuncs__sort(h, HOTFUNCS_BY_TOTAL, false);
-	assert_string_equal(h->funcs[0].name, "main");
+	assert_string_equal(h->funcs[0]->name, "main");
 	hotfuncs__sort(h, HOTFUNCS_BY_NAME, false);
-	assert_string_equal(h->funcs[0].name, "inner");
+	assert_string_equal(h->funcs[0]->name, "inner");
 	hotfuncs__sort(h, HOTFUNCS_BY_NAME, true);
-	assert_string_equal(h->funcs[0].name, "rec");
+	assert_string_equal(h->funcs[0]->name, "rec");
 	hotfuncs__free(h);
 	free(set.out);
 	model__free(m);
@@ -274,7 +274,7 @@ static void views_agree(void **state)
 	assert_int_equal(tui->total, calltree__node(t, CALLTREE_ROOT)->total);
 	assert_int_equal(tui->nr, exp->nr);
 	for (size_t i = 0; i < tui->nr; i++) {
-		const struct hotfunc *a = &tui->funcs[i], *b = &exp->funcs[i];
+		const struct hotfunc *a = tui->funcs[i], *b = exp->funcs[i];
 
 		assert_string_equal(a->name, b->name);
 		assert_int_equal(a->self, b->self);

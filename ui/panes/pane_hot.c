@@ -46,7 +46,9 @@ static enum hotfuncs_sort sort_of(int col)
 
 static bool passes(const struct hotfunc *f, const char *text)
 {
-	return !text[0] || strcasestr(f->name, text) ||
+	char buf[HOTFUNC_NAME_LEN];
+
+	return !text[0] || strcasestr(hotfunc_name(f, buf), text) ||
 	       (f->module && strcasestr(f->module, text)) || strcasestr(f->comm, text);
 }
 
@@ -55,11 +57,13 @@ static void refilter(struct tui *t)
 {
 	struct pane_view *pv = &t->view.per_pane[PANE_STACKS];
 	const struct hotfunc *was =
-		t->hot && pv->sel < t->nr_hot_rows ? &t->hot->funcs[t->hot_rows[pv->sel]] : NULL;
+		t->hot && pv->sel < t->nr_hot_rows ? t->hot->funcs[t->hot_rows[pv->sel]] : NULL;
 	char name[256] = "", module[256] = "";
 
 	if (was) { /* the set may be sorted again under it: by name */
-		snprintf(name, sizeof(name), "%s", was->name);
+		char buf[HOTFUNC_NAME_LEN];
+
+		snprintf(name, sizeof(name), "%s", hotfunc_name(was, buf));
 		snprintf(module, sizeof(module), "%s", was->module ? was->module : "");
 	}
 	snprintf(t->hot_filter, sizeof(t->hot_filter), "%s", t->view.filter);
@@ -67,15 +71,17 @@ static void refilter(struct tui *t)
 	if (!t->hot)
 		return;
 	xgrow((void **)&t->hot_rows, &t->cap_hot_rows, t->hot->nr + 1, sizeof(*t->hot_rows));
-	for (size_t i = 0; i < t->hot->nr; i++)
-		if (passes(&t->hot->funcs[i], t->hot_filter))
+	for (size_t i = 0; i < t->hot->sorted; i++)
+		if (passes(t->hot->funcs[i], t->hot_filter))
 			t->hot_rows[t->nr_hot_rows++] = (uint32_t)i;
 	if (!name[0] || !pv->sel)
 		return; /* on the first row: stay on top as the figures change */
 	for (size_t r = 0; r < t->nr_hot_rows; r++) {
-		const struct hotfunc *f = &t->hot->funcs[t->hot_rows[r]];
+		const struct hotfunc *f = t->hot->funcs[t->hot_rows[r]];
+		char buf[HOTFUNC_NAME_LEN];
 
-		if (!strcmp(f->name, name) && !strcmp(f->module ? f->module : "", module)) {
+		if (!strcmp(hotfunc_name(f, buf), name) &&
+		    !strcmp(f->module ? f->module : "", module)) {
 			pv->sel = r;
 			return;
 		}
@@ -88,8 +94,19 @@ void hot_sort(struct tui *t)
 
 	if (!t->hot)
 		return;
-	hotfuncs__sort(t->hot, sort_of(pv->sort_col), pv->reverse);
+	/* The first screens only: the rest when the rows are asked for (End, a search). */
+	hotfuncs__sort_first(t->hot, sort_of(pv->sort_col), pv->reverse,
+			     t->view.filter[0] ? SIZE_MAX : HOTFUNCS_SORT_FIRST);
 	refilter(t);
+}
+
+size_t hot_rows_needed(struct tui *t, size_t want)
+{
+	if (t->hot && want > t->nr_hot_rows && t->hot->sorted < t->hot->nr) {
+		hotfuncs__sort_more(t->hot, want);
+		refilter(t);
+	}
+	return hot_nr_rows(t);
 }
 
 void hot_build(struct tui *t)
@@ -104,7 +121,7 @@ void hot_build(struct tui *t)
 	frame_key_make(t, &q, &fk);
 	if (t->hot && frame_key_equal(&fk, &t->hot_key)) {
 		if (strcmp(t->hot_filter, t->view.filter))
-			refilter(t); /* the same data, other text */
+			hot_sort(t); /* the same data, other text */
 		return;
 	}
 	hotfuncs__free(t->hot);
@@ -124,15 +141,16 @@ size_t hot_nr_rows(const struct tui *t)
 
 static const struct hotfunc *row_func(const struct tui *t, size_t row)
 {
-	return t->hot && row < t->nr_hot_rows ? &t->hot->funcs[t->hot_rows[row]] : NULL;
+	return t->hot && row < t->nr_hot_rows ? t->hot->funcs[t->hot_rows[row]] : NULL;
 }
 
 /* "name [k]": the function as the call tree names it, escaped. */
 static void func_text(const struct hotfunc *f, char *buf, size_t len)
 {
-	char name[480];
+	char name[480], addr[HOTFUNC_NAME_LEN];
+	const char *s = hotfunc_name(f, addr);
 
-	escape_for_terminal(f->name, strlen(f->name), name, sizeof(name));
+	escape_for_terminal(s, strlen(s), name, sizeof(name));
 	snprintf(buf, len, "%s%s", name,
 		 f->kernel		  ? " [k]"
 		 : f->level		  ? " [inlined]"

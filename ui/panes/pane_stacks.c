@@ -85,7 +85,7 @@ static void flatten_keeping(struct tui *t, uint64_t key)
 static size_t stacks_rows(struct tui *t, size_t want)
 {
 	if (t->view.stacks_hot)
-		return hot_nr_rows(t);
+		return hot_rows_needed(t, want);
 	return stack_rows_fill(&t->stack_rows, want);
 }
 

@@ -134,6 +134,7 @@ bool stacks_pairs(struct tui *t, const struct model_query *q, struct model_stack
 void hot_build(struct tui *t);
 void hot_sort(struct tui *t);
 size_t hot_nr_rows(const struct tui *t);
+size_t hot_rows_needed(struct tui *t, size_t want);
 void hot_draw(struct tui *t, int y, int h, int cols);
 bool hot_drill(struct tui *t, size_t row, struct crumb *ret);
 bool hot_match(struct tui *t, size_t row, const char *text);
