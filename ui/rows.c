@@ -296,6 +296,26 @@ static int cmp_syscall(int a, int b)
 	return strcmp(x, y);
 }
 
+/*
+ * The Group pane's leaf-function rows by the function's name, as they read
+ * (by address they came out in no order a reader sees); rows without a
+ * leaf last, the same name by address.
+ */
+static int leaf_cmp(const struct rows_ctx *c, const struct model_row *a, const struct model_row *b,
+		    bool kernel)
+{
+	uint64_t ia = kernel ? a->kleaf_ip : a->uleaf_ip, ib = kernel ? b->kleaf_ip : b->uleaf_ip;
+	char x[256], y[256];
+	int r;
+
+	if (!ia || !ib)
+		return CMP(!ia, !ib);
+	rows_frame_pid(c->m, a->pid ? a->pid : a->leaf_pid, ia, kernel, x, sizeof(x));
+	rows_frame_pid(c->m, b->pid ? b->pid : b->leaf_pid, ib, kernel, y, sizeof(y));
+	r = strcmp(x, y);
+	return r ? r : CMP(ia, ib);
+}
+
 int rows_compare(const struct rows_ctx *c, const struct model_row *a, const struct model_row *b,
 		 int col)
 {
@@ -355,10 +375,8 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		r = text_cmp(row_wchan(c, a), row_wchan(c, b));
 		break;
 	case COL_KLEAF:
-		r = CMP(a->kleaf_ip, b->kleaf_ip);
-		break;
 	case COL_ULEAF:
-		r = CMP(a->uleaf_ip, b->uleaf_ip);
+		r = leaf_cmp(c, a, b, col == COL_KLEAF);
 		break;
 	case COL_CGROUP:
 		r = CMP(a->cgroup_id, b->cgroup_id);

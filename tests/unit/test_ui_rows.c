@@ -17,6 +17,7 @@
 
 #include "rows.h"
 #include "model.h"
+#include "threadtop/frame_namer.h"
 #include "util.h"
 
 #define SEC NSEC_PER_SEC
@@ -239,6 +240,38 @@ static void top_frame(void **state)
 	model__free(m);
 }
 
+/* Names 0x100 "zeta" and 0x200 "alpha": the address order is not the names'. */
+static int leaf_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
+{
+	(void)ctx;
+	(void)pid;
+	memset(ret, 0, sizeof(*ret));
+	ret->kernel = kernel;
+	ret->name = addr == 0x100 ? "zeta" : addr == 0x200 ? "alpha" : "mid";
+	return 0;
+}
+
+/* The Group pane's leaf-function columns sort by name (issue 25), rows without a leaf last. */
+static void leaf_sort_by_name(void **state)
+{
+	static const struct frame_namer namer = {leaf_name, NULL};
+	struct model *m = model__new(NULL);
+	struct rows_ctx c = {.m = m, .dims = DIM_BIT(DIM_ULEAF)};
+	struct model_row z = row(1, 0, "z", 0, 1), a = row(1, 0, "a", 0, 1),
+			 none = row(1, 0, "none", 0, 1);
+
+	(void)state;
+	model__set_frame_namer(m, &namer);
+	z.uleaf_ip = z.kleaf_ip = 0x100;
+	a.uleaf_ip = a.kleaf_ip = 0x200;
+	assert_true(rows_compare(&c, &a, &z, COL_ULEAF) < 0); /* alpha before zeta */
+	assert_true(rows_compare(&c, &z, &a, COL_ULEAF) > 0);
+	assert_true(rows_compare(&c, &a, &z, COL_KLEAF) < 0);
+	assert_true(rows_compare(&c, &z, &none, COL_ULEAF) < 0);
+	assert_int_equal(rows_compare(&c, &a, &a, COL_ULEAF), 0);
+	model__free(m);
+}
+
 /* Names cgroup 42 as a container with a hostile byte; knows no other. */
 static int cg_name(void *ctx, uint64_t id, char *buf, size_t len)
 {
@@ -275,6 +308,7 @@ int main(void)
 		cmocka_unit_test(last_interval_and_latest_sample),
 		cmocka_unit_test(syscall_columns),
 		cmocka_unit_test(top_frame),
+		cmocka_unit_test(leaf_sort_by_name),
 		cmocka_unit_test(cgroup_names),
 	};
 
