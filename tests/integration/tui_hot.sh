@@ -9,13 +9,16 @@
 # perf report --no-children's; spin_loop has no self but its TOTAL% holds
 # both. Enter narrows the call tree to the function (its caller and itself
 # in the tree), Esc comes back to the hot functions; the help screen lists
-# the f key. Skips (77) without root or when perf cannot sample here.
+# the f key. Then batch JSON and the JSON report of a run on the same
+# workload list the two leaves on top of their hot_functions. Skips (77)
+# without root or when perf cannot sample here.
 set -u
 
 TUI_NAME=tuihot
 # shellcheck source=lib/tui_common.bash
 source "$(dirname "$0")/lib/tui_common.bash"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
+command -v python3 >/dev/null || { echo "SKIP: python3 is not installed"; exit 77; }
 command -v perf >/dev/null || { echo "SKIP: perf is not installed (apt-get install linux-perf)"; exit 77; }
 perf record -e cpu-clock -o "$TUI_TMP/probe.data" -- true >/dev/null 2>&1 ||
 	{ echo "SKIP: perf record -e cpu-clock cannot sample here"; exit 77; }
@@ -98,4 +101,22 @@ keys q
 kill -CONT "$WL"
 keys q
 wait_for 'EXIT=0'
+
+# Batch JSON's hot_functions per interval and the JSON report's: the same
+# computation, the known leaves on top, TOTAL never under SELF.
+"$TT_BIN" -b --format json --source bpf -d 2 -n 2 -p "$WL" --export "$TUI_TMP/report.json" \
+	>"$TUI_TMP/batch.json" 2>"$TUI_TMP/batch.err" || fail "batch run: $(cat "$TUI_TMP/batch.err")"
+python3 - "$TUI_TMP/batch.json" "$TUI_TMP/report.json" <<'PY' || fail "hot_functions in batch JSON or the report"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1])]
+report = json.load(open(sys.argv[2]))
+for name, d in [("interval %d" % i, l) for i, l in enumerate(lines)] + [("report", report)]:
+    hot = d["hot_functions"]
+    top = sorted(f["name"] for f in hot[:2])
+    assert top == ["alpha_spin", "beta_spin"], (name, top)
+    assert all(f["total"] >= f["self"] for f in hot), name
+    assert sum(f["self"] for f in hot) <= d["hot_functions_total"], name
+    assert all(f["pids"] for f in hot if f["name"].endswith("_spin")), name
+    print(name, [(f["name"], f["self_pct"]) for f in hot[:2]])
+PY
 echo PASS
