@@ -40,6 +40,8 @@ void model_clock_tick(struct model *m, const struct tt_tick *tick)
 	 * began there, not when the source started loading, so the first
 	 * window's length is the time its passes cover.
 	 */
+	if (!m->first_pass_ns)
+		m->first_pass_ns = tick->hdr.time_ns;
 	if (!m->ticks && !m->intervals && tick->weight_us) {
 		uint64_t began = tick->hdr.time_ns - (uint64_t)tick->weight_us * NSEC_PER_USEC;
 

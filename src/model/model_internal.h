@@ -87,6 +87,7 @@ struct model {
 	uint64_t session_start_ns;
 	uint64_t interval_start_ns;
 	uint64_t last_start_ns, last_end_ns; /* the last complete interval */
+	uint64_t first_pass_ns; /* the run's first pass: threads' CPU time counts from it */
 	uint64_t intervals;
 	uint64_t now_ns;
 	uint32_t weight_us;

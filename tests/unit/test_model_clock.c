@@ -169,6 +169,77 @@ static void first_pass_starts_the_window(void **state)
 	model__free(m);
 }
 
+static void cpu_sample(struct model *m, uint64_t t, uint32_t tid, uint64_t cpu_ns)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), t},
+		.pid = 10,
+		.tid = tid,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.cpu_time_ns = cpu_ns,
+		.syscall_nr = TT_SYSCALL_NONE,
+		.state = TT_ST_R,
+	};
+
+	strcpy(s.comm, "w");
+	model__ingest(m, &s.hdr);
+}
+
+static double cpu_of(struct model *m, enum model_window w, uint32_t tid)
+{
+	struct model_result res;
+	struct model_query q;
+	double v = -1;
+
+	model_query_init(&q);
+	q.window = w;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	for (size_t i = 0; i < res.nr; i++)
+		if (res.rows[i].tid == tid)
+			v = res.rows[i].cpu_pct;
+	model_result__release(&res);
+	return v;
+}
+
+/*
+ * The TUI's short first interval (two passes): a thread on a CPU all the
+ * time reads 100%, not 50%. Its CPU time counts from the first pass, the
+ * window's states from a period before it; later intervals are unchanged.
+ */
+static void cpu_time_counts_from_the_first_pass(void **state)
+{
+	struct model *m = model__new(NULL);
+	uint64_t t1 = T0 + SEC / 20, t2 = T0 + SEC / 10;
+	double v;
+
+	(void)state;
+	model__advance(m, T0);
+	cpu_sample(m, t1, 11, 5 * SEC);
+	tick(m, t1, 50000, 0, TT_TICK_VERSION);
+	cpu_sample(m, t2, 11, 5 * SEC + SEC / 20);
+	tick(m, t2, 50000, 0, TT_TICK_VERSION);
+	v = cpu_of(m, WIN_INTERVAL, 11);
+	assert_true(v > 99.9 && v < 100.1);
+	assert_true(active_of(m, WIN_INTERVAL, 11) > 0.99 && active_of(m, WIN_INTERVAL, 11) < 1.01);
+	model__end_interval(m, t2);
+	v = cpu_of(m, WIN_LAST, 11);
+	assert_true(v > 99.9 && v < 100.1);
+	/* A second at half a CPU. */
+	for (int i = 1; i <= 20; i++) {
+		uint64_t t = t2 + (uint64_t)i * SEC / 20;
+
+		cpu_sample(m, t, 11, 5 * SEC + SEC / 20 + (uint64_t)i * SEC / 40);
+		tick(m, t, 50000, 0, TT_TICK_VERSION);
+	}
+	v = cpu_of(m, WIN_INTERVAL, 11);
+	assert_true(v > 49.9 && v < 50.1);
+	/* Session: 50 + 500 ms of CPU over the 1.05 s since the first pass. */
+	v = cpu_of(m, WIN_SESSION, 11);
+	assert_true(v > 52.3 && v < 52.5);
+	model__free(m);
+}
+
 /* No pass yet: a sample stands for the period of the samples. */
 static void no_pass_yet(void **state)
 {
@@ -192,6 +263,7 @@ int main(void)
 		cmocka_unit_test(version_1_ticks),
 		cmocka_unit_test(first_pass_starts_the_window),
 		cmocka_unit_test(no_pass_yet),
+		cmocka_unit_test(cpu_time_counts_from_the_first_pass),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
