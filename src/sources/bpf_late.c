@@ -41,6 +41,7 @@ struct bpf_late {
 	const struct bpf_source *bs; /* read only, by the thread */
 	/* Results, the loop's once done is set. */
 	struct threads_bpf *one_pass;
+	const char *missing_kfunc; /* a kfunc the one-pass sampler needs and the kernel lacks */
 	char one_pass_why[512];
 	char *one_pass_log; /* libbpf's messages about it when it failed, or NULL */
 	struct oncpu_bpf *oncpu;
@@ -61,8 +62,10 @@ static void *late_main(void *arg)
 	if (getpriority(PRIO_PROCESS, 0) < 0 && !errno)
 		setpriority(PRIO_PROCESS, 0, 0);
 
-	/* bpf_load__all asked the kernel's BTF: late_one_pass only when the kfuncs are there. */
-	if (bs->late_one_pass &&
+	/* The kernel's BTF is asked here, off the first data's path (15-60 ms of it). */
+	if (bs->late_one_pass)
+		l->missing_kfunc = bpf_load__missing_kfunc();
+	if (bs->late_one_pass && !l->missing_kfunc &&
 	    bpf_load__one_pass(bs, &l->one_pass, l->one_pass_why, sizeof(l->one_pass_why)) < 0)
 		l->one_pass_log = xstrdup(bpf_source__libbpf_log()); /* the next load resets it */
 	if (bs->opts.cpu_hz)
@@ -130,10 +133,14 @@ void bpf_late__poll(struct bpf_source *bs)
 	if (!l->joined)
 		pthread_join(l->thread, NULL);
 	bs->late_load = NULL;
-	if (l->one_pass)
+	if (l->missing_kfunc) {
+		bs->missing_kfunc = l->missing_kfunc;
+		bpf_load__note_no_kfunc(bs->missing_kfunc); /* the expected fallback: no warning */
+	} else if (l->one_pass) {
 		switch_to_one_pass(bs, l->one_pass);
-	else if (bs->late_one_pass)
+	} else if (bs->late_one_pass) {
 		bpf_load__one_pass_failed(bs, l->one_pass_why, l->one_pass_log);
+	}
 	free(l->one_pass_log);
 	bs->luajit = l->luajit;
 	if (!bs->luajit)

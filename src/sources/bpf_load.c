@@ -117,6 +117,13 @@ const char *bpf_load__missing_kfunc(void)
 	return missing;
 }
 
+void bpf_load__note_no_kfunc(const char *name)
+{
+	log_info("BPF source: this kernel has no kfunc %s (the one-pass thread sampler's, "
+		 "Linux 6.7+): threads are sampled by the per-task iterator",
+		 name);
+}
+
 /* Every object's copy of the shared maps and config, set the same way. */
 #define CONFIGURE(skel, bs, weight)                                                           \
 	do {                                                                                  \
@@ -531,13 +538,12 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 	 * A kernel without its kfuncs (before 6.7) gets the task iterator at
 	 * once: an expected choice, said once in the log, not a warning.
 	 */
-	bs->missing_kfunc = bpf_load__missing_kfunc();
+	/* Reading the kernel's BTF for it costs 15-60 ms: deferring, bpf_late.c asks. */
+	bs->missing_kfunc = bs->late ? NULL : bpf_load__missing_kfunc();
 	if (bs->missing_kfunc)
-		log_info("BPF source: this kernel has no kfunc %s (the one-pass thread sampler's, "
-			 "Linux 6.7+): threads are sampled by the per-task iterator",
-			 bs->missing_kfunc);
+		bpf_load__note_no_kfunc(bs->missing_kfunc);
 	bs->one_pass = !bs->late && !bs->missing_kfunc;
-	bs->late_one_pass = bs->late && !bs->missing_kfunc;
+	bs->late_one_pass = bs->late;
 	/* Short of memory, the per-task iterator would be too: no fallback then. */
 	if ((e = load_threads(bs, err, errlen)) < 0 && bs->one_pass && e != -ENOMEM &&
 	    e != -EPERM) {

@@ -138,6 +138,8 @@ void bpf_load__one_pass_failed(const struct bpf_source *bs, const char *why, con
  * THREADTOP_TEST_NO_KFUNC=NAME[,NAME...] makes it report those missing.
  */
 const char *bpf_load__missing_kfunc(void);
+/* Says in the log that the kernel lacks kfunc name: the per-task iterator samples. */
+void bpf_load__note_no_kfunc(const char *name);
 /* Notes the programs of every loaded object again (the thread sampler changed). */
 void bpf_load__note_all(struct bpf_source *bs);
 int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen);
