@@ -207,10 +207,15 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 		if (l->col_id[c] == COL_CMD || (l->col_id[c] == COL_COMM && tree_col != COL_CMD))
 			tree_col = l->col_id[c];
 	if (!t->nr_rows) {
-		screen_text(y + 2, 2, cols - 2,
-			    t->view.filter[0] ? "no row matches the filter (Esc clears it)"
-					      : t->table->empty,
-			    ROLE_DIM, false);
+		const char *why = t->table->empty;
+
+		/* Before the first interval ends, say what is under way, not "nothing". */
+		if (!t->header.intervals)
+			why = t->timeline ? "reading the recording..."
+					  : "taking the first samples (a short first interval)...";
+		if (t->view.filter[0])
+			why = "no row matches the filter (Esc clears it)";
+		screen_text(y + 2, 2, cols - 2, why, ROLE_DIM, false);
 		return;
 	}
 	for (int k = 0; k < l->nr_visible; k++) {

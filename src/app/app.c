@@ -493,6 +493,8 @@ static int start_ticks(struct app *app)
 				  on_tick, app);
 }
 
+#define FIRST_INTERVAL_MIN_NS (NSEC_PER_SEC / 10)
+
 static int setup_loop(struct app *app)
 {
 	sigset_t set;
@@ -502,11 +504,19 @@ static int setup_loop(struct app *app)
 	app->interval_ns = (uint64_t)(app->delay_s * 1e9 + 0.5);
 	if (app->interval_ns < app->tick_ns)
 		app->interval_ns = app->tick_ns;
-	/* A live TUI shows a first, short interval (a quarter second) rather than
-	 * a blank table for the whole of -d; batch output keeps -d throughout. */
+	/* A live TUI shows a first, short interval (two passes, a tenth of a
+	 * second at least) rather than a blank table for the whole of -d: its
+	 * figures are over its real length, shown in the title (model__query
+	 * counts CPU time from the first pass). Batch output keeps -d throughout. */
 	app->first_interval_ns = app->interval_ns;
-	if (app->fe->progress && !app->replay && app->interval_ns > NSEC_PER_SEC / 4)
-		app->first_interval_ns = NSEC_PER_SEC / 4;
+	if (app->fe->progress && !app->replay) {
+		uint64_t first = 2 * app->tick_ns;
+
+		if (first < FIRST_INTERVAL_MIN_NS)
+			first = FIRST_INTERVAL_MIN_NS;
+		if (first < app->interval_ns)
+			app->first_interval_ns = first;
+	}
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -541,9 +551,10 @@ static int name_cgroup(void *ctx, uint64_t id, char *buf, size_t len)
  * Start-up is CPU work (the kernel verifier, kallsyms): on a saturated box
  * a normal-priority threadtop got a few percent of a CPU for it and took
  * 5-10 s to show anything. The loop thread runs it at nice -20 (the
- * threads it starts meanwhile inherit it) and goes back to its nice before
- * the front end starts and before any child is forked. Returns the nice to
- * go back to, or NO_NICE when it was not raised (no CAP_SYS_NICE).
+ * threads it starts meanwhile inherit it) and goes back to its nice once
+ * the loop has its sampling priority (--sched), before any child is forked.
+ * Returns the nice to go back to, or NO_NICE when it was not raised (no
+ * CAP_SYS_NICE).
  */
 static int raise_startup_priority(void)
 {
@@ -637,12 +648,13 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		emit_clock(&app, monotonic_ns());
 	run_cmd__release(app.child); /* the sources are up: the command may start */
 	app_host_init(&app);
-	restore_priority(startup_nice);
-	startup_nice = NO_NICE;
 	started = true; /* from here the front end owns the terminal, or says why not */
 	if (fe->start && fe->start(fe->ctx, &app.host) < 0)
 		goto out;
 	app_start_rt(&app); /* before the capabilities go: it takes CAP_SYS_NICE */
+	/* Not before: at nice 0 on a loaded box the loop waited 100+ ms here for a CPU. */
+	restore_priority(startup_nice);
+	startup_nice = NO_NICE;
 	app_drop_privileges(&app);
 	if (app.capture && (err = capture__start(app.capture)) < 0) {
 		log_msg("--cmd: cannot start a command: %s", strerror(-err));
