@@ -614,8 +614,14 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		log_msg("cannot create the event loop: %s", strerror(errno));
 		goto out;
 	}
-	if (!o->read_path) /* read once per process for the unwinder and the symbolizer */
+	if (!o->read_path) { /* read once per process for the unwinder and the symbolizer */
 		app.maps = maps_cache__new(NULL);
+		/* Live addresses are this machine's: name them lazily, at output time.
+		 * kallsyms (0.2-0.4 s on a loaded box) is read beside the verifier's
+		 * work, not after it: the first frame with kernel frames waits for it. */
+		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
+		symbolizer__load_kernel_background(app.sym);
+	}
 	if ((o->read_path ? app_replay_start(&app) : app_start_source(&app)) < 0)
 		goto out;
 	log_info("start-up: %s source ready after %.0f ms", app_source_name(&app),
@@ -624,9 +630,6 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		goto out;
 	if (!app.replay) {
 		app_start_use(&app);
-		/* Live addresses are this machine's: name them lazily, at output time. */
-		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
-		symbolizer__load_kernel_background(app.sym);
 		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
 		/* Containers, pods and units by the cgroup tree of this host. */
 		app.cgroups = cgroup_names__new(o->sys_root);
