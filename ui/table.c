@@ -212,7 +212,7 @@ void table_pane_draw(struct tui *t, int y, int h, int cols)
 		/* Before the first interval ends, say what is under way, not "nothing". */
 		if (!t->header.intervals)
 			why = t->timeline ? "reading the recording..."
-					  : "taking the first samples (a short first interval)...";
+					  : "taking the first samples...";
 		if (t->view.filter[0])
 			why = "no row matches the filter (Esc clears it)";
 		screen_text(y + 2, 2, cols - 2, why, ROLE_DIM, false);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The TUI's start-up (issue #21): the first interval is a short one (a
-# quarter second, whatever -d), the programs loaded in the background are
+# The TUI's start-up (issue #21): the first interval is a short one (two
+# passes, a tenth of a second at least, whatever -d), the table says that
+# the first samples are being taken until it ends, the programs loaded in the background are
 # attached later and said in the log (BPF: on-CPU samples arrive, "+oncpu"),
 # and a start that fails after the screen opened gives the terminal back
 # with the reason on it. Waits on what the screen shows, never on a timer;
@@ -18,17 +19,28 @@ start_session 100 30 "$TT_BIN --source proc -p 999999999; echo EXITED \$?; sleep
 wait_for 'EXITED 1'
 screen | grep -q 'no such process' || fail "the reason did not reach the terminal"
 
-# The first interval is short (0.2-0.3 s shown in the title), the next -d long.
+# The first interval is short (two passes at 20 Hz: 0.1 s shown in the title,
+# 0.2 s if a pass came late), the next -d long.
 new_server
 start_workload tui_target 3 120
 start_session 160 40 "$TT_BIN --source proc -d 2 -p $WL --log $TUI_TMP/proc.log"
 wait_for 'last interval \('
 first=$(row 1 | grep -o 'last interval ([0-9.]*s)')
 case $first in
-*"(0.2s)"* | *"(0.3s)"*) ;;
+*"(0.1s)"* | *"(0.2s)"*) ;;
 *) fail "first interval not a short one: $first" ;;
 esac
 wait_for 'last interval \(2\.0s\)'
+
+# At 1 Hz the first interval is its two passes (2 s, shorter than -d 5),
+# and until it ends the table says what is under way, not "no thread".
+new_server
+start_session 160 40 "$TT_BIN --source proc -F 1 -d 5 -p $WL"
+wait_for 'taking the first samples'
+screen | grep -q 'no thread was sampled' && fail "an empty table before the first interval"
+wait_for 'last interval \(2\.[0-2]s\)'
+wait_for '^ +[0-9]+ +[0-9]+ '
+wait_for 'last interval \(5\.[0-2]s\)'
 
 # BPF (when it loads here): the background programs come in and say so.
 if [ "$(id -u)" -eq 0 ] && "$TT_BIN" -b -n 1 -d 0.1 --source bpf >/dev/null 2>&1; then
