@@ -69,8 +69,8 @@ static void run_export(struct tui *t, const char *path)
 	char err[256];
 	int e;
 
-	/* The model's namer: the symbolizer on a live run, none in a replay. */
-	eo.namer = model__frame_namer(t->model);
+	/* The model's exact namer: the symbolizer on a live run, none in a replay. */
+	eo.namer = model__exact_namer(t->model);
 	/* A replay's exports describe the recording: its host and clock. */
 	if (t->host && t->host->replay_status(t->host, &st)) {
 		eo.host = st.host;

@@ -489,6 +489,17 @@ static int tui_interval(void *ctx, const struct frontend_host *host, uint64_t no
 	return 0;
 }
 
+static void tui_names_changed(void *ctx, const struct frontend_host *host)
+{
+	struct tui *t = *(struct tui **)ctx;
+
+	if (!t)
+		return;
+	tui__data_changed(t);
+	if (t->redraw_timer >= 0)
+		loop__set_timer(host->loop(host), t->redraw_timer, 1, 0);
+}
+
 static int tui_signal(void *ctx, const struct frontend_host *host, int signo)
 {
 	struct tui *t = *(struct tui **)ctx;
@@ -519,6 +530,7 @@ const struct frontend tui_frontend = {
 	.start = tui_start,
 	.interval = tui_interval,
 	.signal = tui_signal,
+	.names_changed = tui_names_changed,
 	.stop = tui_stop,
 	.ctx = &the_tui,
 };

@@ -105,6 +105,9 @@ struct frontend {
 	int (*interval)(void *ctx, const struct frontend_host *host, uint64_t now_ns);
 	/* A signal other than the ones that end the run (SIGWINCH). */
 	int (*signal)(void *ctx, const struct frontend_host *host, int signo);
+	/* Names shown as placeholders meanwhile (kallsyms, read in the
+	 * background) are in: show the frame again. Optional. */
+	void (*names_changed)(void *ctx, const struct frontend_host *host);
 	/* Before the app frees the model; undoes start. */
 	void (*stop)(void *ctx, const struct frontend_host *host);
 	void *ctx;

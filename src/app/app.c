@@ -368,6 +368,10 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 		.missed = (uint32_t)(due - app->tick_index - 1),
 	};
 	app->ticks_missed += due - app->tick_index - 1;
+	if (app->names_pending && !symbolizer__kernel_pending(app->sym)) {
+		app->names_pending = false; /* kallsyms is in: names for the frame on screen */
+		app->fe->names_changed(app->fe->ctx, &app->host);
+	}
 	app->tick_index = due;
 	app->last_pass_ns = now;
 	emit_clock(app, now);
@@ -614,14 +618,8 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		log_msg("cannot create the event loop: %s", strerror(errno));
 		goto out;
 	}
-	if (!o->read_path) { /* read once per process for the unwinder and the symbolizer */
+	if (!o->read_path) /* read once per process for the unwinder and the symbolizer */
 		app.maps = maps_cache__new(NULL);
-		/* Live addresses are this machine's: name them lazily, at output time.
-		 * kallsyms (0.2-0.4 s on a loaded box) is read beside the verifier's
-		 * work, not after it: the first frame with kernel frames waits for it. */
-		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
-		symbolizer__load_kernel_background(app.sym);
-	}
 	if ((o->read_path ? app_replay_start(&app) : app_start_source(&app)) < 0)
 		goto out;
 	log_info("start-up: %s source ready after %.0f ms", app_source_name(&app),
@@ -630,7 +628,18 @@ int app_run(const struct options *o, const struct frontend *fe, struct run_child
 		goto out;
 	if (!app.replay) {
 		app_start_use(&app);
-		model__set_frame_namer(app.model, symbolizer__namer(app.sym));
+		/* Live addresses are this machine's: name them lazily, at output time.
+		 * kallsyms (0.2-0.4 s on a loaded box; read beside the verifier, it
+		 * slowed it as much) is read after the programs are loaded; the TUI's
+		 * first frames do not wait for it (a placeholder names kernel frames
+		 * until it is in), what is exported does. */
+		app.sym = symbolizer__new(&(struct symbolizer_opts){.maps = app.maps});
+		symbolizer__load_kernel_background(app.sym);
+		model__set_frame_namer(app.model, fe->names_changed
+							  ? symbolizer__namer_nowait(app.sym)
+							  : symbolizer__namer(app.sym));
+		model__set_exact_namer(app.model, symbolizer__namer(app.sym));
+		app.names_pending = fe->names_changed && symbolizer__kernel_pending(app.sym);
 		/* Containers, pods and units by the cgroup tree of this host. */
 		app.cgroups = cgroup_names__new(o->sys_root);
 		app.cg_namer = (struct cgroup_namer){name_cgroup, app.cgroups};

@@ -311,7 +311,7 @@ static void serve_export_opts(void *ctx, struct export_opts *ret)
 		.by = (enum export_by)app->o->export_by,
 		.by_label = app->o->export_by_label,
 		.window = WIN_SESSION,
-		.namer = model__frame_namer(app->model),
+		.namer = model__exact_namer(app->model),
 		.source = app_source_name(app),
 		.hz = app->hz,
 		.cpu_hz = app->o->cpu_hz,

@@ -77,7 +77,7 @@ int export_app_write(struct app *app)
 	if (eo.by == EXPORT_BY_LABEL)
 		check_label_name(app, eo.by_label);
 	eo.source = app_source_name(app);
-	eo.namer = model__frame_namer(app_model(app)); /* NULL in a replay: addresses */
+	eo.namer = model__exact_namer(app_model(app)); /* NULL in a replay: addresses */
 	eo.tracer = capture__tracer(app_capture(app));
 	if (app->replay) {
 		/* The recording's machine and clock, not this one's. */

@@ -319,6 +319,14 @@ struct frame_name;
 void model__set_frame_namer(struct model *m, const struct frame_namer *namer);
 /* The namer set, or NULL (then frames are addresses). */
 const struct frame_namer *model__frame_namer(const struct model *m);
+/*
+ * What leaves threadtop (exports, profiles served) is named by the exact
+ * namer: the same names, but waiting for every source of names where the
+ * frame namer (the TUI's at start-up) shows a placeholder while one is still
+ * being read. model__exact_namer returns the frame namer when none is set.
+ */
+void model__set_exact_namer(struct model *m, const struct frame_namer *namer);
+const struct frame_namer *model__exact_namer(const struct model *m);
 /* Names one frame of process pid (ignored for kernel frames); never fails:
  * without a namer or a name, "0xADDR". Strings live until the next call. */
 void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,

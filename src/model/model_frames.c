@@ -31,6 +31,16 @@ const struct frame_namer *model__frame_namer(const struct model *m)
 	return m ? m->namer : NULL;
 }
 
+void model__set_exact_namer(struct model *m, const struct frame_namer *namer)
+{
+	m->exact_namer = namer;
+}
+
+const struct frame_namer *model__exact_namer(const struct model *m)
+{
+	return m && m->exact_namer ? m->exact_namer : model__frame_namer(m);
+}
+
 void model__frame_name(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
 		       struct frame_name *ret)
 {

@@ -107,10 +107,11 @@ struct model {
 
 	/* Names stack frames (model_frames.c); NULL = addresses. */
 	const struct frame_namer *namer;
-	const struct cgroup_namer *cg_namer; /* names cgroups; NULL = ids only */
-	struct lj_model *lj;		     /* LuaJIT VM states and functions (lj_model.c) */
-	uint32_t nr_lj_stacks;		     /* stitched LuaJIT stacks made (model_luajit.c) */
-	struct model_timed_ring timed;	     /* on-CPU samples in time order (model_timed.h) */
+	const struct frame_namer *exact_namer; /* for exports; NULL = namer */
+	const struct cgroup_namer *cg_namer;   /* names cgroups; NULL = ids only */
+	struct lj_model *lj;		       /* LuaJIT VM states and functions (lj_model.c) */
+	uint32_t nr_lj_stacks;		       /* stitched LuaJIT stacks made (model_luajit.c) */
+	struct model_timed_ring timed;	       /* on-CPU samples in time order (model_timed.h) */
 
 	/* Repeat records of the pass so far, as runs not yet counted (model_repeat.c). */
 	struct repeat_run *runs;

@@ -8,6 +8,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,7 @@ struct symbolizer {
 	uint64_t ktext_start, ktext_end;
 	uint64_t round; /* symbolizer__expire calls */
 	struct frame_namer namer;
+	struct frame_namer namer_nowait; /* symbolizer__namer_nowait */
 	struct symbolizer_stats stats;
 };
 
@@ -190,6 +192,7 @@ struct ksyms_job {
 	const char *proc_root; /* the symbolizer's, which outlives the job */
 	struct ksyms *ksyms;
 	int err;
+	atomic_bool done; /* ksyms and err are set: the join does not wait */
 };
 
 static void *ksyms_job_main(void *arg)
@@ -198,6 +201,7 @@ static void *ksyms_job_main(void *arg)
 
 	job->ksyms = ksyms__load(job->proc_root);
 	job->err = job->ksyms ? 0 : -errno;
+	atomic_store(&job->done, true);
 	return NULL;
 }
 
@@ -225,6 +229,7 @@ void symbolizer__load_kernel_background(struct symbolizer *s)
 		return;
 	job = xcalloc(1, sizeof(*job));
 	job->proc_root = s->proc_root;
+	atomic_init(&job->done, false);
 	if (thread_start_quiet(&job->thread, ksyms_job_main, job)) {
 		free(job);
 		symbolizer__load_kernel(s);
@@ -608,4 +613,29 @@ const struct frame_namer *symbolizer__namer(struct symbolizer *s)
 {
 	s->namer = (struct frame_namer){namer_name, s};
 	return &s->namer;
+}
+
+bool symbolizer__kernel_pending(const struct symbolizer *s)
+{
+	return s->ksyms_job && !atomic_load(&s->ksyms_job->done);
+}
+
+/* While kallsyms is read in the background: a placeholder, cached nowhere. */
+static int namer_name_nowait(void *ctx, uint32_t pid, uint64_t addr, bool kernel,
+			     struct frame_name *ret)
+{
+	struct symbolizer *s = ctx;
+
+	if (kernel && symbolizer__kernel_pending(s)) {
+		*ret = (struct frame_name){
+			.name = SYM_KERNEL_LOADING, .module = "[kernel]", .kernel = true};
+		return 0;
+	}
+	return namer_name(ctx, pid, addr, kernel, ret);
+}
+
+const struct frame_namer *symbolizer__namer_nowait(struct symbolizer *s)
+{
+	s->namer_nowait = (struct frame_namer){namer_name_nowait, s};
+	return &s->namer_nowait;
 }

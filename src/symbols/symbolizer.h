@@ -100,6 +100,18 @@ size_t symbolizer__expire(struct symbolizer *s, unsigned idle_rounds);
 /* A frame namer (frame_namer.h) backed by s, for the model and exporters;
  * it lives as long as s. */
 const struct frame_namer *symbolizer__namer(struct symbolizer *s);
+/*
+ * The same, except that while kallsyms is still read in the background
+ * (symbolizer__load_kernel_background) a kernel address is named
+ * SYM_KERNEL_LOADING, cached nowhere, instead of waiting for it: for a
+ * view that shows something now and asks again soon (the TUI's first
+ * frames). Exports take symbolizer__namer, which waits. Lives as long as s.
+ */
+#define SYM_KERNEL_LOADING "(reading kallsyms)"
+const struct frame_namer *symbolizer__namer_nowait(struct symbolizer *s);
+/* Whether kallsyms is still being read in the background (the namer above
+ * then names kernel frames SYM_KERNEL_LOADING). */
+bool symbolizer__kernel_pending(const struct symbolizer *s);
 
 struct symbolizer_stats {
 	uint64_t lookups;      /* symbolizer__resolve calls */

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The TUI's start-up (issue #21): the first interval is a short one (two
 # passes, a tenth of a second at least, whatever -d), the table says that
-# the first samples are being taken until it ends, the programs loaded in the background are
-# attached later and said in the log (BPF: on-CPU samples arrive, "+oncpu"),
-# and a start that fails after the screen opened gives the terminal back
-# with the reason on it. Waits on what the screen shows, never on a timer;
+# the first samples are being taken until it ends, kernel frames shown
+# before kallsyms is read get their names once it is, the programs loaded
+# in the background are attached later and said in the log (BPF: on-CPU
+# samples arrive, "+oncpu"), and a start that fails after the screen
+# opened gives the terminal back with the reason on it. Waits on what the screen shows, never on a timer;
 # no figure here is a time.
 set -u
 
@@ -47,6 +48,10 @@ if [ "$(id -u)" -eq 0 ] && "$TT_BIN" -b -n 1 -d 0.1 --source bpf >/dev/null 2>&1
 	new_server
 	start_session 160 40 "$TT_BIN --source bpf -d 0.5 --log $TUI_TMP/bpf.log"
 	wait_for 'Hz \+oncpu'
+	# The first frames may name kernel frames "(reading kallsyms)" rather than
+	# wait for it; once it is in, the frame is shown again with the names.
+	wait_gone '\(reading kallsyms\)'
+	wait_for '^ +[0-9]+ +[0-9]+ .*\[k\]'
 	wait_until "$TUI_WAIT" "the log line of the background load" \
 		grep -q 'verified in the background' "$TUI_TMP/bpf.log"
 	grep -q 'one-pass thread sampler did not load' "$TUI_TMP/bpf.log" &&
