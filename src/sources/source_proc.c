@@ -23,7 +23,10 @@
  * kept to the end of the pass, and checked against the box's count of
  * runnable threads (/proc/loadavg): when it has more than the pass found,
  * the stat of a share of them is read, in turn, until the missing ones are
- * found (settle_deferred).
+ * found (settle_deferred); stat alone, as nothing else can have moved.
+ * Every per-thread file is read through an fd kept open (struct
+ * seen_thread), within a bound on fds, as a pread costs half of an openat,
+ * a read and a close.
  * Each pass's own CPU time is measured; when passes at -F would spend more
  * than the budget (--proc-budget, % of one core), the source takes every
  * n-th tick instead, says so in its ticks (target period, ticks missed) and
@@ -51,18 +54,28 @@
 #include "util.h"
 
 #define CMDLINE_MAX 4096
-#define FDS_RESERVED 256    /* of RLIMIT_NOFILE, for everything but schedstat fds */
-#define FDS_MAX 65536	    /* schedstat fds kept open at most */
+#define FDS_RESERVED 256    /* of RLIMIT_NOFILE, for everything but the kept fds */
+#define FDS_MAX 65536	    /* per-thread and task directory fds kept open at most */
 #define COST_EWMA_SHIFT 2   /* the pass cost estimate moves 1/4 of the way each pass */
 #define RAISE_MARGIN_PCT 90 /* a faster rate must fit in 90% of the budget */
 #define RESCAN_MIN_PASSES 4 /* lists are read again after a second, and 4 passes at least */
+
+/*
+ * A thread's files read through fds kept open (a pread, not an openat, a
+ * read and a close: half the cost). schedstat and stat while the thread is
+ * known; syscall and wchan while it is read in full, closed once it is held
+ * (deferred). Each costs the kernel a page once read (the seq_file buffer).
+ */
+enum kept_file { KEPT_SCHEDSTAT, KEPT_STAT, KEPT_SYSCALL, KEPT_WCHAN, NR_KEPT };
+
+static const char *const kept_names[NR_KEPT] = {"schedstat", "stat", "syscall", "wchan"};
 
 /* What the source last told the model about a thread. */
 struct seen_thread {
 	uint64_t start_ticks;
 	char comm[TT_COMM_LEN];
 	uint32_t generation; /* tick that last saw it */
-	int fd;		     /* its schedstat, kept open; -1 = none (opened per pass) */
+	int fd[NR_KEPT];     /* kept open; -1 = none (opened per read past max_fds) */
 	/* Its schedstat at the last pass: time on a CPU (ns) and times it ran. */
 	uint64_t run_ns, pcount;
 	/* Passes since it last ran that found it in the same sleep (stat read). */
@@ -100,7 +113,7 @@ struct proc_source {
 	uint32_t nr_reused;	 /* samples of this pass sent again from schedstat alone */
 	/* Repeats of the block of the pass's order being walked (TT_REPEAT_BLOCK threads). */
 	uint32_t order, block;
-	/* Schedstat fds: how many are open and may be. */
+	/* Kept fds (threads' files, task directories): how many are open and may be. */
 	size_t nr_fds, max_fds;
 	bool no_schedstat; /* this kernel has none (or it reads "0 0 0"): read everything */
 	/* The budget: passes take every stride-th tick of -F. */
@@ -239,34 +252,56 @@ static int parse_schedstat(const char *buf, uint64_t *run_ns, uint64_t *pcount)
 	return 0;
 }
 
+static void close_fds(struct proc_source *ps, struct seen_thread *seen);
+
 /*
- * Reads the thread's schedstat, through its kept fd (opened on first use,
- * within max_fds). Returns 0, -ENOENT/-ESRCH when it is gone, or another
- * negative errno (then the caller reads everything).
+ * Reads one of the thread's files (NUL-terminated in buf) through its kept
+ * fd, opened on first use within max_fds, else opened for this read. A kept
+ * fd whose thread is gone (-ESRCH) may stand for a tid now reused by a new
+ * thread: every fd of the thread is closed, what was last read of it
+ * forgotten, and the file opened anew. Returns the length, -ENOENT/-ESRCH
+ * when the thread is gone, or another negative errno.
+ */
+static ssize_t read_kept(struct proc_source *ps, struct seen_thread *seen, enum kept_file k,
+			 int task_fd, int tid, char *buf, size_t cap)
+{
+	char path[48];
+	ssize_t n;
+	bool kept = seen->fd[k] >= 0;
+
+	if (!kept) {
+		snprintf(path, sizeof(path), "%d/%s", tid, kept_names[k]);
+		if (ps->nr_fds >= ps->max_fds)
+			return read_small_at(task_fd, path, buf, cap);
+		seen->fd[k] = openat(task_fd, path, O_RDONLY | O_CLOEXEC);
+		if (seen->fd[k] < 0)
+			return -errno;
+		ps->nr_fds++;
+	}
+	n = pread(seen->fd[k], buf, cap - 1, 0);
+	if (n < 0) {
+		n = -errno;
+		if (n == -ESRCH && kept) {
+			close_fds(ps, seen);
+			seen->have_last = false;
+			return read_kept(ps, seen, k, task_fd, tid, buf, cap);
+		}
+		return n;
+	}
+	buf[n] = '\0';
+	return n;
+}
+
+/*
+ * Reads the thread's schedstat. Returns 0, -ENOENT/-ESRCH when it is gone,
+ * or another negative errno (then the caller reads everything).
  */
 static int read_schedstat(struct proc_source *ps, struct seen_thread *seen, int task_fd, int tid,
 			  uint64_t *run_ns, uint64_t *pcount)
 {
-	char path[48], buf[128] = ""; /* zeroed: the analyzer cannot see pread fill it */
-	ssize_t n;
+	char buf[128] = ""; /* zeroed: the analyzer cannot see pread fill it */
+	ssize_t n = read_kept(ps, seen, KEPT_SCHEDSTAT, task_fd, tid, buf, sizeof(buf));
 
-	if (seen->fd < 0 && ps->nr_fds < ps->max_fds) {
-		snprintf(path, sizeof(path), "%d/schedstat", tid);
-		seen->fd = openat(task_fd, path, O_RDONLY | O_CLOEXEC);
-		if (seen->fd < 0)
-			return -errno;
-		ps->nr_fds++;
-	}
-	if (seen->fd >= 0) {
-		n = pread(seen->fd, buf, sizeof(buf) - 1, 0);
-		if (n < 0)
-			n = -errno;
-		else
-			buf[n] = '\0';
-	} else {
-		snprintf(path, sizeof(path), "%d/schedstat", tid);
-		n = read_small_at(task_fd, path, buf, sizeof(buf));
-	}
 	if (n < 0)
 		return (int)n;
 	if (parse_schedstat(buf, run_ns, pcount) < 0)
@@ -275,13 +310,19 @@ static int read_schedstat(struct proc_source *ps, struct seen_thread *seen, int 
 	return *pcount ? 0 : -EAGAIN;
 }
 
-static void close_fd(struct proc_source *ps, struct seen_thread *seen)
+static void close_kept(struct proc_source *ps, struct seen_thread *seen, enum kept_file k)
 {
-	if (seen->fd < 0)
+	if (seen->fd[k] < 0)
 		return;
-	close(seen->fd);
-	seen->fd = -1;
+	close(seen->fd[k]);
+	seen->fd[k] = -1;
 	ps->nr_fds--;
+}
+
+static void close_fds(struct proc_source *ps, struct seen_thread *seen)
+{
+	for (int k = 0; k < NR_KEPT; k++)
+		close_kept(ps, seen, (enum kept_file)k);
 }
 
 static struct seen_thread *get_seen(struct proc_source *ps, int tid)
@@ -290,7 +331,8 @@ static struct seen_thread *get_seen(struct proc_source *ps, int tid)
 
 	if (!seen) {
 		seen = xcalloc(1, sizeof(*seen));
-		seen->fd = -1;
+		for (int k = 0; k < NR_KEPT; k++)
+			seen->fd[k] = -1;
 		u64map__put(ps->seen, (uint64_t)tid, seen);
 	}
 	return seen;
@@ -391,6 +433,9 @@ static void defer(struct proc_source *ps, struct seen_proc *sp, struct seen_thre
 	}
 	ps->deferred[ps->nr_deferred++] = (struct deferred){seen, sp, pid, tid};
 	seen->generation = ps->generation;
+	/* Held: syscall and wchan are read again only once it has run. */
+	close_kept(ps, seen, KEPT_SYSCALL);
+	close_kept(ps, seen, KEPT_WCHAN);
 }
 
 /*
@@ -408,18 +453,13 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 	struct proc_task_stat st;
 	struct proc_syscall sc;
 	uint64_t run_ns = 0, pcount = 0;
-	char path[48], buf[1024];
+	char buf[1024];
 	bool kthread, timed = false, same = false;
 	ssize_t n;
 	int e = 0;
 
 	if (!ps->no_schedstat) {
 		e = read_schedstat(ps, seen, task_fd, tid, &run_ns, &pcount);
-		if (e == -ESRCH && seen->fd >= 0) { /* the tid was reused: a new thread */
-			close_fd(ps, seen);
-			seen->have_last = false;
-			e = read_schedstat(ps, seen, task_fd, tid, &run_ns, &pcount);
-		}
 		if (e == -ESRCH) {
 			ps->drops[TT_DROP_VANISHED]++;
 			ps->walk_active = true;
@@ -436,8 +476,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 		}
 	}
 
-	snprintf(path, sizeof(path), "%d/stat", tid);
-	n = read_small_at(task_fd, path, buf, sizeof(buf));
+	n = read_kept(ps, seen, KEPT_STAT, task_fd, tid, buf, sizeof(buf));
 	if (n < 0 || procfs_parse_stat(buf, &st) < 0) {
 		count_read_error(ps, n < 0 ? n : -EIO);
 		ps->walk_active = true;
@@ -465,6 +504,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 		ps->nr_runnable++;
 	if (seen->skipped) {
 		seen->last.state = s.state;
+		seen->start_ticks = st.start_ticks; /* for still_held; its comm stays unsaid */
 		seen->generation = ps->generation;
 		return false;
 	}
@@ -485,8 +525,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 
 	/* Kernel threads have no user registers: their "syscall" file is zeros. */
 	if (!kthread) {
-		snprintf(path, sizeof(path), "%d/syscall", tid);
-		n = read_small_at(task_fd, path, buf, sizeof(buf));
+		n = read_kept(ps, seen, KEPT_SYSCALL, task_fd, tid, buf, sizeof(buf));
 		if (n > 0 && procfs_parse_syscall(buf, &sc) == 0) {
 			s.syscall_nr = sc.nr;
 			if (sc.nr >= 0) {
@@ -502,8 +541,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 		}
 	}
 	if (s.state != TT_ST_R) {
-		snprintf(path, sizeof(path), "%d/wchan", tid);
-		n = read_small_at(task_fd, path, buf, sizeof(buf));
+		n = read_kept(ps, seen, KEPT_WCHAN, task_fd, tid, buf, sizeof(buf));
 		if (n > 0 && strcmp(buf, "0") != 0)
 			s.wchan_id = source_intern(ps->strings, &ps->base.sink, buf,
 						   strcspn(buf, "\n"), now);
@@ -512,6 +550,30 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 	sink_emit(&ps->base.sink, &s.hdr);
 	ps->nr_samples++;
 	return false;
+}
+
+/*
+ * A deferred thread the box's runnable count asks to check: its stat alone
+ * says whether it is still in the state it was held in (its schedstat was
+ * read this pass, or its process's clock has not moved since the pass that
+ * found it asleep: schedstat could say nothing new). Returns true, having
+ * sent it again, when it is; false when it must be read in full.
+ */
+static bool still_held(struct proc_source *ps, const struct deferred *d, uint64_t now)
+{
+	struct seen_thread *seen = d->seen;
+	struct proc_task_stat st;
+	char buf[1024];
+	ssize_t n;
+
+	if (!seen->have_last || ps->no_schedstat)
+		return false;
+	n = read_kept(ps, seen, KEPT_STAT, d->sp->task_fd, d->tid, buf, sizeof(buf));
+	if (n < 0 || !seen->have_last || procfs_parse_stat(buf, &st) < 0 ||
+	    st.start_ticks != seen->start_ticks || procfs_state(st.state) != seen->last.state)
+		return false;
+	resend(ps, seen, now);
+	return true;
 }
 
 /*
@@ -696,7 +758,7 @@ static void sweep(struct proc_source *ps)
 	while (u64map__next(ps->seen, &pos, &tid, (void **)&seen)) {
 		if (seen->generation != ps->generation) {
 			u64map__remove_at(ps->seen, &pos);
-			close_fd(ps, seen);
+			close_fds(ps, seen);
 			free(seen);
 		}
 	}
@@ -866,7 +928,8 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 			uint32_t found = ps->nr_runnable;
 
 			ps->walk_active = false;
-			sample_thread(ps, d->sp, d->pid, d->tid, now, true);
+			if (!still_held(ps, d, now))
+				sample_thread(ps, d->sp, d->pid, d->tid, now, true);
 			missing -= (long)(ps->nr_runnable - found);
 			if (ps->walk_active)
 				d->sp->quiet = false; /* it runs now: read in full next pass */
@@ -967,7 +1030,7 @@ static void proc_free(struct source *src)
 	if (!ps)
 		return;
 	while (u64map__next(ps->seen, &pos, &tid, (void **)&seen)) {
-		close_fd(ps, seen);
+		close_fds(ps, seen);
 		free(seen);
 	}
 	u64map__free(ps->seen);
@@ -994,11 +1057,13 @@ static const struct source_ops proc_ops = {
 };
 
 /*
- * How many schedstat fds may stay open: RLIMIT_NOFILE raised to its hard
- * limit, less what the rest of threadtop may need. Threads past it have
- * their schedstat opened per pass (dearer, still right).
+ * How many fds may stay open (threads' files, task directories):
+ * RLIMIT_NOFILE raised to its hard limit, less what the rest of threadtop
+ * may need, and FDS_MAX at most (each costs the kernel about 4.3 KB once
+ * read: 8.6 KB a held thread, 280 MB at FDS_MAX). Past it files are opened
+ * per read (dearer, still right).
  */
-static size_t schedstat_fds(void)
+static size_t kept_fds(void)
 {
 	struct rlimit rl;
 
@@ -1059,7 +1124,7 @@ struct source *proc_source__new(const struct proc_source_opts *opts, struct even
 	if (!(ps->opts.budget_pct >= 0))
 		ps->opts.budget_pct = SOURCE_DEFAULT_PROC_BUDGET_PCT;
 	ps->stride = 1;
-	ps->max_fds = schedstat_fds();
+	ps->max_fds = kept_fds();
 	ps->strings = strtab__new();
 	ps->seen = u64map__new();
 	ps->procs = u64map__new();
