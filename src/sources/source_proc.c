@@ -59,6 +59,7 @@
 #define COST_EWMA_SHIFT 2   /* the pass cost estimate moves 1/4 of the way each pass */
 #define RAISE_MARGIN_PCT 90 /* a faster rate must fit in 90% of the budget */
 #define RESCAN_MIN_PASSES 4 /* lists are read again after a second, and 4 passes at least */
+#define QUEUE_MAX 4096	    /* full samples held back to the pass's end at most */
 
 /*
  * A thread's files read through fds kept open (a pread, not an openat, a
@@ -111,8 +112,19 @@ struct proc_source {
 	uint32_t nr_samples;
 	struct proc_info *pinfo; /* process records (proc_info.c) */
 	uint32_t nr_reused;	 /* samples of this pass sent again from schedstat alone */
-	/* Repeats of the block of the pass's order being walked (TT_REPEAT_BLOCK threads). */
-	uint32_t order, block;
+	/*
+	 * The pass's order: every thread walked takes the next place, held
+	 * (deferred) or not, so a place stays the same while the box does.
+	 * rep[place] is the tid sent again there (0 = none), sent at the end
+	 * in blocks of TT_REPEAT_BLOCK places, before the full samples, held
+	 * back in queue: the model then counts each block that lists what it
+	 * listed in the pass before as a run, without touching its threads.
+	 */
+	uint32_t order;
+	uint32_t *rep;
+	size_t cap_rep;
+	struct tt_thread_sample *queue;
+	size_t nr_queued, cap_queue;
 	/* Kept fds (threads' files, task directories): how many are open and may be. */
 	size_t nr_fds, max_fds;
 	bool no_schedstat; /* this kernel has none (or it reads "0 0 0"): read everything */
@@ -151,6 +163,7 @@ struct deferred {
 	struct seen_thread *seen;
 	struct seen_proc *sp;
 	int pid, tid;
+	uint32_t place; /* in the pass's order */
 };
 
 static struct proc_source *to_proc(struct source *src)
@@ -379,7 +392,7 @@ static unsigned long_sleep_passes(const struct proc_source *ps)
  * The thread has not run since the pass that found it asleep: the same
  * sample again (same state, syscall, wait channel), new time and weight.
  */
-static void resend(struct proc_source *ps, struct seen_thread *seen, uint64_t now)
+static void resend(struct proc_source *ps, struct seen_thread *seen, uint32_t place, uint64_t now)
 {
 	seen->generation = ps->generation;
 	if (seen->skipped)
@@ -387,7 +400,16 @@ static void resend(struct proc_source *ps, struct seen_thread *seen, uint64_t no
 	ps->nr_samples++;
 	ps->nr_reused++;
 	if (!ps->opts.full_samples) {
-		ps->repeat.r.tids[ps->repeat.r.nr++] = seen->last.tid;
+		if (place >= ps->cap_rep) {
+			size_t cap = ps->cap_rep ? ps->cap_rep : 1024;
+
+			while (cap <= place)
+				cap *= 2;
+			ps->rep = xrealloc(ps->rep, cap * sizeof(*ps->rep));
+			memset(ps->rep + ps->cap_rep, 0, (cap - ps->cap_rep) * sizeof(*ps->rep));
+			ps->cap_rep = cap;
+		}
+		ps->rep[place] = seen->last.tid;
 		return;
 	}
 	seen->last.hdr.time_ns = now;
@@ -395,43 +417,66 @@ static void resend(struct proc_source *ps, struct seen_thread *seen, uint64_t no
 	sink_emit(&ps->base.sink, &seen->last.hdr);
 }
 
+/* Sends the full samples held back (at the pass's end, or when the queue is full). */
+static void flush_samples(struct proc_source *ps)
+{
+	for (size_t i = 0; i < ps->nr_queued; i++)
+		sink_emit(&ps->base.sink, &ps->queue[i].hdr);
+	ps->nr_queued = 0;
+}
+
+static void queue_sample(struct proc_source *ps, const struct tt_thread_sample *s)
+{
+	if (ps->nr_queued == ps->cap_queue) {
+		if (ps->cap_queue == QUEUE_MAX) {
+			flush_samples(ps); /* sent now: right, if dearer for the model */
+		} else {
+			ps->cap_queue = ps->cap_queue ? ps->cap_queue * 2 : 64;
+			ps->queue = xrealloc(ps->queue, ps->cap_queue * sizeof(*ps->queue));
+		}
+	}
+	ps->queue[ps->nr_queued++] = *s;
+}
+
 /*
- * Sends the repeats of the block of the pass's thread order that ends (see
- * struct tt_thread_repeat): the model counts a block that lists the same
- * tids as the pass before as one run, without touching its threads.
+ * Sends the pass's repeats, a record per block of its order (see struct
+ * tt_thread_repeat), then its full samples.
  */
 static void flush_repeats(struct proc_source *ps, uint64_t now)
 {
 	struct tt_thread_repeat *r = &ps->repeat.r;
+	size_t end = ps->order < ps->cap_rep ? ps->order : ps->cap_rep;
 
-	if (r->nr) {
+	for (size_t base = 0; base < end; base += TT_REPEAT_BLOCK) {
+		size_t stop = end - base < TT_REPEAT_BLOCK ? end : base + TT_REPEAT_BLOCK;
+
+		r->nr = 0;
+		for (size_t i = base; i < stop; i++) {
+			if (ps->rep[i])
+				r->tids[r->nr++] = ps->rep[i];
+			ps->rep[i] = 0;
+		}
+		if (!r->nr)
+			continue;
 		r->hdr = (struct tt_event_header){TT_EV_THREAD_REPEAT, TT_THREAD_REPEAT_VERSION,
 						  (__u32)(sizeof(*r) + r->nr * sizeof(r->tids[0])),
 						  now};
-		r->block = ps->block;
+		r->block = (__u32)(base / TT_REPEAT_BLOCK);
 		sink_emit(&ps->base.sink, &r->hdr);
 	}
 	r->nr = 0;
-}
-
-/* The next thread of the pass's order: a block ends every TT_REPEAT_BLOCK threads. */
-static void next_in_order(struct proc_source *ps, uint64_t now)
-{
-	if (++ps->order % TT_REPEAT_BLOCK)
-		return;
-	flush_repeats(ps, now);
-	ps->block++;
+	flush_samples(ps);
 }
 
 /* Keeps the thread to be sent again (or read, if the box says so) at the pass's end. */
 static void defer(struct proc_source *ps, struct seen_proc *sp, struct seen_thread *seen, int pid,
-		  int tid)
+		  int tid, uint32_t place)
 {
 	if (ps->nr_deferred == ps->cap_deferred) {
 		ps->cap_deferred = ps->cap_deferred ? ps->cap_deferred * 2 : 256;
 		ps->deferred = xrealloc(ps->deferred, ps->cap_deferred * sizeof(*ps->deferred));
 	}
-	ps->deferred[ps->nr_deferred++] = (struct deferred){seen, sp, pid, tid};
+	ps->deferred[ps->nr_deferred++] = (struct deferred){seen, sp, pid, tid, place};
 	seen->generation = ps->generation;
 	/* Held: syscall and wchan are read again only once it has run. */
 	close_kept(ps, seen, KEPT_SYSCALL);
@@ -441,11 +486,11 @@ static void defer(struct proc_source *ps, struct seen_proc *sp, struct seen_thre
 /*
  * Samples one thread of sp. verify: it was deferred and the box has
  * runnable threads the pass did not find: stat is read whatever schedstat
- * says. Returns whether it was deferred (the caller leaves its place in
- * the pass's order to settle_deferred).
+ * says. place: its place in the pass's order. Returns whether it was
+ * deferred (to settle_deferred).
  */
 static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid, int tid,
-			  uint64_t now, bool verify)
+			  uint32_t place, uint64_t now, bool verify)
 {
 	int task_fd = sp->task_fd;
 	struct tt_thread_sample s = {0};
@@ -471,7 +516,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 		if (!same)
 			seen->asleep = 0;
 		else if (seen->asleep >= long_sleep_passes(ps) && !verify) {
-			defer(ps, sp, seen, pid, tid);
+			defer(ps, sp, seen, pid, tid, place);
 			return true;
 		}
 	}
@@ -488,7 +533,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 	/* Not run since, still in the same state: asleep in the same place. */
 	if (same && procfs_state(st.state) == seen->last.state) {
 		seen->asleep++;
-		resend(ps, seen, now);
+		resend(ps, seen, place, now);
 		return false;
 	}
 	seen->asleep = 0;
@@ -547,7 +592,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 						   strcspn(buf, "\n"), now);
 	}
 	seen->last = s;
-	sink_emit(&ps->base.sink, &s.hdr);
+	queue_sample(ps, &s);
 	ps->nr_samples++;
 	return false;
 }
@@ -572,7 +617,7 @@ static bool still_held(struct proc_source *ps, const struct deferred *d, uint64_
 	if (n < 0 || !seen->have_last || procfs_parse_stat(buf, &st) < 0 ||
 	    st.start_ticks != seen->start_ticks || procfs_state(st.state) != seen->last.state)
 		return false;
-	resend(ps, seen, now);
+	resend(ps, seen, d->place, now);
 	return true;
 }
 
@@ -682,7 +727,7 @@ static bool gate_process(struct proc_source *ps, struct seen_proc *sp, int pid)
 			ps->nr_deferred = first;
 			return false;
 		}
-		defer(ps, sp, seen, pid, sp->tids[i]);
+		defer(ps, sp, seen, pid, sp->tids[i], ps->order++);
 	}
 	return true;
 }
@@ -727,10 +772,8 @@ static void sample_process(struct proc_source *ps, int pid, uint64_t now)
 	sp->passes++;
 	ps->walk_active = false;
 	deferred0 = ps->nr_deferred;
-	for (size_t i = 0; i < sp->nr; i++) {
-		if (!sample_thread(ps, sp, pid, sp->tids[i], now, false))
-			next_in_order(ps, now);
-	}
+	for (size_t i = 0; i < sp->nr; i++)
+		sample_thread(ps, sp, pid, sp->tids[i], ps->order++, now, false);
 	if (ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR] != gone)
 		sp->passes = UINT_MAX; /* list it again next pass */
 	sp->cpu_ns = cpu_ns;
@@ -935,14 +978,13 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 
 			ps->walk_active = false;
 			if (!still_held(ps, d, now))
-				sample_thread(ps, d->sp, d->pid, d->tid, now, true);
+				sample_thread(ps, d->sp, d->pid, d->tid, d->place, now, true);
 			missing -= (long)(ps->nr_runnable - found);
 			if (ps->walk_active)
 				d->sp->quiet = false; /* it runs now: read in full next pass */
 		} else {
-			resend(ps, d->seen, now);
+			resend(ps, d->seen, d->place, now);
 		}
-		next_in_order(ps, now);
 	}
 	if (missing > 0 || ps->verify_next % (n ? n : 1) != start)
 		ps->verify_next = start + window;
@@ -968,7 +1010,7 @@ static int proc_tick(struct source *src, uint64_t now)
 	ps->nr_reused = 0;
 	ps->nr_runnable = 0;
 	ps->nr_deferred = 0;
-	ps->order = ps->block = 0;
+	ps->order = 0;
 	ps->cmdline_pid = 0;
 	gone = ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR];
 	if (ps->opts.nr_pids) {
@@ -1047,6 +1089,8 @@ static void proc_free(struct source *src)
 	proc_info__free(ps->pinfo);
 	strtab__free(ps->strings);
 	free(ps->deferred);
+	free(ps->rep);
+	free(ps->queue);
 	if (ps->loadavg_fd >= 0)
 		close(ps->loadavg_fd);
 	if (ps->root_fd >= 0)
