@@ -132,6 +132,14 @@ struct proc_source {
 	unsigned stride;
 	unsigned skipped; /* ticks left out since the previous pass */
 	uint64_t cost_ns; /* a pass's CPU time, moving average; 0 = not measured yet */
+	/*
+	 * The same, split: the rotating check of held threads (settle_deferred)
+	 * reads a share of them that grows as the rate falls (all within a
+	 * second), so its cost is counted a second; the rest of a pass's, a pass.
+	 */
+	uint64_t check_ns;     /* this pass's check */
+	uint64_t check_sec_ns; /* the check's CPU time a second, moving average */
+	uint64_t rest_ns;      /* the rest of a pass, moving average */
 	uint64_t last_pass_ns;
 	uint64_t pass_gap_ns; /* from the pass before to the last one */
 	uint32_t nr_passes;
@@ -843,31 +851,54 @@ static void emit_tick(struct proc_source *ps, uint64_t start, uint64_t cost_ns)
 }
 
 /*
+ * A moving average: it moves 1/4 of the way a pass, and half of the way down
+ * to a value under half of it, so the dear first passes (every fd opened,
+ * every stat read until threads are held) do not keep the rate low for
+ * long once they are over, while noise around a steady cost moves it slowly.
+ */
+static void ewma(uint64_t *avg, uint64_t v, bool first)
+{
+	if (first)
+		*avg = v;
+	else if (v < *avg / 2)
+		*avg -= (*avg - v) >> 1;
+	else
+		*avg = (uint64_t)((int64_t)*avg +
+				  (((int64_t)v - (int64_t)*avg) >> COST_EWMA_SHIFT));
+}
+
+/*
  * The stride that keeps passes within the budget: the smallest n for which
- * one pass every n ticks costs at most budget% of a core. It rises at once
- * and falls only when the faster rate fits in RAISE_MARGIN_PCT of the
- * budget, so a cost near the limit does not make the rate flap.
+ * the rotating check's CPU a second, plus the rest of a pass every n ticks,
+ * costs at most budget% of a core. It rises at once and falls only when
+ * the faster rate fits in RAISE_MARGIN_PCT of the budget, so a cost near
+ * the limit does not make the rate flap.
  */
 static void update_stride(struct proc_source *ps, uint64_t cost_ns)
 {
 	uint64_t period = asked_period_ns(ps);
-	double budget = ps->opts.budget_pct / 100.0, need;
+	double budget = ps->opts.budget_pct / 100.0, need, left, left_margin;
+	uint64_t check = ps->check_ns < cost_ns ? ps->check_ns : cost_ns;
+	bool first = !ps->cost_ns;
 	unsigned n;
 
+	ps->check_ns = 0;
 	if (ps->nr_passes <= 1) /* the first pass opens every fd: not what passes cost */
 		return;
-	if (!ps->cost_ns)
-		ps->cost_ns = cost_ns;
-	else
-		ps->cost_ns += ((int64_t)cost_ns - (int64_t)ps->cost_ns) >> COST_EWMA_SHIFT;
+	ewma(&ps->cost_ns, cost_ns, first);
+	ewma(&ps->rest_ns, cost_ns - check, first);
+	ewma(&ps->check_sec_ns, check * NSEC_PER_SEC / (period * ps->stride), first);
 	if (!(budget > 0))
 		return;
-	need = (double)ps->cost_ns / (budget * (double)period); /* the stride that just fits */
+	/* The share of a core left to the rest of the passes. */
+	left = budget - (double)ps->check_sec_ns / NSEC_PER_SEC;
+	left_margin = budget * RAISE_MARGIN_PCT / 100.0 - (double)ps->check_sec_ns / NSEC_PER_SEC;
+	need = left > 0 ? (double)ps->rest_ns / (left * (double)period) : ps->opts.hz;
 	n = need <= 1 ? 1 : (unsigned)need + (need > (unsigned)need);
 	if (n > ps->opts.hz) /* never less than one pass a second */
 		n = ps->opts.hz;
 	if (n < ps->stride &&
-	    (double)ps->cost_ns > budget * RAISE_MARGIN_PCT / 100.0 * (double)period * n)
+	    (left_margin <= 0 || (double)ps->rest_ns > left_margin * (double)period * n))
 		n = ps->stride;
 	ps->stride = n ? n : 1;
 }
@@ -894,7 +925,10 @@ static void say_rate(struct proc_source *ps, uint64_t now)
 			 "%.1f Hz, not %u (%.1f%% of a core; --proc-budget %g%%)",
 			 ps->nr_samples, (double)ps->cost_ns / 1e6,
 			 (double)ps->opts.hz / ps->stride, ps->opts.hz,
-			 (double)ps->cost_ns * ps->opts.hz / ps->stride / 1e7, ps->opts.budget_pct);
+			 ((double)ps->rest_ns * ps->opts.hz / ps->stride +
+			  (double)ps->check_sec_ns) /
+				 1e7,
+			 ps->opts.budget_pct);
 		ps->opts.warn(msg);
 	} else {
 		ps->opts.warn("proc source: back to the -F rate within --proc-budget");
@@ -968,6 +1002,8 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 	/* A share fixed by the rate kept, not by passes that ran late: reading more makes them later. */
 	size_t window = n / (ps->opts.hz / ps->stride ? ps->opts.hz / ps->stride : 1) + 1;
 
+	uint64_t cpu0 = missing > 0 ? thread_cpu_ns() : 0;
+
 	if (missing == LONG_MAX)
 		window = n;
 	for (size_t i = 0; i < n; i++) {
@@ -986,6 +1022,8 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 			resend(ps, d->seen, d->place, now);
 		}
 	}
+	if (cpu0)
+		ps->check_ns = thread_cpu_ns() - cpu0;
 	if (missing > 0 || ps->verify_next % (n ? n : 1) != start)
 		ps->verify_next = start + window;
 	ps->nr_deferred = 0;
