@@ -55,7 +55,7 @@
 
 #define CMDLINE_MAX 4096
 #define FDS_RESERVED 256    /* of RLIMIT_NOFILE, for everything but the kept fds */
-#define FDS_MAX 65536	    /* per-thread and task directory fds kept open at most */
+#define FDS_MAX 16384	    /* per-thread and task directory fds kept open at most */
 #define COST_EWMA_SHIFT 2   /* the pass cost estimate moves 1/4 of the way each pass */
 #define RAISE_MARGIN_PCT 90 /* a faster rate must fit in 90% of the budget */
 #define RESCAN_MIN_PASSES 4 /* lists are read again after a second, and 4 passes at least */
@@ -1148,8 +1148,9 @@ static const struct source_ops proc_ops = {
  * How many fds may stay open (threads' files, task directories):
  * RLIMIT_NOFILE raised to its hard limit, less what the rest of threadtop
  * may need, and FDS_MAX at most (each costs the kernel about 4.3 KB once
- * read: 8.6 KB a held thread, 280 MB at FDS_MAX). Past it files are opened
- * per read (dearer, still right).
+ * read: 8.6 KB a held thread, 70 MB at FDS_MAX, which keeps 8,000 threads'
+ * files: a top must not pin more of the box's memory). Past it files are
+ * opened per read (dearer, still right).
  */
 static size_t kept_fds(void)
 {
