@@ -20,11 +20,13 @@ tt=$!
 trap 'kill $wl $tt 2>/dev/null || true; rm -f "$out"' EXIT
 
 # The sampler opens /proc files for a moment on every tick: the fds it holds
-# for good are the fewest seen over a second. It also keeps one open per
-# live thread (its schedstat) and per process (its task directory), which
-# come and go with them: those are counted apart, and the ones whose thread
-# or process is gone (not yet swept, at most a pass's worth) are the stale.
-kept_re='^/proc/[0-9]+/task(/[0-9]+/schedstat)?$'
+# for good are the fewest seen over a second. It also keeps some open per
+# live thread (schedstat and stat; syscall and wchan while it is read in
+# full: source_proc.c's kept_names) and one per process (its task
+# directory), which come and go with them: those are counted apart, and the
+# ones whose thread or process is gone (not yet swept, at most a pass's
+# worth) are the stale.
+kept_re='^/proc/[0-9]+/task(/[0-9]+/(schedstat|stat|syscall|wchan))?$'
 sample() { # fds rss_kb stale
 	local min=100000 n stale=0 f t
 	for _ in $(seq 20); do
