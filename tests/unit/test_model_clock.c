@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -64,7 +65,8 @@ static void starved_second(struct model *m, uint64_t start, unsigned version)
 	}
 }
 
-static double active_of(struct model *m, enum model_window w, uint32_t tid)
+/* Thread tid's avg_active (cpu false) or cpu_pct (cpu true) over window w, -1 when absent. */
+static double figure_of(struct model *m, enum model_window w, uint32_t tid, bool cpu)
 {
 	struct model_result res;
 	struct model_query q;
@@ -75,9 +77,14 @@ static double active_of(struct model *m, enum model_window w, uint32_t tid)
 	assert_int_equal(model__query(m, &q, &res), 0);
 	for (size_t i = 0; i < res.nr; i++)
 		if (res.rows[i].tid == tid)
-			v = res.rows[i].avg_active;
+			v = cpu ? res.rows[i].cpu_pct : res.rows[i].avg_active;
 	model_result__release(&res);
 	return v;
+}
+
+static double active_of(struct model *m, enum model_window w, uint32_t tid)
+{
+	return figure_of(m, w, tid, false);
 }
 
 static void missed_ticks_keep_the_truth(void **state)
@@ -188,18 +195,7 @@ static void cpu_sample(struct model *m, uint64_t t, uint32_t tid, uint64_t cpu_n
 
 static double cpu_of(struct model *m, enum model_window w, uint32_t tid)
 {
-	struct model_result res;
-	struct model_query q;
-	double v = -1;
-
-	model_query_init(&q);
-	q.window = w;
-	assert_int_equal(model__query(m, &q, &res), 0);
-	for (size_t i = 0; i < res.nr; i++)
-		if (res.rows[i].tid == tid)
-			v = res.rows[i].cpu_pct;
-	model_result__release(&res);
-	return v;
+	return figure_of(m, w, tid, true);
 }
 
 /*
