@@ -30,10 +30,25 @@ local function measure()
   assert(sp.stop())
   jit.on()
   local folded, raw = parse(""), parse(" --raw")
-  -- Samples taken in a VM entry's own code: their raw host stack ends in it.
+  -- Samples taken in a VM entry's own code: their raw host stack ends in
+  -- it, or in the VM's unnamed code it runs (lj_vm_call, which the parser
+  -- drops as the VM's own frames), and no Lua frame follows it yet: the Lua
+  -- stack ends in a C function (a frame without "@") and the host has more
+  -- entries than the Lua stack has C functions to continue at them.
   local m = { total = 0, cmp = 0, phantom = 0, badleaf = 0, own = 0, entry_leaves = 0 }
-  for host, n in raw:gmatch("([^\n|]*)|[^\n]* (%d+)\n") do
-    if host:match(";lua_p?call;$") or host:match(";lua_cpcall;$") then
+  for host, guest, n in raw:gmatch("([^\n|]*)|([^\n]*) (%d+)\n") do
+    local entries, cfuncs, last, k = 0, 0, true, nil
+    for f in host:gmatch("[^;]+") do
+      if f == "lua_pcall" or f == "lua_call" or f == "lua_cpcall" then entries = entries + 1 end
+    end
+    for f in guest:gmatch("[^;]+") do
+      last = not f:find("@", 1, true)
+      if last then cfuncs = cfuncs + 1 end
+    end
+    repeat
+      host, k = host:gsub(";%[libluajit[^;%]]*%];$", ";")
+    until k == 0
+    if (host:match(";lua_p?call;$") or host:match(";lua_cpcall;$")) and last and entries > cfuncs then
       m.entry_leaves = m.entry_leaves + tonumber(n)
     end
   end
