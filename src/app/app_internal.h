@@ -53,6 +53,7 @@ struct app {
 	uint64_t ticks_missed;	    /* session: ticks skipped because the loop was late */
 	unsigned ticks;		    /* passes in the interval so far */
 	bool rt;		    /* running at real-time priority (--sched rr) */
+	uint64_t prepare_ns;	    /* spent this tick making new stacks' files ready */
 	bool names_pending;	    /* the front end was shown placeholders for kernel frames */
 	uint64_t first_interval_ns; /* the TUI's first interval: data on screen sooner */
 	uint64_t started_ns;	    /* monotonic time app_run began, for start-up figures */

@@ -361,8 +361,9 @@ int app_start_serve(struct app *app)
  * (assets/benchmarks.md). So a live run samples the way 0x.tools advises to
  * run xcapture (chrt -r 1): at the lowest real-time priority, below any
  * real-time task of the box, in the one loop thread (a thread of its own
- * would buy nothing more: the loop's work between ticks, rendering
- * included, is bounded and short). SCHED_RESET_ON_FORK: no child (--cmd,
+ * would buy nothing more while the loop's work between ticks, rendering
+ * included, is short: what is not, as opening a file's DWARF, runs on a
+ * worker at normal priority, src/lib/bg_jobs.h). SCHED_RESET_ON_FORK: no child (--cmd,
  * threadtop run) inherits it. The cost is bounded by RLIMIT_RTTIME: past
  * RT_BUDGET_US of CPU without blocking, SIGXCPU puts threadtop back to
  * normal priority for the rest of the run (and the log says so), so a

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "bg_jobs.h"
 #include "dso_cache.h"
 #include "dwarf_inline.h"
 #include "u64map.h"
@@ -33,6 +34,7 @@ struct dso {
 struct dso_cache {
 	struct u64map *by_key;
 	char *debug_root;
+	struct bg_jobs *jobs; /* DWARF opened ahead of the first look-up */
 	struct dso_cache_stats stats;
 };
 
@@ -58,6 +60,7 @@ struct dso_cache *dso_cache__new(const char *debug_root)
 
 	c->by_key = u64map__new();
 	c->debug_root = xstrdup(debug_root ? debug_root : "/usr/lib/debug");
+	c->jobs = bg_jobs__new();
 	return c;
 }
 
@@ -78,7 +81,8 @@ void dso_cache__free(struct dso_cache *c)
 {
 	if (!c)
 		return;
-	u64map__free_all(c->by_key, chain_free);
+	u64map__free_all(c->by_key, chain_free); /* each cancels its DWARF's open job */
+	bg_jobs__free(c->jobs);
 	free(c->debug_root);
 	free(c);
 }
@@ -217,12 +221,12 @@ struct dso *dso_cache__get_fd(struct dso_cache *c, int fd, uint64_t dev, uint64_
 	d = insert(c, h, dev, ino, full, debug ? debug : full, base_name(path));
 	/* Inline chains need DWARF: nothing is opened for a file without it. */
 	if (debug && elf_syms__has_dwarf(debug)) {
-		d->dwarf = dwarf_inline__from_path(debug_path);
+		d->dwarf = dwarf_inline__from_path(debug_path, c->jobs);
 	} else if (!debug && elf_syms__has_dwarf(full)) {
 		int dup_fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
 
 		if (dup_fd >= 0)
-			d->dwarf = dwarf_inline__from_fd(dup_fd);
+			d->dwarf = dwarf_inline__from_fd(dup_fd, c->jobs);
 	}
 	if (d->dwarf)
 		c->stats.dwarf_files++;

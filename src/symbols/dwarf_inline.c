@@ -11,11 +11,13 @@
 #include <libelf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "bg_jobs.h"
 #include "demangle.h"
 #include "dwarf_inline.h"
 #include "u64map.h"
@@ -35,12 +37,14 @@ struct chain {
 static struct chain no_chain; /* the cached "nothing inlined here" */
 
 struct dwarf_inline {
+	/* Set by the open job (open_job), read once it has run. */
 	int fd;	    /* -1 until opened, and again once the file is mapped */
-	char *path; /* to open on the first look-up; NULL when given an fd */
-	bool tried; /* dwarf_begin was attempted */
+	char *path; /* to open; NULL when given an fd */
 	bool scan;  /* no .debug_aranges: find units by scanning */
 	Elf *elf;   /* the whole file, mapped */
 	Dwarf *dw;
+	struct bg_jobs *jobs; /* where the open runs ahead of the first look-up */
+	struct bg_job open;
 	struct u64map *cache; /* vaddr -> struct chain (or &no_chain) */
 	struct u64map *lines; /* vaddr -> struct src_line */
 };
@@ -50,6 +54,8 @@ struct src_line {
 	const char *file; /* NULL: no line there */
 	unsigned line;
 };
+
+static void open_job(struct bg_job *job);
 
 static struct dwarf_inline *alloc(int fd, const char *path)
 {
@@ -62,13 +68,20 @@ static struct dwarf_inline *alloc(int fd, const char *path)
 	return di;
 }
 
+/* The loop is done with the handle's file fields: the job has them now. */
+static void queue_open(struct dwarf_inline *di, struct bg_jobs *jobs)
+{
+	di->jobs = jobs;
+	di->open.run = open_job;
+	bg_jobs__submit(jobs, &di->open);
+}
+
 /*
  * Maps the file whole and lets its fd go: a cached file must not hold an fd
  * for the whole session (one per binary with DWARF met, looked up or not).
  */
 static void map_file(struct dwarf_inline *di)
 {
-	elf_version(EV_CURRENT);
 	di->elf = elf_begin(di->fd, ELF_C_READ_MMAP, NULL);
 	if (di->elf && elf_cntl(di->elf, ELF_C_FDDONE) == 0) {
 		close(di->fd);
@@ -76,18 +89,26 @@ static void map_file(struct dwarf_inline *di)
 	}
 }
 
-struct dwarf_inline *dwarf_inline__from_fd(int fd)
+struct dwarf_inline *dwarf_inline__from_fd(int fd, struct bg_jobs *jobs)
 {
-	struct dwarf_inline *di = alloc(fd, NULL);
+	struct dwarf_inline *di;
 
-	if (fd >= 0)
+	elf_version(EV_CURRENT);
+	di = alloc(fd, NULL);
+	if (fd >= 0) /* mapped here (headers only: cheap), so that fd goes at once */
 		map_file(di);
+	queue_open(di, jobs);
 	return di;
 }
 
-struct dwarf_inline *dwarf_inline__from_path(const char *path)
+struct dwarf_inline *dwarf_inline__from_path(const char *path, struct bg_jobs *jobs)
 {
-	return alloc(-1, path);
+	struct dwarf_inline *di;
+
+	elf_version(EV_CURRENT);
+	di = alloc(-1, path);
+	queue_open(di, jobs);
+	return di;
 }
 
 void dwarf_inline__free(struct dwarf_inline *di)
@@ -98,6 +119,7 @@ void dwarf_inline__free(struct dwarf_inline *di)
 
 	if (!di)
 		return;
+	bg_jobs__cancel(di->jobs, &di->open);
 	while (u64map__next(di->cache, &pos, &key, &val))
 		if (val != &no_chain)
 			free(val);
@@ -113,14 +135,19 @@ void dwarf_inline__free(struct dwarf_inline *di)
 	free(di);
 }
 
-static bool open_dwarf(struct dwarf_inline *di)
+/*
+ * Maps the file and reads its DWARF: libdw inflates every compressed debug
+ * section here (libc's debug file: ~40 ms, a big C++ binary's: seconds),
+ * so it runs on the jobs' worker from the moment the file is met, not on
+ * the loop at its first look-up.
+ */
+static void open_job(struct bg_job *job)
 {
+	struct dwarf_inline *di =
+		(struct dwarf_inline *)((char *)job - offsetof(struct dwarf_inline, open));
 	Dwarf_Aranges *ar;
 	size_t nr = 0;
 
-	if (di->tried)
-		return di->dw != NULL;
-	di->tried = true;
 	if (!di->elf && di->fd < 0 && di->path) {
 		di->fd = open(di->path, O_RDONLY | O_CLOEXEC);
 		if (di->fd >= 0)
@@ -128,10 +155,14 @@ static bool open_dwarf(struct dwarf_inline *di)
 	}
 	if (di->elf)
 		di->dw = dwarf_begin_elf(di->elf, DWARF_C_READ, NULL);
-	if (!di->dw)
-		return false;
-	di->scan = dwarf_getaranges(di->dw, &ar, &nr) != 0 || nr == 0;
-	return true;
+	if (di->dw)
+		di->scan = dwarf_getaranges(di->dw, &ar, &nr) != 0 || nr == 0;
+}
+
+static bool open_dwarf(struct dwarf_inline *di)
+{
+	bg_jobs__wait(di->jobs, &di->open);
+	return di->dw != NULL;
 }
 
 /* The compile unit whose code covers vaddr. */

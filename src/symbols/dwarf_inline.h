@@ -4,8 +4,9 @@
  * with libdw: for an address in outer() where the compiler inlined mid()
  * and, inside it, inner(), the chain is [mid, inner], outermost first
  * (outer itself is the ELF symbol the caller already has). One handle per
- * file with debug info, opened on the first look-up; answers are cached
- * per address, so a hot address costs one hash look-up.
+ * file with debug info, opened in the background from the moment the file
+ * is met; answers are cached per address, so a hot address costs one hash
+ * look-up.
  *
  * The file is untrusted: libdw checks the DWARF, the chain's depth and
  * name lengths are capped, and a malformed file yields no chain.
@@ -20,12 +21,19 @@
 
 struct dwarf_inline;
 
-/* Takes fd (an ELF file with .debug_info): the file is mapped and fd closed
- * at once (else by dwarf_inline__free), so a cached file holds no fd.
- * Never NULL; a file libdw cannot read just has no chains. */
-struct dwarf_inline *dwarf_inline__from_fd(int fd);
-/* Same for the file at path, opened on the first look-up. */
-struct dwarf_inline *dwarf_inline__from_path(const char *path);
+struct bg_jobs;
+
+/*
+ * Takes fd (an ELF file with .debug_info): the file is mapped and fd closed
+ * at once (else by dwarf_inline__free), so a cached file holds no fd. The
+ * opening (the costly part: libdw inflates compressed
+ * sections) is queued on jobs at once, to be done before the first look-up
+ * needs it; jobs NULL: at the first look-up. Never NULL; a file libdw
+ * cannot read just has no chains.
+ */
+struct dwarf_inline *dwarf_inline__from_fd(int fd, struct bg_jobs *jobs);
+/* Same for the file at path. */
+struct dwarf_inline *dwarf_inline__from_path(const char *path, struct bg_jobs *jobs);
 void dwarf_inline__free(struct dwarf_inline *di);
 
 /*

@@ -527,6 +527,21 @@ static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, 
 			    m);
 }
 
+void symbolizer__prepare(struct symbolizer *s, uint32_t pid, uint64_t addr)
+{
+	struct sym_proc *p;
+	const struct proc_map *m;
+
+	if (!s)
+		return;
+	p = get_proc(s, pid);
+	if (u64map__get(p->frames, addr))
+		return;
+	m = process_maps__find(p->maps, addr);
+	if (m && !(m->flags & (PROC_MAP_PSEUDO | PROC_MAP_ANON)))
+		mapping_dso(s, p, m);
+}
+
 int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool kernel,
 			const struct sym_frame **ret)
 {

@@ -78,6 +78,13 @@ void symbolizer__free(struct symbolizer *s);
 int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool kernel,
 			const struct sym_frame **ret);
 
+/*
+ * Gets the file that user address addr of pid maps ready for naming: its
+ * symbols read, its DWARF opened in the background (dso_cache.h), so that
+ * the frame's naming later does not wait for them on the loop. For a new
+ * stack as it arrives; names nothing. Cheap once the file is met.
+ */
+void symbolizer__prepare(struct symbolizer *s, uint32_t pid, uint64_t addr);
 /* Drops what is cached for process pid (it exited, or its pid was reused).
  * Shared file symbols stay. */
 void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid);

@@ -396,7 +396,7 @@ static void test_inlined(void **state)
 	const char *const *names;
 
 	assert_true(fd >= 0);
-	di = dwarf_inline__from_fd(fd);
+	di = dwarf_inline__from_fd(fd, NULL);
 	assert_int_equal(fcntl(fd, F_GETFD), -1);
 	assert_int_equal(errno, EBADF);
 	assert_int_equal(dwarf_inline__find(di, hot_vaddr, &names), 2);
