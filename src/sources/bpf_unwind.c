@@ -138,7 +138,7 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 	enum unwind_result res;
 	bool whole, dwarf_won;
 	size_t nr = 0;
-	uint64_t start;
+	uint64_t start, spent;
 
 	if (!bs->unwinder)
 		return 0;
@@ -150,7 +150,11 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 	start = monotonic_ns();
 	res = unwinder__unwind(bs->unwinder, copy->pid, regs, copy->data, copy->len, ips,
 			       TT_MAX_STACK_DEPTH, &nr);
-	bs->budget_used_ns += monotonic_ns() - start;
+	spent = monotonic_ns() - start;
+	bs->budget_used_ns += spent;
+	bs->unwind_spent_ns += spent;
+	if (spent > bs->unwind_max_ns)
+		bs->unwind_max_ns = spent;
 	/* The frame-pointer walk stops in glibc, at __libc_start_call_main or start_thread. */
 	whole = res == UNWIND_OK && nr > 1;
 	dwarf_won = (nr > TT_AUTO_MAX_FP_FRAMES && copy->fp_frames <= TT_AUTO_MAX_FP_FRAMES) ||
@@ -193,16 +197,25 @@ uint32_t bpf_unwind__site_stack(const struct bpf_source *bs, uint64_t site, uint
 	return p ? (uint32_t)(uintptr_t)p : fp_ustack_id;
 }
 
-/* Once a pass: a new second renews the unwinding budget; a spent one stops the copies. */
+/*
+ * Once a pass: a new second renews the unwinding budget; a spent one stops
+ * the copies. The budget is checked before each unwind, so the last one of
+ * a second may overrun it: by a few microseconds, or by the first unwind of
+ * a process's files (their CFI read: 0.2 ms measured, twice what 0.01%
+ * allows a second). The overrun is paid from the next second, so that over
+ * a run the time spent stays within the budget asked (bpf_unwind.sh).
+ */
 static void pace_copies(struct bpf_source *bs, uint64_t now)
 {
+	uint64_t budget = UNWIND_BUDGET_NS(bs);
 	bool pause;
 
 	if (now - bs->budget_start_ns >= 1000000000ull) {
 		bs->budget_start_ns = now;
-		bs->budget_used_ns = 0;
+		bs->budget_used_ns = bs->budget_used_ns > budget ? bs->budget_used_ns - budget : 0;
+		bs->budget_seconds++;
 	}
-	pause = bs->budget_used_ns >= UNWIND_BUDGET_NS(bs);
+	pause = bs->budget_used_ns >= budget;
 	if (pause == bs->copies_paused)
 		return;
 	bs->copies_paused = pause;
@@ -244,8 +257,11 @@ void bpf_unwind__report(struct bpf_source *bs)
 		snprintf(
 			line + n, sizeof(line) - (size_t)n,
 			"; %llu stacks left to frame pointers by the unwinding budget (%g%% of a core, "
-			"--unwind-budget)",
-			(unsigned long long)bs->over_budget, bs->opts.unwind_budget_pct);
+			"--unwind-budget): %llu us spent in %llu s, the longest unwind %llu us",
+			(unsigned long long)bs->over_budget, bs->opts.unwind_budget_pct,
+			(unsigned long long)(bs->unwind_spent_ns / 1000),
+			(unsigned long long)bs->budget_seconds,
+			(unsigned long long)(bs->unwind_max_ns / 1000));
 	bs->opts.warn(line);
 }
 

@@ -100,6 +100,8 @@ struct bpf_source {
 	int dwarf_tgids_fd;	/* auto: processes to copy stacks of on every sample */
 	/* The unwinding budget: CPU spent unwinding in the current second. */
 	uint64_t budget_start_ns, budget_used_ns;
+	uint64_t budget_seconds; /* budgets given (seconds begun), for the exit line */
+	uint64_t unwind_spent_ns, unwind_max_ns; /* in all, and the longest unwind */
 	uint64_t over_budget; /* copies left unwound because the budget was spent */
 	bool copies_paused;
 	/* The optional programs, loaded in the background (bpf_late.c). */

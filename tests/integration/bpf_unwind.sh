@@ -97,10 +97,13 @@ kill "$idle" 2>/dev/null
 
 # The unwinding budget: 2,000 sleeping threads want 2,000 unwinds (64 a
 # pass). Unbounded, all of them are unwound; with --unwind-budget 0.01 (0.1
-# ms a second) far fewer, and the exit line says how many stacks it left to
-# frame pointers. Known: the budget is overshot, 291-567 unwinds in a 5-8 s
-# run (391 at 7.4 us in 6 s: 5-7x the 0.1 ms a second asked), so "4x fewer"
-# failed one run in seven, main's build too; 3x is what it keeps.
+# ms a second) far fewer (release: 115-248; ASan: 2, its first unwind, which
+# reads the files' CFI, took 0.3 ms; how many depends on the machine's
+# speed: the check that counts is time), and the time they took is within the
+# budgets of the seconds begun, plus the longest unwind (checked before it
+# starts, it may overrun; the overrun is paid from the next second). The
+# exit line says how many stacks it left to frame pointers, the time spent,
+# the seconds and the longest unwind.
 start idle_threads 2000 "$TT_WL_LIFE"
 idle=$WL
 wait_threads "$idle" 2001
@@ -115,11 +118,15 @@ done
 unwinds() { sed -nE 's/.*DWARF unwinding: ([0-9]+) samples.*/\1/p' "$TMPD/budget_$1.err"; }
 all=$(unwinds 100)
 some=$(unwinds 0.01)
-grep -q 'left to frame pointers by the unwinding budget (0.01% of a core' "$TMPD/budget_0.01.err" ||
-	fail "budget: not reported: $(cat "$TMPD/budget_0.01.err")"
-[ -n "$all" ] && [ -n "$some" ] && [ "$all" -ge 1900 ] && [ $((some * 3)) -le "$all" ] ||
-	fail "budget: ${some:-?} unwinds at 0.01% in $secs s, ${all:-?} unbounded (want 1,900+ and 3x fewer)"
-echo "budget: $some unwinds at 0.01% in $secs s, $all unbounded"
+read -r used secs_b longest < <(sed -nE \
+	's/.*unwinding budget \(0\.01% of a core, --unwind-budget\): ([0-9]+) us spent in ([0-9]+) s, the longest unwind ([0-9]+) us.*/\1 \2 \3/p' \
+	"$TMPD/budget_0.01.err")
+[ -n "${used:-}" ] || fail "budget: not reported: $(cat "$TMPD/budget_0.01.err")"
+[ -n "$all" ] && [ -n "$some" ] && [ "$all" -ge 1900 ] && [ $((some * 2)) -le "$all" ] ||
+	fail "budget: ${some:-?} unwinds at 0.01% in $secs s, ${all:-?} unbounded (want 1,900+ and 2x fewer)"
+[ "$used" -le $((secs_b * 100 + longest + 1)) ] ||
+	fail "budget: $used us spent unwinding in $secs_b s at 0.01% (100 us a second), the longest unwind $longest us"
+echo "budget: $some unwinds, $used us in $secs_b s (longest $longest us) at 0.01%, $all unbounded"
 kill "$idle" 2>/dev/null
 
 run short --unwind dwarf --stack-bytes 64
