@@ -650,3 +650,27 @@ LUAMISC_API int luaM_sysprof_fidelity(void)
 {
 	return sp.fidelity;
 }
+
+/*
+ * What the session's states cannot tell apart, and why: the README's
+ * "How it works" has the measurements (tests/bench/sysprof_vs.sh).
+ */
+LUAMISC_API const char *luaM_sysprof_fidelity_limits(void)
+{
+	switch (sp.fidelity) {
+	case 10:
+		return "INTERP is the interpreter's call, return and function-header handlers; "
+		       "Tarantool's VM also counts the state stores of every transition, which "
+		       "stock LuaJIT does not make (a JIT-off fast-function loop: INTERP 12.5 "
+		       "points below Tarantool's, FFUNC 10.5 above)";
+	case 8:
+		return "INTERP, LFUNC and FFUNC read as LFUNC: the interpreter's dispatch map "
+		       "did not check out on this LuaJIT build";
+	case 5:
+		return "five states from LuaJIT's profiler letter (TRACE, LFUNC, CFUNC, GC, "
+		       "RECORD): INTERP and FFUNC read as LFUNC, OPT and ASM as RECORD, EXIT is "
+		       "not told; the global_State layout check failed on this LuaJIT build";
+	default:
+		return "";
+	}
+}

@@ -228,6 +228,8 @@ static int l_report(lua_State *L)
 	lua_setfield(L, top, "vmstate");
 	set_counter(L, top, "samples", c.samples);
 	set_counter(L, top, "fidelity", (uint64_t)luaM_sysprof_fidelity());
+	lua_pushstring(L, luaM_sysprof_fidelity_limits());
+	lua_setfield(L, top, "fidelity_limits");
 	set_counter(L, top, "dropped", sp.dropped);
 	set_counter(L, top, "overhead_ns", sp.cost_ns);
 	return 1;

@@ -121,6 +121,8 @@ for _, st in ipairs({ "TRACE", "RECORD", "OPT", "ASM", "EXIT" }) do
 end
 t.is(r.LFUNC, r.vmstate.LFUNC, "documented flat shape")
 t.is(r.fidelity, 10, "fidelity: 10 states told apart")
+t.ok(type(r.fidelity_limits) == "string" and r.fidelity_limits:find("INTERP", 1, true),
+  "fidelity_limits names the state that differs from Tarantool's")
 
 t.is(sp.start({ mode = "D", interval = 1000 }), true, "start D interval 1000")
 local c0 = os.clock()

@@ -122,11 +122,18 @@ LUAMISC_API int luaM_sysprof_report(struct luam_Sysprof_Counters *counters);
  */
 LUAMISC_API const char *luaM_sysprof_strerror(void);
 /*
- * Number of the ten VM states the current or last session tells apart: 8
- * when the VM state is read at the signal (layout check passed), 5 when it
- * comes from LuaJIT's public profiler, 0 before the first start.
+ * Number of the ten VM states the current or last session tells apart: 10
+ * when the VM state is read at the signal and the interpreter's dispatch
+ * map checked out, 8 when only the layout check passed (INTERP, LFUNC and
+ * FFUNC read as LFUNC), 5 when it comes from LuaJIT's public profiler, 0
+ * before the first start.
  */
 LUAMISC_API int luaM_sysprof_fidelity(void);
+/*
+ * Which states that fidelity cannot tell apart from Tarantool's, and why,
+ * in one sentence ("" before the first start). Static storage.
+ */
+LUAMISC_API const char *luaM_sysprof_fidelity_limits(void);
 
 #define LUAM_MISCLIBNAME "misc"
 /* Installs the global table misc with misc.sysprof; returns misc. */
