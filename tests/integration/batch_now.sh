@@ -47,9 +47,10 @@ zombie() {
 	[ -n "$Z" ] && [ "$(state_of "$Z")" = Z ]
 }
 wait_until "the zombie" zombie
-wait_until "4 spinner threads" test "$(ls "/proc/$SPIN/task" | wc -l)" -ge 4
-wait_until "the vfork parent in D" test "$(state_of "$VF")" = D
-wait_until "the stopped process" test "$(state_of "$STOPPED")" = T
+# (eval: each try reads /proc anew; "$(...)" as an argument is read once.)
+wait_until "4 spinner threads" eval '[ "$(ls "/proc/$SPIN/task" | wc -l)" -ge 4 ]'
+wait_until "the vfork parent in D" eval '[ "$(state_of "$VF")" = D ]'
+wait_until "the stopped process" eval '[ "$(state_of "$STOPPED")" = T ]'
 
 check() { # SOURCE: the last interval of $out
 python3 - "$out" "$SPIN" "$STOPPED" "$Z" "$1" <<'PY' || exit 1
