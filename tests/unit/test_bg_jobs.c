@@ -62,46 +62,55 @@ static void runs_ahead(void **state)
 	bg_jobs__free(q);
 }
 
+/* Two jobs queued: slow, held until *open, and t behind it. */
+struct behind {
+	struct bg_jobs *q;
+	atomic_bool open;
+	struct test_job slow, t;
+};
+
+static void queue_behind_slow(struct behind *b)
+{
+	b->q = bg_jobs__new();
+	atomic_init(&b->open, false);
+	b->slow = (struct test_job){.job.run = run, .gate = &b->open};
+	b->t = (struct test_job){.job.run = run};
+	bg_jobs__submit(b->q, &b->slow.job);
+	bg_jobs__submit(b->q, &b->t.job);
+}
+
 /* A wait never queues behind other jobs: the one waited for runs here. */
 static void wait_claims(void **state)
 {
-	struct bg_jobs *q = bg_jobs__new();
-	atomic_bool open = false;
-	struct test_job slow = {.job.run = run, .gate = &open};
-	struct test_job t = {.job.run = run};
+	struct behind b;
 
 	(void)state;
-	bg_jobs__submit(q, &slow.job);
-	bg_jobs__submit(q, &t.job);
-	bg_jobs__wait(q, &t.job);
-	assert_int_equal(atomic_load(&t.runs), 1);
-	assert_true(pthread_equal(t.ran_on, pthread_self()));
-	assert_int_equal(atomic_load(&slow.runs), 0);
-	atomic_store(&open, true);
-	bg_jobs__wait(q, &slow.job);
-	assert_int_equal(atomic_load(&slow.runs), 1);
-	assert_int_equal(atomic_load(&t.runs), 1); /* the worker did not run it too */
-	bg_jobs__free(q);
+	queue_behind_slow(&b);
+	bg_jobs__wait(b.q, &b.t.job);
+	assert_int_equal(atomic_load(&b.t.runs), 1);
+	assert_true(pthread_equal(b.t.ran_on, pthread_self()));
+	assert_int_equal(atomic_load(&b.slow.runs), 0);
+	atomic_store(&b.open, true);
+	bg_jobs__wait(b.q, &b.slow.job);
+	assert_int_equal(atomic_load(&b.slow.runs), 1);
+	assert_int_equal(atomic_load(&b.t.runs), 1); /* the worker did not run it too */
+	bg_jobs__free(b.q);
 }
 
 /* Cancelled before it started: never runs, even once the worker is free. */
 static void cancel_queued(void **state)
 {
-	struct bg_jobs *q = bg_jobs__new();
-	atomic_bool open = false;
-	struct test_job slow = {.job.run = run, .gate = &open};
-	struct test_job t = {.job.run = run};
+	struct behind b;
 
 	(void)state;
-	bg_jobs__submit(q, &slow.job);
-	bg_jobs__submit(q, &t.job);
-	bg_jobs__cancel(q, &t.job);
-	atomic_store(&open, true);
-	bg_jobs__cancel(q, &slow.job); /* running or about to: waits for its end */
+	queue_behind_slow(&b);
+	bg_jobs__cancel(b.q, &b.t.job);
+	atomic_store(&b.open, true);
+	bg_jobs__cancel(b.q, &b.slow.job); /* running or about to: waits for its end */
 	sleep_ms(20);
-	assert_int_equal(atomic_load(&t.runs), 0);
-	bg_jobs__free(q);
-	assert_int_equal(atomic_load(&t.runs), 0);
+	assert_int_equal(atomic_load(&b.t.runs), 0);
+	bg_jobs__free(b.q);
+	assert_int_equal(atomic_load(&b.t.runs), 0);
 }
 
 /* No queue: the job runs at the wait, once. */
