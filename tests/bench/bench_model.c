@@ -10,7 +10,8 @@
  * long session holds without the hour of CPU time a 20 Hz run would take.
  * CHURN (default 0) threads a second exit and are replaced by new ones
  * (new tids, one new process per ten): a churning box, whose memory must
- * stay flat; the RSS is printed at simulated minute 5 and at the end.
+ * stay flat; the RSS is printed at simulated minute 5 and at the end, with
+ * what the model's accounting (model__mem) says each structure holds.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,6 +59,19 @@ static double status_mb(const char *key)
 			kb = atof(line + strlen(key) + 1);
 	fclose(f);
 	return kb / 1024;
+}
+
+/* The model's own accounting (model_mem.c): which structure holds the RSS. */
+static void print_mem(const struct model *m)
+{
+	struct model_mem mm;
+
+	model__mem(m, &mm);
+	printf("model holds: %zu threads (%zu exited) %zu keys %.1f MB; %zu stacks %.1f MB "
+	       "(%llu aged); %zu strings %.1f MB; %zu procs\n",
+	       mm.threads, mm.exited, mm.keys, (double)mm.thread_bytes / 1e6, mm.stacks,
+	       (double)mm.stack_bytes / 1e6, (unsigned long long)mm.stacks_aged, mm.strings,
+	       (double)mm.string_bytes / 1e6, mm.procs);
 }
 
 static double time_query(struct model *m, struct model_query *q, int reps, size_t *rows)
@@ -137,6 +151,7 @@ int main(int argc, char **argv)
 	       threads, seconds, hz);
 	printf("model memory: %u threads, %u stacks, %d s simulated: RSS %.1f MB, peak %.1f MB\n",
 	       threads, stacks, seconds, status_mb("VmRSS:"), status_mb("VmHWM:"));
+	print_mem(m);
 	if (churn)
 		printf("model churn: %u threads a second replaced (%u threads made): RSS at minute "
 		       "5 %.1f MB, at the end %.1f MB (%.2fx)\n",

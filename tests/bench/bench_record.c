@@ -9,6 +9,7 @@
  *  - seeking: jumps to random times of a one-hour recording, each from a fresh
  *    model until the interval there is complete (what the TUI's jump does).
  * Usage: bench_record [DIR [SECONDS [THREADS]]]  (default /tmp 3600 200)
+ *        bench_record --seek FILE [JUMPS]   times jumps in an existing recording
  *        bench_record --seeds DIR   writes small fuzz seed files
  */
 #include <errno.h>
@@ -410,6 +411,86 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Jumps to `jumps` random times of the recording at path, each from a fresh
+ * model until the interval there is complete (what the TUI's jump does), and
+ * prints the median and worst in CPU and in wall time.
+ */
+static int time_seeks(const char *path, int jumps)
+{
+	double *cpu = xcalloc((size_t)jumps, sizeof(*cpu)),
+	       *wall = xcalloc((size_t)jumps, sizeof(*wall));
+	struct player p = {0};
+	struct event_sink sink = {play_emit, &p};
+	struct source *src;
+	struct ttr_reader *rd;
+	uint64_t first_ns, last_ns, seconds;
+	size_t nr;
+	double t0, w0, open_s;
+	char err[384];
+	int ret = -1;
+
+	rd = ttr_reader__open(path, err, sizeof(err));
+	if (!rd || !(nr = ttr_reader__nr_chunks(rd))) {
+		if (rd)
+			fprintf(stderr, "%s: no chunks\n", path);
+		else
+			fprintf(stderr, "%s\n", err);
+		ttr_reader__free(rd);
+		goto out;
+	}
+	first_ns = ttr_reader__chunk(rd, 0)->first_ns;
+	last_ns = ttr_reader__chunk(rd, nr - 1)->last_ns;
+	ttr_reader__free(rd);
+	seconds = (last_ns - first_ns) / NSEC_PER_SEC;
+	if (seconds < 4) {
+		fprintf(stderr, "%s: too short to seek in\n", path);
+		goto out;
+	}
+	w0 = now_s();
+	src = replay_source__new(path, sink, err, sizeof(err));
+	open_s = now_s() - w0;
+	if (!src) {
+		fprintf(stderr, "%s\n", err);
+		goto out;
+	}
+	for (int i = 0; i < jumps; i++) {
+		/* Whole seconds from 2 s in to 1 s before the end. */
+		uint64_t target =
+			first_ns + (2 + (uint64_t)rnd((uint32_t)seconds - 3)) * NSEC_PER_SEC;
+
+		t0 = cpu_s();
+		w0 = now_s();
+		model__free(p.m);
+		p.m = model__new(NULL);
+		p.last_interval_ns = 0;
+		if (replay_source__seek(src, target - 2 * NSEC_PER_SEC) < 0) {
+			fprintf(stderr, "seek failed: %s\n", src->error);
+			source__free(src);
+			goto out;
+		}
+		while (p.last_interval_ns < target && src->ops->ready(src) == 0)
+			;
+		cpu[i] = cpu_s() - t0;
+		wall[i] = now_s() - w0;
+	}
+	qsort(cpu, (size_t)jumps, sizeof(cpu[0]), cmp_double);
+	qsort(wall, (size_t)jumps, sizeof(wall[0]), cmp_double);
+	printf("seek in %llu s (%.1f MB, %zu chunks): open (index) %.1f ms; jump to a random "
+	       "time, fresh model, interval complete (%d jumps): CPU median %.1f ms, max %.1f "
+	       "ms; wall median %.1f ms, max %.1f ms\n",
+	       (unsigned long long)seconds, (double)file_size(path) / 1e6, nr, open_s * 1e3, jumps,
+	       cpu[jumps / 2] * 1e3, cpu[jumps - 1] * 1e3, wall[jumps / 2] * 1e3,
+	       wall[jumps - 1] * 1e3);
+	source__free(src);
+	ret = 0;
+out:
+	model__free(p.m);
+	free(cpu);
+	free(wall);
+	return ret;
+}
+
 static int write_seeds(const char *dir)
 {
 	char path[4096];
@@ -438,6 +519,11 @@ int main(int argc, char **argv)
 
 	if (argc > 2 && !strcmp(argv[1], "--seeds"))
 		return write_seeds(argv[2]);
+	if (argc > 2 && !strcmp(argv[1], "--seek")) {
+		int jumps = argc > 3 ? atoi(argv[3]) : 25;
+
+		return time_seeks(argv[2], jumps > 0 ? jumps : 25) ? 1 : 0;
+	}
 	if (threads < 1 || threads > 1024 || seconds < 60) {
 		fprintf(stderr, "usage: bench_record [DIR [SECONDS>=60 [THREADS<=1024]]]\n");
 		return 2;
@@ -521,42 +607,5 @@ int main(int argc, char **argv)
 		return 1;
 	printf("long recording: %u s, %.1f MB, written in %.1f s CPU\n", seconds,
 	       (double)file_size(path) / 1e6, secs);
-	{
-		enum { SEEKS = 25 };
-		double times[SEEKS], open_s;
-		struct source *src;
-		struct player p = {0};
-		struct event_sink sink = {play_emit, &p};
-
-		t0 = now_s();
-		src = replay_source__new(path, sink, err, sizeof(err));
-		open_s = now_s() - t0;
-		if (!src) {
-			fprintf(stderr, "%s\n", err);
-			return 1;
-		}
-		for (int i = 0; i < SEEKS; i++) {
-			uint64_t target = T0 + (uint64_t)rnd(seconds) * NSEC_PER_SEC + NSEC_PER_SEC;
-
-			t0 = cpu_s();
-			model__free(p.m);
-			p.m = model__new(NULL);
-			p.last_interval_ns = 0;
-			if (replay_source__seek(src, target - 2 * NSEC_PER_SEC) < 0) {
-				fprintf(stderr, "seek failed: %s\n", src->error);
-				return 1;
-			}
-			while (p.last_interval_ns < target && src->ops->ready(src) == 0)
-				;
-			times[i] = cpu_s() - t0;
-		}
-		qsort(times, SEEKS, sizeof(times[0]), cmp_double);
-		printf("seek in %u s: open (index) %.1f ms; jump to a random time, fresh model, "
-		       "interval complete: median %.1f ms, max %.1f ms CPU (%d jumps)\n",
-		       seconds, open_s * 1e3, times[SEEKS / 2] * 1e3, times[SEEKS - 1] * 1e3,
-		       SEEKS);
-		source__free(src);
-		model__free(p.m);
-	}
-	return 0;
+	return time_seeks(path, 25) ? 1 : 0;
 }
