@@ -136,9 +136,12 @@ int main(int argc, char **argv)
 			events++;
 		}
 		if (t + step - last_end >= NSEC_PER_SEC) {
+			/* CHURN a second: an interval below 1 Hz spans several seconds. */
+			uint64_t secs = (t - last_end + NSEC_PER_SEC / 2) / NSEC_PER_SEC;
+
 			model__end_interval(m, t);
 			last_end = t;
-			for (uint32_t k = 0; k < churn && threads; k++)
+			for (uint64_t k = 0; k < churn * secs && threads; k++)
 				tid_of[cursor++ % threads] = next_tid++;
 			if (!rss5 && t - base >= 300 * NSEC_PER_SEC)
 				rss5 = status_mb("VmRSS:");
