@@ -418,14 +418,15 @@ static int cmp_double(const void *a, const void *b)
  */
 static int time_seeks(const char *path, int jumps)
 {
-	double *cpu = xcalloc((size_t)jumps, sizeof(*cpu)),
+	double *dict = xcalloc((size_t)jumps, sizeof(*dict)),
+	       *cpu = xcalloc((size_t)jumps, sizeof(*cpu)),
 	       *wall = xcalloc((size_t)jumps, sizeof(*wall));
 	struct player p = {0};
 	struct event_sink sink = {play_emit, &p};
 	struct source *src;
 	struct ttr_reader *rd;
 	uint64_t first_ns, last_ns, seconds;
-	size_t nr;
+	size_t nr, snaps = 0, dicts = 0;
 	double t0, w0, open_s;
 	char err[384];
 	int ret = -1;
@@ -438,6 +439,11 @@ static int time_seeks(const char *path, int jumps)
 			fprintf(stderr, "%s\n", err);
 		ttr_reader__free(rd);
 		goto out;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		snaps += ttr_reader__chunk(rd, i)->kind == TTR_KIND_SNAPSHOT;
+		dicts += ttr_reader__chunk(rd, i)->kind == TTR_KIND_EVENTS &&
+			 (ttr_reader__chunk(rd, i)->flags & TTR_FLAG_DICT);
 	}
 	first_ns = ttr_reader__chunk(rd, 0)->first_ns;
 	last_ns = ttr_reader__chunk(rd, nr - 1)->last_ns;
@@ -469,23 +475,27 @@ static int time_seeks(const char *path, int jumps)
 			source__free(src);
 			goto out;
 		}
+		dict[i] = cpu_s() - t0;
 		while (p.last_interval_ns < target && src->ops->ready(src) == 0)
 			;
 		cpu[i] = cpu_s() - t0;
 		wall[i] = now_s() - w0;
 	}
+	qsort(dict, (size_t)jumps, sizeof(dict[0]), cmp_double);
 	qsort(cpu, (size_t)jumps, sizeof(cpu[0]), cmp_double);
 	qsort(wall, (size_t)jumps, sizeof(wall[0]), cmp_double);
-	printf("seek in %llu s (%.1f MB, %zu chunks): open (index) %.1f ms; jump to a random "
-	       "time, fresh model, interval complete (%d jumps): CPU median %.1f ms, max %.1f "
-	       "ms; wall median %.1f ms, max %.1f ms\n",
-	       (unsigned long long)seconds, (double)file_size(path) / 1e6, nr, open_s * 1e3, jumps,
-	       cpu[jumps / 2] * 1e3, cpu[jumps - 1] * 1e3, wall[jumps / 2] * 1e3,
-	       wall[jumps - 1] * 1e3);
+	printf("seek in %llu s (%.1f MB, %zu chunks: %zu snapshots, %zu with dictionary "
+	       "records): open (index) %.1f ms; jump to a random time, fresh model, interval "
+	       "complete (%d jumps): CPU median %.1f ms (dictionaries %.1f), max %.1f ms; "
+	       "wall median %.1f ms, max %.1f ms\n",
+	       (unsigned long long)seconds, (double)file_size(path) / 1e6, nr, snaps, dicts,
+	       open_s * 1e3, jumps, cpu[jumps / 2] * 1e3, dict[jumps / 2] * 1e3,
+	       cpu[jumps - 1] * 1e3, wall[jumps / 2] * 1e3, wall[jumps - 1] * 1e3);
 	source__free(src);
 	ret = 0;
 out:
 	model__free(p.m);
+	free(dict);
 	free(cpu);
 	free(wall);
 	return ret;
