@@ -1080,9 +1080,11 @@ static int proc_tick(struct source *src, uint64_t now)
 	}
 	settle_deferred(ps, running, now);
 	flush_repeats(ps, now);
+	/* After the count: UINT_MAX + 1 is 0, which put the listing off by a second
+	 * each time something exited, for ever on a box where something always does. */
+	ps->root_passes++;
 	if (ps->drops[TT_DROP_VANISHED] + ps->drops[TT_DROP_READ_ERROR] != gone)
 		ps->root_passes = UINT_MAX; /* something exited: list /proc again next pass */
-	ps->root_passes++;
 	sweep(ps);
 	proc_info__pass(ps->pinfo, now);
 	ps->nr_passes++;

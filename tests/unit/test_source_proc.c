@@ -491,6 +491,79 @@ static void gate_sees_every_change(void **state)
 	live_tree_free(&t);
 }
 
+static void unlink_at(const struct live_tree *t, const char *rel)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	assert_int_equal(unlink(path), 0);
+}
+
+/* mkdir of root/rel, or its removal (rmdir). */
+static void dir_at(const struct live_tree *t, const char *rel, bool make)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), "%s/%s", t->root, rel);
+	assert_int_equal(make ? mkdir(path, 0700) : rmdir(path), 0);
+}
+
+/*
+ * A process that starts while another ends, on a box where a thread
+ * vanishes at every pass: /proc's link count does not move, so only the
+ * second's relisting finds it, and it must. (It never did: the vanished
+ * thread's "list /proc again next pass" overflowed to "in a second", every
+ * pass; found by tui_replay, a workload started under --source proc.)
+ */
+static void new_process_found_while_threads_vanish(void **state)
+{
+	struct live_tree t;
+	struct capture c = {0};
+	struct source *src;
+	uint64_t now = 0;
+	bool found = false;
+
+	(void)state;
+	live_tree_make(&t);
+	/* 600: a thread listed whose files are gone, as one that exited between the two. */
+	dir_at(&t, "600", true);
+	dir_at(&t, "600/task", true);
+	dir_at(&t, "600/task/601", true);
+	dir_at(&t, "800", true); /* a process that ends as 700 starts */
+	src = open_live(&t, &c, 0, false);
+	for (int i = 0; i < 3; i++)
+		pass_state(src, &c, now += 50000000);
+	dir_at(&t, "800", false);
+	dir_at(&t, "700", true);
+	dir_at(&t, "700/task", true);
+	dir_at(&t, "700/task/700", true);
+	put(&t, "700/task/700/stat",
+	    "700 (newcomer) R 1 700 700 0 -1 4194560 0 0 0 0 7 3 0 0 20 0 1 0 4300 1 1 1 1 1 0 "
+	    "0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	put(&t, "700/task/700/syscall", "running\n");
+	put(&t, "700/task/700/wchan", "0");
+	put(&t, "700/task/700/schedstat", "5000000 1000 3\n");
+	/* Within a second of passes (20 at 20 Hz), and a few more. */
+	for (int i = 0; i < 25 && !found; i++) {
+		pass_state(src, &c, now += 50000000);
+		found = find_sample(&c, 700) != NULL;
+	}
+	assert_true(found);
+	source__free(src);
+	capture_free(&c);
+	unlink_at(&t, "700/task/700/stat");
+	unlink_at(&t, "700/task/700/syscall");
+	unlink_at(&t, "700/task/700/wchan");
+	unlink_at(&t, "700/task/700/schedstat");
+	dir_at(&t, "700/task/700", false);
+	dir_at(&t, "700/task", false);
+	dir_at(&t, "700", false);
+	dir_at(&t, "600/task/601", false);
+	dir_at(&t, "600/task", false);
+	dir_at(&t, "600", false);
+	live_tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -502,6 +575,7 @@ int main(void)
 		cmocka_unit_test(unchanged_sleeper_is_resent_in_full),
 		cmocka_unit_test(over_budget_lowers_the_rate),
 		cmocka_unit_test(gate_sees_every_change),
+		cmocka_unit_test(new_process_found_while_threads_vanish),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
