@@ -61,6 +61,7 @@ static struct dwarf_inline *alloc(int fd, const char *path)
 {
 	struct dwarf_inline *di = xcalloc(1, sizeof(*di));
 
+	elf_version(EV_CURRENT); /* libelf's global: set here, on the loop, not by the job */
 	di->fd = fd;
 	di->path = path ? xstrdup(path) : NULL;
 	di->cache = u64map__new();
@@ -91,10 +92,8 @@ static void map_file(struct dwarf_inline *di)
 
 struct dwarf_inline *dwarf_inline__from_fd(int fd, struct bg_jobs *jobs)
 {
-	struct dwarf_inline *di;
+	struct dwarf_inline *di = alloc(fd, NULL);
 
-	elf_version(EV_CURRENT);
-	di = alloc(fd, NULL);
 	if (fd >= 0) /* mapped here (headers only: cheap), so that fd goes at once */
 		map_file(di);
 	queue_open(di, jobs);
@@ -103,10 +102,8 @@ struct dwarf_inline *dwarf_inline__from_fd(int fd, struct bg_jobs *jobs)
 
 struct dwarf_inline *dwarf_inline__from_path(const char *path, struct bg_jobs *jobs)
 {
-	struct dwarf_inline *di;
+	struct dwarf_inline *di = alloc(-1, path);
 
-	elf_version(EV_CURRENT);
-	di = alloc(-1, path);
 	queue_open(di, jobs);
 	return di;
 }
