@@ -69,12 +69,15 @@ static const char *syscall_text(int nr, char *buf, size_t len)
  * thread that runs or waits for a CPU shows its hottest user function over
  * the window (perf top's name for its work), one off CPU its kernel leaf.
  */
-static uint64_t row_frame_ip(const struct rows_ctx *c, const struct model_row *r, bool *kernel)
+static uint64_t row_frame_ip(const struct rows_ctx *c, const struct model_row *r, bool *kernel,
+			     unsigned *inlined)
 {
 	uint64_t kleaf = is_thread_row(c) ? model__stack_leaf(c->m, r->cur_kstack_id) : r->kleaf_ip;
 
+	*inlined = 0;
 	if (is_thread_row(c) && r->top_uip) {
 		*kernel = false;
+		*inlined = r->top_uinlined;
 		return r->top_uip;
 	}
 
@@ -87,6 +90,19 @@ static uint64_t row_frame_ip(const struct rows_ctx *c, const struct model_row *r
 static const char *row_wchan(const struct rows_ctx *c, const struct model_row *r)
 {
 	return dict(c, is_thread_row(c) ? r->cur_wchan_id : r->wchan_id);
+}
+
+/* A leaf dimension's function (the kernel's or the user's), as the row groups it; NULL if none. */
+static char *leaf_name(const struct rows_ctx *c, const struct model_row *r, bool kernel, char *buf,
+		       size_t len)
+{
+	uint64_t ip = kernel ? r->kleaf_ip : r->uleaf_ip;
+
+	if (!ip)
+		return NULL;
+	/* named in a process of the row, though its dims have no pid */
+	return rows_frame_inlined(c->m, r->pid ? r->pid : r->leaf_pid, ip, kernel,
+				  kernel ? r->kleaf_inlined : r->uleaf_inlined, buf, len);
 }
 
 char *rows_frame(const struct model *m, uint64_t ip, bool kernel, char *buf, size_t len)
@@ -158,6 +174,7 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	char tmp[64];
 	const char *s;
 	bool kernel;
+	unsigned inlined;
 	uint64_t ip;
 
 	buf[0] = '\0';
@@ -203,9 +220,9 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 			snprintf(buf, len, "%s", syscall_text(row_syscall(c, r), tmp, sizeof(tmp)));
 		break;
 	case COL_FRAME:
-		ip = row_frame_ip(c, r, &kernel);
+		ip = row_frame_ip(c, r, &kernel, &inlined);
 		if (ip)
-			rows_frame_pid(c->m, r->pid, ip, kernel, buf, len);
+			rows_frame_inlined(c->m, r->pid, ip, kernel, inlined, buf, len);
 		else
 			esc(row_wchan(c, r), buf, len);
 		break;
@@ -225,11 +242,7 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 		break;
 	case COL_KLEAF:
 	case COL_ULEAF:
-		ip = col == COL_KLEAF ? r->kleaf_ip : r->uleaf_ip;
-		if (ip) /* named in a process of the row, though its dims have no pid */
-			rows_frame_pid(c->m, r->pid ? r->pid : r->leaf_pid, ip, col == COL_KLEAF,
-				       buf, len);
-		else
+		if (!leaf_name(c, r, col == COL_KLEAF, buf, len))
 			snprintf(buf, len, "-");
 		break;
 	case COL_CGROUP: /* the container, pod or unit its naming shows, else the id */
@@ -310,8 +323,8 @@ static int leaf_cmp(const struct rows_ctx *c, const struct model_row *a, const s
 
 	if (!ia || !ib)
 		return CMP(!ia, !ib);
-	rows_frame_pid(c->m, a->pid ? a->pid : a->leaf_pid, ia, kernel, x, sizeof(x));
-	rows_frame_pid(c->m, b->pid ? b->pid : b->leaf_pid, ib, kernel, y, sizeof(y));
+	leaf_name(c, a, kernel, x, sizeof(x));
+	leaf_name(c, b, kernel, y, sizeof(y));
 	r = strcmp(x, y);
 	return r ? r : CMP(ia, ib);
 }
@@ -321,6 +334,7 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 {
 	uint64_t ia, ib;
 	bool ka, kb;
+	unsigned la, lb;
 	int r = 0;
 
 	if (cols_is_sc(col)) {
@@ -357,10 +371,10 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		r = cmp_syscall(row_syscall(c, a), row_syscall(c, b));
 		break;
 	case COL_FRAME:
-		ia = row_frame_ip(c, a, &ka);
-		ib = row_frame_ip(c, b, &kb);
+		ia = row_frame_ip(c, a, &ka, &la);
+		ib = row_frame_ip(c, b, &kb, &lb);
 		if (ia || ib)
-			r = ia && ib ? CMP(ia, ib) : CMP(!ia, !ib);
+			r = ia && ib ? (ia != ib ? CMP(ia, ib) : CMP(la, lb)) : CMP(!ia, !ib);
 		else
 			r = text_cmp(row_wchan(c, a), row_wchan(c, b));
 		break;

@@ -122,11 +122,13 @@ struct model_row {
 	uint32_t wchan_id;
 	const char *wchan; /* NULL when none */
 	uint64_t cgroup_id;
-	/* With DIM_KLEAF / DIM_ULEAF: rows group by the leaf's function (its
-	 * address when no symbol covers it); this is one address of it, of
-	 * process leaf_pid (to name it). 0 when no such stack. */
+	/* With DIM_KLEAF / DIM_ULEAF: rows group by the leaf's function, the
+	 * innermost one inlined there (its address when no symbol covers it);
+	 * this is one address of it, of process leaf_pid (to name it), and the
+	 * inlined level there that is it (as top_uinlined). 0 when no such stack. */
 	uint64_t kleaf_ip;
 	uint64_t uleaf_ip;
+	unsigned kleaf_inlined, uleaf_inlined;
 	uint32_t leaf_pid;
 	uint32_t labels_id; /* with DIM_LABELS: see model__labels; 0 = no labels */
 	bool kthread;
@@ -147,8 +149,11 @@ struct model_row {
 	uint32_t cur_kstack_id;
 	uint32_t cur_ustack_id;
 	/* Its hottest user function over the window (one address of it), when it
-	 * runs or waits for a CPU now, as perf top names it; 0 otherwise or unknown. */
+	 * runs or waits for a CPU now, as perf top names it; 0 otherwise or unknown.
+	 * top_uinlined: the function inlined there that it is (frame_name's
+	 * inlined[top_uinlined - 1]); 0 = the symbol's own. */
 	uint64_t top_uip;
+	unsigned top_uinlined;
 
 	uint64_t samples;
 	uint64_t state_samples[TT_ST_MAX];

@@ -61,6 +61,16 @@ static uint64_t str_hash(uint64_t h, const char *s)
 	return h * 0x100000001b3ull;
 }
 
+unsigned model_frame_innermost(const struct model *m, uint32_t pid, uint64_t addr, bool kernel)
+{
+	struct frame_name fn;
+
+	if (!addr || !m || !m->namer)
+		return 0;
+	model__frame_name(m, pid, addr, kernel, &fn);
+	return fn.inlined ? fn.nr_inlined : 0;
+}
+
 uint64_t model__frame_function(const struct model *m, uint32_t pid, uint64_t addr, bool kernel,
 			       unsigned level)
 {

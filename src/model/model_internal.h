@@ -185,10 +185,15 @@ void trace_oncpu_labels(const struct thread *t, enum model_window window,
  */
 bool trace_oncpu_each(const struct model *m, const struct thread *t, enum model_window window,
 		      void (*add)(void *arg, uint32_t ustack_id, uint64_t samples), void *arg);
+/* model_frames.c: the level of the innermost function inlined at a leaf
+ * addr (model__frame_function's level), which names what runs there, as
+ * the call tree's leaf; 0 when none or nothing names frames. */
+unsigned model_frame_innermost(const struct model *m, uint32_t pid, uint64_t addr, bool kernel);
 /* model_topframe.c: t's hottest user function over window (one address of
- * it), from its on-CPU samples, else its running thread samples; 0 = none. */
+ * it, and in *inlined the level inlined there that names it), from its
+ * on-CPU samples, else its running thread samples; 0 = none. */
 uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
-			       enum model_window window, uint32_t now_sec);
+			       enum model_window window, uint32_t now_sec, unsigned *inlined);
 /* Whether thread t has traced data in window (it gets a row without samples). */
 bool trace_thread_active(const struct thread *t, enum model_window window);
 

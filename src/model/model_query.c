@@ -49,8 +49,10 @@ struct builder {
 	uint32_t *last_tid; /* last thread counted into each row */
 	size_t nr, cap;
 	uint32_t now_sec;
-	struct u64map *funcs;	     /* (pid, leaf address, kernel) -> function, made on demand */
-	uint64_t kleaf_ip, uleaf_ip; /* the leaf addresses of the key make_key made last */
+	struct u64map *funcs;	       /* (pid, leaf address, kernel) -> function, made on demand */
+	struct u64map *levels;	       /* the same keys -> their inlined level, where not 0 */
+	uint64_t kleaf_ip, uleaf_ip;   /* the leaf addresses of the key make_key made last */
+	unsigned kleaf_inl, uleaf_inl; /* and the inlined level there that names it */
 };
 
 static uint64_t hash_key(const struct group_key *k)
@@ -82,11 +84,17 @@ static uint64_t thread_cpu_ns(const struct builder *b, const struct thread *t)
 	}
 }
 
-/* The function of a leaf frame, asked of the namer once per query and address. */
-static uint64_t leaf_function(struct builder *b, uint32_t pid, uint64_t ip, bool kernel)
+/*
+ * The function of a leaf frame, the innermost one inlined there (what the
+ * call tree's leaf is), in *level its inlined level; asked of the namer once
+ * per query and address.
+ */
+static uint64_t leaf_function(struct builder *b, uint32_t pid, uint64_t ip, bool kernel,
+			      unsigned *level)
 {
 	uint64_t key, id;
 
+	*level = 0;
 	if (!ip || !model__frame_namer(b->m))
 		return ip; /* addresses: nothing names them (a replay, tests) */
 	key = ip * 0x9e3779b97f4a7c15ull ^
@@ -95,9 +103,18 @@ static uint64_t leaf_function(struct builder *b, uint32_t pid, uint64_t ip, bool
 		b->funcs = u64map__new();
 	id = (uint64_t)(uintptr_t)u64map__get(b->funcs, key);
 	if (!id) {
-		id = model__frame_function(b->m, kernel ? 0 : pid, ip, kernel, 0);
+		unsigned l = model_frame_innermost(b->m, kernel ? 0 : pid, ip, kernel);
+
+		id = model__frame_function(b->m, kernel ? 0 : pid, ip, kernel, l);
 		u64map__put(b->funcs, key, (void *)(uintptr_t)id);
+		if (l) {
+			if (!b->levels)
+				b->levels = u64map__new();
+			u64map__put(b->levels, key, (void *)(uintptr_t)l);
+		}
 	}
+	if (b->levels)
+		*level = (unsigned)(uintptr_t)u64map__get(b->levels, key);
 	return id;
 }
 
@@ -123,13 +140,14 @@ static void make_key(struct builder *b, const struct thread *t, const struct sam
 		k->cgroup_id = t->cgroup_id;
 	/* Leaf frames group by function, as perf top names them, not by address. */
 	b->kleaf_ip = b->uleaf_ip = 0;
+	b->kleaf_inl = b->uleaf_inl = 0;
 	if (dims & DIM_BIT(DIM_KLEAF)) {
 		b->kleaf_ip = model__stack_leaf(b->m, sk->kstack_id);
-		k->kleaf_ip = leaf_function(b, t->pid, b->kleaf_ip, true);
+		k->kleaf_ip = leaf_function(b, t->pid, b->kleaf_ip, true, &b->kleaf_inl);
 	}
 	if (dims & DIM_BIT(DIM_ULEAF)) {
 		b->uleaf_ip = model__stack_leaf(b->m, sk->ustack_id);
-		k->uleaf_ip = leaf_function(b, t->pid, b->uleaf_ip, false);
+		k->uleaf_ip = leaf_function(b, t->pid, b->uleaf_ip, false, &b->uleaf_inl);
 	}
 	if (dims & DIM_BIT(DIM_LABELS))
 		k->labels_id = sk->labels_id;
@@ -221,6 +239,8 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	row->cgroup_id = k->cgroup_id;
 	row->kleaf_ip = b->kleaf_ip;
 	row->uleaf_ip = b->uleaf_ip;
+	row->kleaf_inlined = b->kleaf_inl;
+	row->uleaf_inlined = b->uleaf_inl;
 	row->leaf_pid = t->pid;
 	row->labels_id = k->labels_id;
 	return b->nr++;
@@ -282,7 +302,8 @@ static void add_thread(struct builder *b, const struct thread *t)
 	}
 	/* A thread that runs or waits for a CPU: its top frame is the work, not an interrupt. */
 	if (own && r != SIZE_MAX && (t->cur.state == TT_ST_R || t->cur.state == TT_ST_Q))
-		b->rows[r].top_uip = model_thread_top_user(b->m, t, b->q->window, b->now_sec);
+		b->rows[r].top_uip = model_thread_top_user(b->m, t, b->q->window, b->now_sec,
+							   &b->rows[r].top_uinlined);
 	/*
 	 * A thread no tick caught (short-lived) that made syscalls or ran or
 	 * waited (traced) still gets its row, without samples, in thread views.
@@ -478,6 +499,7 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	free(b.last_tid);
 	u64map__free(b.index);
 	u64map__free(b.funcs);
+	u64map__free(b.levels);
 	return 0;
 }
 

@@ -2,7 +2,9 @@
 /*
  * A thread's top frame as perf top would name it (see model_internal.h):
  * the user function its on-CPU samples hit most over the window, merged by
- * function so a hot loop over several addresses is one; the thread
+ * function so a hot loop over several addresses is one, and named by the
+ * innermost function inlined there (the call tree's leaf, the hot-functions
+ * view's SELF), so a hot inlined helper reads as itself; the thread
  * sampler's running samples stand in where there are no on-CPU samples. The
  * Threads pane shows it for threads that run or wait for a CPU, where their
  * latest kernel stack (an interrupt's return) says nothing of the work.
@@ -17,6 +19,7 @@ struct top {
 	size_t nr;
 	struct {
 		uint64_t function, ip, samples;
+		unsigned inlined;
 	} f[TOP_MAX];
 };
 
@@ -24,11 +27,13 @@ static void top_add(void *arg, uint32_t ustack_id, uint64_t samples)
 {
 	struct top *top = arg;
 	uint64_t ip = model__stack_leaf(top->m, ustack_id), function;
+	unsigned inlined;
 	size_t i;
 
 	if (!ip)
 		return;
-	function = model__frame_function(top->m, top->pid, ip, false, 0);
+	inlined = model_frame_innermost(top->m, top->pid, ip, false);
+	function = model__frame_function(top->m, top->pid, ip, false, inlined);
 	for (i = 0; i < top->nr && top->f[i].function != function; i++)
 		;
 	if (i == top->nr) {
@@ -36,13 +41,14 @@ static void top_add(void *arg, uint32_t ustack_id, uint64_t samples)
 			return;
 		top->f[top->nr].function = function;
 		top->f[top->nr].ip = ip;
+		top->f[top->nr].inlined = inlined;
 		top->f[top->nr++].samples = 0;
 	}
 	top->f[i].samples += samples;
 }
 
 uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
-			       enum model_window window, uint32_t now_sec)
+			       enum model_window window, uint32_t now_sec, unsigned *inlined)
 {
 	struct top top = {.m = m, .pid = t->pid};
 	size_t best = 0;
@@ -59,5 +65,8 @@ uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
 	for (size_t i = 1; i < top.nr; i++)
 		if (top.f[i].samples > top.f[best].samples)
 			best = i;
-	return top.nr && top.f[best].samples ? top.f[best].ip : 0;
+	if (!top.nr || !top.f[best].samples)
+		return 0;
+	*inlined = top.f[best].inlined;
+	return top.f[best].ip;
 }

@@ -80,12 +80,18 @@ compare_tui() {
 	[ "$rc" -eq 0 ] || fail "$name: the Stacks pane never showed the recording's totals"
 	[ "$(grep -c ' | folded ' "$d/compare.txt")" -ge 4 ] ||
 		fail "$name: fewer than 4 rows of the Stacks pane compared"
+	# The Threads pane names a running thread's work as the tree's leaf does.
+	if [ -n "${TOP_FRAME:-}" ]; then
+		keys 1
+		wait_for 'TOP FRAME'
+		wait_for "$TOP_FRAME"
+	fi
 	keys q
 }
 
 for wl in inline_hot inline_hot_nofp; do
 	start "$wl" 60
-	compare_tui "$wl" oncpu
+	TOP_FRAME=" $wl .* inline_hot \\[inlined\\]" compare_tui "$wl" oncpu
 	kill "$WL"
 	grep -q 'inline_mid\[i\]' "$TMPD/$wl/compare.txt" ||
 		fail "$wl: the pane shows no inlined inline_mid"

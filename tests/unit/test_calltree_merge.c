@@ -28,12 +28,14 @@
 #define U_LEAF_B 0x2010
 #define U_ANON_A 0x3000 /* no symbol: named by address */
 #define U_ANON_B 0x3008
+#define U_INL 0x4000		     /* in "outer", where "mid" and "hot" were inlined */
 #define K_FN_A 0xffffffff81000100ull /* two addresses in "k_fn" */
 #define K_FN_B 0xffffffff81000108ull
 
 /* Names "main", "leaf", "k_fn" by range, anything else "app+0xADDR" (no symbol). */
 static int test_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
 {
+	static const char *const inlined[] = {"mid", "hot"};
 	static char buf[32];
 
 	memset(ret, 0, sizeof(*ret));
@@ -45,7 +47,11 @@ static int test_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 		ret->name = "main";
 	else if (!kernel && addr >= U_LEAF_A && addr < U_LEAF_A + 0x100)
 		ret->name = "leaf";
-	else {
+	else if (!kernel && addr >= U_INL && addr < U_INL + 0x100) {
+		ret->name = "outer";
+		ret->inlined = inlined;
+		ret->nr_inlined = 2;
+	} else {
 		snprintf(buf, sizeof(buf), "app+0x%llx", (unsigned long long)addr);
 		ret->name = buf;
 	}
@@ -397,12 +403,45 @@ static void running_top_frame(void **state)
 	model__free(m);
 }
 
+/* Its top frame and leaf group are the function inlined at its hot address, as the tree's leaf. */
+static void running_top_frame_inlined(void **state)
+{
+	struct model *m = fixture();
+	struct model_result res;
+	struct model_query q;
+
+	add_stack(m, 8, 20, false, U_INL, U_MAIN);
+	cpu_sample(m, T0 + SEC + SEC / 2, 20, 21, 0, 8, 5);
+	thread_sample(m, 20, 21, TT_ST_R, 6, 8, 1);
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_TID);
+	q.sort = SORT_TID;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_true(res.nr >= 1);
+	assert_int_equal(res.rows[res.nr - 1].tid, 21);
+	assert_int_equal(res.rows[res.nr - 1].top_uip, U_INL);	/* 5 samples, against leaf's 3 */
+	assert_int_equal(res.rows[res.nr - 1].top_uinlined, 2); /* "hot" */
+	model_result__release(&res);
+
+	/* Grouped by leaf user function, it is "hot" too, as the tree's leaf. */
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_ULEAF);
+	q.filter.pid = 20;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1);
+	assert_int_equal(res.rows[0].uleaf_ip, U_INL);
+	assert_int_equal(res.rows[0].uleaf_inlined, 2);
+	model_result__release(&res);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(merges_by_function),	   cmocka_unit_test(process_roots),
-		cmocka_unit_test(stack_counts_by_process), cmocka_unit_test(minute_window),
-		cmocka_unit_test(leaf_dims_by_function),   cmocka_unit_test(running_top_frame),
+		cmocka_unit_test(merges_by_function),	     cmocka_unit_test(process_roots),
+		cmocka_unit_test(stack_counts_by_process),   cmocka_unit_test(minute_window),
+		cmocka_unit_test(leaf_dims_by_function),     cmocka_unit_test(running_top_frame),
+		cmocka_unit_test(running_top_frame_inlined),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
