@@ -27,6 +27,7 @@ struct dso {
 	struct elf_syms *syms;	 /* symbols: the mapped file's or its debug file's */
 	bool debuginfo;
 	struct dwarf_inline *dwarf; /* NULL when the file has no DWARF */
+	uint64_t sweep;		    /* the last dso__mark's */
 	char build_id_hex[2 * ELF_BUILD_ID_MAX + 1];
 	char name[];
 };
@@ -64,16 +65,21 @@ struct dso_cache *dso_cache__new(const char *debug_root)
 	return c;
 }
 
+static void dso_free(struct dso *d)
+{
+	if (d->syms != d->layout)
+		elf_syms__free(d->syms);
+	elf_syms__free(d->layout);
+	dwarf_inline__free(d->dwarf); /* cancels its DWARF's open job */
+	free(d);
+}
+
 /* Frees one key's chain of files. */
 static void chain_free(void *head)
 {
 	for (struct dso *d = head, *next; d; d = next) {
 		next = d->next;
-		if (d->syms != d->layout)
-			elf_syms__free(d->syms);
-		elf_syms__free(d->layout);
-		dwarf_inline__free(d->dwarf);
-		free(d);
+		dso_free(d);
 	}
 }
 
@@ -81,7 +87,7 @@ void dso_cache__free(struct dso_cache *c)
 {
 	if (!c)
 		return;
-	u64map__free_all(c->by_key, chain_free); /* each cancels its DWARF's open job */
+	u64map__free_all(c->by_key, chain_free);
 	bg_jobs__free(c->jobs);
 	free(c->debug_root);
 	free(c);
@@ -294,6 +300,43 @@ bool dso__debuginfo(const struct dso *d)
 const char *dso__build_id(const struct dso *d)
 {
 	return d->build_id_hex;
+}
+
+void dso__mark(struct dso *d, uint64_t sweep)
+{
+	d->sweep = sweep;
+}
+
+size_t dso_cache__sweep(struct dso_cache *c, uint64_t sweep)
+{
+	size_t pos = 0, freed = 0;
+	struct dso *head;
+	uint64_t key;
+
+	while (u64map__next(c->by_key, &pos, &key, (void **)&head)) {
+		struct dso *keep = NULL, **tail = &keep;
+
+		for (struct dso *d = head, *next; d; d = next) {
+			next = d->next;
+			if (d->sweep == sweep) {
+				*tail = d;
+				tail = &d->next;
+				continue;
+			}
+			c->stats.files--;
+			c->stats.debug_files -= d->debuginfo;
+			c->stats.dwarf_files -= d->dwarf != NULL;
+			dso_free(d);
+			freed++;
+		}
+		*tail = NULL;
+		if (!keep)
+			u64map__remove_at(c->by_key, &pos);
+		else if (keep != head)
+			u64map__put(c->by_key, key, keep); /* the key is there: no rehash */
+	}
+	c->stats.files_freed += freed;
+	return freed;
 }
 
 void dso_cache__stats(const struct dso_cache *c, struct dso_cache_stats *ret)

@@ -28,8 +28,9 @@ void dso_cache__free(struct dso_cache *c);
  * The DSO of the file open on fd (the caller closes fd), which a process maps
  * from path (as /proc/PID/maps names it). root is the process's root
  * directory ("/proc/PID/root") for debuglink look-ups, or NULL. dev/ino are
- * from the maps line. Returns a pointer that lives as long as c, or NULL with
- * errno set (EINVAL: not a usable ELF file).
+ * from the maps line. Returns a pointer that lives as long as c (or until a
+ * sweep frees it: see below), or NULL with errno set (EINVAL: not a usable
+ * ELF file).
  */
 struct dso *dso_cache__get_fd(struct dso_cache *c, int fd, uint64_t dev, uint64_t ino,
 			      const char *path, const char *root);
@@ -46,7 +47,7 @@ int dso__lookup(const struct dso *d, uint64_t off, const struct elf_sym **ret_sy
 /*
  * The functions inlined at ELF virtual address vaddr of d, outermost first
  * (dwarf_inline.h), from the DWARF of the file or of its debug file; names
- * live as long as the cache. Returns the count, 0 when d has no DWARF.
+ * live as long as d. Returns the count, 0 when d has no DWARF.
  */
 size_t dso__inlined(struct dso *d, uint64_t vaddr, const char *const **ret);
 /* The source line at vaddr, and its file in *ret_file (DWARF); 0 and NULL when unknown. */
@@ -55,9 +56,21 @@ const char *dso__name(const struct dso *d);	/* basename */
 bool dso__debuginfo(const struct dso *d);	/* symbols from a separate debug file */
 const char *dso__build_id(const struct dso *d); /* GNU build-id in hex, "" when none */
 
+/*
+ * Ageing, for a box whose binaries come and go (rebuilt, upgraded, run once):
+ * a holder marks every file it still names frames with (dso__mark) with a
+ * new sweep number, then dso_cache__sweep frees each file not marked with
+ * it: its symbols, DWARF and names, so every pointer into them dies. The
+ * holder must have dropped whatever points into the files it did not mark.
+ * Returns how many files went.
+ */
+void dso__mark(struct dso *d, uint64_t sweep);
+size_t dso_cache__sweep(struct dso_cache *c, uint64_t sweep);
+
 struct dso_cache_stats {
-	uint64_t files, debug_files;
-	uint64_t dwarf_files; /* with DWARF for inline chains (own or debug file's) */
+	uint64_t files, debug_files; /* loaded now */
+	uint64_t dwarf_files;	     /* with DWARF for inline chains (own or debug file's) */
+	uint64_t files_freed;	     /* by dso_cache__sweep, so far */
 };
 void dso_cache__stats(const struct dso_cache *c, struct dso_cache_stats *ret);
 

@@ -45,7 +45,11 @@ struct sym_proc {
 	struct timespec perfmap_mtime;
 	off_t perfmap_size;
 	struct u64map *frames; /* addr -> struct frame_ent */
-	uint64_t round;	       /* the symbolizer round it was last used in */
+	/* Every file it took from the cache, its slots' and those its frames'
+	 * inline chains point into (a maps re-read clears the slots, not the
+	 * frames): what keeps the files alive across sweeps. */
+	struct u64map *dsos; /* (uintptr_t)dso -> dso */
+	uint64_t round;	     /* the symbolizer round it was last used in */
 };
 
 struct symbolizer {
@@ -62,6 +66,8 @@ struct symbolizer {
 	char kernel_build_id[41]; /* from /sys/kernel/notes; "" when unknown */
 	uint64_t ktext_start, ktext_end;
 	uint64_t round; /* symbolizer__expire calls */
+	uint64_t sweep; /* dso_cache__sweep calls */
+	bool forgot;	/* a process went since the last sweep */
 	struct frame_namer namer;
 	struct frame_namer namer_nowait; /* symbolizer__namer_nowait */
 	struct symbolizer_stats stats;
@@ -113,6 +119,7 @@ static void proc_free(struct sym_proc *p)
 	maps_cache__release(p->maps, p->maps_user);
 	perfmap__free(p->perfmap);
 	free_frames(p->frames);
+	u64map__free(p->dsos);
 	free(p);
 }
 
@@ -140,7 +147,10 @@ void symbolizer__free(struct symbolizer *s)
 
 void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid)
 {
-	proc_free(u64map__remove(s->procs, pid));
+	struct sym_proc *p = u64map__remove(s->procs, pid);
+
+	s->forgot |= p != NULL;
+	proc_free(p);
 }
 
 static struct sym_frame *new_frame_map(struct u64map *cache, uint64_t addr, const char *name,
@@ -337,6 +347,7 @@ static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
 	p->pid = pid;
 	p->round = s->round;
 	p->frames = u64map__new();
+	p->dsos = u64map__new();
 	p->maps = maps_cache__hold(s->maps, pid, s->maps_user);
 	p->maps_user = s->maps_user;
 	u64map__put(s->procs, pid, p);
@@ -434,7 +445,9 @@ static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const s
 			close(fd);
 		}
 	}
-	if (!d)
+	if (d)
+		u64map__put(p->dsos, (uintptr_t)d, d);
+	else
 		s->stats.file_errors++;
 	*slot = d ? d : DSO_FAILED;
 	return d;
@@ -574,6 +587,7 @@ void symbolizer__stats(const struct symbolizer *s, struct symbolizer_stats *ret)
 	ret->files = ds.files;
 	ret->debug_files = ds.debug_files;
 	ret->dwarf_files = ds.dwarf_files;
+	ret->files_freed = ds.files_freed;
 	ret->procs = u64map__count(s->procs);
 	ret->maps_reads = maps_cache__reads(s->maps);
 	ret->maps_procs = maps_cache__count(s->maps);
@@ -592,9 +606,30 @@ static void proc_free_value(void *p)
 	proc_free(p);
 }
 
+/* Frees the files no cached process took (the last that did has expired). */
+static void sweep_files(struct symbolizer *s)
+{
+	size_t pos = 0, dpos;
+	struct sym_proc *p;
+	struct dso *d;
+	uint64_t key;
+
+	s->sweep++;
+	s->forgot = false;
+	while (u64map__next(s->procs, &pos, &key, (void **)&p))
+		for (dpos = 0; u64map__next(p->dsos, &dpos, &key, (void **)&d);)
+			dso__mark(d, s->sweep);
+	dso_cache__sweep(s->dsos, s->sweep);
+}
+
 size_t symbolizer__expire(struct symbolizer *s, unsigned idle_rounds)
 {
-	return u64map__expire(s->procs, ++s->round, idle_rounds, proc_last_round, proc_free_value);
+	size_t gone =
+		u64map__expire(s->procs, ++s->round, idle_rounds, proc_last_round, proc_free_value);
+
+	if (gone || s->forgot)
+		sweep_files(s);
+	return gone;
 }
 
 static int namer_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)

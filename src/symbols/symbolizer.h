@@ -86,7 +86,7 @@ int symbolizer__resolve(struct symbolizer *s, uint32_t pid, uint64_t addr, bool 
  */
 void symbolizer__prepare(struct symbolizer *s, uint32_t pid, uint64_t addr);
 /* Drops what is cached for process pid (it exited, or its pid was reused).
- * Shared file symbols stay. */
+ * Shared file symbols stay until the next symbolizer__expire. */
 void symbolizer__forget_pid(struct symbolizer *s, uint32_t pid);
 /*
  * Reads the kernel's symbols now rather than at the first kernel frame
@@ -100,7 +100,9 @@ void symbolizer__load_kernel_background(struct symbolizer *s);
 /*
  * Ends one round (the app calls it once per interval): processes no look-up
  * touched in the last idle_rounds rounds are forgotten, so exited processes
- * do not pile up and a reused pid gets fresh maps. Returns how many went.
+ * do not pile up and a reused pid gets fresh maps; then the files only they
+ * had taken go too (their symbols and DWARF), so a box whose binaries come
+ * and go does not keep every one it ever ran. Returns how many processes went.
  */
 size_t symbolizer__expire(struct symbolizer *s, unsigned idle_rounds);
 
@@ -125,9 +127,10 @@ struct symbolizer_stats {
 	uint64_t cache_hits;   /* answered from the per-address cache */
 	uint64_t unknown;      /* frames with no symbol */
 	uint64_t maps_reads;   /* /proc/PID/maps parsed (by every user of the maps cache) */
-	uint64_t files;	       /* distinct files whose symbols are loaded */
+	uint64_t files;	       /* distinct files whose symbols are loaded now */
 	uint64_t debug_files;  /* of which with separate debuginfo */
 	uint64_t dwarf_files;  /* of which with DWARF, for inline chains */
+	uint64_t files_freed;  /* files dropped since: no cached process maps them */
 	uint64_t inlined;      /* frames resolved with an inline chain */
 	uint64_t file_errors;  /* files that could not be opened or parsed */
 	uint64_t procs;	       /* processes cached now */

@@ -8,6 +8,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +22,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -111,6 +113,90 @@ static void test_self(void **state)
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.procs, 0);
 	symbolizer__free(s);
+}
+
+struct parked {
+	int ready[2], stop[2];
+	pid_t tid;
+};
+
+/* A thread that tells its tid and waits for its stop pipe to close. */
+static void *park(void *arg)
+{
+	struct parked *p = arg;
+	char c;
+
+	p->tid = (pid_t)syscall(SYS_gettid);
+	if (write(p->ready[1], "x", 1) != 1 || read(p->stop[0], &c, 1) < 0)
+		return NULL;
+	return NULL;
+}
+
+/*
+ * A file goes from the cache once no cached process took it: two "processes"
+ * (this one and one of its threads, whose /proc/TID/maps are the same),
+ * the first taking this binary and libc, the second libc only.
+ */
+static void test_files_age(void **state)
+{
+	struct symbolizer *s = symbolizer__new(NULL);
+	uint32_t pid = (uint32_t)getpid();
+	uint64_t qsort_ip, fn_ip = (uint64_t)(uintptr_t)sym_test_target_fn;
+	struct symbolizer_stats st;
+	struct parked p = {0};
+	const struct sym_frame *f;
+	pthread_t thread;
+	void *libc;
+	char c;
+
+	libc = dlopen("libc.so.6", RTLD_NOW | RTLD_NOLOAD);
+	assert_non_null(libc);
+	qsort_ip = (uint64_t)(uintptr_t)dlsym(libc, "qsort");
+	dlclose(libc);
+	assert_int_equal(pipe(p.ready), 0);
+	assert_int_equal(pipe(p.stop), 0);
+	assert_int_equal(pthread_create(&thread, NULL, park, &p), 0);
+	assert_int_equal(read(p.ready[0], &c, 1), 1);
+
+	assert_string_equal(resolve(s, pid, fn_ip, false)->name, "sym_test_target_fn");
+	assert_string_equal(resolve(s, pid, qsort_ip, false)->name, "qsort");
+	f = resolve(s, (uint32_t)p.tid, qsort_ip, false);
+	assert_string_equal(f->name, "qsort");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.files, 2);
+	assert_int_equal(st.files_freed, 0);
+
+	/* Nothing went: nothing is swept. */
+	assert_int_equal(symbolizer__expire(s, 10), 0);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.files, 2);
+
+	/* The process goes: this binary with it; libc stays for the thread. */
+	symbolizer__forget_pid(s, pid);
+	assert_int_equal(symbolizer__expire(s, 10), 0);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.files, 1);
+	assert_int_equal(st.files_freed, 1);
+	assert_string_equal(resolve(s, (uint32_t)p.tid, qsort_ip, false)->name, "qsort");
+	assert_ptr_equal(resolve(s, (uint32_t)p.tid, qsort_ip, false), f);
+
+	/* The thread expires (idle for more than one round): libc goes too. */
+	assert_int_equal(symbolizer__expire(s, 1), 0);
+	assert_int_equal(symbolizer__expire(s, 1), 1);
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.files, 0);
+	assert_int_equal(st.files_freed, 2);
+
+	/* Asked again, a file is read again. */
+	assert_string_equal(resolve(s, pid, fn_ip, false)->name, "sym_test_target_fn");
+	symbolizer__stats(s, &st);
+	assert_int_equal(st.files, 1);
+	symbolizer__free(s);
+	close(p.stop[1]);
+	pthread_join(thread, NULL);
+	close(p.stop[0]);
+	close(p.ready[0]);
+	close(p.ready[1]);
 }
 
 /* Anonymous executable memory named by a perf-PID.map, as a JIT writes. */
@@ -440,6 +526,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_files_age),
 		cmocka_unit_test(test_jit),
 		cmocka_unit_test(test_fixture_proc),
 		cmocka_unit_test_teardown(test_pie, kill_child),
