@@ -208,10 +208,17 @@ struct tt_host_stats {
 	__u32 nr_tasks;	     /* the threads the kernel has ("2/345": 345) */
 };
 
+/*
+ * A string dictionary entry, or with len 0 its retirement: the source has
+ * forgotten id and puts it on no record after this one (the same text
+ * comes back under a new id), so a reader may drop the text once nothing
+ * it holds names id. Empty strings are never entries (id 0 is "none").
+ * Streams from before retirements (2026-12) never send one.
+ */
 struct tt_string {
 	struct tt_event_header hdr;
 	__u32 id;
-	__u32 len; /* bytes in data, no NUL, at most TT_MAX_STRING_LEN */
+	__u32 len; /* bytes in data, no NUL, at most TT_MAX_STRING_LEN; 0: retired */
 	char data[];
 };
 

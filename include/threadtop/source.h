@@ -33,6 +33,23 @@ struct strtab;
  */
 uint32_t source_intern(struct strtab *tab, const struct event_sink *sink, const char *s, size_t len,
 		       uint64_t now_ns);
+/*
+ * A string id a source kept (a cache of the last process's command line, a
+ * user's name) used again: id itself while tab still has it (the use
+ * noted), else 0: it was retired, so the caller interns the text again.
+ */
+uint32_t source_string_again(struct strtab *tab, uint32_t id, uint64_t now_ns);
+/*
+ * Retires the strings of tab no record has used for SOURCE_STRING_IDLE_NS,
+ * one TT_EV_STRING of length 0 each (events.h), at most once every
+ * SOURCE_STRING_AGE_NS (*aged_ns: the caller's, 0 at first). A source calls
+ * it once per pass, so that its table and the model's hold the box's
+ * strings of the last minute, not every command line since start.
+ */
+#define SOURCE_STRING_IDLE_NS (60 * 1000000000ull)
+#define SOURCE_STRING_AGE_NS (10 * 1000000000ull)
+void source_strings_age(struct strtab *tab, const struct event_sink *sink, uint64_t now_ns,
+			uint64_t *aged_ns);
 
 struct source;
 

@@ -66,17 +66,18 @@ void app_mem_log(struct app *app, uint64_t now_ns)
 	model__mem(app->model, &mm);
 	if (app->sym)
 		symbolizer__stats(app->sym, &ss);
-	log_info("memory: rss %.1f MB, heap %.1f MB in use; model: %zu threads (%zu exited, "
-		 "%zu keys) %.1f MB, %zu stacks (%zu of processes, %zu of gone ones, %llu aged "
-		 "out) %.1f MB, "
-		 "%zu strings %.1f MB, %zu processes; symbolizer: %llu processes, %llu frames, "
-		 "%llu files (%llu dropped), maps of %llu processes; dictionaries %.1f MB of %.0f",
-		 rss_kib() / 1024.0, mi.uordblks / 1048576.0, mm.threads, mm.exited, mm.keys,
-		 mm.thread_bytes / 1048576.0, mm.stacks, mm.user_stacks, mm.dead_stacks,
-		 (unsigned long long)mm.stacks_aged, mm.stack_bytes / 1048576.0, mm.strings,
-		 mm.string_bytes / 1048576.0, mm.procs, (unsigned long long)ss.procs,
-		 (unsigned long long)ss.frames, (unsigned long long)ss.files,
-		 (unsigned long long)ss.files_freed, (unsigned long long)ss.maps_procs,
-		 dict_budget__used(app->budget) / 1048576.0,
-		 dict_budget__total(app->budget) / 1048576.0);
+	log_info(
+		"memory: rss %.1f MB, heap %.1f MB in use; model: %zu threads (%zu exited, "
+		"%zu keys) %.1f MB, %zu stacks (%zu of processes, %zu of gone ones, %llu aged "
+		"out) %.1f MB, "
+		"%zu strings (%llu aged out) %.1f MB, %zu processes; symbolizer: %llu processes, %llu frames, "
+		"%llu files (%llu dropped), maps of %llu processes; dictionaries %.1f MB of %.0f",
+		rss_kib() / 1024.0, mi.uordblks / 1048576.0, mm.threads, mm.exited, mm.keys,
+		mm.thread_bytes / 1048576.0, mm.stacks, mm.user_stacks, mm.dead_stacks,
+		(unsigned long long)mm.stacks_aged, mm.stack_bytes / 1048576.0, mm.strings,
+		(unsigned long long)mm.strings_aged, mm.string_bytes / 1048576.0, mm.procs,
+		(unsigned long long)ss.procs, (unsigned long long)ss.frames,
+		(unsigned long long)ss.files, (unsigned long long)ss.files_freed,
+		(unsigned long long)ss.maps_procs, dict_budget__used(app->budget) / 1048576.0,
+		dict_budget__total(app->budget) / 1048576.0);
 }

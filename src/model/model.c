@@ -92,6 +92,7 @@ void model__free(struct model *m)
 	free_values(m->threads, thread_free_void);
 	give_back(m);
 	free_values(m->strings, free);
+	u64map__free(m->strings_retired);
 	free_values(m->stacks, free);
 	use_model__free(m->use);
 	trace_model_free(m);
@@ -306,7 +307,13 @@ static void ingest_info(struct model *m, const struct tt_thread_info *info)
 
 static void ingest_string(struct model *m, const struct tt_string *s)
 {
-	char *old = u64map__remove(m->strings, s->id);
+	char *old;
+
+	if (!s->len) { /* retired: it names what the model holds, and nothing to come */
+		model_age_string_retired(m, s->id);
+		return;
+	}
+	old = u64map__remove(m->strings, s->id);
 
 	if (old) {
 		dict_budget__give(m->budget, 0, strlen(old));

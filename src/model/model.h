@@ -280,7 +280,8 @@ struct model_mem {
 	size_t dead_stacks;	    /* of them of a process with no thread in the table */
 	uint64_t stacks_aged;	    /* stacks forgotten so far (model_age.c), session */
 	size_t strings, string_bytes;
-	size_t procs; /* process records */
+	uint64_t strings_aged; /* retired strings forgotten so far (model_age.c), session */
+	size_t procs;	       /* process records */
 };
 /* Walks every table: for a debug dump, not for every interval. */
 void model__mem(const struct model *m, struct model_mem *ret);

@@ -15,6 +15,11 @@
  * the function names of a process when it has no thread left, and the
  * stacks stitched for them with them. Every window stays true: a thread is forgotten only after the
  * retention time, and its stacks only after it.
+ *
+ * Strings (command lines, wait channels, user names) go when their source
+ * has retired them (events.h, struct tt_string: no record to come names
+ * them) and no thread or process record in the model names them: on a
+ * churning box every new command line is a new string.
  */
 #include <stdlib.h>
 
@@ -71,6 +76,46 @@ static bool past_horizon(const struct tt_stack *st, const uint32_t *lim)
 	return lim[sp] >= TT_STACK_ID_HORIZON && off <= lim[sp] - TT_STACK_ID_HORIZON;
 }
 
+void model_age_string_retired(struct model *m, uint32_t id)
+{
+	if (!id || !u64map__get(m->strings, id))
+		return;
+	if (!m->strings_retired)
+		m->strings_retired = u64map__new();
+	u64map__put(m->strings_retired, id, (void *)1);
+}
+
+/* The strings thread t names: its command line, its samples' wait channels. */
+static void mark_strings(struct u64map *refs, const struct thread *t)
+{
+	mark(refs, t->cmdline_id);
+	mark(refs, t->cur.wchan_id);
+	for (size_t i = 0; i < t->nr_keys; i++)
+		mark(refs, t->keys[i].key.wchan_id);
+}
+
+/* Forgets the retired strings nothing names (threads: srefs; processes: their users). */
+static void age_strings(struct model *m, struct u64map *srefs)
+{
+	size_t pos = 0;
+	uint64_t id;
+	void *v;
+	char *s;
+
+	model_procs_strings(m, mark, srefs);
+	while (u64map__next(m->strings_retired, &pos, &id, &v)) {
+		if (u64map__get(srefs, id))
+			continue;
+		u64map__remove_at(m->strings_retired, &pos);
+		s = u64map__remove(m->strings, id);
+		if (!s)
+			continue;
+		dict_budget__give(m->budget, 0, strlen(s));
+		free(s);
+		m->strings_aged++;
+	}
+}
+
 /* The LuaJIT model's question: has process pid a thread in the table (pids)? */
 static bool proc_alive(void *arg, uint32_t pid)
 {
@@ -81,7 +126,7 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 {
 	/* Ids newer than the horizon at the previous interval end may still come. */
 	uint32_t lim[2] = {m->stack_horizon[0], m->stack_horizon[1]};
-	struct u64map *refs, *pids;
+	struct u64map *refs, *pids, *srefs = NULL;
 	const struct thread *t;
 	struct tt_stack *st;
 	uint64_t key;
@@ -94,8 +139,12 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 	m->stacks_aged_at_ns = now_ns;
 	refs = u64map__new();
 	pids = u64map__new();
+	if (m->strings_retired && u64map__count(m->strings_retired))
+		srefs = u64map__new();
 	while (u64map__next(m->threads, &pos, &key, (void **)&t)) {
 		u64map__put(pids, t->pid, (void *)1);
+		if (srefs)
+			mark_strings(srefs, t);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			mark(refs, t->keys[i].key.kstack_id);
 			mark(refs, t->keys[i].key.ustack_id);
@@ -118,4 +167,7 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 	}
 	u64map__free(refs);
 	u64map__free(pids);
+	if (srefs)
+		age_strings(m, srefs);
+	u64map__free(srefs);
 }

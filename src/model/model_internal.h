@@ -130,6 +130,10 @@ struct model {
 	uint32_t stack_horizon[2];  /* stack_newest at the latest interval end */
 	uint64_t stacks_aged;	    /* stacks forgotten, session */
 	uint64_t stacks_aged_at_ns; /* when the latest pass ran */
+	/* Strings the source retired (tt_string, len 0): forgotten by that pass
+	 * once nothing the model holds names them. id -> (void *)1. */
+	struct u64map *strings_retired;
+	uint64_t strings_aged; /* strings forgotten, session */
 };
 
 /* Seconds since the session start: the minute rings' clock. */
@@ -189,6 +193,8 @@ bool trace_oncpu_each(const struct model *m, const struct thread *t, enum model_
  * addr (model__frame_function's level), which names what runs there, as
  * the call tree's leaf; 0 when none or nothing names frames. */
 unsigned model_frame_innermost(const struct model *m, uint32_t pid, uint64_t addr, bool kernel);
+/* model_age.c: a retired string (ingest_string) to forget once unnamed. */
+void model_age_string_retired(struct model *m, uint32_t id);
 /* model_topframe.c: t's hottest user function over window (one address of
  * it, and in *inlined the level inlined there that names it), from its
  * on-CPU samples, else its running thread samples; 0 = none. */
@@ -220,6 +226,8 @@ void model_age_end_interval(struct model *m, uint64_t now_ns);
 void model_procs_ingest(struct model *m, const struct tt_event_header *ev);
 void model_procs_end_interval(struct model *m, uint64_t now_ns);
 void model_procs_free(struct model *m);
+/* Calls add with each string id the process records name (their users). */
+void model_procs_strings(const struct model *m, void (*add)(void *arg, uint32_t id), void *arg);
 
 /* Application labels (model_labels.c). */
 void model_labels_ingest(struct model *m, const struct tt_event_header *ev);

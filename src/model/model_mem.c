@@ -48,5 +48,6 @@ void model__mem(const struct model *m, struct model_mem *ret)
 	}
 	ret->procs = m->procs ? u64map__count(m->procs) : 0;
 	ret->stacks_aged = m->stacks_aged;
+	ret->strings_aged = m->strings_aged;
 	u64map__free(pids);
 }

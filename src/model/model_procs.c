@@ -57,6 +57,16 @@ void model_procs_end_interval(struct model *m, uint64_t now_ns)
 	}
 }
 
+void model_procs_strings(const struct model *m, void (*add)(void *arg, uint32_t id), void *arg)
+{
+	const struct proc_entry *e;
+	uint64_t pid;
+	size_t pos = 0;
+
+	while (m->procs && u64map__next(m->procs, &pos, &pid, (void **)&e))
+		add(arg, e->info.user_id);
+}
+
 void model_procs_free(struct model *m)
 {
 	struct proc_entry *e;

@@ -337,6 +337,10 @@ static void track(struct recorder *r, const struct tt_event_header *ev, const un
 
 	switch (ev->type) {
 	case TT_EV_STRING:
+		/* A retirement (len 0) keeps the text: the thread records a
+		 * snapshot holds may still name it. */
+		if (!((const struct tt_string *)ev)->len)
+			break;
 		keep_dict(r->strings, ((const struct tt_string *)ev)->id, data, len, ev->time_ns);
 		r->flags |= TTR_CF_DICT;
 		break;

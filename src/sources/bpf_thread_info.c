@@ -33,7 +33,9 @@ static uint32_t cmdline_id(struct bpf_source *bs, uint32_t pid, uint64_t now)
 	char path[32], buf[TT_MAX_STRING_LEN];
 	ssize_t n;
 
-	if (bs->cmdline_pid == (int)pid)
+	/* The last process's again, unless its string was retired since. */
+	if (bs->cmdline_pid == (int)pid &&
+	    (!bs->cmdline_id || source_string_again(bs->strings, bs->cmdline_id, now)))
 		return bs->cmdline_id;
 	snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
 	n = read_file_at(AT_FDCWD, path, buf, sizeof(buf));

@@ -76,7 +76,8 @@ static uint32_t user_id(struct proc_info *pi, uint32_t uid, uint64_t now)
 	char buf[1024];
 	uint32_t id = 0;
 
-	if (v)
+	/* Known: its id again, unless the string was retired (then read it again). */
+	if (v == 1 || (v && source_string_again(pi->strings, (uint32_t)(v - 1), now)))
 		return (uint32_t)(v - 1);
 	if (getpwuid_r(uid, &pw, buf, sizeof(buf), &res) == 0 && res && res->pw_name[0])
 		id = source_intern(pi->strings, &pi->sink, res->pw_name,

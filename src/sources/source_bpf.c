@@ -108,6 +108,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 	bpf_thread_info__sweep(bs);
 	if (bs->pinfo)
 		proc_info__pass(bs->pinfo, start); /* timed as the pass's samples */
+	source_strings_age(bs->strings, &src->sink, start, &bs->strings_aged_ns);
 	bpf_unwind__end_pass(bs, start);
 	source_tick_fill(src, &tick, now, 0, 0, 0);
 	tick.nr_threads = bs->threads->bss->tt_nr_samples;

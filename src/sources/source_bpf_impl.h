@@ -81,6 +81,7 @@ struct bpf_source {
 	uint64_t user_drops[TT_DROP_MAX];
 	/* Thread info (command lines) for threads new to the model (bpf_thread_info.c). */
 	struct strtab *strings;
+	uint64_t strings_aged_ns; /* source_strings_age's */
 	struct u64map *seen;
 	uint32_t generation;
 	bool sums_baseline; /* bpf_sums__start: drains take the sums as they are, send nothing */

@@ -106,8 +106,9 @@ struct proc_source {
 	uint64_t ns_per_tick; /* clock tick (USER_HZ) in ns */
 	uint32_t generation;
 	struct strtab *strings;
-	struct u64map *seen;  /* tid -> struct seen_thread */
-	struct u64map *procs; /* pid -> struct seen_proc */
+	uint64_t strings_aged_ns; /* source_strings_age's */
+	struct u64map *seen;	  /* tid -> struct seen_thread */
+	struct u64map *procs;	  /* pid -> struct seen_proc */
 	uint64_t drops[TT_DROP_MAX];
 	uint32_t nr_samples;
 	struct proc_info *pinfo; /* process records (proc_info.c) */
@@ -186,7 +187,9 @@ static uint32_t cmdline_id(struct proc_source *ps, int pid, uint64_t now)
 	char path[32], raw[CMDLINE_MAX], line[CMDLINE_MAX];
 	ssize_t n;
 
-	if (ps->cmdline_pid == pid)
+	/* The last process's again, unless its string was retired since. */
+	if (ps->cmdline_pid == pid &&
+	    (!ps->cmdline_id || source_string_again(ps->strings, ps->cmdline_id, now)))
 		return ps->cmdline_id;
 	snprintf(path, sizeof(path), "%d/cmdline", pid);
 	n = read_file_at(ps->root_fd, path, raw, sizeof(raw));
@@ -407,6 +410,14 @@ static void resend(struct proc_source *ps, struct seen_thread *seen, uint32_t pl
 		return;
 	ps->nr_samples++;
 	ps->nr_reused++;
+	/*
+	 * Its wait channel is named again (by the repeat, or the sample sent
+	 * again): its string stays unretired while the thread sleeps there, so
+	 * a long sleep does not come back under a new id. Every pass resends
+	 * what it holds; only a thread unseen for a minute loses its string
+	 * (0: no channel until it is read again).
+	 */
+	seen->last.wchan_id = source_string_again(ps->strings, seen->last.wchan_id, now);
 	if (!ps->opts.full_samples) {
 		if (place >= ps->cap_rep) {
 			size_t cap = ps->cap_rep ? ps->cap_rep : 1024;
@@ -1087,6 +1098,7 @@ static int proc_tick(struct source *src, uint64_t now)
 		ps->root_passes = UINT_MAX; /* something exited: list /proc again next pass */
 	sweep(ps);
 	proc_info__pass(ps->pinfo, now);
+	source_strings_age(ps->strings, &ps->base.sink, now, &ps->strings_aged_ns);
 	ps->nr_passes++;
 	{
 		uint64_t cost = thread_cpu_ns() - cpu0;

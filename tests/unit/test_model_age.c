@@ -270,13 +270,80 @@ static void luajit_ages_out(void **state)
 	dict_budget__free(b);
 }
 
+static void string(struct model *m, uint64_t t, uint32_t id, const char *text)
+{
+	union {
+		struct tt_string s;
+		char buf[sizeof(struct tt_string) + 32];
+	} u;
+	size_t len = strlen(text);
+
+	u.s.hdr = (struct tt_event_header){TT_EV_STRING, TT_STRING_VERSION,
+					   (uint32_t)(sizeof(u.s) + len), t};
+	u.s.id = id;
+	u.s.len = (uint32_t)len; /* 0: the retirement */
+	memcpy(u.s.data, text, len);
+	model__ingest(m, &u.s.hdr);
+}
+
+static void thread_info(struct model *m, uint64_t t, uint32_t pid, uint32_t cmdline_id)
+{
+	struct tt_thread_info info = {
+		.hdr = {TT_EV_THREAD_INFO, TT_THREAD_INFO_VERSION, sizeof(info), t},
+		.pid = pid,
+		.tid = pid,
+		.cmdline_id = cmdline_id,
+	};
+
+	model__ingest(m, &info.hdr);
+}
+
+/*
+ * A string its source retired goes once nothing names it: a dead process's
+ * command line after its thread is past the retention time, an unnamed one
+ * at the next pass; a live thread's stays; one never retired stays.
+ */
+static void retired_strings_age_out(void **state)
+{
+	struct model *m = model__new(NULL); /* retention 60 s */
+	struct model_mem mm;
+	uint64_t t = T0;
+
+	stack(m, t, KSTACK, 0, 0xffffffff81000000ull);
+	string(m, t, 1, "/usr/bin/live --serve");
+	string(m, t, 2, "/bin/true once");
+	string(m, t, 3, "never named");
+	string(m, t, 4, "kept by its source");
+	thread_info(m, t, LIVE_PID, 1);
+	thread_info(m, t, DEAD_PID, 2);
+	sample(m, t, DEAD_PID, DEAD_PID, KSTACK, 0);
+	second(m, t, 0);
+	string(m, t + SEC, 1, ""); /* all three retired; 4 not */
+	string(m, t + SEC, 2, "");
+	string(m, t + SEC, 3, "");
+	string(m, t + SEC, 99, ""); /* unknown: nothing to do */
+	for (int i = 1; i <= 30; i++)
+		second(m, t + (uint64_t)i * SEC, 0);
+	assert_null(model__string(m, 3));			    /* nothing named it */
+	assert_string_equal(model__string(m, 2), "/bin/true once"); /* its thread is retained */
+	assert_string_equal(model__string(m, 1), "/usr/bin/live --serve");
+	for (int i = 31; i <= 90; i++)
+		second(m, t + (uint64_t)i * SEC, 0);
+	assert_null(model__string(m, 2)); /* its thread went after 60 s */
+	assert_string_equal(model__string(m, 1), "/usr/bin/live --serve"); /* alive */
+	assert_string_equal(model__string(m, 4), "kept by its source");
+	model__mem(m, &mm);
+	assert_int_equal(mm.strings_aged, 2);
+	assert_int_equal(mm.strings, 2);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(churn_ages_out),
-		cmocka_unit_test(named_stacks_stay),
-		cmocka_unit_test(horizon_holds),
-		cmocka_unit_test(luajit_ages_out),
+		cmocka_unit_test(churn_ages_out),	   cmocka_unit_test(named_stacks_stay),
+		cmocka_unit_test(horizon_holds),	   cmocka_unit_test(luajit_ages_out),
+		cmocka_unit_test(retired_strings_age_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

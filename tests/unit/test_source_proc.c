@@ -20,6 +20,7 @@
 #include "util.h"
 
 #define MAX_EVENTS 64
+#define SEC_NS 1000000000ull
 
 struct capture {
 	struct tt_event_header *ev[MAX_EVENTS];
@@ -564,6 +565,76 @@ static void new_process_found_while_threads_vanish(void **state)
 	live_tree_free(&t);
 }
 
+/*
+ * Strings no record used for a minute are retired (a TT_EV_STRING of length
+ * 0): the sleeper's command line, said once; not the wait channel its every
+ * repeat names. Asked for again, the text comes back under a new id.
+ */
+static void unused_strings_retire(void **state)
+{
+	struct live_tree t;
+	struct capture c = {0};
+	const struct tt_thread_sample *s;
+	struct source *src;
+	uint32_t cmdline = 0, wchan, retired = 0;
+	uint64_t now = SEC_NS;
+
+	(void)state;
+	live_tree_make(&t);
+	src = open_live(&t, &c, 0, false);
+	assert_int_equal(src->ops->tick(src, now), 0);
+	s = find_sample(&c, 500);
+	assert_non_null(s);
+	wchan = s->wchan_id;
+	assert_string_equal(find_string(&c, wchan), "pipe_read");
+	for (size_t i = 0; i < c.nr; i++)
+		if (c.ev[i]->type == TT_EV_THREAD_INFO)
+			cmdline = ((const struct tt_thread_info *)c.ev[i])->cmdline_id;
+	assert_string_equal(find_string(&c, cmdline), "sleeper");
+	while (now < 80 * SEC_NS) {
+		pass_state(src, &c, now += 50000000);
+		for (size_t i = 0; i < c.nr; i++) {
+			const struct tt_string *r = (const struct tt_string *)c.ev[i];
+
+			if (c.ev[i]->type != TT_EV_STRING)
+				continue;
+			assert_int_equal(r->len, 0); /* nothing new to say */
+			assert_int_not_equal(r->id, wchan);
+			assert_int_equal(r->id, cmdline);
+			assert_true(now >= 61 * SEC_NS && now <= 72 * SEC_NS);
+			retired++;
+		}
+	}
+	assert_int_equal(retired, 1);
+
+	/* A new thread of the process: its command line again, under a new id. */
+	dir_at(&t, "500/task/501", true);
+	put(&t, "500/task/501/stat",
+	    "501 (sleeper) S 1 500 500 0 -1 4194560 0 0 0 0 7 3 0 0 20 0 1 0 4300 1 1 1 1 1 0 "
+	    "0 0 0 0 0 0 0 0 0 0 0 17 1 0 0 0 0 0 0 0 0 0 0 0 0 0\n");
+	put(&t, "500/task/501/syscall", "running\n");
+	put(&t, "500/task/501/wchan", "0");
+	put(&t, "500/task/501/schedstat", "5000000 1000 3\n");
+	cmdline = 0;
+	for (int i = 0; i < 25 && !cmdline; i++) {
+		pass_state(src, &c, now += 50000000);
+		for (size_t j = 0; j < c.nr; j++)
+			if (c.ev[j]->type == TT_EV_THREAD_INFO &&
+			    ((const struct tt_thread_info *)c.ev[j])->tid == 501)
+				cmdline = ((const struct tt_thread_info *)c.ev[j])->cmdline_id;
+	}
+	assert_true(cmdline > wchan);
+	assert_string_equal(find_string(&c, cmdline), "sleeper");
+	source__free(src);
+	capture_free(&c);
+	unlink_at(&t, "500/task/501/stat");
+	unlink_at(&t, "500/task/501/syscall");
+	unlink_at(&t, "500/task/501/wchan");
+	unlink_at(&t, "500/task/501/schedstat");
+	dir_at(&t, "500/task/501", false);
+	live_tree_free(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -576,6 +647,7 @@ int main(void)
 		cmocka_unit_test(over_budget_lowers_the_rate),
 		cmocka_unit_test(gate_sees_every_change),
 		cmocka_unit_test(new_process_found_while_threads_vanish),
+		cmocka_unit_test(unused_strings_retire),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -191,12 +192,64 @@ static void strings(void **state)
 	strtab__free(t);
 }
 
+struct gone {
+	size_t n;
+	bool old; /* id 1 among them */
+};
+
+static void gone_id(void *arg, uint32_t id)
+{
+	struct gone *g = arg;
+
+	g->n++;
+	g->old |= id == 1;
+}
+
+/* Strings unused since a time go; their ids are never given again. */
+static void strings_evicted(void **state)
+{
+	struct strtab *t = strtab__new();
+	struct gone gone = {0};
+	char name[16];
+	bool is_new;
+
+	assert_int_equal(strtab__intern_at(t, "old", 3, 10, NULL), 1);
+	assert_int_equal(strtab__intern_at(t, "used", 4, 10, NULL), 2);
+	assert_int_equal(strtab__intern_at(t, "kept", 4, 10, NULL), 3);
+	/* Collisions share a chain: many strings, so some do. */
+	for (int i = 0; i < 200; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		strtab__intern_at(t, name, strlen(name), i % 2 ? 10 : 30, NULL);
+	}
+	assert_int_equal(strtab__intern_at(t, "used", 4, 30, &is_new), 2); /* a use */
+	assert_false(is_new);
+	assert_true(strtab__touch(t, 3, 30)); /* a use of a kept id */
+	assert_int_equal(strtab__evict(t, 20, gone_id, &gone), 101);
+	assert_int_equal(gone.n, 101);
+	assert_true(gone.old);
+	assert_int_equal(strtab__count(t), 102);
+	assert_null(strtab__get(t, 1, NULL));
+	assert_string_equal(strtab__get(t, 2, NULL), "used");
+	assert_string_equal(strtab__get(t, 3, NULL), "kept");
+	assert_false(strtab__touch(t, 1, 40));
+	/* Back again: a new id, never the old one. */
+	assert_int_equal(strtab__intern_at(t, "old", 3, 40, &is_new), 204);
+	assert_true(is_new);
+	for (int i = 0; i < 200; i++) {
+		snprintf(name, sizeof(name), "s%d", i);
+		assert_true(strtab__intern_at(t, name, strlen(name), 40, &is_new) > 0);
+		assert_int_equal(is_new, i % 2 == 1);
+	}
+	strtab__free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(put_get_remove),  cmocka_unit_test(remove_while_iterating),
 		cmocka_unit_test(free_all_values), cmocka_unit_test(expire_idle_entries),
 		cmocka_unit_test(trim_to_bound),   cmocka_unit_test(strings),
+		cmocka_unit_test(strings_evicted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
