@@ -95,6 +95,8 @@ void tui__free(struct tui *t)
 	calltree__free(t->tree);
 	hotfuncs__free(t->hot);
 	free(t->hot_rows);
+	hotlines__free(t->lines);
+	source_files__free(t->sources);
 	lj_pane__free(t->luajit);
 	timeline__free(t->timeline);
 	export_prompt__free(t->export_prompt);

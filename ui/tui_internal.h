@@ -12,6 +12,8 @@
 #include "stack_rows.h"
 #include "calltree.h"
 #include "hotfuncs.h"
+#include "hotlines.h"
+#include "source_file.h"
 #include "model.h"
 #include "threadtop/capture_view.h"
 #include "use_model.h"
@@ -136,6 +138,10 @@ struct tui {
 	uint32_t *hot_rows;
 	size_t nr_hot_rows, cap_hot_rows;
 	char hot_filter[VIEW_TEXT];
+	/* ... a hot function's source lines (pane_lines.c), and the files read for them. */
+	struct hotlines *lines;
+	struct frame_key lines_key;
+	struct source_files *sources;
 
 	struct lj_pane *luajit; /* the LuaJIT pane's lines (pane_luajit.c) */
 

@@ -56,8 +56,10 @@ bool view_push(struct view *v, const struct crumb *c, enum ui_pane to)
 	v->crumbs[v->nr_crumbs] = *c;
 	v->crumbs[v->nr_crumbs].from = v->pane;
 	v->crumbs[v->nr_crumbs].from_hot = v->stacks_hot;
-	if (c->to_tree)
+	v->crumbs[v->nr_crumbs].from_lines = v->stacks_lines;
+	if (c->to_tree || c->to_lines)
 		v->stacks_hot = false;
+	v->stacks_lines = c->to_lines;
 	v->nr_crumbs++;
 	v->pane = to;
 	v->per_pane[to].sel = v->per_pane[to].top = 0;
@@ -72,6 +74,7 @@ bool view_pop(struct view *v)
 	v->nr_crumbs--;
 	v->pane = v->crumbs[v->nr_crumbs].from;
 	v->stacks_hot = v->crumbs[v->nr_crumbs].from_hot;
+	v->stacks_lines = v->crumbs[v->nr_crumbs].from_lines;
 	return true;
 }
 

@@ -59,6 +59,12 @@ struct crumb {
 	enum ui_pane from;	 /* the pane Esc returns to */
 	bool to_tree;		 /* the Stacks pane shows its call tree after it (a hot function) */
 	bool from_hot;		 /* ... and the hot functions again after Esc */
+	/* A hot function's source lines (a): the function as hotfuncs names
+	 * it (stack_ip, its process, inlined level, kernel bit). */
+	bool to_lines, from_lines;
+	uint32_t fn_pid;
+	uint8_t fn_level;
+	bool fn_kernel;
 };
 
 struct pane_view {
@@ -96,6 +102,7 @@ struct view {
 	bool stacks_by_comm; /* Stacks pane: one root node per comm, not per process */
 	bool tree_touched;   /* the user expanded or collapsed a stack node */
 	bool stacks_hot;     /* Stacks pane: the hot functions (f), not the call tree */
+	bool stacks_lines;   /* ... a hot function's source lines (a): the last such crumb's */
 	enum model_window window;
 	size_t help_top;
 	char status[256]; /* a one-line message, shown in the footer for a few seconds */

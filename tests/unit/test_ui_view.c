@@ -421,17 +421,18 @@ static void pane_table(void **state)
 		assert_true(!ui_panes[p]->table || ui_panes[p]->table->pane == (enum ui_pane)p);
 	}
 	assert_string_equal(view_pane_name(PANE_LUAJIT), "LuaJIT");
-	/* Threads 2, Group 1, Stacks 7, LuaJIT 1 */
-	assert_int_equal(lines, keys_help_count - 1 + 11);
+	/* Threads 2, Group 1, Stacks 8, LuaJIT 1 */
+	assert_int_equal(lines, keys_help_count - 1 + 12);
 	for (size_t i = 0; i < lines; i++)
 		assert_non_null(keys_help_line(i)->keys);
 	assert_null(keys_help_line(lines));
 	assert_string_equal(keys_help_line(11)->keys, "H"); /* after the column title */
 	assert_string_equal(keys_help_line(13)->keys, "g");
 	assert_string_equal(keys_help_line(15)->keys, "f"); /* the Stacks pane's hot functions */
-	assert_string_equal(keys_help_line(19)->keys, "o");
-	assert_string_equal(keys_help_line(20)->keys, "c"); /* the Stacks pane's process roots */
-	assert_string_equal(keys_help_line(22)->keys, "w or F7");
+	assert_string_equal(keys_help_line(17)->keys, "a"); /* a hot function's source lines */
+	assert_string_equal(keys_help_line(20)->keys, "o");
+	assert_string_equal(keys_help_line(21)->keys, "c"); /* the Stacks pane's process roots */
+	assert_string_equal(keys_help_line(23)->keys, "w or F7");
 }
 
 /* A hot function's narrowing shows the call tree; Esc comes back to the hot functions. */
@@ -458,12 +459,31 @@ static void hot_functions_drill(void **state)
 	assert_true(v.stacks_hot);
 }
 
+/* A hot function's source lines (a) are a level of their own: Esc, the hot functions. */
+static void hot_function_lines(void **state)
+{
+	struct view v;
+	struct crumb c = {.syscall = MODEL_ANY_SYSCALL, .stack_ip = 0x1000, .to_lines = true};
+
+	(void)state;
+	view_init(&v);
+	v.pane = PANE_STACKS;
+	v.stacks_hot = true;
+	assert_true(view_push(&v, &c, PANE_STACKS));
+	assert_true(v.stacks_lines);
+	assert_false(v.stacks_hot);
+	assert_true(view_pop(&v));
+	assert_false(v.stacks_lines);
+	assert_true(v.stacks_hot);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(breadcrumb_stack),
 		cmocka_unit_test(queries),
 		cmocka_unit_test(hot_functions_drill),
+		cmocka_unit_test(hot_function_lines),
 		cmocka_unit_test(selection_and_scroll),
 		cmocka_unit_test(sorting),
 		cmocka_unit_test(panes_and_quit),

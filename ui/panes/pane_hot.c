@@ -8,7 +8,8 @@
  * JSON and the JSON report write. Sortable (< > F6 I, a click), filtered by
  * the filter text (\) on name, module and process; Enter narrows the call
  * tree to the stacks through the function: its callers above it, its
- * callees below. Esc comes back here.
+ * callees below; a opens its hottest source lines (pane_lines.c). Esc
+ * comes back here.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -185,6 +186,9 @@ bool hot_drill(struct tui *t, size_t row, struct crumb *c)
 	func_text(f, buf, sizeof(buf));
 	c->stack_ip = f->ip;
 	c->to_tree = true; /* the call tree of the stacks through it */
+	c->fn_pid = f->pid;
+	c->fn_level = f->level;
+	c->fn_kernel = f->kernel;
 	elide_name(buf, (int)sizeof(c->label) - 11, screen_utf8(), name, sizeof(name));
 	snprintf(c->label, sizeof(c->label), "function %.*s", (int)sizeof(c->label) - 10, name);
 	return true;
@@ -240,8 +244,11 @@ static void func_title(const struct tui *t, int w, char *buf, size_t len)
 {
 	const char *what = t->view.offcpu ? "OFF-CPU" : "ON-CPU";
 
-	snprintf(buf, len, "%s FUNCTION (f: call tree; o: %s; Enter: callers+callees)", what,
-		 t->view.offcpu ? "on-CPU" : "off-CPU");
+	snprintf(buf, len, "%s FUNCTION (f: call tree; o: %s; Enter: callers+callees; a: lines)",
+		 what, t->view.offcpu ? "on-CPU" : "off-CPU");
+	if (elide_width(buf) <= w)
+		return;
+	snprintf(buf, len, "%s FUNCTION (f: call tree; Enter: callers+callees; a: lines)", what);
 	if (elide_width(buf) <= w)
 		return;
 	snprintf(buf, len, "%s FUNCTION (f: call tree)", what);

@@ -84,6 +84,8 @@ static void flatten_keeping(struct tui *t, uint64_t key)
 
 static size_t stacks_rows(struct tui *t, size_t want)
 {
+	if (t->view.stacks_lines)
+		return lines_nr_rows(t);
 	if (t->view.stacks_hot)
 		return hot_rows_needed(t, want);
 	return stack_rows_fill(&t->stack_rows, want);
@@ -91,6 +93,8 @@ static size_t stacks_rows(struct tui *t, size_t want)
 
 static void stacks_flatten(struct tui *t)
 {
+	if (t->view.stacks_lines)
+		return; /* in their one order */
 	if (t->view.stacks_hot)
 		hot_sort(t);
 	else
@@ -220,6 +224,10 @@ static void stacks_build(struct tui *t, bool *header_done)
 	struct model_query q;
 	bool ok;
 
+	if (t->view.stacks_lines) {
+		lines_build(t);
+		return;
+	}
 	if (t->view.stacks_hot) {
 		hot_build(t);
 		return;
@@ -272,7 +280,7 @@ static void stacks_tree_op(struct tui *t, size_t row, int op)
 	const struct calltree_node *n;
 	size_t budget = EXPAND_SUBTREE_MAX;
 
-	if (t->view.stacks_hot || !t->tree || row >= t->stack_rows.nr)
+	if (t->view.stacks_hot || t->view.stacks_lines || !t->tree || row >= t->stack_rows.nr)
 		return;
 	n = calltree__node(t->tree, t->stack_rows.rows[row]);
 	switch (op) {
@@ -334,6 +342,8 @@ static bool stacks_drill(struct tui *t, size_t row, struct crumb *c)
 	const struct calltree_node *n;
 	char buf[256], name[CRUMB_LABEL];
 
+	if (t->view.stacks_lines)
+		return false; /* a line: nothing narrower to show */
 	if (t->view.stacks_hot)
 		return hot_drill(t, row, c);
 	if (!t->tree || row >= t->stack_rows.nr)
@@ -359,6 +369,8 @@ static bool stacks_match(struct tui *t, size_t row, const char *text)
 {
 	char buf[256];
 
+	if (t->view.stacks_lines)
+		return lines_match(t, row, text);
 	if (t->view.stacks_hot)
 		return hot_match(t, row, text);
 	if (!t->tree || row >= t->stack_rows.nr)
@@ -487,6 +499,10 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 	size_t nr = cols_fit(stack_cols, SC_MAX, cols, xs, idx);
 	char buf[256], name[256];
 
+	if (t->view.stacks_lines) {
+		lines_draw(t, y, h, cols);
+		return;
+	}
 	if (t->view.stacks_hot) {
 		hot_draw(t, y, h, cols);
 		return;
@@ -556,16 +572,45 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 	}
 }
 
+/* a on a hot function: its source lines, a drill-down level of its own (Esc: back). */
+static int open_lines(struct view *v, const struct view_env *env)
+{
+	struct crumb c;
+	char name[CRUMB_LABEL];
+	const char *fn;
+
+	if (!env->drill || !env->nr_rows)
+		return RX_NONE;
+	memset(&c, 0, sizeof(c));
+	c.syscall = MODEL_ANY_SYSCALL;
+	if (!env->drill(env->ctx, v->per_pane[v->pane].sel, &c))
+		return RX_NONE;
+	c.to_tree = false;
+	c.to_lines = true;
+	/* "function X" (hot_drill's) becomes "lines of X". */
+	fn = strncmp(c.label, "function ", 9) ? c.label : c.label + 9;
+	snprintf(name, sizeof(name), "%.*s", (int)sizeof(name) - 1, fn);
+	snprintf(c.label, sizeof(c.label), "lines of %.*s", (int)sizeof(c.label) - 10, name);
+	if (!view_push(v, &c, PANE_STACKS))
+		return RX_REDRAW;
+	v->filter[0] = '\0';
+	return RX_REQUERY;
+}
+
 /* The tree's keys act on the selected frame; o flips on-CPU and off-CPU. */
 static int stacks_key(struct view *v, const struct view_env *env, int key)
 {
 	int op;
 
 	switch (key) {
+	case 'a':
+		return v->stacks_hot ? open_lines(v, env) : RX_NONE;
 	case 'f': {
 		struct pane_view *pv = &v->per_pane[v->pane];
 		bool known = false;
 
+		if (v->stacks_lines)
+			return RX_NONE; /* Esc goes back to the hot functions */
 		v->stacks_hot = !v->stacks_hot;
 		pv->sel = pv->top = 0;
 		pv->sel_key = 0;
@@ -599,7 +644,7 @@ static int stacks_key(struct view *v, const struct view_env *env, int key)
 	default:
 		return -1;
 	}
-	if (v->stacks_hot)
+	if (v->stacks_hot || v->stacks_lines)
 		return RX_NONE; /* a flat list: nothing to open */
 	if (!env->tree || !env->nr_rows)
 		return RX_NONE;
@@ -620,6 +665,8 @@ static void stacks_query(const struct view *v, struct model_query *q)
 
 static size_t stacks_nr_rows(const struct tui *t)
 {
+	if (t->view.stacks_lines)
+		return lines_nr_rows(t);
 	if (t->view.stacks_hot)
 		return hot_nr_rows(t);
 	return t->stack_rows.nr; /* made so far: rows_needed makes enough */
@@ -629,7 +676,7 @@ static const int stacks_columns[] = {COL_SAMPLES};
 
 static const int *stacks_columns_of(const struct view *v, size_t *ret_nr)
 {
-	if (v->stacks_hot) {
+	if (v->stacks_hot && !v->stacks_lines) {
 		*ret_nr = hot_nr_columns;
 		return hot_columns;
 	}
@@ -642,6 +689,7 @@ static const struct key_help stacks_help[] = {
 	{"f",
 	 "Stacks: hot functions (SELF% TOTAL% module processes, as perf top) or the call tree"},
 	{"Enter", "Stacks, hot functions: the call tree through the function (callers, callees)"},
+	{"a", "Stacks, hot functions: the function's hottest source lines (as perf annotate)"},
 	{"+ - Right Left", "Stacks: expand / collapse the selected frame"},
 	{"* / E", "Stacks: expand the subtree / expand or collapse all"},
 	{"o", "Stacks: on-CPU (running) or off-CPU (waiting) stacks"},

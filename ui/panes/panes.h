@@ -142,6 +142,12 @@ extern const int hot_columns[];
 extern const size_t hot_nr_columns;
 extern const char hot_title[];
 
+/* ... and a hot function's source lines there (pane_lines.c, view.stacks_lines). */
+void lines_build(struct tui *t);
+size_t lines_nr_rows(const struct tui *t);
+void lines_draw(struct tui *t, int y, int h, int cols);
+bool lines_match(struct tui *t, size_t row, const char *text);
+
 /* Appends " > "-free label text for a syscall ("epoll_wait", "no syscall"). */
 void pane_syscall_label(int nr, char *buf, size_t len);
 
