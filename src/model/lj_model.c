@@ -599,10 +599,11 @@ void lj_model__ustacks(const struct lj_model *lm, void (*fn)(void *arg, uint32_t
 
 	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
 		spos = 0;
-		while (u64map__next(t->stacks, &spos, &key, (void **)&st))
+		while (u64map__next(t->stacks, &spos, &key, (void **)&st)) {
 			if (st->ustack_id)
 				fn(arg, st->ustack_id);
-		if (st->stitched_id)
-			fn(arg, st->stitched_id);
+			if (st->stitched_id)
+				fn(arg, st->stitched_id);
+		}
 	}
 }
