@@ -278,7 +278,7 @@ struct tt_stack {
 /* model only: label values and label sets (labels_id): strtab, src/model/model_labels.c */
 #define TT_LABEL_ID_BASE 0x00000001u
 #define TT_LABEL_ID_LAST 0xffffffffu
-/* model only: Lua frame tags' name index (lj_frame_ip, lj_model.h): src/model/lj_model.c */
+/* model only: Lua frame tags' function identity (lj_frame_ip): src/model/lj_model.c */
 #define TT_LJ_FRAME_ID_BASE 0x00000000u
 #define TT_LJ_FRAME_ID_LAST 0xfffffffeu /* 0xffffffff: "(other)" */
 

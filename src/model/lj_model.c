@@ -1,9 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The LuaJIT part of the model (see lj_model.h). Function names are kept per
- * process by the library's id, which a new sysprof session may reuse, so
- * samples are resolved to names when they arrive and counted by name: a
- * recording replays to the same figures.
+ * The LuaJIT part of the model (see lj_model.h). Samples are counted by
+ * function identity, not by name: the library announces a function
+ * ("@x.lua:5") before its first sample and names it later, when a caller
+ * does ("cmp @x.lua:5"), so a name known when a sample arrives may not be
+ * its last. An identity is one function of one process: the library's id
+ * for it, from the announcement that opened it. A later announcement of the
+ * id either names the same function better (the rename rule, same_function)
+ * or opens a new identity: the id was reused (the function was collected, a
+ * new session numbers from the start, the pid is another process's), and
+ * the old identity keeps its counts and its last name. Names are resolved
+ * when asked (lj_model__frame_name, lj_model__functions), so every view
+ * names all of a function's samples by the best name known then; rows of
+ * one name (one function in several processes) are merged there. Events
+ * replay in order, so a recording replays to the same figures.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,9 +27,9 @@
 
 enum { W_INTERVAL, W_LAST, W_SESSION, W_MAX };
 
+/* One function counted in a thread: an identity, or LJ_FRAME_IDX_MASK for "(other)". */
 struct lj_func {
-	char *name;
-	uint32_t name_idx; /* index into lj_model.names: its frame tag */
+	uint32_t fn;
 	uint64_t self[W_MAX], total[W_MAX], trace[W_MAX];
 	uint64_t seen; /* sample number that last counted its total */
 };
@@ -29,8 +39,9 @@ struct lj_stack {
 	uint32_t ustack_id;
 	uint32_t stitched_id; /* the model's stack id once stitched (model_luajit.c), else 0 */
 	uint64_t count[W_MAX];
+	uint32_t checked; /* lj_model.named_seq when its stitch was last known good */
 	uint16_t nr;
-	uint64_t frames[]; /* name index | LJ_STACK_CFUNC, leaf first */
+	uint64_t frames[]; /* identities (lj_frame_ip's index), leaf first */
 };
 
 struct lj_thread {
@@ -40,20 +51,30 @@ struct lj_thread {
 	uint32_t weight_us;
 	uint64_t counts[W_MAX][TT_LJ_VMSTATE_MAX];
 	uint64_t samples[W_MAX];
-	struct u64map *funcs; /* hash of name -> struct lj_func */
+	struct u64map *funcs; /* identity + 1 -> struct lj_func */
 	size_t nfuncs;
 	struct u64map *stacks; /* hash of the pair (probed) -> struct lj_stack */
 	size_t nstacks;
 };
 
 struct lj_proc {
-	struct u64map *names; /* function id -> struct lj_name */
-	bool dropped;	      /* a name did not fit the budget */
+	struct u64map *names; /* function id -> its current identity + 1 */
+	bool dropped;	      /* a name or an identity did not fit the budget */
 };
 
-struct lj_name {
-	char *text;
-	uint32_t flags;
+/*
+ * A function identity: the frame tag's index (lj_frame_ip). Never freed
+ * while the model lives (stacks and rows hold its index), bounded by the
+ * budget and the tag space.
+ */
+struct lj_fn {
+	uint64_t id;	   /* the library's id; a C function's address when never named */
+	uint32_t pid;	   /* charged to it */
+	uint32_t name_idx; /* its best name so far, in lj_model.names; LJ_FRAME_IDX_MASK: none */
+	uint32_t flags;	   /* TT_LJ_FUNC_*, as announced */
+	uint32_t named_at; /* lj_model.named_seq when a sample came before its announcement */
+	bool announced;	   /* else named "lua:0x..." or "[dropped]" until it is */
+	bool dropped;	   /* unannounced in a process whose names passed the budget */
 };
 
 struct lj_model {
@@ -61,7 +82,10 @@ struct lj_model {
 	struct u64map *procs;	/* pid -> struct lj_proc */
 	uint64_t nsamples;
 	uint64_t last_key; /* the stack pair the latest sample counted in, 0 = none */
-	/* Every function name once, for frame tags: hash (probed) -> index + 1. */
+	struct lj_fn *fns; /* function identities: the frame tags */
+	size_t nr_fns, cap_fns;
+	uint32_t named_seq; /* announcements of identities first met in samples */
+	/* Every function name once, names of identities: hash (probed) -> index + 1. */
 	struct u64map *name_index;
 	char **names;
 	uint32_t *name_pids; /* the process each name was charged to */
@@ -92,10 +116,8 @@ static void thread_free(struct lj_thread *t)
 	size_t pos = 0;
 	uint64_t key;
 
-	while (u64map__next(t->funcs, &pos, &key, (void **)&f)) {
-		free(f->name);
+	while (u64map__next(t->funcs, &pos, &key, (void **)&f))
 		free(f);
-	}
 	u64map__free(t->funcs);
 	pos = 0;
 	while (u64map__next(t->stacks, &pos, &key, (void **)&f))
@@ -104,17 +126,8 @@ static void thread_free(struct lj_thread *t)
 	free(t);
 }
 
-static void proc_free(struct lj_model *lm, uint32_t pid, struct lj_proc *p)
+static void proc_free(struct lj_proc *p)
 {
-	struct lj_name *n;
-	size_t pos = 0;
-	uint64_t key;
-
-	while (u64map__next(p->names, &pos, &key, (void **)&n)) {
-		dict_budget__give(lm->budget, pid, strlen(n->text));
-		free(n->text);
-		free(n);
-	}
 	u64map__free(p->names);
 	free(p);
 }
@@ -132,13 +145,16 @@ void lj_model__free(struct lj_model *lm)
 		thread_free(t);
 	pos = 0;
 	while (u64map__next(lm->procs, &pos, &key, (void **)&p))
-		proc_free(lm, (uint32_t)key, p);
+		proc_free(p);
 	u64map__free(lm->threads);
 	u64map__free(lm->procs);
 	for (size_t i = 0; i < lm->nr_names; i++) {
 		dict_budget__give(lm->budget, lm->name_pids[i], strlen(lm->names[i]));
 		free(lm->names[i]);
 	}
+	for (size_t i = 0; i < lm->nr_fns; i++)
+		dict_budget__give(lm->budget, lm->fns[i].pid, sizeof(lm->fns[i]));
+	free(lm->fns);
 	free(lm->names);
 	free(lm->name_pids);
 	u64map__free(lm->name_index);
@@ -197,45 +213,153 @@ static struct lj_proc *proc_get(struct lj_model *lm, uint32_t pid)
 	return p;
 }
 
+/* The name of an interned name index: LJ_FRAME_IDX_MASK (and past the table) is "(other)". */
+static const char *name_text(const struct lj_model *lm, uint32_t name_idx)
+{
+	return name_idx < lm->nr_names ? lm->names[name_idx] : "(other)";
+}
+
+/* The identity of frame tag index idx, or NULL ("(other)"). */
+static const struct lj_fn *fn_at(const struct lj_model *lm, uint64_t idx)
+{
+	return idx < lm->nr_fns ? &lm->fns[idx] : NULL;
+}
+
+/* The name index an identity reads as now. */
+static uint32_t fn_name(const struct lj_model *lm, uint64_t idx)
+{
+	const struct lj_fn *fn = fn_at(lm, idx);
+
+	return fn ? fn->name_idx : LJ_FRAME_IDX_MASK;
+}
+
+/*
+ * A new identity of (pid, id), named name_idx; its index, or LJ_FRAME_IDX_MASK
+ * when out of tags (events.h) or past the budget.
+ */
+static uint32_t fn_new(struct lj_model *lm, uint32_t pid, uint64_t id, uint32_t name_idx)
+{
+	struct lj_fn *fn;
+
+	if (lm->nr_fns > TT_LJ_FRAME_ID_LAST || !dict_budget__take(lm->budget, pid, sizeof(*fn)))
+		return LJ_FRAME_IDX_MASK;
+	xgrow((void **)&lm->fns, &lm->cap_fns, lm->nr_fns + 1, sizeof(*lm->fns));
+	fn = &lm->fns[lm->nr_fns];
+	*fn = (struct lj_fn){.id = id, .pid = pid, .name_idx = name_idx};
+	return (uint32_t)lm->nr_fns++;
+}
+
+/* "#2 " at the start of s: how the library names the second unnamed function of a line. */
+static size_t position_len(const char *s)
+{
+	size_t i = 1;
+
+	if (s[0] != '#' || s[1] < '0' || s[1] > '9')
+		return 0;
+	while (s[i] >= '0' && s[i] <= '9')
+		i++;
+	return s[i] == ' ' ? i + 1 : 0;
+}
+
+/*
+ * The rename rule: whether the library announcing to (flags to) for an id it
+ * announced as from (flags from_flags) names the same function better. It
+ * announces a Lua function by where it is ("@x.lua:5", or "#2 @x.lua:5" for
+ * the second function starting on that line) and, once a caller names it,
+ * with the name in front ("cmp @x.lua:5"); it never renames a named one. So
+ * to is a rename when it is a name, a space and from's place. Anything else
+ * (another place, another position on the line, another name, other flags)
+ * is another function the id was reused for.
+ */
+static bool same_function(const char *from, uint32_t from_flags, const char *to, uint32_t flags)
+{
+	const char *place = from + position_len(from);
+	size_t n = strlen(to), k = strlen(place);
+
+	if (from_flags != flags || position_len(to) || n < k + 2)
+		return false;
+	return to[n - k - 1] == ' ' && !strcmp(to + n - k, place);
+}
+
 static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
 {
 	struct lj_proc *p = proc_get(lm, f->pid);
-	struct lj_name *n, *old = u64map__remove(p->names, f->id);
+	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, f->id);
+	struct lj_fn *fn = cur ? &lm->fns[cur - 1] : NULL;
+	char text[TT_MAX_STRING_LEN + 1];
+	uint32_t name_idx, idx;
 
-	if (old) {
-		dict_budget__give(lm->budget, f->pid, strlen(old->text));
-		free(old->text);
-		free(old);
-	}
+	snprintf(text, sizeof(text), "%.*s", (int)f->len, f->data);
+	/* The library announces every name again each second: nothing new. */
+	if (fn && fn->announced && fn->flags == f->flags &&
+	    !strcmp(name_text(lm, fn->name_idx), text))
+		return;
 	/* A process naming fresh ids without end (the probe is theirs to call). */
-	if (!dict_budget__take(lm->budget, f->pid, f->len)) {
+	name_idx = name_intern(lm, f->pid, text);
+	if (name_idx == LJ_FRAME_IDX_MASK) {
 		p->dropped = true;
+		if (fn && fn->announced)
+			u64map__remove(p->names, f->id); /* not the old function's any more */
 		return;
 	}
-	n = xcalloc(1, sizeof(*n));
-	n->text = xstrndup(f->data, f->len);
-	n->flags = f->flags;
-	u64map__put(p->names, f->id, n);
+	if (fn && !fn->announced) { /* met in samples first: their function */
+		fn->named_at = ++lm->named_seq;
+	} else if (!fn || !same_function(name_text(lm, fn->name_idx), fn->flags, text, f->flags)) {
+		idx = fn_new(lm, f->pid, f->id, name_idx);
+		if (idx == LJ_FRAME_IDX_MASK) {
+			p->dropped = true;
+			u64map__remove(p->names, f->id);
+			return;
+		}
+		u64map__put(p->names, f->id, (void *)(uintptr_t)(idx + 1));
+		fn = &lm->fns[idx];
+	}
+	fn->name_idx = name_idx;
+	fn->flags = f->flags;
+	fn->announced = true;
+	fn->dropped = false;
 }
 
-static struct lj_func *func_get(struct lj_model *lm, struct lj_thread *t, const char *name)
+/*
+ * The identity of function id of process p (pid) in a sample: the current
+ * one, or a new one read "lua:0x..." ("[dropped]" after names past the
+ * budget) until announced. LJ_FRAME_IDX_MASK when none fits.
+ */
+static uint32_t fn_of(struct lj_model *lm, struct lj_proc *p, uint32_t pid, uint64_t id)
 {
-	uint64_t h = name_hash(name);
-	struct lj_func *f = u64map__get(t->funcs, h);
+	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, id);
+	char unknown[40];
+	uint32_t idx;
+
+	if (cur)
+		return (uint32_t)(cur - 1);
+	if (p->dropped) /* maybe one of the names past the budget */
+		snprintf(unknown, sizeof(unknown), "[dropped]");
+	else
+		snprintf(unknown, sizeof(unknown), "lua:0x%llx", (unsigned long long)id);
+	idx = fn_new(lm, pid, id, name_intern(lm, pid, unknown));
+	if (idx == LJ_FRAME_IDX_MASK)
+		return idx;
+	lm->fns[idx].dropped = p->dropped;
+	u64map__put(p->names, id, (void *)(uintptr_t)(idx + 1));
+	return idx;
+}
+
+static struct lj_func *func_get(struct lj_thread *t, uint32_t fn)
+{
+	struct lj_func *f = u64map__get(t->funcs, (uint64_t)fn + 1);
 
 	if (f)
 		return f;
 	if (t->nfuncs >= LJ_MODEL_MAX_FUNCS) {
-		name = "(other)";
-		h = name_hash(name);
-		f = u64map__get(t->funcs, h);
+		fn = LJ_FRAME_IDX_MASK; /* "(other)" */
+		f = u64map__get(t->funcs, (uint64_t)fn + 1);
 		if (f)
 			return f;
 	}
 	f = xcalloc(1, sizeof(*f));
-	f->name = xstrdup(name);
-	f->name_idx = name_intern(lm, t->pid, name);
-	u64map__put(t->funcs, h, f);
+	f->fn = fn;
+	u64map__put(t->funcs, (uint64_t)fn + 1, f);
 	t->nfuncs++;
 	return f;
 }
@@ -254,7 +378,7 @@ static uint64_t stack_hash(uint32_t ustack_id, const uint64_t *frames, unsigned 
  * the counters count. Returns the pair's key in t->stacks, 0 past the cap.
  */
 static uint64_t count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t *frames,
-			    unsigned nr)
+			    unsigned nr, uint32_t named_seq)
 {
 	uint64_t h = stack_hash(ustack_id, frames, nr);
 	struct lj_stack *st;
@@ -272,6 +396,7 @@ static uint64_t count_stack(struct lj_thread *t, uint32_t ustack_id, const uint6
 	st = xcalloc(1, sizeof(*st) + nr * sizeof(*frames));
 	st->ustack_id = ustack_id;
 	st->nr = (uint16_t)nr;
+	st->checked = named_seq;
 	memcpy(st->frames, frames, nr * sizeof(*frames));
 	u64map__put(t->stacks, h, st);
 	t->nstacks++;
@@ -288,7 +413,6 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 	uint64_t frames[TT_LJ_MAX_FRAMES];
 	bool self_done = false;
 	unsigned nframes = 0;
-	char unknown[40];
 
 	if (t && t->pid != s->pid) { /* the tid was reused by another process */
 		u64map__remove(lm->threads, s->tid);
@@ -313,21 +437,14 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		t->samples[w]++;
 	}
 	for (unsigned i = 0; i < s->nr && i < TT_LJ_MAX_FRAMES; i++) {
-		struct lj_name *n = u64map__get(p->names, s->frames[i]);
-		const char *name = n ? n->text : unknown;
+		uint32_t idx = fn_of(lm, p, s->pid, s->frames[i]);
+		const struct lj_fn *fn = fn_at(lm, idx);
 		struct lj_func *f;
 
-		if (!n && p->dropped) /* maybe one of the names past the budget */
-			snprintf(unknown, sizeof(unknown), "[dropped]");
-		else if (!n)
-			snprintf(unknown, sizeof(unknown), "lua:0x%llx",
-				 (unsigned long long)s->frames[i]);
-		/* An id the library never named is a C function it could not name (pmain). */
-		frames[nframes++] = name_intern(lm, s->pid, name) |
-				    (!n || (n->flags & TT_LJ_FUNC_C) ? LJ_STACK_CFUNC : 0);
-		if (n && (n->flags & TT_LJ_FUNC_TRACE))
+		frames[nframes++] = idx;
+		if (fn && fn->announced && (fn->flags & TT_LJ_FUNC_TRACE))
 			continue; /* the trace pseudo-frame: the function under it is hot */
-		f = func_get(lm, t, name);
+		f = func_get(t, idx);
 		for (int w = 0; w < W_MAX; w++) {
 			if (!self_done) {
 				f->self[w]++;
@@ -340,14 +457,15 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		f->seen = lm->nsamples;
 		self_done = true;
 	}
-	lm->last_key = count_stack(t, s->ustack_id, frames, nframes);
+	lm->last_key = count_stack(t, s->ustack_id, frames, nframes, lm->named_seq);
 }
 
 bool lj_model__func_named(const struct lj_model *lm, uint32_t pid, uint64_t id)
 {
 	const struct lj_proc *p = u64map__get(lm->procs, pid);
+	uint64_t cur = p ? (uint64_t)(uintptr_t)u64map__get(p->names, id) : 0;
 
-	return p && (p->dropped || u64map__get(p->names, id));
+	return p && (p->dropped || (cur && lm->fns[cur - 1].announced));
 }
 
 uint64_t lj_model__last_stack(const struct lj_model *lm)
@@ -470,23 +588,27 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 	uint64_t key, idx;
 
 	rows = NULL;
+	/* One row per name as known now: a function's samples from before its
+	 * name came, and one function in several processes, are one row. */
 	while (u64map__next(lm->threads, &pos, &key, (void **)&t)) {
 		if ((pid && t->pid != pid) || (tid && t->tid != tid))
 			continue;
 		fpos = 0;
 		while (u64map__next(t->funcs, &fpos, &key, (void **)&f)) {
+			uint32_t name_idx = fn_name(lm, f->fn);
+
 			if (!f->total[w])
 				continue;
-			idx = (uint64_t)(uintptr_t)u64map__get(merged, key);
+			idx = (uint64_t)(uintptr_t)u64map__get(merged, (uint64_t)name_idx + 1);
 			if (!idx) {
 				if (n == cap) {
 					cap = cap ? cap * 2 : 64;
 					rows = xrealloc(rows, cap * sizeof(*rows));
 				}
-				rows[n] = (struct lj_func_row){.name = f->name,
-							       .ip = lj_frame_ip(f->name_idx)};
+				rows[n] = (struct lj_func_row){.name = name_text(lm, name_idx),
+							       .ip = lj_frame_ip(f->fn)};
 				idx = ++n;
-				u64map__put(merged, key, (void *)(uintptr_t)idx);
+				u64map__put(merged, (uint64_t)name_idx + 1, (void *)(uintptr_t)idx);
 			}
 			r = &rows[idx - 1];
 			r->self += f->self[w];
@@ -510,23 +632,71 @@ uint64_t lj_model__samples(const struct lj_model *lm)
 
 const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip)
 {
-	uint64_t idx = ip & LJ_FRAME_IDX_MASK;
-
 	if (!lm || !lj_frame_is_lua(ip))
 		return NULL;
-	return idx < lm->nr_names ? lm->names[idx] : "(other)";
+	return name_text(lm, fn_name(lm, ip & LJ_FRAME_IDX_MASK));
+}
+
+/* The identity of Lua frame tag ip, or NULL ("(other)", no Lua frame). */
+static const struct lj_fn *fn_of_ip(const struct lj_model *lm, uint64_t ip)
+{
+	return lm && lj_frame_is_lua(ip) ? fn_at(lm, ip & LJ_FRAME_IDX_MASK) : NULL;
+}
+
+bool lj_model__frame_cfunc(const struct lj_model *lm, uint64_t ip)
+{
+	const struct lj_fn *fn = fn_of_ip(lm, ip);
+
+	/* An id the library never named is a C function it could not name (pmain). */
+	return fn && (!fn->announced || (fn->flags & TT_LJ_FUNC_C));
+}
+
+uint64_t lj_model__frame_addr(const struct lj_model *lm, uint64_t ip)
+{
+	const struct lj_fn *fn = fn_of_ip(lm, ip);
+
+	return fn && !fn->announced && !fn->dropped && !lj_frame_is_lua(fn->id) ? fn->id : 0;
 }
 
 bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
 {
-	const char *name = lj_model__frame_name(lm, ip);
 	const struct lj_thread *t = u64map__get(lm->threads, tid);
 	const struct lj_func *f;
+	uint32_t name_idx;
+	size_t pos = 0;
+	uint64_t key;
 
-	if (!t || !name)
+	if (!t || !lj_frame_is_lua(ip))
 		return false;
-	f = u64map__get(t->funcs, name_hash(name));
-	return f && f->total[W_SESSION];
+	f = u64map__get(t->funcs, (ip & LJ_FRAME_IDX_MASK) + 1);
+	if (f && f->total[W_SESSION])
+		return true;
+	/* Views merge functions by name (lj_model__functions, the call tree): so does this. */
+	name_idx = fn_name(lm, ip & LJ_FRAME_IDX_MASK);
+	while (u64map__next(t->funcs, &pos, &key, (void **)&f))
+		if (f->total[W_SESSION] && fn_name(lm, f->fn) == name_idx)
+			return true;
+	return false;
+}
+
+/*
+ * Whether a stitched pair must be stitched again: one of its functions was
+ * announced after a sample met it, so it was stitched as an address (a C
+ * function the library could not name) and may be a Lua function.
+ */
+static bool stale_stitch(const struct lj_model *lm, struct lj_stack *st)
+{
+	bool stale = false;
+
+	if (st->checked == lm->named_seq)
+		return false;
+	for (unsigned i = 0; i < st->nr && !stale; i++) {
+		const struct lj_fn *fn = fn_at(lm, st->frames[i]);
+
+		stale = fn && fn->named_at > st->checked;
+	}
+	st->checked = lm->named_seq;
+	return stale;
 }
 
 int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_stack_row **ret)
@@ -545,6 +715,10 @@ int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_st
 		while (u64map__next(t->stacks, &spos, &key, (void **)&st)) {
 			if (!st->count[w])
 				continue;
+			if (!st->stitched_id)
+				st->checked = lm->named_seq; /* stitched with the names of now */
+			else if (stale_stitch(lm, st))
+				st->stitched_id = 0; /* the old stack ages out with the process */
 			xgrow((void **)&rows, &cap, n + 1, sizeof(*rows));
 			rows[n++] = (struct lj_stack_row){
 				.pid = t->pid,
@@ -583,7 +757,7 @@ void lj_model__forget(struct lj_model *lm, uint64_t before_ns,
 	while (u64map__next(lm->procs, &pos, &key, (void **)&p)) {
 		if (!u64map__get(pids, key) && !proc_alive(arg, (uint32_t)key)) {
 			u64map__remove_at(lm->procs, &pos);
-			proc_free(lm, (uint32_t)key, p);
+			proc_free(p);
 		}
 	}
 	u64map__free(pids);

@@ -3,8 +3,10 @@
  * The LuaJIT part of the model: per LuaJIT thread, samples per VM state
  * (INTERP ... TRACE) and per Lua function (self and total), built from
  * TT_EV_LUAJIT_SAMPLE and TT_EV_LUAJIT_FUNC records only, in three windows
- * (this interval, the last complete one, the session). Owned by the model
- * (model__luajit); no output formats here.
+ * (this interval, the last complete one, the session). Functions are
+ * counted by identity (one function of one process, whatever the names it
+ * is announced with) and named when asked, by the best name known then.
+ * Owned by the model (model__luajit); no output formats here.
  */
 #ifndef THREADTOP_LJ_MODEL_H
 #define THREADTOP_LJ_MODEL_H
@@ -53,8 +55,8 @@ int lj_model__threads(const struct lj_model *lm, enum model_window window, uint3
 		      struct lj_thread_row **ret);
 
 struct lj_func_row {
-	const char *name; /* owned by the model: valid until the next ingest */
-	uint64_t ip;	  /* its frame tag (lj_frame_ip): stack frame and drill-down key */
+	const char *name; /* its name now; owned by the model, valid while it lives */
+	uint64_t ip;	  /* a frame tag of it (lj_frame_ip): stack frame and drill-down key */
 	uint64_t self;	  /* samples with it as the innermost Lua function */
 	uint64_t total;	  /* samples with it anywhere on the Lua stack */
 	uint64_t trace;	  /* of self: in JIT-compiled code */
@@ -62,8 +64,10 @@ struct lj_func_row {
 
 /*
  * Lua functions of the threads matching pid and tid (0 = any) in window,
- * by self then total, at most limit (0 = all). *ret is allocated (free it).
- * Returns the count or a negative errno.
+ * one row per name as known now (the samples of a function from before its
+ * name came and after are one row, so is a function run by several
+ * processes), by self then total, at most limit (0 = all). *ret is
+ * allocated (free it). Returns the count or a negative errno.
  */
 int lj_model__functions(const struct lj_model *lm, enum model_window window, uint32_t pid,
 			uint32_t tid, size_t limit, struct lj_func_row **ret);
@@ -72,7 +76,11 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
  * Lua frames in stacks. A Lua function has no address, so stacks, the call
  * tree, filters and exporters carry it as a tag: a non-canonical x86-64
  * address (no user or kernel code can be there) holding the index of its
- * name in the model's name table. Names are per model, not per process.
+ * identity in the model: one function of one process, from the
+ * announcement of the library's id for it that opened it to the one that
+ * shows the id reused for another function. Its name is looked up when
+ * asked (lj_model__frame_name), so a tag taken before the function was
+ * named reads as named once it is; views merge frames by name.
  */
 #define LJ_FRAME_TAG 0x4c75610000000000ull /* "Lua" in the top bytes */
 #define LJ_FRAME_TAG_MASK 0xffffff0000000000ull
@@ -84,25 +92,31 @@ static inline bool lj_frame_is_lua(uint64_t ip)
 	return (ip & LJ_FRAME_TAG_MASK) == LJ_FRAME_TAG;
 }
 
-static inline uint64_t lj_frame_ip(uint32_t name_idx)
+static inline uint64_t lj_frame_ip(uint32_t fn_idx)
 {
-	return LJ_FRAME_TAG | name_idx;
+	return LJ_FRAME_TAG | fn_idx;
 }
 
-/* The name of Lua frame tag ip ("fib @app.lua:3"), or NULL when ip is no
- * Lua frame. Owned by the model, valid while it lives. */
+/* The name of Lua frame tag ip now ("fib @app.lua:3"), or NULL when ip is no
+ * Lua frame. Owned by the model, valid while it lives (a later name of the
+ * function is another string). */
 const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip);
-/* Whether thread tid ran the Lua function of tag ip this session. */
+/* Whether Lua frame tag ip is a C function called from Lua (a builtin, or an
+ * id the library never named: a C function it could not name). */
+bool lj_model__frame_cfunc(const struct lj_model *lm, uint64_t ip);
+/* The address of the C function of tag ip when its library never named it
+ * (its id is its address, for the frame namer), else 0. */
+uint64_t lj_model__frame_addr(const struct lj_model *lm, uint64_t ip);
+/* Whether thread tid ran the Lua function of tag ip, or one of the same name
+ * now, this session. */
 bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip);
-
-#define LJ_STACK_CFUNC (1ull << 32) /* in lj_stack_row.frames: a C function called from Lua */
 
 /* One distinct (host stack, Lua frames) pair of a LuaJIT thread in a window. */
 struct lj_stack_row {
 	uint32_t pid, tid;
 	uint32_t weight_us;
 	uint32_t ustack_id;	/* the host stack (model__stack), 0 = none */
-	const uint64_t *frames; /* name index | LJ_STACK_CFUNC, leaf first (lj_frame_ip) */
+	const uint64_t *frames; /* identities (lj_frame_ip's index), leaf first */
 	uint16_t nr;
 	uint64_t samples;
 	uint32_t *stitched_id; /* the model's cache of the stitched stack's id, 0 = none yet */
@@ -111,7 +125,9 @@ struct lj_stack_row {
 /*
  * Stack pairs of every LuaJIT thread in window (WIN_MINUTE reads as
  * WIN_SESSION). *ret is allocated (free it); its pointers live until the
- * next ingest. Returns the count or a negative errno.
+ * next ingest. A pair stitched while one of its ids was unknown (stitched
+ * as an address) and announced since has its stitched id cleared, to be
+ * stitched again. Returns the count or a negative errno.
  */
 int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_stack_row **ret);
 

@@ -47,22 +47,15 @@ static size_t host_frames(struct model *m, const struct tt_stack *st, struct nam
 
 /*
  * The frame of a guest frame: its Lua tag, except for a C function the
- * library could not name ("lua:0xADDR", its id is its address): that
- * address, for the namer to name like any C frame.
+ * library could not name (its id is its address): that address, for the
+ * namer to name like any C frame.
  */
 static uint64_t guest_ip(const struct model *m, uint64_t frame)
 {
 	uint64_t ip = lj_frame_ip((uint32_t)frame);
-	const char *name = lj_model__frame_name(m->lj, ip);
-	char *end;
+	uint64_t addr = lj_model__frame_addr(m->lj, ip);
 
-	if ((frame & LJ_STACK_CFUNC) && name && !strncmp(name, "lua:0x", 6)) {
-		uint64_t addr = strtoull(name + 4, &end, 16);
-
-		if (!*end && addr && !lj_frame_is_lua(addr))
-			return addr;
-	}
-	return ip;
+	return addr ? addr : ip;
 }
 
 /* The model stack id of row r's stitched stack, made on first use; 0 on failure. */
@@ -88,11 +81,11 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 		hs = NULL;
 	nh = host_frames(m, hs, nm, host);
 	for (size_t i = 0; i < ng; i++) {
-		uint64_t f = r->frames[ng - 1 - i];
+		uint64_t ip = lj_frame_ip((uint32_t)r->frames[ng - 1 - i]);
 
-		guest[i] = (struct lj_stitch_frame){
-			lj_model__frame_name(m->lj, lj_frame_ip((uint32_t)f)),
-			f & LJ_STACK_CFUNC ? LJ_SF_CFUNC : 0};
+		guest[i] = (struct lj_stitch_frame){lj_model__frame_name(m->lj, ip),
+						    lj_model__frame_cfunc(m->lj, ip) ? LJ_SF_CFUNC
+										     : 0};
 	}
 	n = lj_stitch(host, nh, guest, ng, out, TT_MAX_STACK_DEPTH);
 	if (!dict_budget__take(m->budget, r->pid, sizeof(*st) + n * sizeof(st->ips[0]))) {

@@ -3,8 +3,10 @@
  * Tests of the LuaJIT part of the model on synthetic records: VM-state
  * counters per thread and window, self/total per Lua function (the TRACE
  * pseudo-frame skipped, recursion counted once in total), names replaced by a
- * new session, unknown ids, reused tids; the records' encoding; the batch
- * JSON "luajit" section; and "threadtop run" option parsing.
+ * new session, unknown ids, reused tids; functions counted by identity and
+ * named at query time (a name announced late, an id reused, two functions on
+ * one line); the records' encoding; the batch JSON "luajit" section; and
+ * "threadtop run" option parsing.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,6 +24,7 @@
 #include "json.h"
 #include "lj_model.h"
 #include "model.h"
+#include "profile.h"
 
 static void func(struct model *m, uint32_t pid, uint64_t id, const char *name, uint32_t flags)
 {
@@ -157,6 +160,224 @@ static void reused_tid(void **state)
 	model__free(m);
 }
 
+/* Session functions of pid 100: their count; row i by name (NULL when absent). */
+static int session_funcs(struct model *m, struct lj_func_row **ret)
+{
+	return lj_model__functions(model__luajit(m), WIN_SESSION, 100, 0, 0, ret);
+}
+
+static const struct lj_func_row *row_named(const struct lj_func_row *fr, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (!strcmp(fr[i].name, name))
+			return &fr[i];
+	return NULL;
+}
+
+/*
+ * The Lua frames of every stitched LuaJIT stack of the session, by name:
+ * how many frames read name, and how many are no Lua frame (an address).
+ */
+static void stitched_names(struct model *m, const char *name, int *ret_named, int *ret_addr)
+{
+	struct model_stack_row *rows = NULL;
+	int n = model__luajit_stacks(m, WIN_SESSION, &rows);
+
+	*ret_named = *ret_addr = 0;
+	for (int i = 0; i < n; i++) {
+		const struct tt_stack *st = model__stack(m, rows[i].ustack_id);
+
+		assert_non_null(st);
+		for (unsigned k = 0; k < st->nr; k++) {
+			struct frame_name fn;
+
+			if (!lj_frame_is_lua(st->ips[k])) {
+				(*ret_addr)++;
+				continue;
+			}
+			model__frame_name(m, 100, st->ips[k], false, &fn);
+			*ret_named += !strcmp(fn.name, name);
+		}
+	}
+	free(rows);
+}
+
+/* How many of the profile's frames are called name, and whether one is called other. */
+static int profile_frames(struct model *m, const char *name, const char *other)
+{
+	struct profile_opts o = {WIN_SESSION, NULL, NULL, 99};
+	struct profile *p = profile__build(m, &o);
+	int n = 0;
+
+	for (size_t i = 0; i < p->nr_frames; i++) {
+		n += !strcmp(p->frames[i].name, name);
+		assert_string_not_equal(p->frames[i].name, other);
+	}
+	profile__free(p);
+	return n;
+}
+
+/*
+ * Issue 27: a function sampled before its name was announced (the library
+ * announces "@x.lua:5" and names it when a caller does; threadtop may come
+ * after both) is one function, named by the best name known when asked:
+ * one row in the LuaJIT pane and the batch JSON, one frame in stacks and
+ * exports.
+ */
+static void late_name_one_row(void **state)
+{
+	struct model *m = model__new(NULL);
+	const uint64_t f40[] = {40}, f41[] = {41};
+	struct lj_func_row *fr = NULL;
+	const struct lj_func_row *r;
+	int n, named, addr;
+
+	(void)state;
+	func(m, 100, 40, "@x.lua:5", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f40, 1); /* before its name */
+	sample(m, 100, 101, TT_LJ_LFUNC, f41, 1); /* before any announcement */
+	/* Stitched while 41 is unknown: an address (a C function's id is one). */
+	stitched_names(m, "g @x.lua:9", &named, &addr);
+	assert_int_equal(addr, 1);
+	func(m, 100, 40, "cmp @x.lua:5", 0);
+	func(m, 100, 41, "g @x.lua:9", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f40, 1);
+	sample(m, 100, 101, TT_LJ_LFUNC, f41, 1);
+	func(m, 100, 40, "cmp @x.lua:5", 0); /* announced again (every second) */
+	sample(m, 100, 101, TT_LJ_LFUNC, f40, 1);
+
+	n = session_funcs(m, &fr);
+	assert_int_equal(n, 2);
+	assert_string_equal(fr[0].name, "cmp @x.lua:5");
+	assert_int_equal(fr[0].self, 3);
+	assert_int_equal(fr[0].total, 3);
+	assert_string_equal(fr[1].name, "g @x.lua:9");
+	assert_int_equal(fr[1].self, 2);
+	/* The row's tag names the function and finds the thread that ran it. */
+	r = row_named(fr, n, "cmp @x.lua:5");
+	assert_string_equal(lj_model__frame_name(model__luajit(m), r->ip), "cmp @x.lua:5");
+	assert_true(lj_model__thread_ran(model__luajit(m), 101, r->ip));
+	free(fr);
+
+	/* Stacks: one pair per function, its frame named with the late name. */
+	stitched_names(m, "cmp @x.lua:5", &named, &addr);
+	assert_int_equal(named, 1);
+	assert_int_equal(addr, 0);
+	stitched_names(m, "g @x.lua:9", &named, &addr);
+	assert_int_equal(named, 1); /* stitched again once named */
+	assert_int_equal(profile_frames(m, "cmp @x.lua:5", "@x.lua:5"), 1);
+	assert_int_equal(profile_frames(m, "g @x.lua:9", "lua:0x29"), 1);
+
+	/* The batch JSON: one entry, all five samples. */
+	{
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		struct json j;
+
+		json_init(&j, f);
+		json_begin_object(&j, NULL);
+		batch_luajit_json(&j, m);
+		json_end_object(&j);
+		fclose(f);
+		assert_non_null(strstr(buf, "{\"name\":\"cmp @x.lua:5\",\"self\":3"));
+		assert_null(strstr(buf, "\"@x.lua:5\""));
+		assert_null(strstr(buf, "lua:0x29"));
+		free(buf);
+	}
+	model__free(m);
+}
+
+/*
+ * An id the library gave a function that is gone (collected, or a new
+ * session numbering from the start) names another one later: that one is
+ * counted apart, and the old one keeps its counts and its name, also where
+ * both were announced without a name first.
+ */
+static void reused_id_apart(void **state)
+{
+	struct model *m = model__new(NULL);
+	const uint64_t f50[] = {50}, under[] = {50, 16};
+	struct lj_func_row *fr = NULL;
+	const struct lj_func_row *old, *young;
+	int n, named, addr;
+
+	(void)state;
+	func(m, 100, 16, "main chunk @a.lua:0", 0);
+	func(m, 100, 50, "@a.lua:1", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, under, 2);
+	func(m, 100, 50, "f @a.lua:1", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, under, 2);
+	/* Collected; id 50 is another function's now. */
+	func(m, 100, 50, "@b.lua:7", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f50, 1);
+	func(m, 100, 50, "h @b.lua:7", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f50, 1);
+	sample(m, 100, 101, TT_LJ_LFUNC, f50, 1);
+
+	n = session_funcs(m, &fr);
+	assert_int_equal(n, 3);
+	old = row_named(fr, n, "f @a.lua:1");
+	young = row_named(fr, n, "h @b.lua:7");
+	assert_non_null(old);
+	assert_non_null(young);
+	assert_int_equal(old->self, 2);
+	assert_int_equal(young->self, 3);
+	assert_int_not_equal(old->ip, young->ip);
+	assert_string_equal(lj_model__frame_name(model__luajit(m), old->ip), "f @a.lua:1");
+	assert_int_equal(row_named(fr, n, "main chunk @a.lua:0")->total, 2);
+	free(fr);
+	stitched_names(m, "f @a.lua:1", &named, &addr);
+	assert_int_equal(named, 1);
+	stitched_names(m, "h @b.lua:7", &named, &addr);
+	assert_int_equal(named, 1);
+	assert_int_equal(profile_frames(m, "f @a.lua:1", "@a.lua:1"), 1);
+	assert_int_equal(profile_frames(m, "h @b.lua:7", "@b.lua:7"), 1);
+
+	/* Another function on the same line, in a later session: apart too. */
+	func(m, 100, 50, "#2 @b.lua:7", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f50, 1);
+	n = session_funcs(m, &fr);
+	assert_int_equal(n, 4);
+	assert_int_equal(row_named(fr, n, "h @b.lua:7")->self, 3);
+	assert_int_equal(row_named(fr, n, "#2 @b.lua:7")->self, 1);
+	free(fr);
+	model__free(m);
+}
+
+/*
+ * Two functions that start on one line ("@c.lua:4", the second "#2 @c.lua:4"
+ * until named) stay two rows as they get their names.
+ */
+static void one_line_two_functions(void **state)
+{
+	struct model *m = model__new(NULL);
+	const uint64_t f60[] = {60}, f61[] = {61};
+	struct lj_func_row *fr = NULL;
+	int n;
+
+	(void)state;
+	func(m, 100, 60, "@c.lua:4", 0);
+	func(m, 100, 61, "#2 @c.lua:4", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f60, 1);
+	sample(m, 100, 101, TT_LJ_LFUNC, f61, 1);
+	sample(m, 100, 101, TT_LJ_LFUNC, f61, 1);
+	func(m, 100, 61, "cb @c.lua:4", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f61, 1);
+	func(m, 100, 60, "run @c.lua:4", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f60, 1);
+
+	n = session_funcs(m, &fr);
+	assert_int_equal(n, 2);
+	assert_string_equal(fr[0].name, "cb @c.lua:4");
+	assert_int_equal(fr[0].self, 3);
+	assert_string_equal(fr[1].name, "run @c.lua:4");
+	assert_int_equal(fr[1].self, 2);
+	assert_int_not_equal(fr[0].ip, fr[1].ip);
+	free(fr);
+	model__free(m);
+}
+
 static void codec_round_trip(void **state)
 {
 	union {
@@ -236,6 +457,9 @@ int main(void)
 		cmocka_unit_test(counters_and_functions),
 		cmocka_unit_test(renamed_and_unknown),
 		cmocka_unit_test(reused_tid),
+		cmocka_unit_test(late_name_one_row),
+		cmocka_unit_test(reused_id_apart),
+		cmocka_unit_test(one_line_two_functions),
 		cmocka_unit_test(codec_round_trip),
 		cmocka_unit_test(batch_json),
 		cmocka_unit_test(run_options),
