@@ -27,9 +27,9 @@
 
 enum { W_INTERVAL, W_LAST, W_SESSION, W_MAX };
 
-/* One function counted in a thread: an identity, or LJ_FRAME_IDX_MASK for "(other)". */
+/* One function counted in a thread: an identity, or FN_OTHER. */
 struct lj_func {
-	uint32_t fn;
+	uint64_t fn;
 	uint64_t self[W_MAX], total[W_MAX], trace[W_MAX];
 	uint64_t seen; /* sample number that last counted its total */
 };
@@ -41,7 +41,7 @@ struct lj_stack {
 	uint64_t count[W_MAX];
 	uint32_t checked; /* lj_model.named_seq when its stitch was last known good */
 	uint16_t nr;
-	uint64_t frames[]; /* identities (lj_frame_ip's index), leaf first */
+	uint64_t frames[]; /* identities (fn_ref), leaf first */
 };
 
 struct lj_thread {
@@ -58,14 +58,18 @@ struct lj_thread {
 };
 
 struct lj_proc {
-	struct u64map *names; /* function id -> its current identity + 1 */
-	bool dropped;	      /* a name or an identity did not fit the budget */
+	struct u64map *names; /* function id -> its current identity (fn_ref) + 1 */
+	uint32_t *slots;      /* every identity of the process, for lj_model__forget */
+	size_t nr_slots, cap_slots;
+	bool dropped; /* a name or an identity did not fit the budget */
 };
 
 /*
- * A function identity: the frame tag's index (lj_frame_ip). Never freed
- * while the model lives (stacks and rows hold its index), bounded by the
- * budget and the tag space.
+ * A function identity, in a slot of lj_model.fns. Frame tags, stack pairs
+ * and rows hold it as fn_ref: the slot and its generation, so that a slot
+ * freed with its process (lj_model__forget) and given to another function
+ * does not rename a tag that outlived them ("(other)" then). Bounded by
+ * the budget and the tag space.
  */
 struct lj_fn {
 	uint64_t id;	   /* the library's id; a C function's address when never named */
@@ -73,9 +77,15 @@ struct lj_fn {
 	uint32_t name_idx; /* its best name so far, in lj_model.names; LJ_FRAME_IDX_MASK: none */
 	uint32_t flags;	   /* TT_LJ_FUNC_*, as announced */
 	uint32_t named_at; /* lj_model.named_seq when a sample came before its announcement */
+	uint8_t gen;	   /* of the slot: one more each time it is freed */
+	bool live;	   /* else free, in lj_model.free_fns */
 	bool announced;	   /* else named "lua:0x..." or "[dropped]" until it is */
 	bool dropped;	   /* unannounced in a process whose names passed the budget */
 };
+
+/* fn_ref of "(other)": no identity (past the budget, out of tags, past the thread's cap). */
+#define FN_OTHER ((uint64_t)LJ_FRAME_IDX_MASK)
+#define FN_GEN_SHIFT 32
 
 struct lj_model {
 	struct u64map *threads; /* tid -> struct lj_thread */
@@ -84,6 +94,8 @@ struct lj_model {
 	uint64_t last_key; /* the stack pair the latest sample counted in, 0 = none */
 	struct lj_fn *fns; /* function identities: the frame tags */
 	size_t nr_fns, cap_fns;
+	uint32_t *free_fns; /* slots of forgotten processes' identities, to reuse */
+	size_t nr_free_fns, cap_free_fns;
 	uint32_t named_seq; /* announcements of identities first met in samples */
 	/* Every function name once, names of identities: hash (probed) -> index + 1. */
 	struct u64map *name_index;
@@ -126,8 +138,20 @@ static void thread_free(struct lj_thread *t)
 	free(t);
 }
 
-static void proc_free(struct lj_proc *p)
+/* Frees p and its identities' slots (no thread of it is left to name them). */
+static void proc_free(struct lj_model *lm, struct lj_proc *p)
 {
+	for (size_t i = 0; i < p->nr_slots; i++) {
+		struct lj_fn *fn = &lm->fns[p->slots[i]];
+
+		dict_budget__give(lm->budget, fn->pid, sizeof(*fn));
+		fn->live = false;
+		fn->gen++;
+		xgrow((void **)&lm->free_fns, &lm->cap_free_fns, lm->nr_free_fns + 1,
+		      sizeof(*lm->free_fns));
+		lm->free_fns[lm->nr_free_fns++] = p->slots[i];
+	}
+	free(p->slots);
 	u64map__free(p->names);
 	free(p);
 }
@@ -145,16 +169,15 @@ void lj_model__free(struct lj_model *lm)
 		thread_free(t);
 	pos = 0;
 	while (u64map__next(lm->procs, &pos, &key, (void **)&p))
-		proc_free(p);
+		proc_free(lm, p);
 	u64map__free(lm->threads);
 	u64map__free(lm->procs);
 	for (size_t i = 0; i < lm->nr_names; i++) {
 		dict_budget__give(lm->budget, lm->name_pids[i], strlen(lm->names[i]));
 		free(lm->names[i]);
 	}
-	for (size_t i = 0; i < lm->nr_fns; i++)
-		dict_budget__give(lm->budget, lm->fns[i].pid, sizeof(lm->fns[i]));
-	free(lm->fns);
+	free(lm->fns); /* every identity was its process's: given back there */
+	free(lm->free_fns);
 	free(lm->names);
 	free(lm->name_pids);
 	u64map__free(lm->name_index);
@@ -219,34 +242,56 @@ static const char *name_text(const struct lj_model *lm, uint32_t name_idx)
 	return name_idx < lm->nr_names ? lm->names[name_idx] : "(other)";
 }
 
-/* The identity of frame tag index idx, or NULL ("(other)"). */
-static const struct lj_fn *fn_at(const struct lj_model *lm, uint64_t idx)
+/* The identity fn_ref ref stands for, or NULL ("(other)", or its slot was freed since). */
+static const struct lj_fn *fn_at(const struct lj_model *lm, uint64_t ref)
 {
-	return idx < lm->nr_fns ? &lm->fns[idx] : NULL;
+	uint64_t slot = ref & LJ_FRAME_IDX_MASK;
+
+	if (slot >= lm->nr_fns || !lm->fns[slot].live ||
+	    lm->fns[slot].gen != (uint8_t)(ref >> FN_GEN_SHIFT))
+		return NULL;
+	return &lm->fns[slot];
 }
 
 /* The name index an identity reads as now. */
-static uint32_t fn_name(const struct lj_model *lm, uint64_t idx)
+static uint32_t fn_name(const struct lj_model *lm, uint64_t ref)
 {
-	const struct lj_fn *fn = fn_at(lm, idx);
+	const struct lj_fn *fn = fn_at(lm, ref);
 
 	return fn ? fn->name_idx : LJ_FRAME_IDX_MASK;
 }
 
+static uint64_t fn_ref(const struct lj_model *lm, uint32_t slot)
+{
+	return (uint64_t)lm->fns[slot].gen << FN_GEN_SHIFT | slot;
+}
+
 /*
- * A new identity of (pid, id), named name_idx; its index, or LJ_FRAME_IDX_MASK
- * when out of tags (events.h) or past the budget.
+ * A new identity of (pid, id) of process p, named name_idx; its fn_ref, or
+ * FN_OTHER when out of tags (events.h) or past the budget.
  */
-static uint32_t fn_new(struct lj_model *lm, uint32_t pid, uint64_t id, uint32_t name_idx)
+static uint64_t fn_new(struct lj_model *lm, struct lj_proc *p, uint32_t pid, uint64_t id,
+		       uint32_t name_idx)
 {
 	struct lj_fn *fn;
+	uint32_t slot;
 
-	if (lm->nr_fns > TT_LJ_FRAME_ID_LAST || !dict_budget__take(lm->budget, pid, sizeof(*fn)))
-		return LJ_FRAME_IDX_MASK;
-	xgrow((void **)&lm->fns, &lm->cap_fns, lm->nr_fns + 1, sizeof(*lm->fns));
-	fn = &lm->fns[lm->nr_fns];
-	*fn = (struct lj_fn){.id = id, .pid = pid, .name_idx = name_idx};
-	return (uint32_t)lm->nr_fns++;
+	if ((!lm->nr_free_fns && lm->nr_fns > TT_LJ_FRAME_ID_LAST) ||
+	    !dict_budget__take(lm->budget, pid, sizeof(*fn)))
+		return FN_OTHER;
+	if (lm->nr_free_fns) {
+		slot = lm->free_fns[--lm->nr_free_fns];
+	} else {
+		xgrow((void **)&lm->fns, &lm->cap_fns, lm->nr_fns + 1, sizeof(*lm->fns));
+		slot = (uint32_t)lm->nr_fns++;
+		lm->fns[slot].gen = 0;
+	}
+	xgrow((void **)&p->slots, &p->cap_slots, p->nr_slots + 1, sizeof(*p->slots));
+	p->slots[p->nr_slots++] = slot;
+	fn = &lm->fns[slot];
+	*fn = (struct lj_fn){
+		.id = id, .pid = pid, .name_idx = name_idx, .gen = fn->gen, .live = true};
+	return fn_ref(lm, slot);
 }
 
 /* "#2 " at the start of s: how the library names the second unnamed function of a line. */
@@ -284,10 +329,11 @@ static bool same_function(const char *from, uint32_t from_flags, const char *to,
 static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
 {
 	struct lj_proc *p = proc_get(lm, f->pid);
-	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, f->id);
-	struct lj_fn *fn = cur ? &lm->fns[cur - 1] : NULL;
+	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, f->id), ref;
+	/* The process's own identities are live. */
+	struct lj_fn *fn = cur ? &lm->fns[(cur - 1) & LJ_FRAME_IDX_MASK] : NULL;
 	char text[TT_MAX_STRING_LEN + 1];
-	uint32_t name_idx, idx;
+	uint32_t name_idx;
 
 	snprintf(text, sizeof(text), "%.*s", (int)f->len, f->data);
 	/* The library announces every name again each second: nothing new. */
@@ -305,14 +351,14 @@ static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
 	if (fn && !fn->announced) { /* met in samples first: their function */
 		fn->named_at = ++lm->named_seq;
 	} else if (!fn || !same_function(name_text(lm, fn->name_idx), fn->flags, text, f->flags)) {
-		idx = fn_new(lm, f->pid, f->id, name_idx);
-		if (idx == LJ_FRAME_IDX_MASK) {
+		ref = fn_new(lm, p, f->pid, f->id, name_idx);
+		if (ref == FN_OTHER) {
 			p->dropped = true;
 			u64map__remove(p->names, f->id);
 			return;
 		}
-		u64map__put(p->names, f->id, (void *)(uintptr_t)(idx + 1));
-		fn = &lm->fns[idx];
+		u64map__put(p->names, f->id, (void *)(uintptr_t)(ref + 1));
+		fn = &lm->fns[ref & LJ_FRAME_IDX_MASK];
 	}
 	fn->name_idx = name_idx;
 	fn->flags = f->flags;
@@ -323,43 +369,42 @@ static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
 /*
  * The identity of function id of process p (pid) in a sample: the current
  * one, or a new one read "lua:0x..." ("[dropped]" after names past the
- * budget) until announced. LJ_FRAME_IDX_MASK when none fits.
+ * budget) until announced. FN_OTHER when none fits.
  */
-static uint32_t fn_of(struct lj_model *lm, struct lj_proc *p, uint32_t pid, uint64_t id)
+static uint64_t fn_of(struct lj_model *lm, struct lj_proc *p, uint32_t pid, uint64_t id)
 {
-	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, id);
+	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, id), ref;
 	char unknown[40];
-	uint32_t idx;
 
 	if (cur)
-		return (uint32_t)(cur - 1);
+		return cur - 1;
 	if (p->dropped) /* maybe one of the names past the budget */
 		snprintf(unknown, sizeof(unknown), "[dropped]");
 	else
 		snprintf(unknown, sizeof(unknown), "lua:0x%llx", (unsigned long long)id);
-	idx = fn_new(lm, pid, id, name_intern(lm, pid, unknown));
-	if (idx == LJ_FRAME_IDX_MASK)
-		return idx;
-	lm->fns[idx].dropped = p->dropped;
-	u64map__put(p->names, id, (void *)(uintptr_t)(idx + 1));
-	return idx;
+	ref = fn_new(lm, p, pid, id, name_intern(lm, pid, unknown));
+	if (ref == FN_OTHER)
+		return ref;
+	lm->fns[ref & LJ_FRAME_IDX_MASK].dropped = p->dropped;
+	u64map__put(p->names, id, (void *)(uintptr_t)(ref + 1));
+	return ref;
 }
 
-static struct lj_func *func_get(struct lj_thread *t, uint32_t fn)
+static struct lj_func *func_get(struct lj_thread *t, uint64_t fn)
 {
-	struct lj_func *f = u64map__get(t->funcs, (uint64_t)fn + 1);
+	struct lj_func *f = u64map__get(t->funcs, fn + 1);
 
 	if (f)
 		return f;
 	if (t->nfuncs >= LJ_MODEL_MAX_FUNCS) {
-		fn = LJ_FRAME_IDX_MASK; /* "(other)" */
-		f = u64map__get(t->funcs, (uint64_t)fn + 1);
+		fn = FN_OTHER;
+		f = u64map__get(t->funcs, fn + 1);
 		if (f)
 			return f;
 	}
 	f = xcalloc(1, sizeof(*f));
 	f->fn = fn;
-	u64map__put(t->funcs, (uint64_t)fn + 1, f);
+	u64map__put(t->funcs, fn + 1, f);
 	t->nfuncs++;
 	return f;
 }
@@ -437,14 +482,14 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		t->samples[w]++;
 	}
 	for (unsigned i = 0; i < s->nr && i < TT_LJ_MAX_FRAMES; i++) {
-		uint32_t idx = fn_of(lm, p, s->pid, s->frames[i]);
-		const struct lj_fn *fn = fn_at(lm, idx);
+		uint64_t ref = fn_of(lm, p, s->pid, s->frames[i]);
+		const struct lj_fn *fn = fn_at(lm, ref);
 		struct lj_func *f;
 
-		frames[nframes++] = idx;
+		frames[nframes++] = ref;
 		if (fn && fn->announced && (fn->flags & TT_LJ_FUNC_TRACE))
 			continue; /* the trace pseudo-frame: the function under it is hot */
-		f = func_get(t, idx);
+		f = func_get(t, ref);
 		for (int w = 0; w < W_MAX; w++) {
 			if (!self_done) {
 				f->self[w]++;
@@ -465,7 +510,9 @@ bool lj_model__func_named(const struct lj_model *lm, uint32_t pid, uint64_t id)
 	const struct lj_proc *p = u64map__get(lm->procs, pid);
 	uint64_t cur = p ? (uint64_t)(uintptr_t)u64map__get(p->names, id) : 0;
 
-	return p && (p->dropped || (cur && lm->fns[cur - 1].announced));
+	const struct lj_fn *fn = cur ? fn_at(lm, cur - 1) : NULL;
+
+	return p && (p->dropped || (fn && fn->announced));
 }
 
 uint64_t lj_model__last_stack(const struct lj_model *lm)
@@ -634,13 +681,13 @@ const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip)
 {
 	if (!lm || !lj_frame_is_lua(ip))
 		return NULL;
-	return name_text(lm, fn_name(lm, ip & LJ_FRAME_IDX_MASK));
+	return name_text(lm, fn_name(lm, ip & ~LJ_FRAME_TAG_MASK));
 }
 
 /* The identity of Lua frame tag ip, or NULL ("(other)", no Lua frame). */
 static const struct lj_fn *fn_of_ip(const struct lj_model *lm, uint64_t ip)
 {
-	return lm && lj_frame_is_lua(ip) ? fn_at(lm, ip & LJ_FRAME_IDX_MASK) : NULL;
+	return lm && lj_frame_is_lua(ip) ? fn_at(lm, ip & ~LJ_FRAME_TAG_MASK) : NULL;
 }
 
 bool lj_model__frame_cfunc(const struct lj_model *lm, uint64_t ip)
@@ -668,11 +715,11 @@ bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
 
 	if (!t || !lj_frame_is_lua(ip))
 		return false;
-	f = u64map__get(t->funcs, (ip & LJ_FRAME_IDX_MASK) + 1);
+	f = u64map__get(t->funcs, (ip & ~LJ_FRAME_TAG_MASK) + 1);
 	if (f && f->total[W_SESSION])
 		return true;
 	/* Views merge functions by name (lj_model__functions, the call tree): so does this. */
-	name_idx = fn_name(lm, ip & LJ_FRAME_IDX_MASK);
+	name_idx = fn_name(lm, ip & ~LJ_FRAME_TAG_MASK);
 	while (u64map__next(t->funcs, &pos, &key, (void **)&f))
 		if (f->total[W_SESSION] && fn_name(lm, f->fn) == name_idx)
 			return true;
@@ -757,7 +804,7 @@ void lj_model__forget(struct lj_model *lm, uint64_t before_ns,
 	while (u64map__next(lm->procs, &pos, &key, (void **)&p)) {
 		if (!u64map__get(pids, key) && !proc_alive(arg, (uint32_t)key)) {
 			u64map__remove_at(lm->procs, &pos);
-			proc_free(p);
+			proc_free(lm, p);
 		}
 	}
 	u64map__free(pids);

@@ -75,8 +75,9 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 /*
  * Lua frames in stacks. A Lua function has no address, so stacks, the call
  * tree, filters and exporters carry it as a tag: a non-canonical x86-64
- * address (no user or kernel code can be there) holding the index of its
- * identity in the model: one function of one process, from the
+ * address (no user or kernel code can be there) holding its identity in
+ * the model (a slot, LJ_FRAME_IDX_MASK, and the slot's generation above
+ * it, as slots are reused): one function of one process, from the
  * announcement of the library's id for it that opened it to the one that
  * shows the id reused for another function. Its name is looked up when
  * asked (lj_model__frame_name), so a tag taken before the function was
@@ -92,9 +93,10 @@ static inline bool lj_frame_is_lua(uint64_t ip)
 	return (ip & LJ_FRAME_TAG_MASK) == LJ_FRAME_TAG;
 }
 
-static inline uint64_t lj_frame_ip(uint32_t fn_idx)
+/* The tag of identity fn (lj_stack_row.frames). */
+static inline uint64_t lj_frame_ip(uint64_t fn)
 {
-	return LJ_FRAME_TAG | fn_idx;
+	return LJ_FRAME_TAG | (fn & ~LJ_FRAME_TAG_MASK);
 }
 
 /* The name of Lua frame tag ip now ("fib @app.lua:3"), or NULL when ip is no
@@ -116,7 +118,7 @@ struct lj_stack_row {
 	uint32_t pid, tid;
 	uint32_t weight_us;
 	uint32_t ustack_id;	/* the host stack (model__stack), 0 = none */
-	const uint64_t *frames; /* identities (lj_frame_ip's index), leaf first */
+	const uint64_t *frames; /* identities (lj_frame_ip), leaf first */
 	uint16_t nr;
 	uint64_t samples;
 	uint32_t *stitched_id; /* the model's cache of the stitched stack's id, 0 = none yet */
@@ -154,8 +156,9 @@ uint32_t lj_model__stitched_id(const struct lj_model *lm, uint32_t pid, uint32_t
 uint64_t lj_model__samples(const struct lj_model *lm);
 /*
  * Forgets the threads with no sample since before_ns (exited, past the
- * retention) and the function names of the processes with no thread left
- * here for which proc_alive(arg, pid) is false (no thread in the model).
+ * retention) and the functions of the processes with no thread left here
+ * for which proc_alive(arg, pid) is false (no thread in the model): their
+ * tags read "(other)" from then on.
  */
 void lj_model__forget(struct lj_model *lm, uint64_t before_ns,
 		      bool (*proc_alive)(void *arg, uint32_t pid), void *arg);

@@ -52,7 +52,7 @@ static size_t host_frames(struct model *m, const struct tt_stack *st, struct nam
  */
 static uint64_t guest_ip(const struct model *m, uint64_t frame)
 {
-	uint64_t ip = lj_frame_ip((uint32_t)frame);
+	uint64_t ip = lj_frame_ip(frame);
 	uint64_t addr = lj_model__frame_addr(m->lj, ip);
 
 	return addr ? addr : ip;
@@ -81,7 +81,7 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 		hs = NULL;
 	nh = host_frames(m, hs, nm, host);
 	for (size_t i = 0; i < ng; i++) {
-		uint64_t ip = lj_frame_ip((uint32_t)r->frames[ng - 1 - i]);
+		uint64_t ip = lj_frame_ip(r->frames[ng - 1 - i]);
 
 		guest[i] = (struct lj_stitch_frame){lj_model__frame_name(m->lj, ip),
 						    lj_model__frame_cfunc(m->lj, ip) ? LJ_SF_CFUNC

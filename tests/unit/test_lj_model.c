@@ -20,6 +20,7 @@
 
 #include "batch.h"
 #include "cli.h"
+#include "dict_budget.h"
 #include "event_codec.h"
 #include "json.h"
 #include "lj_model.h"
@@ -378,6 +379,53 @@ static void one_line_two_functions(void **state)
 	model__free(m);
 }
 
+static bool none_alive(void *arg, uint32_t pid)
+{
+	(void)arg;
+	(void)pid;
+	return false;
+}
+
+/*
+ * The functions of a forgotten process give their budget back and their
+ * slots to the next process's, and a tag of theirs that outlived them
+ * reads "(other)", never the new function's name.
+ */
+static void forgotten_process_slots(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct dict_budget *b = dict_budget__new(DICT_BUDGET_MIN);
+	const uint64_t f70[] = {70};
+	struct lj_func_row *fr = NULL;
+	uint64_t old_ip;
+	size_t used;
+
+	(void)state;
+	model__set_budget(m, b);
+	func(m, 100, 70, "old @d.lua:1", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f70, 1);
+	assert_int_equal(session_funcs(m, &fr), 1);
+	old_ip = fr[0].ip;
+	free(fr);
+	used = dict_budget__used(b);
+	lj_model__forget(model__luajit(m), UINT64_MAX, none_alive, NULL);
+	assert_true(dict_budget__used(b) < used);
+	assert_string_equal(lj_model__frame_name(model__luajit(m), old_ip), "(other)");
+
+	func(m, 200, 70, "new @e.lua:2", 0);
+	sample(m, 200, 201, TT_LJ_LFUNC, f70, 1);
+	assert_int_equal(lj_model__functions(model__luajit(m), WIN_SESSION, 200, 0, 0, &fr), 1);
+	assert_string_equal(fr[0].name, "new @e.lua:2");
+	assert_int_equal(fr[0].ip & LJ_FRAME_IDX_MASK, old_ip & LJ_FRAME_IDX_MASK); /* the slot */
+	assert_int_not_equal(fr[0].ip, old_ip);
+	free(fr);
+	assert_string_equal(lj_model__frame_name(model__luajit(m), old_ip), "(other)");
+	assert_false(lj_model__thread_ran(model__luajit(m), 201, old_ip));
+	model__free(m);
+	assert_int_equal(dict_budget__used(b), 0);
+	dict_budget__free(b);
+}
+
 static void codec_round_trip(void **state)
 {
 	union {
@@ -460,6 +508,7 @@ int main(void)
 		cmocka_unit_test(late_name_one_row),
 		cmocka_unit_test(reused_id_apart),
 		cmocka_unit_test(one_line_two_functions),
+		cmocka_unit_test(forgotten_process_slots),
 		cmocka_unit_test(codec_round_trip),
 		cmocka_unit_test(batch_json),
 		cmocka_unit_test(run_options),
