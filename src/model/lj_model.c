@@ -658,6 +658,9 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 				u64map__put(merged, (uint64_t)name_idx + 1, (void *)(uintptr_t)idx);
 			}
 			r = &rows[idx - 1];
+			/* The least tag of the name: the same row keeps its tag across refreshes. */
+			if (lj_frame_ip(f->fn) < r->ip)
+				r->ip = lj_frame_ip(f->fn);
 			r->self += f->self[w];
 			r->total += f->total[w];
 			r->trace += f->trace[w];
@@ -682,6 +685,13 @@ const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip)
 	if (!lm || !lj_frame_is_lua(ip))
 		return NULL;
 	return name_text(lm, fn_name(lm, ip & ~LJ_FRAME_TAG_MASK));
+}
+
+bool lj_model__frame_same(const struct lj_model *lm, uint64_t a, uint64_t b)
+{
+	if (!lm || !lj_frame_is_lua(a) || !lj_frame_is_lua(b))
+		return false;
+	return a == b || fn_name(lm, a & ~LJ_FRAME_TAG_MASK) == fn_name(lm, b & ~LJ_FRAME_TAG_MASK);
 }
 
 /* The identity of Lua frame tag ip, or NULL ("(other)", no Lua frame). */

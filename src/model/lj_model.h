@@ -56,7 +56,7 @@ int lj_model__threads(const struct lj_model *lm, enum model_window window, uint3
 
 struct lj_func_row {
 	const char *name; /* its name now; owned by the model, valid while it lives */
-	uint64_t ip;	  /* a frame tag of it (lj_frame_ip): stack frame and drill-down key */
+	uint64_t ip;	  /* its least frame tag (lj_frame_ip): stack frame and drill-down key */
 	uint64_t self;	  /* samples with it as the innermost Lua function */
 	uint64_t total;	  /* samples with it anywhere on the Lua stack */
 	uint64_t trace;	  /* of self: in JIT-compiled code */
@@ -103,6 +103,8 @@ static inline uint64_t lj_frame_ip(uint64_t fn)
  * Lua frame. Owned by the model, valid while it lives (a later name of the
  * function is another string). */
 const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip);
+/* Whether Lua frame tags a and b read as one function now (the same name). */
+bool lj_model__frame_same(const struct lj_model *lm, uint64_t a, uint64_t b);
 /* Whether Lua frame tag ip is a C function called from Lua (a builtin, or an
  * id the library never named: a C function it could not name). */
 bool lj_model__frame_cfunc(const struct lj_model *lm, uint64_t ip);

@@ -298,8 +298,9 @@ const struct tt_stack *model__stack(const struct model *m, uint32_t id);
  * Whether stack id holds the frame at ip: that address, or, with a frame
  * namer, another address of the same function (name and module, as the
  * profile and the call tree merge frames), so that drilling down into a
- * frame keeps every sample the frame stood for. Lua frame tags match as
- * addresses. false when the stack is unknown.
+ * frame keeps every sample the frame stood for. A Lua frame tag matches
+ * the tags of the functions called the same now (lj_model__frame_same).
+ * false when the stack is unknown.
  */
 bool model__stack_holds(const struct model *m, uint32_t id, uint64_t ip);
 /* The leaf frame's address of stack id; 0 when m is NULL or the stack unknown or empty. */

@@ -49,7 +49,14 @@ bool model__stack_holds(const struct model *m, uint32_t id, uint64_t ip)
 	for (unsigned i = 0; st && i < st->nr; i++)
 		if (st->ips[i] == ip)
 			return true;
-	if (!st || !st->nr || !m->namer || lj_frame_is_lua(ip))
+	if (st && lj_frame_is_lua(ip)) {
+		/* The function in another process, or before its id was reused: one row, one frame. */
+		for (unsigned i = 0; i < st->nr; i++)
+			if (lj_model__frame_same(m->lj, st->ips[i], ip))
+				return true;
+		return false;
+	}
+	if (!st || !st->nr || !m->namer)
 		return false;
 	kernel = st->flags & TT_STACK_KERNEL;
 	if (kernel != kernel_addr(ip))

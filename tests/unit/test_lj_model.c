@@ -379,6 +379,50 @@ static void one_line_two_functions(void **state)
 	model__free(m);
 }
 
+/*
+ * One function in two processes: two identities, one row and one frame, and
+ * a drill-down on the row's tag keeps both processes' threads and stacks.
+ */
+static void one_name_two_processes(void **state)
+{
+	struct model *m = model__new(NULL);
+	const uint64_t f16[] = {16}, f17[] = {17};
+	struct model_stack_row *rows = NULL;
+	struct lj_func_row *fr = NULL;
+	int n;
+
+	(void)state;
+	func(m, 100, 16, "f @a.lua:1", 0);
+	func(m, 300, 16, "f @a.lua:1", 0);
+	func(m, 300, 17, "g @a.lua:2", 0);
+	sample(m, 100, 101, TT_LJ_LFUNC, f16, 1);
+	sample(m, 300, 301, TT_LJ_LFUNC, f16, 1);
+	sample(m, 300, 301, TT_LJ_LFUNC, f17, 1);
+	assert_int_equal(lj_model__functions(model__luajit(m), WIN_SESSION, 0, 0, 0, &fr), 2);
+	assert_string_equal(fr[0].name, "f @a.lua:1");
+	assert_int_equal(fr[0].self, 2);
+	assert_string_equal(fr[1].name, "g @a.lua:2");
+	assert_true(lj_model__thread_ran(model__luajit(m), 101, fr[0].ip));
+	assert_true(lj_model__thread_ran(model__luajit(m), 301, fr[0].ip));
+	assert_false(lj_model__thread_ran(model__luajit(m), 101, fr[1].ip));
+	assert_false(lj_model__frame_same(model__luajit(m), fr[0].ip, fr[1].ip));
+	n = model__luajit_stacks(m, WIN_SESSION, &rows);
+	assert_int_equal(n, 3);
+	for (int i = 0; i < n; i++) {
+		const struct tt_stack *st = model__stack(m, rows[i].ustack_id);
+		struct frame_name fn;
+
+		assert_non_null(st);
+		model__frame_name(m, st->pid, st->ips[0], false, &fn);
+		/* Both processes' f stacks, not g's. */
+		assert_int_equal(model__stack_holds(m, rows[i].ustack_id, fr[0].ip),
+				 !strcmp(fn.name, "f @a.lua:1"));
+	}
+	free(rows);
+	free(fr);
+	model__free(m);
+}
+
 static bool none_alive(void *arg, uint32_t pid)
 {
 	(void)arg;
@@ -508,6 +552,7 @@ int main(void)
 		cmocka_unit_test(late_name_one_row),
 		cmocka_unit_test(reused_id_apart),
 		cmocka_unit_test(one_line_two_functions),
+		cmocka_unit_test(one_name_two_processes),
 		cmocka_unit_test(forgotten_process_slots),
 		cmocka_unit_test(codec_round_trip),
 		cmocka_unit_test(batch_json),
