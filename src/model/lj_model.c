@@ -1,33 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The LuaJIT part of the model (see lj_model.h). Samples are counted by
- * function identity, not by name: the library announces a function
- * ("@x.lua:5") before its first sample and names it later, when a caller
- * does ("cmp @x.lua:5"), so a name known when a sample arrives may not be
- * its last. An identity is one function of one process: the library's id
- * for it, from the announcement that opened it. A later announcement of the
- * id either names the same function better (the rename rule, same_function)
- * or opens a new identity: the id was reused (the function was collected, a
- * new session numbers from the start, the pid is another process's), and
- * the old identity keeps its counts and its last name. Names are resolved
- * when asked (lj_model__frame_name, lj_model__functions), so every view
- * names all of a function's samples by the best name known then; rows of
- * one name (one function in several processes) are merged there. Events
- * replay in order, so a recording replays to the same figures.
+ * function identity (lj_funcs.h), not by name: the library announces a
+ * function ("@x.lua:5") before its first sample and names it later, when a
+ * caller does ("cmp @x.lua:5"), so a name known when a sample arrives may
+ * not be its last. Names are looked up when asked (lj_model__frame_name,
+ * lj_model__functions), so every view names all of a function's samples by
+ * the best name known then; rows of one name (one function in several
+ * processes) are merged there. Events replay in order, so a recording
+ * replays to the same figures.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "dict_budget.h"
+#include "lj_funcs.h"
 #include "lj_model.h"
 #include "u64map.h"
 #include "util.h"
 
 enum { W_INTERVAL, W_LAST, W_SESSION, W_MAX };
 
-/* One function counted in a thread: an identity, or FN_OTHER. */
+/* One function counted in a thread: an identity (lj_funcs.h), or LJ_FN_OTHER. */
 struct lj_func {
 	uint64_t fn;
 	uint64_t self[W_MAX], total[W_MAX], trace[W_MAX];
@@ -39,9 +33,9 @@ struct lj_stack {
 	uint32_t ustack_id;
 	uint32_t stitched_id; /* the model's stack id once stitched (model_luajit.c), else 0 */
 	uint64_t count[W_MAX];
-	uint32_t checked; /* lj_model.named_seq when its stitch was last known good */
+	uint32_t checked; /* lj_funcs__late when its stitch was last known good */
 	uint16_t nr;
-	uint64_t frames[]; /* identities (fn_ref), leaf first */
+	uint64_t frames[]; /* identities (lj_funcs.h), leaf first */
 };
 
 struct lj_thread {
@@ -57,52 +51,11 @@ struct lj_thread {
 	size_t nstacks;
 };
 
-struct lj_proc {
-	struct u64map *names; /* function id -> its current identity (fn_ref) + 1 */
-	uint32_t *slots;      /* every identity of the process, for lj_model__forget */
-	size_t nr_slots, cap_slots;
-	bool dropped; /* a name or an identity did not fit the budget */
-};
-
-/*
- * A function identity, in a slot of lj_model.fns. Frame tags, stack pairs
- * and rows hold it as fn_ref: the slot and its generation, so that a slot
- * freed with its process (lj_model__forget) and given to another function
- * does not rename a tag that outlived them ("(other)" then). Bounded by
- * the budget and the tag space.
- */
-struct lj_fn {
-	uint64_t id;	   /* the library's id; a C function's address when never named */
-	uint32_t pid;	   /* charged to it */
-	uint32_t name_idx; /* its best name so far, in lj_model.names; LJ_FRAME_IDX_MASK: none */
-	uint32_t flags;	   /* TT_LJ_FUNC_*, as announced */
-	uint32_t named_at; /* lj_model.named_seq when a sample came before its announcement */
-	uint8_t gen;	   /* of the slot: one more each time it is freed */
-	bool live;	   /* else free, in lj_model.free_fns */
-	bool announced;	   /* else named "lua:0x..." or "[dropped]" until it is */
-	bool dropped;	   /* unannounced in a process whose names passed the budget */
-};
-
-/* fn_ref of "(other)": no identity (past the budget, out of tags, past the thread's cap). */
-#define FN_OTHER ((uint64_t)LJ_FRAME_IDX_MASK)
-#define FN_GEN_SHIFT 32
-
 struct lj_model {
 	struct u64map *threads; /* tid -> struct lj_thread */
-	struct u64map *procs;	/* pid -> struct lj_proc */
+	struct lj_funcs *funcs; /* the frame tags' functions, named */
 	uint64_t nsamples;
 	uint64_t last_key; /* the stack pair the latest sample counted in, 0 = none */
-	struct lj_fn *fns; /* function identities: the frame tags */
-	size_t nr_fns, cap_fns;
-	uint32_t *free_fns; /* slots of forgotten processes' identities, to reuse */
-	size_t nr_free_fns, cap_free_fns;
-	uint32_t named_seq; /* announcements of identities first met in samples */
-	/* Every function name once, names of identities: hash (probed) -> index + 1. */
-	struct u64map *name_index;
-	char **names;
-	uint32_t *name_pids; /* the process each name was charged to */
-	size_t nr_names, cap_names, cap_name_pids;
-	struct dict_budget *budget; /* not owned, or NULL */
 };
 
 static const char *const vmstate_names[] = TT_LJ_VMSTATE_NAMES;
@@ -117,8 +70,7 @@ struct lj_model *lj_model__new(void)
 	struct lj_model *lm = xcalloc(1, sizeof(*lm));
 
 	lm->threads = u64map__new();
-	lm->procs = u64map__new();
-	lm->name_index = u64map__new();
+	lm->funcs = lj_funcs__new();
 	return lm;
 }
 
@@ -138,28 +90,9 @@ static void thread_free(struct lj_thread *t)
 	free(t);
 }
 
-/* Frees p and its identities' slots (no thread of it is left to name them). */
-static void proc_free(struct lj_model *lm, struct lj_proc *p)
-{
-	for (size_t i = 0; i < p->nr_slots; i++) {
-		struct lj_fn *fn = &lm->fns[p->slots[i]];
-
-		dict_budget__give(lm->budget, fn->pid, sizeof(*fn));
-		fn->live = false;
-		fn->gen++;
-		xgrow((void **)&lm->free_fns, &lm->cap_free_fns, lm->nr_free_fns + 1,
-		      sizeof(*lm->free_fns));
-		lm->free_fns[lm->nr_free_fns++] = p->slots[i];
-	}
-	free(p->slots);
-	u64map__free(p->names);
-	free(p);
-}
-
 void lj_model__free(struct lj_model *lm)
 {
 	struct lj_thread *t;
-	struct lj_proc *p;
 	size_t pos = 0;
 	uint64_t key;
 
@@ -167,227 +100,14 @@ void lj_model__free(struct lj_model *lm)
 		return;
 	while (u64map__next(lm->threads, &pos, &key, (void **)&t))
 		thread_free(t);
-	pos = 0;
-	while (u64map__next(lm->procs, &pos, &key, (void **)&p))
-		proc_free(lm, p);
 	u64map__free(lm->threads);
-	u64map__free(lm->procs);
-	for (size_t i = 0; i < lm->nr_names; i++) {
-		dict_budget__give(lm->budget, lm->name_pids[i], strlen(lm->names[i]));
-		free(lm->names[i]);
-	}
-	free(lm->fns); /* every identity was its process's: given back there */
-	free(lm->free_fns);
-	free(lm->names);
-	free(lm->name_pids);
-	u64map__free(lm->name_index);
+	lj_funcs__free(lm->funcs);
 	free(lm);
-}
-
-static uint64_t name_hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	for (; *s; s++)
-		h = (h ^ (uint8_t)*s) * 1099511628211ull;
-	return h ? h : 1;
 }
 
 void lj_model__set_budget(struct lj_model *lm, struct dict_budget *b)
 {
-	lm->budget = b;
-}
-
-/* The index of name in the model's name table, added when new (charged to pid). */
-static uint32_t name_intern(struct lj_model *lm, uint32_t pid, const char *name)
-{
-	uint64_t h = name_hash(name);
-	size_t idx;
-
-	for (;; h++) {
-		idx = (size_t)(uintptr_t)u64map__get(lm->name_index, h);
-		if (!idx)
-			break;
-		if (!strcmp(lm->names[idx - 1], name))
-			return (uint32_t)(idx - 1);
-	}
-	if (lm->nr_names > TT_LJ_FRAME_ID_LAST)
-		return LJ_FRAME_IDX_MASK; /* out of tags (events.h): named "(other)" */
-	if (!dict_budget__take(lm->budget, pid, strlen(name)))
-		return LJ_FRAME_IDX_MASK; /* past the budget: named "(other)" too */
-	xgrow((void **)&lm->names, &lm->cap_names, lm->nr_names + 1, sizeof(*lm->names));
-	xgrow((void **)&lm->name_pids, &lm->cap_name_pids, lm->nr_names + 1,
-	      sizeof(*lm->name_pids));
-	lm->names[lm->nr_names] = xstrdup(name);
-	lm->name_pids[lm->nr_names] = pid;
-	u64map__put(lm->name_index, h, (void *)(uintptr_t)(lm->nr_names + 1));
-	return (uint32_t)lm->nr_names++;
-}
-
-static struct lj_proc *proc_get(struct lj_model *lm, uint32_t pid)
-{
-	struct lj_proc *p = u64map__get(lm->procs, pid);
-
-	if (!p) {
-		p = xcalloc(1, sizeof(*p));
-		p->names = u64map__new();
-		u64map__put(lm->procs, pid, p);
-	}
-	return p;
-}
-
-/* The name of an interned name index: LJ_FRAME_IDX_MASK (and past the table) is "(other)". */
-static const char *name_text(const struct lj_model *lm, uint32_t name_idx)
-{
-	return name_idx < lm->nr_names ? lm->names[name_idx] : "(other)";
-}
-
-/* The identity fn_ref ref stands for, or NULL ("(other)", or its slot was freed since). */
-static const struct lj_fn *fn_at(const struct lj_model *lm, uint64_t ref)
-{
-	uint64_t slot = ref & LJ_FRAME_IDX_MASK;
-
-	if (slot >= lm->nr_fns || !lm->fns[slot].live ||
-	    lm->fns[slot].gen != (uint8_t)(ref >> FN_GEN_SHIFT))
-		return NULL;
-	return &lm->fns[slot];
-}
-
-/* The name index an identity reads as now. */
-static uint32_t fn_name(const struct lj_model *lm, uint64_t ref)
-{
-	const struct lj_fn *fn = fn_at(lm, ref);
-
-	return fn ? fn->name_idx : LJ_FRAME_IDX_MASK;
-}
-
-static uint64_t fn_ref(const struct lj_model *lm, uint32_t slot)
-{
-	return (uint64_t)lm->fns[slot].gen << FN_GEN_SHIFT | slot;
-}
-
-/*
- * A new identity of (pid, id) of process p, named name_idx; its fn_ref, or
- * FN_OTHER when out of tags (events.h) or past the budget.
- */
-static uint64_t fn_new(struct lj_model *lm, struct lj_proc *p, uint32_t pid, uint64_t id,
-		       uint32_t name_idx)
-{
-	struct lj_fn *fn;
-	uint32_t slot;
-
-	if ((!lm->nr_free_fns && lm->nr_fns > TT_LJ_FRAME_ID_LAST) ||
-	    !dict_budget__take(lm->budget, pid, sizeof(*fn)))
-		return FN_OTHER;
-	if (lm->nr_free_fns) {
-		slot = lm->free_fns[--lm->nr_free_fns];
-	} else {
-		xgrow((void **)&lm->fns, &lm->cap_fns, lm->nr_fns + 1, sizeof(*lm->fns));
-		slot = (uint32_t)lm->nr_fns++;
-		lm->fns[slot].gen = 0;
-	}
-	xgrow((void **)&p->slots, &p->cap_slots, p->nr_slots + 1, sizeof(*p->slots));
-	p->slots[p->nr_slots++] = slot;
-	fn = &lm->fns[slot];
-	*fn = (struct lj_fn){
-		.id = id, .pid = pid, .name_idx = name_idx, .gen = fn->gen, .live = true};
-	return fn_ref(lm, slot);
-}
-
-/* "#2 " at the start of s: how the library names the second unnamed function of a line. */
-static size_t position_len(const char *s)
-{
-	size_t i = 1;
-
-	if (s[0] != '#' || s[1] < '0' || s[1] > '9')
-		return 0;
-	while (s[i] >= '0' && s[i] <= '9')
-		i++;
-	return s[i] == ' ' ? i + 1 : 0;
-}
-
-/*
- * The rename rule: whether the library announcing to (flags to) for an id it
- * announced as from (flags from_flags) names the same function better. It
- * announces a Lua function by where it is ("@x.lua:5", or "#2 @x.lua:5" for
- * the second function starting on that line) and, once a caller names it,
- * with the name in front ("cmp @x.lua:5"); it never renames a named one. So
- * to is a rename when it is a name, a space and from's place. Anything else
- * (another place, another position on the line, another name, other flags)
- * is another function the id was reused for.
- */
-static bool same_function(const char *from, uint32_t from_flags, const char *to, uint32_t flags)
-{
-	const char *place = from + position_len(from);
-	size_t n = strlen(to), k = strlen(place);
-
-	if (from_flags != flags || position_len(to) || n < k + 2)
-		return false;
-	return to[n - k - 1] == ' ' && !strcmp(to + n - k, place);
-}
-
-static void ingest_func(struct lj_model *lm, const struct tt_luajit_func *f)
-{
-	struct lj_proc *p = proc_get(lm, f->pid);
-	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, f->id), ref;
-	/* The process's own identities are live. */
-	struct lj_fn *fn = cur ? &lm->fns[(cur - 1) & LJ_FRAME_IDX_MASK] : NULL;
-	char text[TT_MAX_STRING_LEN + 1];
-	uint32_t name_idx;
-
-	snprintf(text, sizeof(text), "%.*s", (int)f->len, f->data);
-	/* The library announces every name again each second: nothing new. */
-	if (fn && fn->announced && fn->flags == f->flags &&
-	    !strcmp(name_text(lm, fn->name_idx), text))
-		return;
-	/* A process naming fresh ids without end (the probe is theirs to call). */
-	name_idx = name_intern(lm, f->pid, text);
-	if (name_idx == LJ_FRAME_IDX_MASK) {
-		p->dropped = true;
-		if (fn && fn->announced)
-			u64map__remove(p->names, f->id); /* not the old function's any more */
-		return;
-	}
-	if (fn && !fn->announced) { /* met in samples first: their function */
-		fn->named_at = ++lm->named_seq;
-	} else if (!fn || !same_function(name_text(lm, fn->name_idx), fn->flags, text, f->flags)) {
-		ref = fn_new(lm, p, f->pid, f->id, name_idx);
-		if (ref == FN_OTHER) {
-			p->dropped = true;
-			u64map__remove(p->names, f->id);
-			return;
-		}
-		u64map__put(p->names, f->id, (void *)(uintptr_t)(ref + 1));
-		fn = &lm->fns[ref & LJ_FRAME_IDX_MASK];
-	}
-	fn->name_idx = name_idx;
-	fn->flags = f->flags;
-	fn->announced = true;
-	fn->dropped = false;
-}
-
-/*
- * The identity of function id of process p (pid) in a sample: the current
- * one, or a new one read "lua:0x..." ("[dropped]" after names past the
- * budget) until announced. FN_OTHER when none fits.
- */
-static uint64_t fn_of(struct lj_model *lm, struct lj_proc *p, uint32_t pid, uint64_t id)
-{
-	uint64_t cur = (uint64_t)(uintptr_t)u64map__get(p->names, id), ref;
-	char unknown[40];
-
-	if (cur)
-		return cur - 1;
-	if (p->dropped) /* maybe one of the names past the budget */
-		snprintf(unknown, sizeof(unknown), "[dropped]");
-	else
-		snprintf(unknown, sizeof(unknown), "lua:0x%llx", (unsigned long long)id);
-	ref = fn_new(lm, p, pid, id, name_intern(lm, pid, unknown));
-	if (ref == FN_OTHER)
-		return ref;
-	lm->fns[ref & LJ_FRAME_IDX_MASK].dropped = p->dropped;
-	u64map__put(p->names, id, (void *)(uintptr_t)(ref + 1));
-	return ref;
+	lj_funcs__set_budget(lm->funcs, b);
 }
 
 static struct lj_func *func_get(struct lj_thread *t, uint64_t fn)
@@ -397,7 +117,7 @@ static struct lj_func *func_get(struct lj_thread *t, uint64_t fn)
 	if (f)
 		return f;
 	if (t->nfuncs >= LJ_MODEL_MAX_FUNCS) {
-		fn = FN_OTHER;
+		fn = LJ_FN_OTHER;
 		f = u64map__get(t->funcs, fn + 1);
 		if (f)
 			return f;
@@ -423,7 +143,7 @@ static uint64_t stack_hash(uint32_t ustack_id, const uint64_t *frames, unsigned 
  * the counters count. Returns the pair's key in t->stacks, 0 past the cap.
  */
 static uint64_t count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t *frames,
-			    unsigned nr, uint32_t named_seq)
+			    unsigned nr, uint32_t late)
 {
 	uint64_t h = stack_hash(ustack_id, frames, nr);
 	struct lj_stack *st;
@@ -441,7 +161,7 @@ static uint64_t count_stack(struct lj_thread *t, uint32_t ustack_id, const uint6
 	st = xcalloc(1, sizeof(*st) + nr * sizeof(*frames));
 	st->ustack_id = ustack_id;
 	st->nr = (uint16_t)nr;
-	st->checked = named_seq;
+	st->checked = late;
 	memcpy(st->frames, frames, nr * sizeof(*frames));
 	u64map__put(t->stacks, h, st);
 	t->nstacks++;
@@ -454,7 +174,6 @@ count:
 static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 {
 	struct lj_thread *t = u64map__get(lm->threads, s->tid);
-	struct lj_proc *p = proc_get(lm, s->pid);
 	uint64_t frames[TT_LJ_MAX_FRAMES];
 	bool self_done = false;
 	unsigned nframes = 0;
@@ -482,12 +201,11 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		t->samples[w]++;
 	}
 	for (unsigned i = 0; i < s->nr && i < TT_LJ_MAX_FRAMES; i++) {
-		uint64_t ref = fn_of(lm, p, s->pid, s->frames[i]);
-		const struct lj_fn *fn = fn_at(lm, ref);
+		uint64_t ref = lj_funcs__of(lm->funcs, s->pid, s->frames[i]);
 		struct lj_func *f;
 
 		frames[nframes++] = ref;
-		if (fn && fn->announced && (fn->flags & TT_LJ_FUNC_TRACE))
+		if (lj_funcs__is_trace(lm->funcs, ref))
 			continue; /* the trace pseudo-frame: the function under it is hot */
 		f = func_get(t, ref);
 		for (int w = 0; w < W_MAX; w++) {
@@ -502,17 +220,12 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		f->seen = lm->nsamples;
 		self_done = true;
 	}
-	lm->last_key = count_stack(t, s->ustack_id, frames, nframes, lm->named_seq);
+	lm->last_key = count_stack(t, s->ustack_id, frames, nframes, lj_funcs__late(lm->funcs));
 }
 
 bool lj_model__func_named(const struct lj_model *lm, uint32_t pid, uint64_t id)
 {
-	const struct lj_proc *p = u64map__get(lm->procs, pid);
-	uint64_t cur = p ? (uint64_t)(uintptr_t)u64map__get(p->names, id) : 0;
-
-	const struct lj_fn *fn = cur ? fn_at(lm, cur - 1) : NULL;
-
-	return p && (p->dropped || (fn && fn->announced));
+	return lj_funcs__announced(lm->funcs, pid, id);
 }
 
 uint64_t lj_model__last_stack(const struct lj_model *lm)
@@ -533,7 +246,7 @@ void lj_model__ingest(struct lj_model *lm, const struct tt_event_header *ev)
 	if (ev->type == TT_EV_LUAJIT_SAMPLE)
 		ingest_sample(lm, (const struct tt_luajit_sample *)ev);
 	else if (ev->type == TT_EV_LUAJIT_FUNC)
-		ingest_func(lm, (const struct tt_luajit_func *)ev);
+		lj_funcs__announce(lm->funcs, (const struct tt_luajit_func *)ev);
 }
 
 void lj_model__end_interval(struct lj_model *lm)
@@ -642,7 +355,7 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 			continue;
 		fpos = 0;
 		while (u64map__next(t->funcs, &fpos, &key, (void **)&f)) {
-			uint32_t name_idx = fn_name(lm, f->fn);
+			uint32_t name_idx = lj_funcs__name(lm->funcs, f->fn);
 
 			if (!f->total[w])
 				continue;
@@ -652,8 +365,9 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 					cap = cap ? cap * 2 : 64;
 					rows = xrealloc(rows, cap * sizeof(*rows));
 				}
-				rows[n] = (struct lj_func_row){.name = name_text(lm, name_idx),
-							       .ip = lj_frame_ip(f->fn)};
+				rows[n] = (struct lj_func_row){
+					.name = lj_funcs__text(lm->funcs, name_idx),
+					.ip = lj_frame_ip(f->fn)};
 				idx = ++n;
 				u64map__put(merged, (uint64_t)name_idx + 1, (void *)(uintptr_t)idx);
 			}
@@ -680,39 +394,37 @@ uint64_t lj_model__samples(const struct lj_model *lm)
 	return lm->nsamples;
 }
 
+/* The identity of Lua frame tag ip (lj_funcs.h); LJ_FN_OTHER when ip is none. */
+static uint64_t fn_of_ip(uint64_t ip)
+{
+	return lj_frame_is_lua(ip) ? ip & ~LJ_FRAME_TAG_MASK : LJ_FN_OTHER;
+}
+
 const char *lj_model__frame_name(const struct lj_model *lm, uint64_t ip)
 {
 	if (!lm || !lj_frame_is_lua(ip))
 		return NULL;
-	return name_text(lm, fn_name(lm, ip & ~LJ_FRAME_TAG_MASK));
+	return lj_funcs__text(lm->funcs, lj_funcs__name(lm->funcs, fn_of_ip(ip)));
 }
 
 bool lj_model__frame_same(const struct lj_model *lm, uint64_t a, uint64_t b)
 {
 	if (!lm || !lj_frame_is_lua(a) || !lj_frame_is_lua(b))
 		return false;
-	return a == b || fn_name(lm, a & ~LJ_FRAME_TAG_MASK) == fn_name(lm, b & ~LJ_FRAME_TAG_MASK);
-}
-
-/* The identity of Lua frame tag ip, or NULL ("(other)", no Lua frame). */
-static const struct lj_fn *fn_of_ip(const struct lj_model *lm, uint64_t ip)
-{
-	return lm && lj_frame_is_lua(ip) ? fn_at(lm, ip & ~LJ_FRAME_TAG_MASK) : NULL;
+	return a == b ||
+	       lj_funcs__name(lm->funcs, fn_of_ip(a)) == lj_funcs__name(lm->funcs, fn_of_ip(b));
 }
 
 bool lj_model__frame_cfunc(const struct lj_model *lm, uint64_t ip)
 {
-	const struct lj_fn *fn = fn_of_ip(lm, ip);
-
-	/* An id the library never named is a C function it could not name (pmain). */
-	return fn && (!fn->announced || (fn->flags & TT_LJ_FUNC_C));
+	return lm && lj_funcs__is_cfunc(lm->funcs, fn_of_ip(ip));
 }
 
 uint64_t lj_model__frame_addr(const struct lj_model *lm, uint64_t ip)
 {
-	const struct lj_fn *fn = fn_of_ip(lm, ip);
+	uint64_t addr = lm ? lj_funcs__addr(lm->funcs, fn_of_ip(ip)) : 0;
 
-	return fn && !fn->announced && !fn->dropped && !lj_frame_is_lua(fn->id) ? fn->id : 0;
+	return lj_frame_is_lua(addr) ? 0 : addr;
 }
 
 bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
@@ -725,13 +437,13 @@ bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
 
 	if (!t || !lj_frame_is_lua(ip))
 		return false;
-	f = u64map__get(t->funcs, (ip & ~LJ_FRAME_TAG_MASK) + 1);
+	f = u64map__get(t->funcs, fn_of_ip(ip) + 1);
 	if (f && f->total[W_SESSION])
 		return true;
 	/* Views merge functions by name (lj_model__functions, the call tree): so does this. */
-	name_idx = fn_name(lm, ip & ~LJ_FRAME_TAG_MASK);
+	name_idx = lj_funcs__name(lm->funcs, fn_of_ip(ip));
 	while (u64map__next(t->funcs, &pos, &key, (void **)&f))
-		if (f->total[W_SESSION] && fn_name(lm, f->fn) == name_idx)
+		if (f->total[W_SESSION] && lj_funcs__name(lm->funcs, f->fn) == name_idx)
 			return true;
 	return false;
 }
@@ -743,16 +455,14 @@ bool lj_model__thread_ran(const struct lj_model *lm, uint32_t tid, uint64_t ip)
  */
 static bool stale_stitch(const struct lj_model *lm, struct lj_stack *st)
 {
+	uint32_t late = lj_funcs__late(lm->funcs);
 	bool stale = false;
 
-	if (st->checked == lm->named_seq)
+	if (st->checked == late)
 		return false;
-	for (unsigned i = 0; i < st->nr && !stale; i++) {
-		const struct lj_fn *fn = fn_at(lm, st->frames[i]);
-
-		stale = fn && fn->named_at > st->checked;
-	}
-	st->checked = lm->named_seq;
+	for (unsigned i = 0; i < st->nr && !stale; i++)
+		stale = lj_funcs__named_after(lm->funcs, st->frames[i], st->checked);
+	st->checked = late;
 	return stale;
 }
 
@@ -772,8 +482,8 @@ int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_st
 		while (u64map__next(t->stacks, &spos, &key, (void **)&st)) {
 			if (!st->count[w])
 				continue;
-			if (!st->stitched_id)
-				st->checked = lm->named_seq; /* stitched with the names of now */
+			if (!st->stitched_id) /* stitched with the names of now */
+				st->checked = lj_funcs__late(lm->funcs);
 			else if (stale_stitch(lm, st))
 				st->stitched_id = 0; /* the old stack ages out with the process */
 			xgrow((void **)&rows, &cap, n + 1, sizeof(*rows));
@@ -793,12 +503,24 @@ int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_st
 	return (int)n;
 }
 
+struct keep_procs {
+	struct u64map *pids; /* of the threads left here */
+	bool (*proc_alive)(void *arg, uint32_t pid);
+	void *arg;
+};
+
+static bool keep_proc(void *arg, uint32_t pid)
+{
+	const struct keep_procs *k = arg;
+
+	return u64map__get(k->pids, pid) || k->proc_alive(k->arg, pid);
+}
+
 void lj_model__forget(struct lj_model *lm, uint64_t before_ns,
 		      bool (*proc_alive)(void *arg, uint32_t pid), void *arg)
 {
-	struct u64map *pids = u64map__new();
+	struct keep_procs k = {u64map__new(), proc_alive, arg};
 	struct lj_thread *t;
-	struct lj_proc *p;
 	size_t pos = 0;
 	uint64_t key;
 
@@ -808,16 +530,10 @@ void lj_model__forget(struct lj_model *lm, uint64_t before_ns,
 			thread_free(t);
 			continue;
 		}
-		u64map__put(pids, t->pid, (void *)1);
+		u64map__put(k.pids, t->pid, (void *)1);
 	}
-	pos = 0;
-	while (u64map__next(lm->procs, &pos, &key, (void **)&p)) {
-		if (!u64map__get(pids, key) && !proc_alive(arg, (uint32_t)key)) {
-			u64map__remove_at(lm->procs, &pos);
-			proc_free(lm, p);
-		}
-	}
-	u64map__free(pids);
+	lj_funcs__forget(lm->funcs, keep_proc, &k);
+	u64map__free(k.pids);
 }
 
 void lj_model__ustacks(const struct lj_model *lm, void (*fn)(void *arg, uint32_t ustack_id),
