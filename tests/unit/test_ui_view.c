@@ -480,18 +480,12 @@ static void hot_function_lines(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(breadcrumb_stack),
-		cmocka_unit_test(queries),
-		cmocka_unit_test(hot_functions_drill),
-		cmocka_unit_test(hot_function_lines),
-		cmocka_unit_test(selection_and_scroll),
-		cmocka_unit_test(sorting),
-		cmocka_unit_test(panes_and_quit),
-		cmocka_unit_test(drill_down_and_back),
-		cmocka_unit_test(search_and_filter),
-		cmocka_unit_test(toggles_help_picker),
-		cmocka_unit_test(help_lists_keys),
-		cmocka_unit_test(pane_table),
+		cmocka_unit_test(breadcrumb_stack),	cmocka_unit_test(queries),
+		cmocka_unit_test(hot_functions_drill),	cmocka_unit_test(hot_function_lines),
+		cmocka_unit_test(selection_and_scroll), cmocka_unit_test(sorting),
+		cmocka_unit_test(panes_and_quit),	cmocka_unit_test(drill_down_and_back),
+		cmocka_unit_test(search_and_filter),	cmocka_unit_test(toggles_help_picker),
+		cmocka_unit_test(help_lists_keys),	cmocka_unit_test(pane_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
