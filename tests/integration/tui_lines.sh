@@ -6,8 +6,8 @@
 # source (root), perf record (cpu-clock) sampling the same process over the
 # same seconds. With the workload stopped and the session window, the top
 # line of inline_hot is perf report --sort srcline's top line, its share of
-# the process's samples (the function's SELF% times the line's) within 5
-# points of perf's, and the row shows that line of the source file. The
+# the function's samples on its lines within 5 points of perf's among the
+# file's lines, and the row shows that line of the source file. The
 # symbol it was inlined into shows the same line, with no self; a kernel
 # function says it has no lines; Esc goes back; the help lists the key.
 # Skips (77) without root or when perf cannot sample here.
@@ -40,7 +40,9 @@ keys 4
 wait_for 'CALL TREE'
 keys f
 wait_for 'ON-CPU FUNCTION'
-keys w w
+keys w
+wait_for 'window: last minute'
+keys w
 wait_for 'window: session'
 sleep 8
 kill -STOP "$WL"
@@ -57,7 +59,6 @@ echo "perf: top source line $pline, $pshare% of the samples"
 hot=$(screen)
 top=$(grep -E '^ *[0-9.]+% +[0-9.]+% ' <<<"$hot" | head -1)
 grep -q 'inline_hot \[inlined\]' <<<"$top" || fail "the top hot function is not inline_hot: $top"
-fself=$(awk '{sub("%", "", $1); print $1}' <<<"$top")
 keys Home a
 wait_for '> lines of inline_hot'
 wait_for 'SOURCE'
@@ -67,11 +68,17 @@ row1=$(grep -E '^ *[0-9.]+% +[0-9.]+% ' <<<"$lines" | head -1)
 [ -n "$row1" ] || fail "no source line shown for inline_hot"
 line=$(awk '{print $4}' <<<"$row1")
 [ "$line" = "$pline" ] || fail "the top line is $line here, $pline in perf report --sort srcline"
-lself=$(awk '{sub("%", "", $1); print $1}' <<<"$row1")
-share=$(awk -v a="$fself" -v b="$lself" 'BEGIN { printf "%.1f", a * b / 100 }')
-echo "here: top source line $line, $share% of the samples (function $fself% x line $lself%)"
-awk -v a="$share" -v b="$pshare" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 5) }' ||
-	fail "line $line: $share% of the samples here, $pshare% in perf"
+# Shares among the function's own samples, line by line: this view's SELF%
+# over its rows, perf's over the file's lines (a ratio that holds whatever
+# else ran in the two windows, which start a few seconds apart).
+rows=$(grep -E '^ *[0-9.]+% +[0-9.]+% ' <<<"$lines")
+share=$(awk '{ s = $1; sub("%", "", s); if (NR == 1) top = s; sum += s }
+	END { if (sum > 0) printf "%.1f", 100 * top / sum }' <<<"$rows")
+pshare=$(awk '{ s = $1; sub("%", "", s); if ($2 ~ /^inline_hot\.c:/) { sum += s; if ($2 == l) top = s } }
+	END { if (sum > 0) printf "%.1f", 100 * top / sum }' l="$line" "$TUI_TMP/perf.txt")
+echo "line $line: $share% of the function's samples on its lines here, $pshare% in perf"
+awk -v a="$share" -v b="$pshare" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 5) }' ||
+	fail "line $line: $share% of the function's samples here, $pshare% in perf"
 # The row shows the file's text of that line (the start of it, at 80 columns).
 n=${line##*:}
 text=$(sed -n "${n}p" "$SRC" | sed 's/^[[:space:]]*//' | cut -c1-12)
