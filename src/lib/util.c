@@ -83,6 +83,11 @@ uint64_t monotonic_ns(void)
 	return clock_ns(CLOCK_MONOTONIC);
 }
 
+uint64_t thread_self_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
 uint64_t realtime_ns(void)
 {
 	return clock_ns(CLOCK_REALTIME);

@@ -29,6 +29,10 @@ char *xstrndup(const char *s, size_t n);
 
 /* CLOCK_MONOTONIC in ns: the clock of every event (same as bpf_ktime_get_ns). */
 uint64_t monotonic_ns(void);
+/* CLOCK_THREAD_CPUTIME_ID in ns: the calling thread's CPU time, what a CPU
+ * budget charges (wall time would charge the time the thread waited for a
+ * CPU on a loaded box). */
+uint64_t thread_self_cpu_ns(void);
 /* CLOCK_REALTIME in ns. */
 uint64_t realtime_ns(void);
 /* Formats a CLOCK_REALTIME ns value as RFC 3339 UTC with milliseconds into

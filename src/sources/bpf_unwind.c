@@ -147,10 +147,13 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 		return 0;
 	}
 	memcpy(regs, copy->regs, sizeof(regs));
-	start = monotonic_ns();
+	/* CPU time, as the budget says: on a saturated box the wall time of an
+	 * unwind holds the time the loop waited for a CPU, which spent the
+	 * budget on nothing and left every stack to frame pointers. */
+	start = thread_self_cpu_ns();
 	res = unwinder__unwind(bs->unwinder, copy->pid, regs, copy->data, copy->len, ips,
 			       TT_MAX_STACK_DEPTH, &nr);
-	spent = monotonic_ns() - start;
+	spent = thread_self_cpu_ns() - start;
 	bs->budget_used_ns += spent;
 	bs->unwind_spent_ns += spent;
 	if (spent > bs->unwind_max_ns)

@@ -826,13 +826,6 @@ static void sweep(struct proc_source *ps)
 	}
 }
 
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + (uint64_t)ts.tv_nsec;
-}
 
 static void emit_tick(struct proc_source *ps, uint64_t start, uint64_t cost_ns)
 {
@@ -1013,7 +1006,7 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 	/* A share fixed by the rate kept, not by passes that ran late: reading more makes them later. */
 	size_t window = n / (ps->opts.hz / ps->stride ? ps->opts.hz / ps->stride : 1) + 1;
 
-	uint64_t cpu0 = missing > 0 ? thread_cpu_ns() : 0;
+	uint64_t cpu0 = missing > 0 ? thread_self_cpu_ns() : 0;
 
 	if (missing == LONG_MAX)
 		window = n;
@@ -1034,7 +1027,7 @@ static void settle_deferred(struct proc_source *ps, long running_before, uint64_
 		}
 	}
 	if (cpu0)
-		ps->check_ns = thread_cpu_ns() - cpu0;
+		ps->check_ns = thread_self_cpu_ns() - cpu0;
 	if (missing > 0 || ps->verify_next % (n ? n : 1) != start)
 		ps->verify_next = start + window;
 	ps->nr_deferred = 0;
@@ -1052,7 +1045,7 @@ static int proc_tick(struct source *src, uint64_t now)
 	if (ps->nr_passes && ++ps->skipped < ps->stride)
 		return 0;
 	ps->skipped = ps->nr_passes ? ps->skipped - 1 : 0;
-	cpu0 = thread_cpu_ns();
+	cpu0 = thread_self_cpu_ns();
 	running = ps->gate ? nr_running(ps) : 0;
 	ps->generation++;
 	ps->nr_samples = 0;
@@ -1101,7 +1094,7 @@ static int proc_tick(struct source *src, uint64_t now)
 	source_strings_age(ps->strings, &ps->base.sink, now, &ps->strings_aged_ns);
 	ps->nr_passes++;
 	{
-		uint64_t cost = thread_cpu_ns() - cpu0;
+		uint64_t cost = thread_self_cpu_ns() - cpu0;
 
 		emit_tick(ps, now, cost);
 		update_stride(ps, cost);
