@@ -394,6 +394,7 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 	app->ticks_missed += due - app->tick_index - 1;
 	if (app->names_pending && !symbolizer__kernel_pending(app->sym)) {
 		app->names_pending = false; /* kallsyms is in: names for the frame on screen */
+		model__names_changed(app->model); /* what caches names of frames drops them */
 		app->fe->names_changed(app->fe->ctx, &app->host);
 	}
 	app->tick_index = due;

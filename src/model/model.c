@@ -345,6 +345,7 @@ static void ingest_stack(struct model *m, const struct tt_stack *st)
 	if (copy) {
 		dict_budget__give(m->budget, copy->pid, copy->hdr.size);
 		free(copy);
+		m->stacks_gone++;
 	}
 	if (!dict_budget__take(m->budget, st->pid, st->hdr.size))
 		return; /* counted by the budget: the stack's samples go without frames */

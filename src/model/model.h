@@ -327,6 +327,16 @@ void model__set_frame_namer(struct model *m, const struct frame_namer *namer);
 /* The namer set, or NULL (then frames are addresses). */
 const struct frame_namer *model__frame_namer(const struct model *m);
 /*
+ * For caches of what frames are named (hotfuncs_cache): the namer now names
+ * some frame otherwise than before (kallsyms is in); model__names_gen counts
+ * these calls and the namers set. model__stacks_gone counts the stacks
+ * removed (aged) or replaced under their id: while it holds, every stack id
+ * model__stack answered still holds the same frames.
+ */
+void model__names_changed(struct model *m);
+uint64_t model__names_gen(const struct model *m);
+uint64_t model__stacks_gone(const struct model *m);
+/*
  * What leaves threadtop (exports, profiles served) is named by the exact
  * namer: the same names, but waiting for every source of names where the
  * frame namer (the TUI's at start-up) shows a placeholder while one is still

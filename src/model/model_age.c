@@ -164,6 +164,7 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 		dict_budget__give(m->budget, st->pid, st->hdr.size);
 		free(st);
 		m->stacks_aged++;
+		m->stacks_gone++;
 	}
 	u64map__free(refs);
 	u64map__free(pids);

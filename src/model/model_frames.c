@@ -24,6 +24,22 @@ bool model__frame_is_tracer(const char *name)
 void model__set_frame_namer(struct model *m, const struct frame_namer *namer)
 {
 	m->namer = namer;
+	m->names_gen++;
+}
+
+void model__names_changed(struct model *m)
+{
+	m->names_gen++;
+}
+
+uint64_t model__names_gen(const struct model *m)
+{
+	return m->names_gen;
+}
+
+uint64_t model__stacks_gone(const struct model *m)
+{
+	return m->stacks_gone;
 }
 
 const struct frame_namer *model__frame_namer(const struct model *m)

@@ -130,6 +130,8 @@ struct model {
 	uint32_t stack_horizon[2];  /* stack_newest at the latest interval end */
 	uint64_t stacks_aged;	    /* stacks forgotten, session */
 	uint64_t stacks_aged_at_ns; /* when the latest pass ran */
+	uint64_t stacks_gone;	    /* stacks removed or replaced under their id, session */
+	uint64_t names_gen;	    /* model__names_changed calls and namers set */
 	/* Strings the source retired (tt_string, len 0): forgotten by that pass
 	 * once nothing the model holds names them. id -> (void *)1. */
 	struct u64map *strings_retired;

@@ -65,7 +65,7 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 	struct lj_stitch_frame host[TT_MAX_STACK_DEPTH], guest[TT_LJ_MAX_FRAMES];
 	const struct tt_stack *hs = model__stack(m, r->ustack_id);
 	uint32_t out[STITCH_MAX];
-	struct tt_stack *st;
+	struct tt_stack *st, *old;
 	size_t nh, ng = r->nr < TT_LJ_MAX_FRAMES ? r->nr : TT_LJ_MAX_FRAMES, n;
 	uint32_t cached = *r->stitched_id;
 
@@ -114,7 +114,11 @@ static uint32_t stitched_stack(struct model *m, const struct lj_stack_row *r)
 		free(nm[i].name);
 		free(nm[i].module);
 	}
-	free(u64map__put(m->stacks, st->id, st));
+	old = u64map__put(m->stacks, st->id, st);
+	if (old) {
+		free(old);
+		m->stacks_gone++;
+	}
 	*r->stitched_id = st->id;
 	return st->id;
 }
