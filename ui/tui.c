@@ -94,6 +94,7 @@ void tui__free(struct tui *t)
 	capture_pane_clear(t);
 	calltree__free(t->tree);
 	hotfuncs__free(t->hot);
+	hotfuncs_cache__free(t->hot_cache);
 	free(t->hot_rows);
 	hotlines__free(t->lines);
 	source_files__free(t->sources);

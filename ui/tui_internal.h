@@ -134,6 +134,7 @@ struct tui {
 	/* ... its hot functions (pane_hot.c): the set, what it was built from,
 	 * the rows the filter text keeps (indexes into hot->funcs, sorted). */
 	struct hotfuncs *hot;
+	struct hotfuncs_cache *hot_cache; /* its stacks' functions, kept between sets */
 	struct frame_key hot_key;
 	uint32_t *hot_rows;
 	size_t nr_hot_rows, cap_hot_rows;

@@ -1,55 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Hot functions (see hotfuncs.h): one pass over the stack pairs, every
- * frame (and every function inlined at it) mapped to its function through
- * a cache per (process, address), so the namer is asked once per address.
- * A function's total counts a pair once: the entry remembers the last pair
- * that counted it (recursion puts a function on a stack more than once).
+ * Hot functions (see hotfuncs.h): one pass over the stack pairs, each stack
+ * taken as the functions on it (hotfuncs_cache.c derives them, once per
+ * stack while the model's stacks and names hold), a function made an entry
+ * of the set where the pairs first reach it. A function's total counts a
+ * pair once: its state remembers the last pair that counted it (recursion
+ * puts a function on a stack more than once, a kernel and a user stack too).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "hotfuncs.h"
-#include "lj_model.h"
-#include "threadtop/frame_namer.h"
-#include "u64map.h"
+#include "hotfuncs_cache.h"
 #include "util.h"
 
-#define NO_FUNC UINT32_MAX
-/* Frames to size the address table for at once (it grows past them). */
-#define HOTFUNCS_TABLE_HINT (1u << 20)
-
-/* A slot of the address table: (process, address) -> its functions. */
-struct hotfuncs_slot {
-	uint64_t key;	/* 0 = free */
-	uint32_t first; /* n == 1: the function's index (NO_FUNC: none); else where in inl */
-	uint8_t n;	/* functions: the frame's own, then those inlined there */
-};
-
-/* What counting touches per frame, apart from the entries' names. */
+/* What counting touches per function of the set, apart from the entries' names. */
 struct hotfuncs_count {
 	uint64_t self, total;
 	uint32_t stamp;	 /* the last pair that counted it in total */
 	uint32_t pid;	 /* the last process counted (pids: the entry's) */
 	bool total_seen; /* pid is set */
 };
-
-static uint64_t mix(uint64_t h)
-{
-	/* splitmix64 finalizer */
-	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
-	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
-	return h ^ (h >> 31);
-}
-
-/* FNV-1a of a string, folded into h, the terminator included. */
-static uint64_t str_hash(uint64_t h, const char *s)
-{
-	for (; s && *s; s++)
-		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
-	return h * 0x100000001b3ull;
-}
 
 static const char *keep(struct hotfuncs *h, const char *s)
 {
@@ -60,136 +32,34 @@ static const char *keep(struct hotfuncs *h, const char *s)
 	return c;
 }
 
-static struct hotfunc *new_func(struct hotfuncs *h)
+/* The entry of cache function fn in h, made when the set first sees it (at o). */
+static uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_origin *o)
 {
+	struct hotfuncs_cache *c = h->cache;
+	struct hotfuncs_fnstate *s = &c->state[fn];
+	const struct hotfuncs_fn *cf = &c->fns[fn];
+	size_t cap = h->cap;
 	struct hotfunc *f;
 
-	size_t cap = h->cap;
-
+	if (s->gen == c->gen)
+		return s->out;
+	*s = (struct hotfuncs_fnstate){.gen = c->gen, .out = HOTFUNCS_NO_FUNC};
+	if (h->nr >= HOTFUNCS_MAX)
+		return HOTFUNCS_NO_FUNC;
 	xgrow((void **)&h->store, &h->cap, h->nr + 1, sizeof(*h->store));
 	xgrow((void **)&h->counts, &cap, h->nr + 1, sizeof(*h->counts));
-	f = &h->store[h->nr];
-	memset(f, 0, sizeof(*f));
 	h->counts[h->nr] = (struct hotfuncs_count){.stamp = UINT32_MAX};
-	return f;
-}
-
-/* The entry of function (name, module, kernel), made when new; NO_FUNC when full. */
-static uint32_t func_of(struct hotfuncs *h, const char *name, const char *module, bool kernel,
-			uint64_t ip, uint32_t pid, uint8_t level)
-{
-	uint64_t id =
-		str_hash(str_hash(kernel ? 0x6b65726eull : 0xcbf29ce484222325ull, name), module);
-	size_t idx;
-	struct hotfunc *f;
-
-	id = id ? id : 1;
-	idx = (size_t)(uintptr_t)u64map__get(h->by_id, id);
-	if (idx)
-		return (uint32_t)(idx - 1);
-	if (h->nr >= HOTFUNCS_MAX)
-		return NO_FUNC;
-	f = new_func(h);
-	f->name = keep(h, name);
-	f->module = module ? keep(h, module) : NULL;
-	f->kernel = kernel;
-	f->ip = ip;
-	f->pid = kernel ? 0 : pid;
-	f->level = level;
-	u64map__put(h->by_id, id, (void *)(uintptr_t)(h->nr + 1));
+	f = &h->store[h->nr];
+	*f = (struct hotfunc){
+		.name = cf->name ? keep(h, cf->name) : NULL,
+		.module = cf->module ? keep(h, cf->module) : NULL,
+		.kernel = cf->kernel,
+		.ip = o->ip,
+		.pid = o->pid,
+		.level = o->level,
+	};
+	s->out = (uint32_t)h->nr;
 	return (uint32_t)h->nr++;
-}
-
-/* Slots of the address table: a power of two, at most half full. */
-static void table_grow(struct hotfuncs *h, size_t want)
-{
-	size_t cap = h->cap_slots ? h->cap_slots : 1024;
-	struct hotfuncs_slot *old = h->slots;
-	size_t old_cap = h->cap_slots;
-
-	while (cap < 2 * want)
-		cap *= 2;
-	if (cap <= h->cap_slots)
-		return;
-	h->slots = xcalloc(cap, sizeof(*h->slots));
-	h->cap_slots = cap;
-	for (size_t i = 0; i < old_cap; i++) {
-		size_t j;
-
-		if (!old[i].key)
-			continue;
-		for (j = old[i].key & (cap - 1); h->slots[j].key; j = (j + 1) & (cap - 1))
-			;
-		h->slots[j] = old[i];
-	}
-	free(old);
-}
-
-/* The function indexes of slot a: its own, or its run in h->inl. */
-static const uint32_t *slot_funcs(const struct hotfuncs *h, const struct hotfuncs_slot *a)
-{
-	return a->n == 1 ? &a->first : &h->inl[a->first];
-}
-
-/* The functions at ip (a frame of process pid, or of the kernel), named once. */
-static const struct hotfuncs_slot *addr_of(struct hotfuncs *h, const struct model *m, uint32_t pid,
-					   uint64_t ip, bool kernel)
-{
-	uint64_t key = mix(ip ^ mix(kernel ? 0x51ed27ull : (uint64_t)pid + 1)) | 1;
-	struct hotfuncs_slot *a;
-	struct frame_name fn;
-	const char *module;
-	uint32_t funcs[HOTFUNCS_INLINE_MAX];
-	size_t j;
-	unsigned n;
-
-	for (j = key & (h->cap_slots - 1); h->slots[j].key; j = (j + 1) & (h->cap_slots - 1))
-		if (h->slots[j].key == key)
-			return &h->slots[j];
-	if (2 * (h->nr_slots + 1) > h->cap_slots) {
-		table_grow(h, h->nr_slots + 1);
-		for (j = key & (h->cap_slots - 1); h->slots[j].key;
-		     j = (j + 1) & (h->cap_slots - 1))
-			;
-	}
-	a = &h->slots[j];
-	h->nr_slots++;
-	a->key = key;
-	a->n = 1;
-	a->first = NO_FUNC;
-	if (!h->namer && !lj_frame_is_lua(ip)) {
-		/* Frames are addresses (a replay without names): no name to ask for. */
-		if (h->nr < HOTFUNCS_MAX) {
-			struct hotfunc *f = new_func(h);
-
-			f->module = kernel ? "[kernel]" : NULL;
-			f->kernel = kernel;
-			f->ip = ip;
-			f->pid = kernel ? 0 : pid;
-			a->first = (uint32_t)h->nr++;
-		}
-		return a;
-	}
-	model__frame_name(m, kernel ? 0 : pid, ip, kernel, &fn);
-	n = fn.inlined ? fn.nr_inlined : 0;
-	if (n > HOTFUNCS_INLINE_MAX - 1)
-		n = HOTFUNCS_INLINE_MAX - 1;
-	/* fn's strings live until the next naming: take what the levels need first. */
-	module = fn.module;
-	funcs[0] = func_of(h, fn.name, module, kernel, ip, pid, 0);
-	for (unsigned l = 1; l <= n; l++)
-		funcs[l] = func_of(h, fn.inlined[l - 1], module, kernel, ip, pid, (uint8_t)l);
-	/* func_of never names, but the table may not move under a: it does not grow here. */
-	a->n = (uint8_t)(n + 1);
-	if (!n) {
-		a->first = funcs[0];
-		return a;
-	}
-	xgrow((void **)&h->inl, &h->cap_inl, h->nr_inl + n + 1, sizeof(*h->inl));
-	a->first = (uint32_t)h->nr_inl;
-	memcpy(&h->inl[h->nr_inl], funcs, (n + 1) * sizeof(*funcs));
-	h->nr_inl += n + 1;
-	return a;
 }
 
 static void add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
@@ -207,45 +77,37 @@ static void add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
 		f->more_pids = true;
 }
 
-/* Counts frame (ip, kernel) of pair `stamp` in its functions' totals; the leaf also in self. */
-static void count_frame(struct hotfuncs *h, const struct model *m,
-			const struct model_stack_count *c, uint32_t pid, uint64_t ip, bool kernel,
-			bool leaf, uint32_t stamp)
+/* Counts the functions of stack l of pair `stamp` in their totals; the leaf's also in self. */
+static void count_list(struct hotfuncs *h, const struct hotfuncs_list *l,
+		       const struct model_stack_count *c, bool leaf, uint32_t stamp)
 {
 	uint64_t samples = c->samples;
-	const struct hotfuncs_slot *a = addr_of(h, m, pid, ip, kernel);
-	const uint32_t *funcs = slot_funcs(h, a);
+	struct hotfuncs_count *s;
+	uint32_t out;
 
-	for (unsigned l = 0; l < a->n; l++) {
-		struct hotfuncs_count *k;
-
-		if (funcs[l] == NO_FUNC) {
-			if (leaf && l + 1 == a->n)
-				h->dropped += samples;
+	for (uint32_t i = 0; i < l->n; i++) {
+		out = out_of(h, l->fns[i], &l->origin[i]);
+		if (out == HOTFUNCS_NO_FUNC)
 			continue;
-		}
-		k = &h->counts[funcs[l]];
-		if (leaf && l + 1 == a->n)
-			k->self += samples; /* the innermost function at the leaf */
-		if (k->stamp == stamp)
+		s = &h->counts[out];
+		if (s->stamp == stamp)
 			continue; /* already on this stack: recursion */
-		k->stamp = stamp;
-		k->total += samples;
-		if (k->pid != c->pid || !k->total_seen) {
-			k->pid = c->pid;
-			k->total_seen = true;
-			add_pid(&h->store[funcs[l]], c->pid, c->comm);
+		s->stamp = stamp;
+		s->total += samples;
+		if (s->pid != c->pid || !s->total_seen) {
+			s->pid = c->pid;
+			s->total_seen = true;
+			add_pid(&h->store[out], c->pid, c->comm);
 		}
 	}
-}
-
-/* Whether kernel frame ip is threadtop's own tracing (cut off kernel leaves). */
-static bool is_tracer(const struct model *m, uint64_t ip)
-{
-	struct frame_name fn;
-
-	model__frame_name(m, 0, ip, true, &fn);
-	return model__frame_is_tracer(fn.name);
+	if (!leaf || l->leaf == HOTFUNCS_NO_FUNC)
+		return;
+	/* The leaf's function is on l: out_of has seen it. */
+	out = h->cache->state[l->leaf].out;
+	if (out == HOTFUNCS_NO_FUNC)
+		h->dropped += samples;
+	else
+		h->counts[out].self += samples; /* the innermost function at the leaf */
 }
 
 static void add_pair(struct hotfuncs *h, const struct model *m, const struct model_stack_count *c,
@@ -253,48 +115,36 @@ static void add_pair(struct hotfuncs *h, const struct model *m, const struct mod
 {
 	const struct tt_stack *us = model__stack(m, c->ustack_id);
 	const struct tt_stack *ks = model__stack(m, c->kstack_id);
-	unsigned un = us ? us->nr : 0, kn = ks ? ks->nr : 0, k0 = 0;
-	bool namer = h->namer;
 	uint32_t upid = us && us->pid ? us->pid : c->pid;
+	const struct hotfuncs_list *ul = hotfuncs_cache__list(h->cache, m, us, false, upid);
+	const struct hotfuncs_list *kl = hotfuncs_cache__list(h->cache, m, ks, true, c->pid);
 
 	h->total += c->samples;
-	/* As the call tree does: no frames of our own tracer at the kernel leaf. */
-	while (namer && kn > 1 && is_tracer(m, ks->ips[k0])) {
-		k0++;
-		kn--;
-	}
-	for (unsigned i = 0; i < un; i++)
-		count_frame(h, m, c, upid, us->ips[i], us->flags & TT_STACK_KERNEL, !kn && !i,
-			    stamp);
-	for (unsigned i = 0; i < kn; i++)
-		count_frame(h, m, c, c->pid, ks->ips[k0 + i], ks->flags & TT_STACK_KERNEL, !i,
-			    stamp);
+	/* The user leaf is the sample's leaf when the kernel stack has no frames. */
+	if (ul)
+		count_list(h, ul, c, !kl || kl->leaf == HOTFUNCS_NO_FUNC, stamp);
+	if (kl)
+		count_list(h, kl, c, true, stamp);
 }
 
-static struct hotfuncs *make(const struct model *m)
+static struct hotfuncs *make(struct hotfuncs_cache *c, const struct model *m)
 {
 	struct hotfuncs *h = xcalloc(1, sizeof(*h));
 
-	h->namer = model__frame_namer(m) != NULL;
-	table_grow(h, 512);
-	h->by_id = u64map__new();
+	hotfuncs_cache__begin(c, m);
+	h->cache = c;
 	return h;
 }
 
-/* The caches are of no use once built: a set is read, sorted and freed. */
+/* The counts to the entries: they are of no use once there. */
 static struct hotfuncs *done(struct hotfuncs *h)
 {
-	u64map__free(h->by_id); /* its indexes do not survive the sort */
-	h->by_id = NULL;
-	free(h->slots);
-	h->slots = NULL;
-	h->nr_slots = h->cap_slots = 0;
-	free(h->inl);
-	h->inl = NULL;
 	for (size_t i = 0; i < h->nr; i++) {
 		h->store[i].self = h->counts[i].self;
 		h->store[i].total = h->counts[i].total;
 	}
+	hotfuncs_cache__end(h->cache);
+	h->cache = NULL;
 	free(h->counts);
 	h->counts = NULL;
 	h->funcs = xmalloc((h->nr ? h->nr : 1) * sizeof(*h->funcs));
@@ -304,29 +154,31 @@ static struct hotfuncs *done(struct hotfuncs *h)
 	return h;
 }
 
-struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_count *pairs,
-			       size_t nr)
+struct hotfuncs *hotfuncs__new_cached(struct hotfuncs_cache *cache, const struct model *m,
+				      const struct model_stack_count *pairs, size_t nr)
 {
-	struct hotfuncs *h = make(m);
-	size_t frames = 0;
+	struct hotfuncs *h = make(cache, m);
 
-	/* The table at its size at once: at most one slot per frame. */
-	for (size_t i = 0; i < nr && frames < HOTFUNCS_TABLE_HINT; i++) {
-		const struct tt_stack *us = model__stack(m, pairs[i].ustack_id);
-		const struct tt_stack *ks = model__stack(m, pairs[i].kstack_id);
-
-		frames += (us ? us->nr : 0) + (ks ? ks->nr : 0);
-	}
-	table_grow(h, frames < HOTFUNCS_TABLE_HINT ? frames : HOTFUNCS_TABLE_HINT);
 	for (size_t i = 0; i < nr; i++)
 		add_pair(h, m, &pairs[i], (uint32_t)i);
 	return done(h);
 }
 
+struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_count *pairs,
+			       size_t nr)
+{
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
+	struct hotfuncs *h = hotfuncs__new_cached(c, m, pairs, nr);
+
+	hotfuncs_cache__free(c);
+	return h;
+}
+
 struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct profile *p,
 					enum profile_kind kind, uint32_t state_mask)
 {
-	struct hotfuncs *h = make(m);
+	struct hotfuncs_cache *cache = hotfuncs_cache__new();
+	struct hotfuncs *h = make(cache, m);
 
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		const struct profile_sample *s = &p->samples[i];
@@ -347,7 +199,9 @@ struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct prof
 			snprintf(c.comm, sizeof(c.comm), "%s", comm);
 		add_pair(h, m, &c, (uint32_t)i);
 	}
-	return done(h);
+	h = done(h);
+	hotfuncs_cache__free(cache);
+	return h;
 }
 
 static int str_cmp(const char *a, const char *b)
@@ -523,9 +377,6 @@ void hotfuncs__free(struct hotfuncs *h)
 	for (size_t i = 0; i < h->nr_strings; i++)
 		free(h->strings[i]);
 	free(h->strings);
-	u64map__free(h->by_id);
-	free(h->slots);
-	free(h->inl);
 	free(h->counts);
 	free(h->funcs);
 	free(h->store);

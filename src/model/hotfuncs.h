@@ -65,13 +65,8 @@ struct hotfuncs {
 	enum hotfuncs_sort sort_by_;
 	bool reverse_;
 	size_t cap;
-	struct u64map *by_id;	     /* function identity -> index + 1 */
-	struct hotfuncs_slot *slots; /* (process, address) -> functions, open addressing */
-	size_t nr_slots, cap_slots;
-	uint32_t *inl; /* the function runs of addresses with inlined functions */
-	size_t nr_inl, cap_inl;
-	struct hotfuncs_count *counts; /* self, total, stamp per function while counting */
-	bool namer;		       /* the model had a frame namer */
+	struct hotfuncs_cache *cache;  /* while counting */
+	struct hotfuncs_count *counts; /* self, total, stamp per entry while counting */
 	char **strings;
 	size_t nr_strings, cap_strings;
 };
@@ -84,6 +79,22 @@ struct hotfuncs {
  */
 struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_count *pairs,
 			       size_t nr);
+/*
+ * What the sets of one model have in common, kept from one set to the next:
+ * each stack's functions, derived from its frames once (naming, inlined
+ * functions), so a set made again over 50,000 stacks only sums counts. It
+ * follows the model (model__names_gen, model__stacks_gone): a names change
+ * drops it all, a stack aged or replaced drops what was derived of it; its
+ * memory is of the order of the stacks the model holds. One model per
+ * cache, one set made at a time (not thread-safe). Free it (NULL-safe)
+ * after the model's last set; the sets made do not point into it.
+ */
+struct hotfuncs_cache;
+struct hotfuncs_cache *hotfuncs_cache__new(void);
+void hotfuncs_cache__free(struct hotfuncs_cache *c);
+/* hotfuncs__new with the derivations of c: the same set, sooner. Never NULL; free it. */
+struct hotfuncs *hotfuncs__new_cached(struct hotfuncs_cache *c, const struct model *m,
+				      const struct model_stack_count *pairs, size_t nr);
 /*
  * The same over the samples of profile p of kind (what exporters render):
  * on-CPU and thread samples count samples, off-CPU samples count ns. With

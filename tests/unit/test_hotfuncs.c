@@ -5,7 +5,9 @@
  * recursion, functions inlined at the leaf, the bound on the functions kept,
  * and the agreement of the three users: the set the TUI's Hot pane makes
  * from the call tree's input, the one batch JSON and the JSON report make
- * from the profile, the call tree's own self counts, and batch JSON's line.
+ * from the profile, the call tree's own self counts, and batch JSON's line;
+ * and the cache behind the Hot pane (the same sets as a cold computation,
+ * not stale after a names change, a stack replaced or aged).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,9 +22,11 @@
 #include "batch.h"
 #include "calltree.h"
 #include "hotfuncs.h"
+#include "hotfuncs_cache.h"
 #include "model.h"
 #include "profile.h"
 #include "threadtop/frame_namer.h"
+#include "u64map.h"
 #include "util.h"
 
 #define SEC NSEC_PER_SEC
@@ -36,6 +40,9 @@
 #define K_FN 0xffffffff81000100ull
 
 static const char *const inlined_here[] = {"inner"};
+/* What the namer calls "leaf" (a names change renames it), and whether kallsyms is in. */
+static const char *leaf_name = "leaf";
+static bool kallsyms_pending;
 
 static int test_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct frame_name *ret)
 {
@@ -46,14 +53,16 @@ static int test_name(void *ctx, uint32_t pid, uint64_t addr, bool kernel, struct
 	memset(ret, 0, sizeof(*ret));
 	ret->kernel = kernel;
 	ret->module = kernel ? "[kernel]" : "app";
-	if (kernel && addr >= K_FN && addr < K_FN + 0x100) {
+	if (kernel && kallsyms_pending) {
+		ret->name = "(reading kallsyms)"; /* SYM_KERNEL_LOADING */
+	} else if (kernel && addr >= K_FN && addr < K_FN + 0x100) {
 		ret->name = "k_fn";
 	} else if (!kernel && addr >= U_MAIN && addr < U_MAIN + 0x100) {
 		ret->name = "main";
 	} else if (!kernel && addr >= U_REC && addr < U_REC + 0x100) {
 		ret->name = "rec";
 	} else if (!kernel && addr >= U_LEAF_A && addr < U_LEAF_A + 0x100) {
-		ret->name = "leaf";
+		ret->name = leaf_name;
 	} else if (!kernel && addr >= U_INL && addr < U_INL + 0x100) {
 		ret->name = "outer";
 		ret->inlined = inlined_here;
@@ -148,6 +157,8 @@ static struct model_stack_counts pairs_of(struct model *m, enum model_window w)
 	free(rows);
 	return set;
 }
+
+static void assert_same(const struct hotfuncs *a, const struct hotfuncs *b);
 
 static const struct hotfunc *find(const struct hotfuncs *h, const char *name)
 {
@@ -318,6 +329,7 @@ static void bounded(void **state)
 	struct model *m = model__new(NULL);
 	uint32_t nr = HOTFUNCS_MAX + 10;
 	struct model_stack_count *pairs = xcalloc(nr, sizeof(*pairs));
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
 	struct hotfuncs *h;
 
 	(void)state;
@@ -332,8 +344,210 @@ static void bounded(void **state)
 	assert_int_equal(h->nr, HOTFUNCS_MAX);
 	assert_int_equal(h->dropped, 10);
 	assert_int_equal(h->total, nr);
+	/* The cache's sets, the first and the next, drop the same functions. */
+	for (int i = 0; i < 2; i++) {
+		struct hotfuncs *w = hotfuncs__new_cached(c, m, pairs, nr);
+
+		assert_same(w, h);
+		hotfuncs__free(w);
+	}
+	hotfuncs_cache__free(c);
 	hotfuncs__free(h);
 	free(pairs);
+	model__free(m);
+}
+
+/* a and b are the same set, entry by entry, in the same order. */
+static void assert_same(const struct hotfuncs *a, const struct hotfuncs *b)
+{
+	assert_int_equal(a->nr, b->nr);
+	assert_int_equal(a->sorted, b->sorted);
+	assert_int_equal(a->total, b->total);
+	assert_int_equal(a->dropped, b->dropped);
+	for (size_t i = 0; i < a->nr; i++) {
+		const struct hotfunc *x = a->funcs[i], *y = b->funcs[i];
+		char bx[HOTFUNC_NAME_LEN], by[HOTFUNC_NAME_LEN];
+
+		assert_string_equal(hotfunc_name(x, bx), hotfunc_name(y, by));
+		assert_string_equal(x->module ? x->module : "-", y->module ? y->module : "-");
+		assert_int_equal(x->kernel, y->kernel);
+		assert_int_equal(x->ip, y->ip);
+		assert_int_equal(x->pid, y->pid);
+		assert_int_equal(x->level, y->level);
+		assert_int_equal(x->self, y->self);
+		assert_int_equal(x->total, y->total);
+		assert_int_equal(x->nr_pids, y->nr_pids);
+		assert_int_equal(x->more_pids, y->more_pids);
+		assert_memory_equal(x->pids, y->pids, sizeof(x->pids));
+		assert_string_equal(x->comm, y->comm);
+	}
+}
+
+/* The set made with cache c over the window's pairs is the cold one; returns it. */
+static struct hotfuncs *cached_is_cold(struct hotfuncs_cache *c, struct model *m,
+				       enum model_window w)
+{
+	struct model_stack_counts set = pairs_of(m, w);
+	struct hotfuncs *cold = hotfuncs__new(m, set.out, set.nr);
+	struct hotfuncs *warm = hotfuncs__new_cached(c, m, set.out, set.nr);
+
+	assert_same(warm, cold);
+	hotfuncs__free(cold);
+	free(set.out);
+	return warm;
+}
+
+/* The cache's sets, made again and over other windows, are the cold ones. */
+static void cache_is_cold(void **state)
+{
+	struct model *m = fixture();
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
+	struct hotfuncs *h;
+	static const enum model_window windows[] = {WIN_SESSION, WIN_SESSION, WIN_INTERVAL,
+						    WIN_SESSION};
+	size_t lists;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
+		hotfuncs__free(cached_is_cold(c, m, windows[i]));
+	/* Kept between sets: one list per stack and position, however many sets. */
+	lists = u64map__count(c->lists);
+	assert_int_equal(lists, 6);
+	hotfuncs__free(cached_is_cold(c, m, WIN_SESSION));
+	assert_int_equal(u64map__count(c->lists), lists);
+	/* Without a namer frames are addresses: the cache follows, and back. */
+	model__set_frame_namer(m, NULL);
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_null(hotfuncs__find(h, "leaf", NULL));
+	hotfuncs__free(h);
+	hotfuncs__free(cached_is_cold(c, m, WIN_SESSION));
+	model__set_frame_namer(m, &namer);
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_non_null(hotfuncs__find(h, "leaf", NULL));
+	hotfuncs__free(h);
+	hotfuncs_cache__free(c);
+	model__free(m);
+}
+
+/* A names change (kallsyms in, a function renamed) is not served from the cache. */
+static void cache_follows_names(void **state)
+{
+	struct model *m;
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
+	struct hotfuncs *h;
+
+	(void)state;
+	kallsyms_pending = true;
+	m = fixture();
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_non_null(hotfuncs__find(h, "(reading kallsyms)", NULL));
+	assert_null(hotfuncs__find(h, "k_fn", NULL));
+	hotfuncs__free(h);
+	/* kallsyms is in: the front end is told, and so is the model. */
+	kallsyms_pending = false;
+	leaf_name = "leaf2";
+	model__names_changed(m);
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_null(hotfuncs__find(h, "(reading kallsyms)", NULL));
+	assert_int_equal(hotfuncs__find(h, "k_fn", NULL)->self, 1);
+	assert_null(hotfuncs__find(h, "leaf", NULL));
+	assert_int_equal(hotfuncs__find(h, "leaf2", NULL)->self, 4 + 1 + 3 + 3);
+	hotfuncs__free(h);
+	leaf_name = "leaf";
+	hotfuncs_cache__free(c);
+	model__free(m);
+}
+
+/* A stack sent again under its id with other frames: the set has the new ones. */
+static void cache_follows_replaced_stack(void **state)
+{
+	static const uint64_t other[] = {U_INL, U_REC, U_MAIN};
+	struct model *m = fixture();
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
+	struct hotfuncs *h;
+
+	(void)state;
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_int_equal(find(h, "rec")->total, 3);
+	hotfuncs__free(h);
+	add_stack(m, 1, 10, false, other, 3); /* stack 1 (main > leaf, 4 samples) is another now */
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_int_equal(find(h, "rec")->total, 3 + 4);
+	assert_int_equal(find(h, "inner")->self, 2 + 4);
+	assert_int_equal(find(h, "leaf")->self, 1 + 3 + 3);
+	hotfuncs__free(h);
+	hotfuncs_cache__free(c);
+	model__free(m);
+}
+
+/* A sample at t of thread tid of process pid. */
+static void cpu_sample_at(struct model *m, uint64_t t, uint32_t pid, uint32_t tid, uint32_t u)
+{
+	struct tt_cpu_sample s = {
+		.hdr = {TT_EV_CPU_SAMPLE, TT_CPU_SAMPLE_VERSION, sizeof(s), t},
+		.pid = pid,
+		.tid = tid,
+		.ustack_id = u,
+		.weight_us = 10101,
+		.comm = "app",
+	};
+
+	model__ingest(m, &s.hdr);
+}
+
+/* One second of process 30's thread (on stack ustack), then the interval's end. */
+static void age_second(struct model *m, uint64_t t, uint32_t ustack)
+{
+	model__advance(m, t);
+	cpu_sample_at(m, t + 1, 30, 31, ustack);
+	model__end_interval(m, t + SEC / 2);
+}
+
+/*
+ * A stack aged out of the model (its process gone, past the retention and
+ * the id horizon) leaves the cache at the next set; its id used again for
+ * other frames is not served stale.
+ */
+static void cache_drops_aged_stacks(void **state)
+{
+	static const uint64_t live[] = {U_MAIN}, dead[] = {U_LEAF_A, U_MAIN};
+	static const uint64_t reused[] = {U_REC, U_MAIN};
+	struct model *m = model__new(NULL); /* retention 60 s */
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
+	struct hotfuncs *h;
+	uint64_t t = T0;
+	uint32_t next = 100 + TT_STACK_ID_HORIZON;
+
+	(void)state;
+	model__set_frame_namer(m, &namer);
+	model__advance(m, t);
+	add_stack(m, 50, 30, false, live, 1);
+	add_stack(m, 100, 40, false, dead, 2);
+	cpu_sample_at(m, t + 1, 40, 41, 100);
+	cpu_sample_at(m, t + 2, 40, 41, 100);
+	age_second(m, t, 50);
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_int_equal(find(h, "leaf")->self, 2);
+	hotfuncs__free(h);
+	assert_int_equal(u64map__count(c->lists), 2);
+	/* Process 40 is gone past the retention, the sources past the horizon. */
+	add_stack(m, next, 30, false, live, 1);
+	for (t += SEC; t < T0 + 90 * SEC; t += SEC)
+		age_second(m, t, next);
+	assert_null(model__stack(m, 100));
+	h = cached_is_cold(c, m, WIN_LAST);
+	hotfuncs__free(h);
+	assert_null(u64map__get(c->lists, 100 | 1ull << 62));
+	assert_true(u64map__count(c->lists) <= 2);
+	/* Id 100 again, for other frames of process 40. */
+	add_stack(m, 100, 40, false, reused, 2);
+	for (int i = 0; i < 3; i++)
+		cpu_sample_at(m, t + 1 + (uint64_t)i, 40, 42, 100);
+	h = cached_is_cold(c, m, WIN_INTERVAL);
+	assert_null(hotfuncs__find(h, "leaf", NULL));
+	assert_int_equal(find(h, "rec")->self, 3);
+	hotfuncs__free(h);
+	hotfuncs_cache__free(c);
 	model__free(m);
 }
 
@@ -344,6 +558,10 @@ int main(void)
 		cmocka_unit_test(views_agree),
 		cmocka_unit_test(addresses_without_namer),
 		cmocka_unit_test(bounded),
+		cmocka_unit_test(cache_is_cold),
+		cmocka_unit_test(cache_follows_names),
+		cmocka_unit_test(cache_follows_replaced_stack),
+		cmocka_unit_test(cache_drops_aged_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

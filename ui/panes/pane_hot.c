@@ -127,8 +127,11 @@ void hot_build(struct tui *t)
 	}
 	hotfuncs__free(t->hot);
 	t->hot = NULL;
-	if (stacks_pairs(t, &q, &set, &total))
-		t->hot = hotfuncs__new(t->model, set.out, set.nr);
+	if (stacks_pairs(t, &q, &set, &total)) {
+		if (!t->hot_cache)
+			t->hot_cache = hotfuncs_cache__new();
+		t->hot = hotfuncs__new_cached(t->hot_cache, t->model, set.out, set.nr);
+	}
 	free(set.out);
 	t->window_samples = total;
 	t->hot_key = fk;

@@ -1,0 +1,301 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The stacks of the hot functions, derived once (see hotfuncs_cache.h):
+ * every frame of a stack and every function inlined at it mapped to its
+ * function, the namer asked once per (process, address) of a set, the
+ * functions of the stack kept once each. Kept across sets while the model
+ * says nothing changed: a names change (kallsyms in, another namer) drops
+ * everything, a stack aged or replaced drops the lists of stacks that are
+ * gone or hold other frames. Memory follows the stacks present: lists of
+ * stacks gone go at the next set, and the functions when they outnumber
+ * those the lists still name.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hotfuncs_cache.h"
+#include "lj_model.h"
+#include "threadtop/frame_namer.h"
+#include "u64map.h"
+#include "util.h"
+
+/* Functions kept past those the lists name before they are all dropped. */
+#define STALE_FNS_SLACK 65536
+
+static uint64_t mix(uint64_t h)
+{
+	/* splitmix64 finalizer */
+	h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+	h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+	return h ^ (h >> 31);
+}
+
+/* FNV-1a of a string, folded into h, the terminator included. */
+static uint64_t str_hash(uint64_t h, const char *s)
+{
+	for (; s && *s; s++)
+		h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+	return h * 0x100000001b3ull;
+}
+
+/* What a list of st depends on: its frames, its process, its flags. */
+static uint64_t stack_sum(const struct tt_stack *st)
+{
+	uint64_t h = mix(((uint64_t)st->nr << 48) ^ ((uint64_t)st->flags << 32) ^ st->pid);
+
+	for (unsigned i = 0; i < st->nr; i++)
+		h = mix(h ^ st->ips[i]);
+	return h;
+}
+
+static void list_free(void *v)
+{
+	struct hotfuncs_list *l = v;
+
+	if (!l)
+		return;
+	free(l->fns);
+	free(l->origin);
+	free(l);
+}
+
+static void drop_all(struct hotfuncs_cache *c)
+{
+	u64map__free_all(c->lists, list_free);
+	c->lists = u64map__new();
+	c->refs = 0;
+	for (size_t i = 0; i < c->nr_fns; i++) {
+		free(c->fns[i].name);
+		free(c->fns[i].module);
+	}
+	c->nr_fns = 0;
+	u64map__free(c->by_id);
+	c->by_id = u64map__new();
+}
+
+struct hotfuncs_cache *hotfuncs_cache__new(void)
+{
+	struct hotfuncs_cache *c = xcalloc(1, sizeof(*c));
+
+	c->lists = u64map__new();
+	c->by_id = u64map__new();
+	return c;
+}
+
+void hotfuncs_cache__free(struct hotfuncs_cache *c)
+{
+	if (!c)
+		return;
+	drop_all(c);
+	u64map__free_all(c->lists, list_free);
+	u64map__free(c->by_id);
+	u64map__free(c->addrs);
+	free(c->runs);
+	free(c->fns);
+	free(c->state);
+	free(c);
+}
+
+/* Drops the lists of stacks gone, or holding other frames than when derived. */
+static void drop_gone(struct hotfuncs_cache *c, const struct model *m)
+{
+	struct hotfuncs_list *l;
+	uint64_t key;
+	size_t pos = 0;
+
+	while (u64map__next(c->lists, &pos, &key, (void **)&l)) {
+		const struct tt_stack *st = model__stack(m, (uint32_t)key);
+
+		if (st && stack_sum(st) == l->sum)
+			continue;
+		u64map__remove_at(c->lists, &pos);
+		c->refs -= l->n;
+		list_free(l);
+	}
+}
+
+void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m)
+{
+	if (c->namer != model__frame_namer(m) || c->names_gen != model__names_gen(m)) {
+		drop_all(c);
+		c->namer = model__frame_namer(m);
+		c->names_gen = model__names_gen(m);
+	} else if (c->stacks_gone != model__stacks_gone(m)) {
+		drop_gone(c, m);
+	}
+	c->stacks_gone = model__stacks_gone(m);
+	/* Every function a list names is one of refs: the rest are of stacks gone. */
+	if (c->nr_fns > 2 * c->refs + STALE_FNS_SLACK)
+		drop_all(c);
+	if (!++c->gen) { /* wrapped: no state may look current */
+		for (size_t i = 0; i < c->nr_fns; i++)
+			c->state[i].gen = 0;
+		c->gen = 1;
+	}
+	if (!c->addrs)
+		c->addrs = u64map__new();
+}
+
+void hotfuncs_cache__end(struct hotfuncs_cache *c)
+{
+	u64map__free(c->addrs);
+	c->addrs = NULL;
+	c->nr_runs = 0;
+}
+
+/* The function (name, module, kernel) is, made when new. */
+static uint32_t fn_of(struct hotfuncs_cache *c, uint64_t id, const char *name, const char *module,
+		      bool kernel)
+{
+	size_t idx = (size_t)(uintptr_t)u64map__get(c->by_id, id);
+	struct hotfuncs_fn *f;
+	size_t cap = c->cap_fns;
+
+	if (idx)
+		return (uint32_t)(idx - 1);
+	xgrow((void **)&c->fns, &c->cap_fns, c->nr_fns + 1, sizeof(*c->fns));
+	xgrow((void **)&c->state, &cap, c->nr_fns + 1, sizeof(*c->state));
+	f = &c->fns[c->nr_fns];
+	*f = (struct hotfuncs_fn){
+		.id = id,
+		.name = name ? xstrdup(name) : NULL,
+		.module = module ? xstrdup(module) : NULL,
+		.kernel = kernel,
+	};
+	c->state[c->nr_fns] = (struct hotfuncs_fnstate){0};
+	u64map__put(c->by_id, id, (void *)(uintptr_t)(c->nr_fns + 1));
+	return (uint32_t)c->nr_fns++;
+}
+
+/* The run of the functions at ip (of process pid, or of the kernel) in c->runs, named once a set. */
+static size_t addr_run(struct hotfuncs_cache *c, const struct model *m, uint32_t pid, uint64_t ip,
+		       bool kernel)
+{
+	uint64_t key = mix(ip ^ mix(kernel ? 0x51ed27ull : (uint64_t)pid + 1)) | 1;
+	size_t at = (size_t)(uintptr_t)u64map__get(c->addrs, key);
+	uint32_t funcs[HOTFUNCS_INLINE_MAX];
+	struct frame_name fn;
+	unsigned n;
+
+	if (at)
+		return at - 1;
+	if (!c->namer && !lj_frame_is_lua(ip)) {
+		/* Frames are addresses (a replay without names): each its own function. */
+		funcs[0] = fn_of(c, key, NULL, kernel ? "[kernel]" : NULL, kernel);
+		n = 0;
+	} else {
+		model__frame_name(m, kernel ? 0 : pid, ip, kernel, &fn);
+		n = fn.inlined ? fn.nr_inlined : 0;
+		if (n > HOTFUNCS_INLINE_MAX - 1)
+			n = HOTFUNCS_INLINE_MAX - 1;
+		/* fn's strings live until the next naming: fn_of does not name. */
+		for (unsigned l = 0; l <= n; l++) {
+			const char *name = l ? fn.inlined[l - 1] : fn.name;
+			uint64_t id = str_hash(
+				str_hash(kernel ? 0x6b65726eull : 0xcbf29ce484222325ull, name),
+				fn.module);
+
+			funcs[l] = fn_of(c, id ? id : 1, name, fn.module, kernel);
+		}
+	}
+	xgrow((void **)&c->runs, &c->cap_runs, c->nr_runs + n + 2, sizeof(*c->runs));
+	at = c->nr_runs;
+	c->runs[at] = n + 1;
+	memcpy(&c->runs[at + 1], funcs, (n + 1) * sizeof(*funcs));
+	c->nr_runs += n + 2;
+	u64map__put(c->addrs, key, (void *)(uintptr_t)(at + 1));
+	return at;
+}
+
+/* Whether kernel frame ip is threadtop's own tracing (cut off kernel leaves). */
+static bool is_tracer(const struct model *m, uint64_t ip)
+{
+	struct frame_name fn;
+
+	model__frame_name(m, 0, ip, true, &fn);
+	return model__frame_is_tracer(fn.name);
+}
+
+static void derive(struct hotfuncs_cache *c, const struct model *m, const struct tt_stack *st,
+		   bool kpos, uint32_t pid, struct hotfuncs_list *l)
+{
+	bool kernel = st->flags & TT_STACK_KERNEL;
+	unsigned k0 = 0, nr = st->nr;
+	size_t cap = 0, ocap = 0;
+
+	/* As the call tree does: no frames of our own tracer at the kernel leaf. */
+	while (kpos && c->namer && nr > 1 && is_tracer(m, st->ips[k0])) {
+		k0++;
+		nr--;
+	}
+	l->n = 0;
+	l->leaf = HOTFUNCS_NO_FUNC;
+	l->always = false;
+	if (!++c->lstamp) {
+		for (size_t i = 0; i < c->nr_fns; i++)
+			c->fns[i].lstamp = 0;
+		c->lstamp = 1;
+	}
+	for (unsigned i = 0; i < nr; i++) {
+		uint64_t ip = st->ips[k0 + i];
+		size_t at = addr_run(c, m, pid, ip, kernel);
+		unsigned n = c->runs[at];
+
+		l->always |= lj_frame_is_lua(ip);
+		for (unsigned v = 0; v < n; v++) {
+			/* addr_run may have moved runs: read it again each time */
+			uint32_t f = c->runs[at + 1 + v];
+
+			if (!i && v + 1 == n)
+				l->leaf = f; /* the innermost function at the leaf */
+			if (c->fns[f].lstamp == c->lstamp)
+				continue; /* already on this stack: recursion */
+			c->fns[f].lstamp = c->lstamp;
+			xgrow((void **)&l->fns, &cap, l->n + 1, sizeof(*l->fns));
+			xgrow((void **)&l->origin, &ocap, l->n + 1, sizeof(*l->origin));
+			l->fns[l->n] = f;
+			l->origin[l->n] = (struct hotfuncs_origin){
+				.ip = ip,
+				.pid = kernel ? 0 : pid,
+				.level = (uint8_t)v,
+			};
+			l->n++;
+		}
+	}
+}
+
+const struct hotfuncs_list *hotfuncs_cache__list(struct hotfuncs_cache *c, const struct model *m,
+						 const struct tt_stack *st, bool kpos, uint32_t pid)
+{
+	/* The process names the frames of a user stack; a kernel stack's are the kernel's. */
+	bool by_pid;
+	uint64_t key;
+	struct hotfuncs_list *l;
+
+	if (!st)
+		return NULL;
+	by_pid = !(st->flags & TT_STACK_KERNEL) && (kpos || !st->pid);
+	key = st->id | (kpos ? 1ull << 63 : 0) | 1ull << 62 |
+	      (by_pid ? (uint64_t)(pid & 0x3fffffff) << 32 : 0);
+	l = u64map__get(c->lists, key);
+	if (l && l->always && l->gen != c->gen) {
+		c->refs -= l->n;
+		free(l->fns);
+		free(l->origin);
+		l->fns = NULL;
+		l->origin = NULL;
+		derive(c, m, st, kpos, pid, l);
+		c->refs += l->n;
+		l->gen = c->gen;
+	}
+	if (l)
+		return l;
+	l = xcalloc(1, sizeof(*l));
+	l->key = key;
+	l->sum = stack_sum(st);
+	l->gen = c->gen;
+	derive(c, m, st, kpos, pid, l);
+	c->refs += l->n;
+	u64map__put(c->lists, key, l);
+	return l;
+}

@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What the hot functions (hotfuncs.c) derive of one stack before counting
+ * it: the functions on it, once each, first seen first, with where each was
+ * first seen, and the function its samples count self in. Kept per stack id
+ * (and position, and process where naming needs it) across the sets a
+ * struct hotfuncs_cache makes, so that a refresh of 50,000 stacks only sums
+ * counts; internal to hotfuncs.c and hotfuncs_cache.c.
+ */
+#ifndef THREADTOP_HOTFUNCS_CACHE_H
+#define THREADTOP_HOTFUNCS_CACHE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hotfuncs.h"
+
+#define HOTFUNCS_NO_FUNC UINT32_MAX
+
+struct frame_namer;
+struct u64map;
+
+/* A function: its identity and names, owned by the cache. */
+struct hotfuncs_fn {
+	uint64_t id;
+	char *name;   /* NULL: a frame named by its address alone */
+	char *module; /* NULL when unknown */
+	bool kernel;
+	uint32_t lstamp; /* the last list it was put on (deriving) */
+};
+
+/* A function in the set being made (gen: that set's): small, as counting
+ * reaches it at every frame of every pair. */
+struct hotfuncs_fnstate {
+	uint32_t gen;
+	uint32_t out; /* its entry in the set; HOTFUNCS_NO_FUNC: beyond HOTFUNCS_MAX */
+};
+
+/* Where a function of a list was first seen on its stack. */
+struct hotfuncs_origin {
+	uint64_t ip;
+	uint32_t pid; /* 0 for kernel frames */
+	uint8_t level;
+};
+
+/* A stack in one position (kernel or user stack of a pair), derived. */
+struct hotfuncs_list {
+	uint64_t key, sum; /* sum: of the stack's frames, to tell a stack replaced */
+	uint32_t *fns;	   /* n functions, once each, leaf first */
+	struct hotfuncs_origin *origin;
+	uint32_t n;
+	uint32_t leaf; /* the innermost function at the leaf; HOTFUNCS_NO_FUNC: no frames */
+	bool always;   /* LuaJIT frames (names that come later): derived for every set */
+	uint32_t gen;  /* of the set it was derived for */
+};
+
+struct hotfuncs_cache {
+	const struct frame_namer *namer; /* the model's when it was filled */
+	uint64_t names_gen, stacks_gone; /* the model's then (model__names_gen, _stacks_gone) */
+	struct u64map *lists;		 /* key -> struct hotfuncs_list */
+	size_t refs;			 /* functions on all the lists */
+	struct hotfuncs_fn *fns;
+	struct hotfuncs_fnstate *state; /* beside fns */
+	size_t nr_fns, cap_fns;
+	struct u64map *by_id; /* function identity -> index + 1 */
+	uint32_t gen;	      /* of the set being made */
+	uint32_t lstamp;      /* of the list being derived */
+	/* While a set is made: (process, address) -> its functions' run in runs. */
+	struct u64map *addrs;
+	uint32_t *runs; /* [n, f0 .. fn-1] */
+	size_t nr_runs, cap_runs;
+};
+
+/* Readies c for a set over m: drops what the model changed since. */
+void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m);
+/* Ends a set: drops the address table of the derivations. */
+void hotfuncs_cache__end(struct hotfuncs_cache *c);
+/*
+ * The list of stack st in the kernel (kpos) or user position of a pair of
+ * process pid (the one that names its frames), derived now or earlier; NULL
+ * for a NULL stack. Lives until the next hotfuncs_cache__begin.
+ */
+const struct hotfuncs_list *hotfuncs_cache__list(struct hotfuncs_cache *c, const struct model *m,
+						 const struct tt_stack *st, bool kpos,
+						 uint32_t pid);
+
+#endif /* THREADTOP_HOTFUNCS_CACHE_H */
