@@ -21,15 +21,41 @@ struct hotfuncs_count {
 	uint32_t stamp;	 /* the last pair that counted it in total */
 	uint32_t pid;	 /* the last process counted (pids: the entry's) */
 	bool total_seen; /* pid is set */
+	bool pids_full;	 /* the entry lists all the processes it can, and more_pids */
 };
 
+/* Bytes of the blocks the entries' names are copied to, at least. */
+#define STRINGS_BLOCK 65536
+
+/* A copy of s the set owns: 65,536 entries, a few blocks. */
 static const char *keep(struct hotfuncs *h, const char *s)
 {
-	char *c = xstrdup(s);
+	size_t len = strlen(s) + 1;
+	char *c;
 
-	xgrow((void **)&h->strings, &h->cap_strings, h->nr_strings + 1, sizeof(*h->strings));
-	h->strings[h->nr_strings++] = c;
+	if (len > h->block_left) {
+		size_t size = len > STRINGS_BLOCK ? len : STRINGS_BLOCK;
+
+		xgrow((void **)&h->strings, &h->cap_strings, h->nr_strings + 1,
+		      sizeof(*h->strings));
+		h->block_at = h->strings[h->nr_strings++] = xmalloc(size);
+		h->block_left = size;
+	}
+	c = h->block_at;
+	memcpy(c, s, len);
+	h->block_at += len;
+	h->block_left -= len;
 	return c;
+}
+
+/* The set's copy of the cache's module name s: the one the previous entry took, mostly. */
+static const char *keep_module(struct hotfuncs *h, const char *s)
+{
+	if (s != h->last_module) {
+		h->last_module = s;
+		h->last_module_copy = keep(h, s);
+	}
+	return h->last_module_copy;
 }
 
 /* The entry of cache function fn in h, made when the set first sees it (at o). */
@@ -52,7 +78,7 @@ static uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_or
 	f = &h->store[h->nr];
 	*f = (struct hotfunc){
 		.name = cf->name ? keep(h, cf->name) : NULL,
-		.module = cf->module ? keep(h, cf->module) : NULL,
+		.module = cf->module ? keep_module(h, cf->module) : NULL,
 		.kernel = cf->kernel,
 		.ip = o->ip,
 		.pid = o->pid,
@@ -62,7 +88,8 @@ static uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_or
 	return (uint32_t)h->nr++;
 }
 
-static void add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
+/* Adds pid to f's processes; false once f can take no more (more_pids). */
+static bool add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
 {
 	if (!f->nr_pids) { /* comm: a model_stack_count's, TT_COMM_LEN long */
 		memcpy(f->comm, comm, sizeof(f->comm));
@@ -70,11 +97,12 @@ static void add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
 	}
 	for (unsigned i = 0; i < f->nr_pids; i++)
 		if (f->pids[i] == pid)
-			return;
+			return true;
 	if (f->nr_pids < HOTFUNC_PIDS)
 		f->pids[f->nr_pids++] = pid;
 	else
 		f->more_pids = true;
+	return !f->more_pids;
 }
 
 /* Counts the functions of stack l of pair `stamp` in their totals; the leaf's also in self. */
@@ -94,10 +122,11 @@ static void count_list(struct hotfuncs *h, const struct hotfuncs_list *l,
 			continue; /* already on this stack: recursion */
 		s->stamp = stamp;
 		s->total += samples;
-		if (s->pid != c->pid || !s->total_seen) {
+		if ((s->pid != c->pid || !s->total_seen) && !s->pids_full) {
+			/* Not the entry's (a cache miss a frame) for a function in every process. */
 			s->pid = c->pid;
 			s->total_seen = true;
-			add_pid(&h->store[out], c->pid, c->comm);
+			s->pids_full = !add_pid(&h->store[out], c->pid, c->comm);
 		}
 	}
 	if (!leaf || l->leaf == HOTFUNCS_NO_FUNC)
@@ -113,12 +142,9 @@ static void count_list(struct hotfuncs *h, const struct hotfuncs_list *l,
 static void add_pair(struct hotfuncs *h, const struct model *m, const struct model_stack_count *c,
 		     uint32_t stamp)
 {
-	const struct tt_stack *us = model__stack(m, c->ustack_id);
-	const struct tt_stack *ks = model__stack(m, c->kstack_id);
-	uint32_t upid = us && us->pid ? us->pid : c->pid;
-	const struct hotfuncs_list *ul = hotfuncs_cache__list(h->cache, m, us, false, upid);
-	const struct hotfuncs_list *kl = hotfuncs_cache__list(h->cache, m, ks, true, c->pid);
+	const struct hotfuncs_list *ul, *kl;
 
+	hotfuncs_cache__pair(h->cache, m, c, &ul, &kl);
 	h->total += c->samples;
 	/* The user leaf is the sample's leaf when the kernel stack has no frames. */
 	if (ul)

@@ -67,8 +67,11 @@ struct hotfuncs {
 	size_t cap;
 	struct hotfuncs_cache *cache;  /* while counting */
 	struct hotfuncs_count *counts; /* self, total, stamp per entry while counting */
-	char **strings;
+	char **strings;		       /* blocks of the names */
 	size_t nr_strings, cap_strings;
+	char *block_at; /* the free end of the latest block */
+	size_t block_left;
+	const char *last_module, *last_module_copy; /* the cache's, the set's */
 };
 
 /*

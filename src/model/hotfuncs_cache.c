@@ -59,18 +59,26 @@ static void list_free(void *v)
 	free(l);
 }
 
+/* The pairs point to lists: they go whenever lists do. */
+static void drop_pairs(struct hotfuncs_cache *c)
+{
+	u64map__free_all(c->pairs, free);
+	c->pairs = u64map__new();
+}
+
 static void drop_all(struct hotfuncs_cache *c)
 {
+	drop_pairs(c);
 	u64map__free_all(c->lists, list_free);
 	c->lists = u64map__new();
 	c->refs = 0;
-	for (size_t i = 0; i < c->nr_fns; i++) {
+	for (size_t i = 0; i < c->nr_fns; i++)
 		free(c->fns[i].name);
-		free(c->fns[i].module);
-	}
 	c->nr_fns = 0;
 	u64map__free(c->by_id);
 	c->by_id = u64map__new();
+	u64map__free_all(c->modules, free);
+	c->modules = u64map__new();
 }
 
 struct hotfuncs_cache *hotfuncs_cache__new(void)
@@ -78,7 +86,9 @@ struct hotfuncs_cache *hotfuncs_cache__new(void)
 	struct hotfuncs_cache *c = xcalloc(1, sizeof(*c));
 
 	c->lists = u64map__new();
+	c->pairs = u64map__new();
 	c->by_id = u64map__new();
+	c->modules = u64map__new();
 	return c;
 }
 
@@ -87,8 +97,10 @@ void hotfuncs_cache__free(struct hotfuncs_cache *c)
 	if (!c)
 		return;
 	drop_all(c);
+	u64map__free_all(c->pairs, free);
 	u64map__free_all(c->lists, list_free);
 	u64map__free(c->by_id);
+	u64map__free_all(c->modules, free);
 	u64map__free(c->addrs);
 	free(c->runs);
 	free(c->fns);
@@ -103,6 +115,7 @@ static void drop_gone(struct hotfuncs_cache *c, const struct model *m)
 	uint64_t key;
 	size_t pos = 0;
 
+	drop_pairs(c);
 	while (u64map__next(c->lists, &pos, &key, (void **)&l)) {
 		const struct tt_stack *st = model__stack(m, (uint32_t)key);
 
@@ -127,6 +140,10 @@ void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m)
 	/* Every function a list names is one of refs: the rest are of stacks gone. */
 	if (c->nr_fns > 2 * c->refs + STALE_FNS_SLACK)
 		drop_all(c);
+	/* Pairs of earlier sets no longer asked for: at most as many as the latest set's. */
+	if (u64map__count(c->pairs) > 2 * c->nr_set_pairs + STALE_FNS_SLACK)
+		drop_pairs(c);
+	c->nr_set_pairs = 0;
 	if (!++c->gen) { /* wrapped: no state may look current */
 		for (size_t i = 0; i < c->nr_fns; i++)
 			c->state[i].gen = 0;
@@ -141,6 +158,24 @@ void hotfuncs_cache__end(struct hotfuncs_cache *c)
 	u64map__free(c->addrs);
 	c->addrs = NULL;
 	c->nr_runs = 0;
+}
+
+/* The cache's one copy of module name s (a few modules, a million functions). */
+static char *module_of(struct hotfuncs_cache *c, const char *s)
+{
+	uint64_t k = str_hash(0xcbf29ce484222325ull, s);
+	char *m;
+
+	for (k = k ? k : 1;; k = k + 1 ? k + 1 : 1) {
+		m = u64map__get(c->modules, k);
+		if (!m) {
+			m = xstrdup(s);
+			u64map__put(c->modules, k, m);
+			return m;
+		}
+		if (!strcmp(m, s))
+			return m;
+	}
 }
 
 /* The function (name, module, kernel) is, made when new. */
@@ -159,7 +194,7 @@ static uint32_t fn_of(struct hotfuncs_cache *c, uint64_t id, const char *name, c
 	*f = (struct hotfuncs_fn){
 		.id = id,
 		.name = name ? xstrdup(name) : NULL,
-		.module = module ? xstrdup(module) : NULL,
+		.module = module ? module_of(c, module) : NULL,
 		.kernel = kernel,
 	};
 	c->state[c->nr_fns] = (struct hotfuncs_fnstate){0};
@@ -298,4 +333,41 @@ const struct hotfuncs_list *hotfuncs_cache__list(struct hotfuncs_cache *c, const
 	c->refs += l->n;
 	u64map__put(c->lists, key, l);
 	return l;
+}
+
+void hotfuncs_cache__pair(struct hotfuncs_cache *c, const struct model *m,
+			  const struct model_stack_count *p, const struct hotfuncs_list **ret_ul,
+			  const struct hotfuncs_list **ret_kl)
+{
+	uint64_t key = mix(((uint64_t)p->kstack_id << 32 | p->ustack_id) ^ mix(p->pid + 1ull));
+	const struct tt_stack *us, *ks;
+	struct hotfuncs_pair *hp;
+	uint32_t upid;
+
+	c->nr_set_pairs++;
+	for (key = key ? key : 1;; key = key + 1 ? key + 1 : 1) {
+		hp = u64map__get(c->pairs, key);
+		if (!hp)
+			break;
+		if (hp->kstack_id != p->kstack_id || hp->ustack_id != p->ustack_id ||
+		    hp->pid != p->pid)
+			continue;
+		/* Lists with LuaJIT frames are derived again for each set. */
+		if ((hp->ul && hp->ul->always && hp->ul->gen != c->gen) ||
+		    (hp->kl && hp->kl->always && hp->kl->gen != c->gen))
+			break;
+		*ret_ul = hp->ul;
+		*ret_kl = hp->kl;
+		return;
+	}
+	us = model__stack(m, p->ustack_id);
+	ks = model__stack(m, p->kstack_id);
+	upid = us && us->pid ? us->pid : p->pid;
+	*ret_ul = hotfuncs_cache__list(c, m, us, false, upid);
+	*ret_kl = hotfuncs_cache__list(c, m, ks, true, p->pid);
+	if (hp || (p->ustack_id && !us) || (p->kstack_id && !ks))
+		return; /* known (derived again), or a stack to come: not kept */
+	hp = xmalloc(sizeof(*hp));
+	*hp = (struct hotfuncs_pair){p->kstack_id, p->ustack_id, p->pid, *ret_ul, *ret_kl};
+	u64map__put(c->pairs, key, hp);
 }

@@ -24,7 +24,7 @@ struct u64map;
 struct hotfuncs_fn {
 	uint64_t id;
 	char *name;   /* NULL: a frame named by its address alone */
-	char *module; /* NULL when unknown */
+	char *module; /* NULL when unknown; one of modules */
 	bool kernel;
 	uint32_t lstamp; /* the last list it was put on (deriving) */
 };
@@ -54,17 +54,26 @@ struct hotfuncs_list {
 	uint32_t gen;  /* of the set it was derived for */
 };
 
+/* A stack pair of a set: its lists, looked up once. */
+struct hotfuncs_pair {
+	uint32_t kstack_id, ustack_id, pid;
+	const struct hotfuncs_list *ul, *kl;
+};
+
 struct hotfuncs_cache {
 	const struct frame_namer *namer; /* the model's when it was filled */
 	uint64_t names_gen, stacks_gone; /* the model's then (model__names_gen, _stacks_gone) */
 	struct u64map *lists;		 /* key -> struct hotfuncs_list */
+	struct u64map *pairs;		 /* (stacks, process) -> struct hotfuncs_pair */
+	size_t nr_set_pairs;		 /* pairs the set being made looked up */
 	size_t refs;			 /* functions on all the lists */
 	struct hotfuncs_fn *fns;
 	struct hotfuncs_fnstate *state; /* beside fns */
 	size_t nr_fns, cap_fns;
-	struct u64map *by_id; /* function identity -> index + 1 */
-	uint32_t gen;	      /* of the set being made */
-	uint32_t lstamp;      /* of the list being derived */
+	struct u64map *by_id;	/* function identity -> index + 1 */
+	struct u64map *modules; /* the module names, once each: hash -> string */
+	uint32_t gen;		/* of the set being made */
+	uint32_t lstamp;	/* of the list being derived */
 	/* While a set is made: (process, address) -> its functions' run in runs. */
 	struct u64map *addrs;
 	uint32_t *runs; /* [n, f0 .. fn-1] */
@@ -80,6 +89,10 @@ void hotfuncs_cache__end(struct hotfuncs_cache *c);
  * process pid (the one that names its frames), derived now or earlier; NULL
  * for a NULL stack. Lives until the next hotfuncs_cache__begin.
  */
+/* The lists of the user and kernel stack of pair p (NULL: none), as hotfuncs_cache__list. */
+void hotfuncs_cache__pair(struct hotfuncs_cache *c, const struct model *m,
+			  const struct model_stack_count *p, const struct hotfuncs_list **ret_ul,
+			  const struct hotfuncs_list **ret_kl);
 const struct hotfuncs_list *hotfuncs_cache__list(struct hotfuncs_cache *c, const struct model *m,
 						 const struct tt_stack *st, bool kpos,
 						 uint32_t pid);

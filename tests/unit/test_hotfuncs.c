@@ -480,6 +480,29 @@ static void cache_follows_replaced_stack(void **state)
 	model__free(m);
 }
 
+/* Samples whose stack comes later: the set after it has its frames. */
+static void cache_waits_for_stacks(void **state)
+{
+	static const uint64_t later[] = {U_REC, U_MAIN};
+	struct model *m = fixture();
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
+	struct hotfuncs *h;
+
+	(void)state;
+	cpu_sample(m, 10, 13, 0, 9, 2);
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_int_equal(h->total, 14 + 2);
+	assert_int_equal(find(h, "rec")->total, 3);
+	hotfuncs__free(h);
+	add_stack(m, 9, 10, false, later, 2);
+	h = cached_is_cold(c, m, WIN_SESSION);
+	assert_int_equal(find(h, "rec")->total, 3 + 2);
+	assert_int_equal(find(h, "rec")->self, 2);
+	hotfuncs__free(h);
+	hotfuncs_cache__free(c);
+	model__free(m);
+}
+
 /* A sample at t of thread tid of process pid. */
 static void cpu_sample_at(struct model *m, uint64_t t, uint32_t pid, uint32_t tid, uint32_t u)
 {
@@ -562,6 +585,7 @@ int main(void)
 		cmocka_unit_test(cache_follows_names),
 		cmocka_unit_test(cache_follows_replaced_stack),
 		cmocka_unit_test(cache_drops_aged_stacks),
+		cmocka_unit_test(cache_waits_for_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
