@@ -64,6 +64,7 @@ static void drop_pairs(struct hotfuncs_cache *c)
 {
 	u64map__free_all(c->pairs, free);
 	c->pairs = u64map__new();
+	c->nr_order = 0;
 }
 
 static void drop_all(struct hotfuncs_cache *c)
@@ -102,6 +103,7 @@ void hotfuncs_cache__free(struct hotfuncs_cache *c)
 	u64map__free(c->by_id);
 	u64map__free_all(c->modules, free);
 	u64map__free(c->addrs);
+	free(c->order);
 	free(c->runs);
 	free(c->fns);
 	free(c->state);
@@ -155,6 +157,7 @@ void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m)
 
 void hotfuncs_cache__end(struct hotfuncs_cache *c)
 {
+	c->nr_order = c->nr_set_pairs;
 	u64map__free(c->addrs);
 	c->addrs = NULL;
 	c->nr_runs = 0;
@@ -339,12 +342,26 @@ void hotfuncs_cache__pair(struct hotfuncs_cache *c, const struct model *m,
 			  const struct model_stack_count *p, const struct hotfuncs_list **ret_ul,
 			  const struct hotfuncs_list **ret_kl)
 {
-	uint64_t key = mix(((uint64_t)p->kstack_id << 32 | p->ustack_id) ^ mix(p->pid + 1ull));
+	size_t i = c->nr_set_pairs++;
+	struct hotfuncs_pair *o = i < c->nr_order ? &c->order[i] : NULL;
 	const struct tt_stack *us, *ks;
 	struct hotfuncs_pair *hp;
+	uint64_t key;
 	uint32_t upid;
 
-	c->nr_set_pairs++;
+	/* The pair the latest set had here (the same pairs in the same order: in turn). */
+	if (o && o->kept && o->kstack_id == p->kstack_id && o->ustack_id == p->ustack_id &&
+	    o->pid == p->pid && !(o->ul && o->ul->always) && !(o->kl && o->kl->always)) {
+		*ret_ul = o->ul;
+		*ret_kl = o->kl;
+		return;
+	}
+	xgrow((void **)&c->order, &c->cap_order, i + 1, sizeof(*c->order));
+	if (i >= c->nr_order)
+		c->nr_order = i + 1; /* the latest set's beyond it are read no more */
+	o = &c->order[i];
+	o->kept = false;
+	key = mix(((uint64_t)p->kstack_id << 32 | p->ustack_id) ^ mix(p->pid + 1ull));
 	for (key = key ? key : 1;; key = key + 1 ? key + 1 : 1) {
 		hp = u64map__get(c->pairs, key);
 		if (!hp)
@@ -358,6 +375,7 @@ void hotfuncs_cache__pair(struct hotfuncs_cache *c, const struct model *m,
 			break;
 		*ret_ul = hp->ul;
 		*ret_kl = hp->kl;
+		*o = *hp;
 		return;
 	}
 	us = model__stack(m, p->ustack_id);
@@ -365,9 +383,14 @@ void hotfuncs_cache__pair(struct hotfuncs_cache *c, const struct model *m,
 	upid = us && us->pid ? us->pid : p->pid;
 	*ret_ul = hotfuncs_cache__list(c, m, us, false, upid);
 	*ret_kl = hotfuncs_cache__list(c, m, ks, true, p->pid);
-	if (hp || (p->ustack_id && !us) || (p->kstack_id && !ks))
-		return; /* known (derived again), or a stack to come: not kept */
+	if (hp) { /* known, its LuaJIT lists derived again */
+		*o = *hp;
+		return;
+	}
+	if ((p->ustack_id && !us) || (p->kstack_id && !ks))
+		return; /* a stack to come: not kept */
 	hp = xmalloc(sizeof(*hp));
-	*hp = (struct hotfuncs_pair){p->kstack_id, p->ustack_id, p->pid, *ret_ul, *ret_kl};
+	*hp = (struct hotfuncs_pair){p->kstack_id, p->ustack_id, p->pid, true, *ret_ul, *ret_kl};
 	u64map__put(c->pairs, key, hp);
+	*o = *hp;
 }

@@ -57,6 +57,7 @@ struct hotfuncs_list {
 /* A stack pair of a set: its lists, looked up once. */
 struct hotfuncs_pair {
 	uint32_t kstack_id, ustack_id, pid;
+	bool kept; /* in order: a pair of the map (not one whose stack is to come) */
 	const struct hotfuncs_list *ul, *kl;
 };
 
@@ -66,7 +67,11 @@ struct hotfuncs_cache {
 	struct u64map *lists;		 /* key -> struct hotfuncs_list */
 	struct u64map *pairs;		 /* (stacks, process) -> struct hotfuncs_pair */
 	size_t nr_set_pairs;		 /* pairs the set being made looked up */
-	size_t refs;			 /* functions on all the lists */
+	/* The pairs of the latest set in its order, the set being made's up to
+	 * nr_set_pairs: a set over the same pairs finds them here in turn. */
+	struct hotfuncs_pair *order;
+	size_t nr_order, cap_order;
+	size_t refs; /* functions on all the lists */
 	struct hotfuncs_fn *fns;
 	struct hotfuncs_fnstate *state; /* beside fns */
 	size_t nr_fns, cap_fns;
