@@ -7,8 +7,9 @@
  * says nothing changed: a names change (kallsyms in, another namer) drops
  * everything, a stack aged or replaced drops the lists of stacks that are
  * gone or hold other frames. Memory follows the stacks present: lists of
- * stacks gone go at the next set, and the functions when they outnumber
- * those the lists still name.
+ * stacks gone go at the next set, the functions when they outnumber those
+ * the lists still name, the pairs (each pair's two lists, looked up once)
+ * with any list or when they outnumber the latest set's.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -97,9 +98,10 @@ void hotfuncs_cache__free(struct hotfuncs_cache *c)
 {
 	if (!c)
 		return;
-	drop_all(c);
 	u64map__free_all(c->pairs, free);
 	u64map__free_all(c->lists, list_free);
+	for (size_t i = 0; i < c->nr_fns; i++)
+		free(c->fns[i].name);
 	u64map__free(c->by_id);
 	u64map__free_all(c->modules, free);
 	u64map__free(c->addrs);
@@ -160,7 +162,9 @@ void hotfuncs_cache__end(struct hotfuncs_cache *c)
 	c->nr_order = c->nr_set_pairs;
 	u64map__free(c->addrs);
 	c->addrs = NULL;
-	c->nr_runs = 0;
+	free(c->runs); /* as large as the frames of the stacks new to the set */
+	c->runs = NULL;
+	c->nr_runs = c->cap_runs = 0;
 }
 
 /* The cache's one copy of module name s (a few modules, a million functions). */

@@ -4,8 +4,9 @@
  * it: the functions on it, once each, first seen first, with where each was
  * first seen, and the function its samples count self in. Kept per stack id
  * (and position, and process where naming needs it) across the sets a
- * struct hotfuncs_cache makes, so that a refresh of 50,000 stacks only sums
- * counts; internal to hotfuncs.c and hotfuncs_cache.c.
+ * struct hotfuncs_cache makes, and each pair's two lists, so that a refresh
+ * of 50,000 stacks only sums counts; internal to hotfuncs.c and
+ * hotfuncs_cache.c.
  */
 #ifndef THREADTOP_HOTFUNCS_CACHE_H
 #define THREADTOP_HOTFUNCS_CACHE_H
