@@ -88,8 +88,8 @@ struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_c
  * functions), so a set made again over 50,000 stacks only sums counts. It
  * follows the model (model__names_gen, model__stacks_gone): a names change
  * drops it all, a stack aged or replaced drops what was derived of it; its
- * memory is of the order of the stacks the model holds. One model per
- * cache, one set made at a time (not thread-safe). Free it (NULL-safe)
+ * memory is of the order of the stacks the model holds. Another model
+ * drops it too. One set made at a time (not thread-safe). Free it (NULL-safe)
  * after the model's last set; the sets made do not point into it.
  */
 struct hotfuncs_cache;

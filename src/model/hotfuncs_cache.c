@@ -133,8 +133,10 @@ static void drop_gone(struct hotfuncs_cache *c, const struct model *m)
 
 void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m)
 {
-	if (c->namer != model__frame_namer(m) || c->names_gen != model__names_gen(m)) {
+	if (c->model != m || c->namer != model__frame_namer(m) ||
+	    c->names_gen != model__names_gen(m)) {
 		drop_all(c);
+		c->model = m;
 		c->namer = model__frame_namer(m);
 		c->names_gen = model__names_gen(m);
 	} else if (c->stacks_gone != model__stacks_gone(m)) {

@@ -63,7 +63,8 @@ struct hotfuncs_pair {
 };
 
 struct hotfuncs_cache {
-	const struct frame_namer *namer; /* the model's when it was filled */
+	const struct model *model;	 /* what it was filled from */
+	const struct frame_namer *namer; /* the model's then */
 	uint64_t names_gen, stacks_gone; /* the model's then (model__names_gen, _stacks_gone) */
 	struct u64map *lists;		 /* key -> struct hotfuncs_list */
 	struct u64map *pairs;		 /* (stacks, process) -> struct hotfuncs_pair */
