@@ -74,6 +74,11 @@ static void drop_all(struct hotfuncs_cache *c)
 	u64map__free_all(c->lists, list_free);
 	c->lists = u64map__new();
 	c->refs = 0;
+	c->frames = 0;
+	free(c->addrs);
+	c->addrs = NULL;
+	c->nr_addrs = c->cap_addrs = 0;
+	c->nr_runs = 0;
 	for (size_t i = 0; i < c->nr_fns; i++)
 		free(c->fns[i].name);
 	c->nr_fns = 0;
@@ -104,11 +109,12 @@ void hotfuncs_cache__free(struct hotfuncs_cache *c)
 		free(c->fns[i].name);
 	u64map__free(c->by_id);
 	u64map__free_all(c->modules, free);
-	u64map__free(c->addrs);
+	free(c->addrs);
 	free(c->order);
 	free(c->runs);
 	free(c->fns);
 	free(c->state);
+	free(c->lstamps);
 	free(c);
 }
 
@@ -127,6 +133,7 @@ static void drop_gone(struct hotfuncs_cache *c, const struct model *m)
 			continue;
 		u64map__remove_at(c->lists, &pos);
 		c->refs -= l->n;
+		c->frames -= l->frames;
 		list_free(l);
 	}
 }
@@ -144,7 +151,8 @@ void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m)
 	}
 	c->stacks_gone = model__stacks_gone(m);
 	/* Every function a list names is one of refs: the rest are of stacks gone. */
-	if (c->nr_fns > 2 * c->refs + STALE_FNS_SLACK)
+	if (c->nr_fns > 2 * c->refs + STALE_FNS_SLACK ||
+	    c->nr_addrs > 2 * c->frames + STALE_FNS_SLACK)
 		drop_all(c);
 	/* Pairs of earlier sets no longer asked for: at most as many as the latest set's. */
 	if (u64map__count(c->pairs) > 2 * c->nr_set_pairs + STALE_FNS_SLACK)
@@ -155,18 +163,31 @@ void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m)
 			c->state[i].gen = 0;
 		c->gen = 1;
 	}
-	if (!c->addrs)
-		c->addrs = u64map__new();
 }
 
 void hotfuncs_cache__end(struct hotfuncs_cache *c)
 {
 	c->nr_order = c->nr_set_pairs;
-	u64map__free(c->addrs);
-	c->addrs = NULL;
-	free(c->runs); /* as large as the frames of the stacks new to the set */
-	c->runs = NULL;
-	c->nr_runs = c->cap_runs = 0;
+}
+
+/* Slots of the address table: a power of two, at most half full. */
+static void addrs_grow(struct hotfuncs_cache *c)
+{
+	size_t cap = c->cap_addrs ? 2 * c->cap_addrs : 4096;
+	struct hotfuncs_addr *old = c->addrs;
+
+	c->addrs = xcalloc(cap, sizeof(*c->addrs));
+	for (size_t i = 0; i < c->cap_addrs; i++) {
+		size_t j;
+
+		if (!old[i].key)
+			continue;
+		for (j = (old[i].key >> 1) & (cap - 1); c->addrs[j].key; j = (j + 1) & (cap - 1))
+			;
+		c->addrs[j] = old[i];
+	}
+	c->cap_addrs = cap;
+	free(old);
 }
 
 /* The cache's one copy of module name s (a few modules, a million functions). */
@@ -187,45 +208,70 @@ static char *module_of(struct hotfuncs_cache *c, const char *s)
 	}
 }
 
+static uint32_t new_fn(struct hotfuncs_cache *c, uint64_t id, const char *name, const char *module,
+		       bool kernel);
+
 /* The function (name, module, kernel) is, made when new. */
 static uint32_t fn_of(struct hotfuncs_cache *c, uint64_t id, const char *name, const char *module,
 		      bool kernel)
 {
 	size_t idx = (size_t)(uintptr_t)u64map__get(c->by_id, id);
-	struct hotfuncs_fn *f;
-	size_t cap = c->cap_fns;
 
 	if (idx)
 		return (uint32_t)(idx - 1);
+	idx = new_fn(c, id, name, module ? module_of(c, module) : NULL, kernel);
+	u64map__put(c->by_id, id, (void *)(uintptr_t)(idx + 1));
+	return (uint32_t)idx;
+}
+
+/* A new function; module: one of c->modules, a literal or NULL. */
+static uint32_t new_fn(struct hotfuncs_cache *c, uint64_t id, const char *name, const char *module,
+		       bool kernel)
+{
+	struct hotfuncs_fn *f;
+	size_t cap = c->cap_fns, lcap = c->cap_fns;
+
 	xgrow((void **)&c->fns, &c->cap_fns, c->nr_fns + 1, sizeof(*c->fns));
 	xgrow((void **)&c->state, &cap, c->nr_fns + 1, sizeof(*c->state));
+	xgrow((void **)&c->lstamps, &lcap, c->nr_fns + 1, sizeof(*c->lstamps));
+	c->lstamps[c->nr_fns] = 0;
 	f = &c->fns[c->nr_fns];
 	*f = (struct hotfuncs_fn){
 		.id = id,
 		.name = name ? xstrdup(name) : NULL,
-		.module = module ? module_of(c, module) : NULL,
+		.module = module,
 		.kernel = kernel,
 	};
 	c->state[c->nr_fns] = (struct hotfuncs_fnstate){0};
-	u64map__put(c->by_id, id, (void *)(uintptr_t)(c->nr_fns + 1));
 	return (uint32_t)c->nr_fns++;
 }
 
-/* The run of the functions at ip (of process pid, or of the kernel) in c->runs, named once a set. */
-static size_t addr_run(struct hotfuncs_cache *c, const struct model *m, uint32_t pid, uint64_t ip,
-		       bool kernel)
+/* The functions at ip (of process pid, or of the kernel): *ret_n of them, named once. */
+static const uint32_t *addr_funcs(struct hotfuncs_cache *c, const struct model *m, uint32_t pid,
+				  uint64_t ip, bool kernel, unsigned *ret_n)
 {
 	uint64_t key = mix(ip ^ mix(kernel ? 0x51ed27ull : (uint64_t)pid + 1)) | 1;
-	size_t at = (size_t)(uintptr_t)u64map__get(c->addrs, key);
 	uint32_t funcs[HOTFUNCS_INLINE_MAX];
+	struct hotfuncs_addr *a;
 	struct frame_name fn;
+	size_t j;
 	unsigned n;
 
-	if (at)
-		return at - 1;
+	if (2 * (c->nr_addrs + 1) > c->cap_addrs)
+		addrs_grow(c);
+	/* key >> 1: its low bit is always set (0 = a free slot) */
+	for (j = (key >> 1) & (c->cap_addrs - 1); c->addrs[j].key;
+	     j = (j + 1) & (c->cap_addrs - 1)) {
+		a = &c->addrs[j];
+		if (a->key == key) {
+			*ret_n = a->n;
+			return a->n == 1 ? &a->first : &c->runs[a->first];
+		}
+	}
 	if (!c->namer && !lj_frame_is_lua(ip)) {
-		/* Frames are addresses (a replay without names): each its own function. */
-		funcs[0] = fn_of(c, key, NULL, kernel ? "[kernel]" : NULL, kernel);
+		/* Frames are addresses (a replay without names): each its own function,
+		 * made once as the address is (the table lives as long as the functions). */
+		funcs[0] = new_fn(c, key, NULL, kernel ? "[kernel]" : NULL, kernel);
 		n = 0;
 	} else {
 		model__frame_name(m, kernel ? 0 : pid, ip, kernel, &fn);
@@ -242,13 +288,18 @@ static size_t addr_run(struct hotfuncs_cache *c, const struct model *m, uint32_t
 			funcs[l] = fn_of(c, id ? id : 1, name, fn.module, kernel);
 		}
 	}
-	xgrow((void **)&c->runs, &c->cap_runs, c->nr_runs + n + 2, sizeof(*c->runs));
-	at = c->nr_runs;
-	c->runs[at] = n + 1;
-	memcpy(&c->runs[at + 1], funcs, (n + 1) * sizeof(*funcs));
-	c->nr_runs += n + 2;
-	u64map__put(c->addrs, key, (void *)(uintptr_t)(at + 1));
-	return at;
+	/* Naming and fn_of do not touch the table: slot j is still free. */
+	a = &c->addrs[j];
+	*a = (struct hotfuncs_addr){.key = key, .first = funcs[0], .n = n + 1};
+	c->nr_addrs++;
+	*ret_n = n + 1;
+	if (!n)
+		return &a->first;
+	xgrow((void **)&c->runs, &c->cap_runs, c->nr_runs + n + 1, sizeof(*c->runs));
+	a->first = (uint32_t)c->nr_runs;
+	memcpy(&c->runs[c->nr_runs], funcs, (n + 1) * sizeof(*funcs));
+	c->nr_runs += n + 1;
+	return &c->runs[a->first];
 }
 
 /* Whether kernel frame ip is threadtop's own tracing (cut off kernel leaves). */
@@ -265,7 +316,7 @@ static void derive(struct hotfuncs_cache *c, const struct model *m, const struct
 {
 	bool kernel = st->flags & TT_STACK_KERNEL;
 	unsigned k0 = 0, nr = st->nr;
-	size_t cap = 0, ocap = 0;
+	size_t cap = st->nr, ocap = st->nr;
 
 	/* As the call tree does: no frames of our own tracer at the kernel leaf. */
 	while (kpos && c->namer && nr > 1 && is_tracer(m, st->ips[k0])) {
@@ -273,28 +324,31 @@ static void derive(struct hotfuncs_cache *c, const struct model *m, const struct
 		nr--;
 	}
 	l->n = 0;
+	l->frames = st->nr;
 	l->leaf = HOTFUNCS_NO_FUNC;
 	l->always = false;
+	l->fns = cap ? xmalloc(cap * sizeof(*l->fns)) : NULL; /* a function a frame, mostly */
+	l->origin = ocap ? xmalloc(ocap * sizeof(*l->origin)) : NULL;
 	if (!++c->lstamp) {
 		for (size_t i = 0; i < c->nr_fns; i++)
-			c->fns[i].lstamp = 0;
+			c->lstamps[i] = 0;
 		c->lstamp = 1;
 	}
 	for (unsigned i = 0; i < nr; i++) {
 		uint64_t ip = st->ips[k0 + i];
-		size_t at = addr_run(c, m, pid, ip, kernel);
-		unsigned n = c->runs[at];
+		unsigned n;
+		const uint32_t *funcs = addr_funcs(c, m, pid, ip, kernel, &n);
 
 		l->always |= lj_frame_is_lua(ip);
+		/* funcs lives until the next addr_funcs: the loop names nothing */
 		for (unsigned v = 0; v < n; v++) {
-			/* addr_run may have moved runs: read it again each time */
-			uint32_t f = c->runs[at + 1 + v];
+			uint32_t f = funcs[v];
 
 			if (!i && v + 1 == n)
 				l->leaf = f; /* the innermost function at the leaf */
-			if (c->fns[f].lstamp == c->lstamp)
+			if (c->lstamps[f] == c->lstamp)
 				continue; /* already on this stack: recursion */
-			c->fns[f].lstamp = c->lstamp;
+			c->lstamps[f] = c->lstamp;
 			xgrow((void **)&l->fns, &cap, l->n + 1, sizeof(*l->fns));
 			xgrow((void **)&l->origin, &ocap, l->n + 1, sizeof(*l->origin));
 			l->fns[l->n] = f;
@@ -324,12 +378,14 @@ const struct hotfuncs_list *hotfuncs_cache__list(struct hotfuncs_cache *c, const
 	l = u64map__get(c->lists, key);
 	if (l && l->always && l->gen != c->gen) {
 		c->refs -= l->n;
+		c->frames -= l->frames;
 		free(l->fns);
 		free(l->origin);
 		l->fns = NULL;
 		l->origin = NULL;
 		derive(c, m, st, kpos, pid, l);
 		c->refs += l->n;
+		c->frames += l->frames;
 		l->gen = c->gen;
 	}
 	if (l)
@@ -340,6 +396,7 @@ const struct hotfuncs_list *hotfuncs_cache__list(struct hotfuncs_cache *c, const
 	l->gen = c->gen;
 	derive(c, m, st, kpos, pid, l);
 	c->refs += l->n;
+	c->frames += l->frames;
 	u64map__put(c->lists, key, l);
 	return l;
 }

@@ -24,10 +24,9 @@ struct u64map;
 /* A function: its identity and names, owned by the cache. */
 struct hotfuncs_fn {
 	uint64_t id;
-	char *name;   /* NULL: a frame named by its address alone */
-	char *module; /* NULL when unknown; one of modules */
+	char *name;	    /* NULL: a frame named by its address alone */
+	const char *module; /* NULL when unknown; one of modules, or "[kernel]" */
 	bool kernel;
-	uint32_t lstamp; /* the last list it was put on (deriving) */
 };
 
 /* A function in the set being made (gen: that set's): small, as counting
@@ -50,9 +49,17 @@ struct hotfuncs_list {
 	uint32_t *fns;	   /* n functions, once each, leaf first */
 	struct hotfuncs_origin *origin;
 	uint32_t n;
-	uint32_t leaf; /* the innermost function at the leaf; HOTFUNCS_NO_FUNC: no frames */
-	bool always;   /* LuaJIT frames (names that come later): derived for every set */
-	uint32_t gen;  /* of the set it was derived for */
+	uint32_t leaf;	 /* the innermost function at the leaf; HOTFUNCS_NO_FUNC: no frames */
+	bool always;	 /* LuaJIT frames (names that come later): derived for every set */
+	uint32_t gen;	 /* of the set it was derived for */
+	uint32_t frames; /* of the stack */
+};
+
+/* A slot of the address table. */
+struct hotfuncs_addr {
+	uint64_t key;	/* 0 = free */
+	uint32_t first; /* n == 1: the function; else where in runs its n functions are */
+	uint32_t n;	/* functions: the frame's own, then those inlined there */
 };
 
 /* A stack pair of a set: its lists, looked up once. */
@@ -76,20 +83,23 @@ struct hotfuncs_cache {
 	size_t refs; /* functions on all the lists */
 	struct hotfuncs_fn *fns;
 	struct hotfuncs_fnstate *state; /* beside fns */
+	uint32_t *lstamps;		/* beside fns: the last list each was put on */
 	size_t nr_fns, cap_fns;
 	struct u64map *by_id;	/* function identity -> index + 1 */
 	struct u64map *modules; /* the module names, once each: hash -> string */
 	uint32_t gen;		/* of the set being made */
 	uint32_t lstamp;	/* of the list being derived */
-	/* While a set is made: (process, address) -> its functions' run in runs. */
-	struct u64map *addrs;
-	uint32_t *runs; /* [n, f0 .. fn-1] */
+	/* (process, address) -> its functions' run in runs, open addressing. */
+	struct hotfuncs_addr *addrs;
+	size_t nr_addrs, cap_addrs;
+	size_t frames;	/* frames of the stacks on all the lists */
+	uint32_t *runs; /* the functions of addresses with inlined ones */
 	size_t nr_runs, cap_runs;
 };
 
 /* Readies c for a set over m: drops what the model changed since. */
 void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m);
-/* Ends a set: drops the address table of the derivations. */
+/* Ends a set. */
 void hotfuncs_cache__end(struct hotfuncs_cache *c);
 /*
  * The list of stack st in the kernel (kpos) or user position of a pair of
