@@ -17,7 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hotfuncs.h"
 #include "keys.h"
+#include "profile.h"
 #include "tui_internal.h"
 #include "screen.h"
 #include "synth.h"
@@ -201,6 +203,32 @@ static void bench_query(struct model *m, int reps)
 	       median(q.cpu, reps));
 }
 
+/*
+ * A cold set of hot functions (batch JSON's every interval, the JSON report:
+ * made once over a profile, nothing kept): the session profile of the
+ * threads' samples, as json_hot_functions makes it without the CPU sampler.
+ */
+static void bench_hot_cold(struct model *m, int reps)
+{
+	struct profile_opts po = {.window = WIN_SESSION};
+	struct profile *p = profile__build(m, &po);
+	struct timing cold;
+	size_t nr = 0;
+
+	for (int i = 0; i < reps; i++) {
+		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
+		struct hotfuncs *h = hotfuncs__from_profile(m, p, PROFILE_THREADS, 0);
+
+		nr = h->nr;
+		hotfuncs__free(h);
+		sample(&cold, i, t0, c0);
+	}
+	printf("  (hot functions cold, from the profile: %.2f ms, CPU %.2f ms; %zu samples, "
+	       "%zu functions)\n",
+	       median(cold.wall, reps), median(cold.cpu, reps), p->nr_samples, nr);
+	profile__free(p);
+}
+
 static int interactive(struct model *m)
 {
 	struct tui *t;
@@ -278,6 +306,7 @@ int main(int argc, char **argv)
 	tui__free(t);
 	screen_close();
 	bench_query(m, reps);
+	bench_hot_cold(m, 9);
 	model__free(m);
 	return 0;
 }
