@@ -3,7 +3,10 @@
  * Hot functions (see hotfuncs.h): one pass over the stack pairs, each stack
  * taken as the functions on it (hotfuncs_cache.c derives them, once per
  * stack while the model's stacks and names hold), a function made an entry
- * of the set where the pairs first reach it. A function's total counts a
+ * of the set where the pairs first reach it. A set made once (no cache of
+ * the caller's) walks the frames instead, each mapped to its functions
+ * through the (process, address) table: deriving lists to keep would cost
+ * it more than it saves. A function's total counts a
  * pair once: its state remembers the last pair that counted it (recursion
  * puts a function on a stack more than once, a kernel and a user stack too).
  */
@@ -105,38 +108,88 @@ static bool add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
 	return !f->more_pids;
 }
 
+/* Counts entry out in the total of pair `stamp` of c, once a pair (recursion). */
+static inline void count_total(struct hotfuncs *h, uint32_t out, const struct model_stack_count *c,
+			       uint32_t stamp)
+{
+	struct hotfuncs_count *s = &h->counts[out];
+
+	if (s->stamp == stamp)
+		return; /* already on this stack: recursion */
+	s->stamp = stamp;
+	s->total += c->samples;
+	if ((s->pid != c->pid || !s->total_seen) && !s->pids_full) {
+		/* Not the entry's (a cache miss a frame) for a function in every process. */
+		s->pid = c->pid;
+		s->total_seen = true;
+		s->pids_full = !add_pid(&h->store[out], c->pid, c->comm);
+	}
+}
+
 /* Counts the functions of stack l of pair `stamp` in their totals; the leaf's also in self. */
 static void count_list(struct hotfuncs *h, const struct hotfuncs_list *l,
 		       const struct model_stack_count *c, bool leaf, uint32_t stamp)
 {
-	uint64_t samples = c->samples;
-	struct hotfuncs_count *s;
 	uint32_t out;
 
 	for (uint32_t i = 0; i < l->n; i++) {
 		out = out_of(h, l->fns[i], &l->origin[i]);
-		if (out == HOTFUNCS_NO_FUNC)
-			continue;
-		s = &h->counts[out];
-		if (s->stamp == stamp)
-			continue; /* already on this stack: recursion */
-		s->stamp = stamp;
-		s->total += samples;
-		if ((s->pid != c->pid || !s->total_seen) && !s->pids_full) {
-			/* Not the entry's (a cache miss a frame) for a function in every process. */
-			s->pid = c->pid;
-			s->total_seen = true;
-			s->pids_full = !add_pid(&h->store[out], c->pid, c->comm);
-		}
+		if (out != HOTFUNCS_NO_FUNC)
+			count_total(h, out, c, stamp);
 	}
 	if (!leaf || l->leaf == HOTFUNCS_NO_FUNC)
 		return;
 	/* The leaf's function is on l: out_of has seen it. */
 	out = h->cache->state[l->leaf].out;
 	if (out == HOTFUNCS_NO_FUNC)
-		h->dropped += samples;
+		h->dropped += c->samples;
 	else
-		h->counts[out].self += samples; /* the innermost function at the leaf */
+		h->counts[out].self += c->samples; /* the innermost function at the leaf */
+}
+
+/* The same for frame ip of a set made once (no lists): its functions, the last the leaf's. */
+static void count_frame(struct hotfuncs *h, const struct model *m,
+			const struct model_stack_count *c, uint32_t pid, uint64_t ip, bool kernel,
+			bool leaf, uint32_t stamp)
+{
+	struct hotfuncs_origin o = {.ip = ip, .pid = kernel ? 0 : pid};
+	unsigned n;
+	const uint32_t *funcs = hotfuncs_cache__frame(h->cache, m, pid, ip, kernel, &n);
+	uint32_t out = HOTFUNCS_NO_FUNC;
+
+	/* funcs lives until the next hotfuncs_cache__frame: out_of names nothing */
+	for (unsigned l = 0; l < n; l++) {
+		o.level = (uint8_t)l;
+		out = funcs[l] == HOTFUNCS_NO_FUNC ? HOTFUNCS_NO_FUNC : out_of(h, funcs[l], &o);
+		if (out != HOTFUNCS_NO_FUNC)
+			count_total(h, out, c, stamp);
+	}
+	if (!leaf)
+		return;
+	if (out == HOTFUNCS_NO_FUNC)
+		h->dropped += c->samples;
+	else
+		h->counts[out].self += c->samples; /* the innermost function at the leaf */
+}
+
+/* Pair c of a set made once: its frames walked, user stack first, leaf first. */
+static void add_pair_once(struct hotfuncs *h, const struct model *m,
+			  const struct model_stack_count *c, uint32_t stamp)
+{
+	const struct tt_stack *us = model__stack(m, c->ustack_id);
+	const struct tt_stack *ks = model__stack(m, c->kstack_id);
+	unsigned un = us ? us->nr : 0, k0 = ks ? hotfuncs_cache__tracer_frames(h->cache, m, ks) : 0;
+	unsigned kn = ks ? ks->nr - k0 : 0;
+	uint32_t upid = us && us->pid ? us->pid : c->pid;
+
+	h->total += c->samples;
+	/* The user leaf is the sample's leaf when the kernel stack has no frames. */
+	for (unsigned i = 0; i < un; i++)
+		count_frame(h, m, c, upid, us->ips[i], us->flags & TT_STACK_KERNEL, !kn && !i,
+			    stamp);
+	for (unsigned i = 0; i < kn; i++)
+		count_frame(h, m, c, c->pid, ks->ips[k0 + i], ks->flags & TT_STACK_KERNEL, !i,
+			    stamp);
 }
 
 static void add_pair(struct hotfuncs *h, const struct model *m, const struct model_stack_count *c,
@@ -144,6 +197,10 @@ static void add_pair(struct hotfuncs *h, const struct model *m, const struct mod
 {
 	const struct hotfuncs_list *ul, *kl;
 
+	if (h->cache->once) {
+		add_pair_once(h, m, c, stamp);
+		return;
+	}
 	hotfuncs_cache__pair(h->cache, m, c, &ul, &kl);
 	h->total += c->samples;
 	/* The user leaf is the sample's leaf when the kernel stack has no frames. */
@@ -193,7 +250,7 @@ struct hotfuncs *hotfuncs__new_cached(struct hotfuncs_cache *cache, const struct
 struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_count *pairs,
 			       size_t nr)
 {
-	struct hotfuncs_cache *c = hotfuncs_cache__new();
+	struct hotfuncs_cache *c = hotfuncs_cache__new_once();
 	struct hotfuncs *h = hotfuncs__new_cached(c, m, pairs, nr);
 
 	hotfuncs_cache__free(c);
@@ -203,7 +260,7 @@ struct hotfuncs *hotfuncs__new(const struct model *m, const struct model_stack_c
 struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct profile *p,
 					enum profile_kind kind, uint32_t state_mask)
 {
-	struct hotfuncs_cache *cache = hotfuncs_cache__new();
+	struct hotfuncs_cache *cache = hotfuncs_cache__new_once();
 	struct hotfuncs *h = make(cache, m);
 
 	for (size_t i = 0; i < p->nr_samples; i++) {

@@ -99,6 +99,14 @@ struct hotfuncs_cache *hotfuncs_cache__new(void)
 	return c;
 }
 
+struct hotfuncs_cache *hotfuncs_cache__new_once(void)
+{
+	struct hotfuncs_cache *c = hotfuncs_cache__new();
+
+	c->once = true;
+	return c;
+}
+
 void hotfuncs_cache__free(struct hotfuncs_cache *c)
 {
 	if (!c)
@@ -220,17 +228,22 @@ static uint32_t fn_of(struct hotfuncs_cache *c, uint64_t id, const char *name, c
 	if (idx)
 		return (uint32_t)(idx - 1);
 	idx = new_fn(c, id, name, module ? module_of(c, module) : NULL, kernel);
+	if (idx == HOTFUNCS_NO_FUNC)
+		return HOTFUNCS_NO_FUNC; /* one set's, full */
 	u64map__put(c->by_id, id, (void *)(uintptr_t)(idx + 1));
 	return (uint32_t)idx;
 }
 
-/* A new function; module: one of c->modules, a literal or NULL. */
+/* A new function; module: one of c->modules, a literal or NULL. For one set,
+ * functions are made as first seen: those past what it keeps are none. */
 static uint32_t new_fn(struct hotfuncs_cache *c, uint64_t id, const char *name, const char *module,
 		       bool kernel)
 {
 	struct hotfuncs_fn *f;
 	size_t cap = c->cap_fns, lcap = c->cap_fns;
 
+	if (c->once && c->nr_fns >= HOTFUNCS_MAX)
+		return HOTFUNCS_NO_FUNC;
 	xgrow((void **)&c->fns, &c->cap_fns, c->nr_fns + 1, sizeof(*c->fns));
 	xgrow((void **)&c->state, &cap, c->nr_fns + 1, sizeof(*c->state));
 	xgrow((void **)&c->lstamps, &lcap, c->nr_fns + 1, sizeof(*c->lstamps));
@@ -247,8 +260,8 @@ static uint32_t new_fn(struct hotfuncs_cache *c, uint64_t id, const char *name, 
 }
 
 /* The functions at ip (of process pid, or of the kernel): *ret_n of them, named once. */
-static const uint32_t *addr_funcs(struct hotfuncs_cache *c, const struct model *m, uint32_t pid,
-				  uint64_t ip, bool kernel, unsigned *ret_n)
+const uint32_t *hotfuncs_cache__frame(struct hotfuncs_cache *c, const struct model *m, uint32_t pid,
+				      uint64_t ip, bool kernel, unsigned *ret_n)
 {
 	uint64_t key = mix(ip ^ mix(kernel ? 0x51ed27ull : (uint64_t)pid + 1)) | 1;
 	uint32_t funcs[HOTFUNCS_INLINE_MAX];
@@ -311,18 +324,24 @@ static bool is_tracer(const struct model *m, uint64_t ip)
 	return model__frame_is_tracer(fn.name);
 }
 
+unsigned hotfuncs_cache__tracer_frames(const struct hotfuncs_cache *c, const struct model *m,
+				       const struct tt_stack *st)
+{
+	unsigned k0 = 0;
+
+	while (c->namer && st->nr - k0 > 1 && is_tracer(m, st->ips[k0]))
+		k0++;
+	return k0;
+}
+
 static void derive(struct hotfuncs_cache *c, const struct model *m, const struct tt_stack *st,
 		   bool kpos, uint32_t pid, struct hotfuncs_list *l)
 {
 	bool kernel = st->flags & TT_STACK_KERNEL;
-	unsigned k0 = 0, nr = st->nr;
+	/* As the call tree does: no frames of our own tracer at the kernel leaf. */
+	unsigned k0 = kpos ? hotfuncs_cache__tracer_frames(c, m, st) : 0, nr = st->nr - k0;
 	size_t cap = st->nr, ocap = st->nr;
 
-	/* As the call tree does: no frames of our own tracer at the kernel leaf. */
-	while (kpos && c->namer && nr > 1 && is_tracer(m, st->ips[k0])) {
-		k0++;
-		nr--;
-	}
 	l->n = 0;
 	l->frames = st->nr;
 	l->leaf = HOTFUNCS_NO_FUNC;
@@ -337,10 +356,10 @@ static void derive(struct hotfuncs_cache *c, const struct model *m, const struct
 	for (unsigned i = 0; i < nr; i++) {
 		uint64_t ip = st->ips[k0 + i];
 		unsigned n;
-		const uint32_t *funcs = addr_funcs(c, m, pid, ip, kernel, &n);
+		const uint32_t *funcs = hotfuncs_cache__frame(c, m, pid, ip, kernel, &n);
 
 		l->always |= lj_frame_is_lua(ip);
-		/* funcs lives until the next addr_funcs: the loop names nothing */
+		/* funcs lives until the next hotfuncs_cache__frame: the loop names nothing */
 		for (unsigned v = 0; v < n; v++) {
 			uint32_t f = funcs[v];
 

@@ -70,6 +70,7 @@ struct hotfuncs_pair {
 };
 
 struct hotfuncs_cache {
+	bool once;			 /* for one set: hotfuncs_cache__new_once */
 	const struct model *model;	 /* what it was filled from */
 	const struct frame_namer *namer; /* the model's then */
 	uint64_t names_gen, stacks_gone; /* the model's then (model__names_gen, _stacks_gone) */
@@ -97,6 +98,14 @@ struct hotfuncs_cache {
 	size_t nr_runs, cap_runs;
 };
 
+/*
+ * A cache for one set (hotfuncs__new, hotfuncs__from_profile: made once,
+ * nothing to keep for a next): no lists, no pairs, counting walks the frames
+ * (hotfuncs_cache__frame), and only the HOTFUNCS_MAX functions first seen
+ * are made (the set keeps no more; the others are HOTFUNCS_NO_FUNC). Free
+ * it with hotfuncs_cache__free.
+ */
+struct hotfuncs_cache *hotfuncs_cache__new_once(void);
 /* Readies c for a set over m: drops what the model changed since. */
 void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m);
 /* Ends a set. */
@@ -106,6 +115,17 @@ void hotfuncs_cache__end(struct hotfuncs_cache *c);
  * process pid (the one that names its frames), derived now or earlier; NULL
  * for a NULL stack. Lives until the next hotfuncs_cache__begin.
  */
+/*
+ * The functions at frame ip of process pid (of the kernel: kernel), the
+ * frame's own first, then those inlined there: *ret_n of them, named once
+ * per (process, address). Lives until the next call.
+ */
+const uint32_t *hotfuncs_cache__frame(struct hotfuncs_cache *c, const struct model *m, uint32_t pid,
+				      uint64_t ip, bool kernel, unsigned *ret_n);
+/* The frames of threadtop's own tracing at the leaf of st in the kernel
+ * position, that the call tree cuts off too (at most all but one). */
+unsigned hotfuncs_cache__tracer_frames(const struct hotfuncs_cache *c, const struct model *m,
+				       const struct tt_stack *st);
 /* The lists of the user and kernel stack of pair p (NULL: none), as hotfuncs_cache__list. */
 void hotfuncs_cache__pair(struct hotfuncs_cache *c, const struct model *m,
 			  const struct model_stack_count *p, const struct hotfuncs_list **ret_ul,
