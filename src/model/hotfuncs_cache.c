@@ -282,6 +282,14 @@ const uint32_t *hotfuncs_cache__frame(struct hotfuncs_cache *c, const struct mod
 		}
 	}
 	if (!c->namer && !lj_frame_is_lua(ip)) {
+		static const uint32_t none = HOTFUNCS_NO_FUNC;
+
+		/* A set made once and full: an address not seen is none of its functions,
+		 * nor will be. Not kept, so the table stays that of the functions made. */
+		if (c->once && c->nr_fns >= HOTFUNCS_MAX) {
+			*ret_n = 1;
+			return &none;
+		}
 		/* Frames are addresses (a replay without names): each its own function,
 		 * made once as the address is (the table lives as long as the functions). */
 		funcs[0] = new_fn(c, key, NULL, kernel ? "[kernel]" : NULL, kernel);
