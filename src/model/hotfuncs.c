@@ -406,7 +406,11 @@ void hotfuncs__sort(struct hotfuncs *h, enum hotfuncs_sort by, bool reverse)
 
 void hotfuncs__sort_first(struct hotfuncs *h, enum hotfuncs_sort by, bool reverse, size_t k)
 {
-	sort_by = by < HOTFUNCS_SORT_MAX ? by : HOTFUNCS_BY_SELF;
+	by = by < HOTFUNCS_SORT_MAX ? by : HOTFUNCS_BY_SELF;
+	/* In that order already (the set as made, then the Hot pane's default order). */
+	if (h->sort_by_ == by && h->reverse_ == reverse && h->sorted >= (k < h->nr ? k : h->nr))
+		return;
+	sort_by = by;
 	sort_reverse = reverse;
 	h->sort_by_ = sort_by;
 	h->reverse_ = reverse;
