@@ -18,15 +18,6 @@
 #include "hotfuncs_cache.h"
 #include "util.h"
 
-/* What counting touches per function of the set, apart from the entries' names. */
-struct hotfuncs_count {
-	uint64_t self, total;
-	uint32_t stamp;	 /* the last pair that counted it in total */
-	uint32_t pid;	 /* the last process counted (pids: the entry's) */
-	bool total_seen; /* pid is set */
-	bool pids_full;	 /* the entry lists all the processes it can, and more_pids */
-};
-
 /* Bytes of the blocks the entries' names are copied to, at least. */
 #define STRINGS_BLOCK 65536
 
@@ -61,22 +52,29 @@ static const char *keep_module(struct hotfuncs *h, const char *s)
 	return h->last_module_copy;
 }
 
-/* The entry of cache function fn in h, made when the set first sees it (at o). */
-static uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_origin *o)
+/* The entry of cache function fn in h once counting has met it. */
+static inline uint32_t out_met(const struct hotfuncs_cache *c, uint32_t fn)
+{
+	return c->met[fn / 64] & 1ull << (fn % 64) ? c->outs[fn] : HOTFUNCS_NO_FUNC;
+}
+
+/* The entry of cache function fn in h, made when the set first meets it (at o). */
+static inline uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_origin *o)
 {
 	struct hotfuncs_cache *c = h->cache;
-	struct hotfuncs_fnstate *s = &c->state[fn];
-	const struct hotfuncs_fn *cf = &c->fns[fn];
-	size_t cap = h->cap;
+	uint64_t *met = &c->met[fn / 64], bit = 1ull << (fn % 64);
+	const struct hotfuncs_fn *cf;
 	struct hotfunc *f;
 
-	if (s->gen == c->gen)
-		return s->out;
-	*s = (struct hotfuncs_fnstate){.gen = c->gen, .out = HOTFUNCS_NO_FUNC};
+	if (*met & bit)
+		return c->outs[fn];
 	if (h->nr >= HOTFUNCS_MAX)
-		return HOTFUNCS_NO_FUNC;
+		return HOTFUNCS_NO_FUNC; /* and stays so: not met, the set is full */
+	*met |= bit;
+	cf = &c->fns[fn];
 	xgrow((void **)&h->store, &h->cap, h->nr + 1, sizeof(*h->store));
-	xgrow((void **)&h->counts, &cap, h->nr + 1, sizeof(*h->counts));
+	xgrow((void **)&c->counts, &c->cap_counts, h->nr + 1, sizeof(*c->counts));
+	h->counts = c->counts;
 	h->counts[h->nr] = (struct hotfuncs_count){.stamp = UINT32_MAX};
 	f = &h->store[h->nr];
 	*f = (struct hotfunc){
@@ -87,25 +85,28 @@ static uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_or
 		.pid = o->pid,
 		.level = o->level,
 	};
-	s->out = (uint32_t)h->nr;
+	c->outs[fn] = (uint32_t)h->nr;
 	return (uint32_t)h->nr++;
 }
 
-/* Adds pid to f's processes; false once f can take no more (more_pids). */
-static bool add_pid(struct hotfunc *f, uint32_t pid, const char *comm)
+/* Adds the process of pair c to those of entry out (s its counts), first seen first. */
+static void add_pid(struct hotfuncs *h, uint32_t out, struct hotfuncs_count *s,
+		    const struct model_stack_count *c)
 {
-	if (!f->nr_pids) { /* comm: a model_stack_count's, TT_COMM_LEN long */
-		memcpy(f->comm, comm, sizeof(f->comm));
+	if (!s->nr_pids) { /* comm: a model_stack_count's, TT_COMM_LEN long */
+		struct hotfunc *f = &h->store[out];
+
+		memcpy(f->comm, c->comm, sizeof(f->comm));
 		f->comm[sizeof(f->comm) - 1] = '\0';
 	}
-	for (unsigned i = 0; i < f->nr_pids; i++)
-		if (f->pids[i] == pid)
-			return true;
-	if (f->nr_pids < HOTFUNC_PIDS)
-		f->pids[f->nr_pids++] = pid;
+	s->pid = c->pid;
+	for (unsigned i = 0; i < s->nr_pids; i++)
+		if (s->pids[i] == c->pid)
+			return;
+	if (s->nr_pids < HOTFUNC_PIDS)
+		s->pids[s->nr_pids++] = c->pid;
 	else
-		f->more_pids = true;
-	return !f->more_pids;
+		s->more_pids = true;
 }
 
 /* Counts entry out in the total of pair `stamp` of c, once a pair (recursion). */
@@ -118,29 +119,37 @@ static inline void count_total(struct hotfuncs *h, uint32_t out, const struct mo
 		return; /* already on this stack: recursion */
 	s->stamp = stamp;
 	s->total += c->samples;
-	if ((s->pid != c->pid || !s->total_seen) && !s->pids_full) {
-		/* Not the entry's (a cache miss a frame) for a function in every process. */
-		s->pid = c->pid;
-		s->total_seen = true;
-		s->pids_full = !add_pid(&h->store[out], c->pid, c->comm);
-	}
+	/* The process of the last pair again, or as many as the entry can list. */
+	if ((s->pid != c->pid || !s->nr_pids) && !s->more_pids)
+		add_pid(h, out, s, c);
 }
+
+/* Functions of a list whose entries are found before any is counted. */
+#define COUNT_AHEAD 32
 
 /* Counts the functions of stack l of pair `stamp` in their totals; the leaf's also in self. */
 static void count_list(struct hotfuncs *h, const struct hotfuncs_list *l,
 		       const struct model_stack_count *c, bool leaf, uint32_t stamp)
 {
-	uint32_t out;
+	uint32_t outs[COUNT_AHEAD], out;
 
-	for (uint32_t i = 0; i < l->n; i++) {
-		out = out_of(h, l->fns[i], &l->origin[i]);
-		if (out != HOTFUNCS_NO_FUNC)
-			count_total(h, out, c, stamp);
+	for (uint32_t at = 0; at < l->n; at += COUNT_AHEAD) {
+		uint32_t k = l->n - at < COUNT_AHEAD ? l->n - at : COUNT_AHEAD;
+
+		/* The entries first, their counts fetched meanwhile: the misses overlap. */
+		for (uint32_t i = 0; i < k; i++) {
+			outs[i] = out_of(h, l->fns[at + i], &l->origin[at + i]);
+			if (outs[i] != HOTFUNCS_NO_FUNC)
+				__builtin_prefetch(&h->counts[outs[i]], 1);
+		}
+		for (uint32_t i = 0; i < k; i++)
+			if (outs[i] != HOTFUNCS_NO_FUNC)
+				count_total(h, outs[i], c, stamp);
 	}
 	if (!leaf || l->leaf == HOTFUNCS_NO_FUNC)
 		return;
 	/* The leaf's function is on l: out_of has seen it. */
-	out = h->cache->state[l->leaf].out;
+	out = out_met(h->cache, l->leaf);
 	if (out == HOTFUNCS_NO_FUNC)
 		h->dropped += c->samples;
 	else
@@ -223,13 +232,18 @@ static struct hotfuncs *make(struct hotfuncs_cache *c, const struct model *m)
 static struct hotfuncs *done(struct hotfuncs *h)
 {
 	for (size_t i = 0; i < h->nr; i++) {
-		h->store[i].self = h->counts[i].self;
-		h->store[i].total = h->counts[i].total;
+		const struct hotfuncs_count *s = &h->counts[i];
+		struct hotfunc *f = &h->store[i];
+
+		f->self = s->self;
+		f->total = s->total;
+		f->nr_pids = s->nr_pids;
+		f->more_pids = s->more_pids;
+		memcpy(f->pids, s->pids, sizeof(f->pids));
 	}
 	hotfuncs_cache__end(h->cache);
 	h->cache = NULL;
-	free(h->counts);
-	h->counts = NULL;
+	h->counts = NULL; /* the cache's, for the next set */
 	h->funcs = xmalloc((h->nr ? h->nr : 1) * sizeof(*h->funcs));
 	for (size_t i = 0; i < h->nr; i++)
 		h->funcs[i] = &h->store[i];

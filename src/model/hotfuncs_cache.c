@@ -121,7 +121,9 @@ void hotfuncs_cache__free(struct hotfuncs_cache *c)
 	free(c->order);
 	free(c->runs);
 	free(c->fns);
-	free(c->state);
+	free(c->met);
+	free(c->counts);
+	free(c->outs);
 	free(c->lstamps);
 	free(c);
 }
@@ -166,11 +168,9 @@ void hotfuncs_cache__begin(struct hotfuncs_cache *c, const struct model *m)
 	if (u64map__count(c->pairs) > 2 * c->nr_set_pairs + STALE_FNS_SLACK)
 		drop_pairs(c);
 	c->nr_set_pairs = 0;
-	if (!++c->gen) { /* wrapped: no state may look current */
-		for (size_t i = 0; i < c->nr_fns; i++)
-			c->state[i].gen = 0;
-		c->gen = 1;
-	}
+	c->gen = c->gen + 1 ? c->gen + 1 : 1; /* 0: a list of no set */
+	if (c->nr_fns)
+		memset(c->met, 0, (c->nr_fns + 63) / 64 * sizeof(*c->met));
 }
 
 void hotfuncs_cache__end(struct hotfuncs_cache *c)
@@ -245,9 +245,11 @@ static uint32_t new_fn(struct hotfuncs_cache *c, uint64_t id, const char *name, 
 	if (c->once && c->nr_fns >= HOTFUNCS_MAX)
 		return HOTFUNCS_NO_FUNC;
 	xgrow((void **)&c->fns, &c->cap_fns, c->nr_fns + 1, sizeof(*c->fns));
-	xgrow((void **)&c->state, &cap, c->nr_fns + 1, sizeof(*c->state));
+	xgrow((void **)&c->outs, &cap, c->nr_fns + 1, sizeof(*c->outs));
 	xgrow((void **)&c->lstamps, &lcap, c->nr_fns + 1, sizeof(*c->lstamps));
+	xgrow((void **)&c->met, &c->cap_met, c->nr_fns / 64 + 1, sizeof(*c->met));
 	c->lstamps[c->nr_fns] = 0;
+	c->met[c->nr_fns / 64] &= ~(1ull << (c->nr_fns % 64));
 	f = &c->fns[c->nr_fns];
 	*f = (struct hotfuncs_fn){
 		.id = id,
@@ -255,7 +257,6 @@ static uint32_t new_fn(struct hotfuncs_cache *c, uint64_t id, const char *name, 
 		.module = module,
 		.kernel = kernel,
 	};
-	c->state[c->nr_fns] = (struct hotfuncs_fnstate){0};
 	return (uint32_t)c->nr_fns++;
 }
 

@@ -29,11 +29,18 @@ struct hotfuncs_fn {
 	bool kernel;
 };
 
-/* A function in the set being made (gen: that set's): small, as counting
- * reaches it at every frame of every pair. */
-struct hotfuncs_fnstate {
-	uint32_t gen;
-	uint32_t out; /* its entry in the set; HOTFUNCS_NO_FUNC: beyond HOTFUNCS_MAX */
+/*
+ * What counting touches per entry of the set being made: its figures and
+ * processes until the set is done (one line a visit, where the entries
+ * with their names would take two), what it reads first at the start.
+ */
+struct hotfuncs_count {
+	uint32_t stamp; /* the last pair that counted it in total */
+	uint32_t pid;	/* the last process counted, when nr_pids */
+	uint64_t total, self;
+	uint8_t nr_pids;
+	bool more_pids;
+	uint32_t pids[HOTFUNC_PIDS]; /* the entry's, first seen first */
 };
 
 /* Where a function of a list was first seen on its stack. */
@@ -83,8 +90,16 @@ struct hotfuncs_cache {
 	size_t nr_order, cap_order;
 	size_t refs; /* functions on all the lists */
 	struct hotfuncs_fn *fns;
-	struct hotfuncs_fnstate *state; /* beside fns */
-	uint32_t *lstamps;		/* beside fns: the last list each was put on */
+	/* Beside fns, for the set being made: whether counting met each (a bit,
+	 * as it reaches every function of every pair: 900,000 functions fit in
+	 * a cache), and then its entry in the set. One not met once the set is
+	 * full is none of its entries. */
+	uint64_t *met;
+	size_t cap_met; /* words */
+	uint32_t *outs;
+	uint32_t *lstamps;	       /* beside fns: the last list each was put on */
+	struct hotfuncs_count *counts; /* per entry of the set being made (hotfuncs.c) */
+	size_t cap_counts;
 	size_t nr_fns, cap_fns;
 	struct u64map *by_id;	/* function identity -> index + 1 */
 	struct u64map *modules; /* the module names, once each: hash -> string */
