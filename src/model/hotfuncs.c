@@ -225,6 +225,8 @@ static struct hotfuncs *make(struct hotfuncs_cache *c, const struct model *m)
 
 	hotfuncs_cache__begin(c, m);
 	h->cache = c;
+	/* As many entries as the latest set's, at once (a refresh: the same, mostly). */
+	xgrow((void **)&h->store, &h->cap, c->last_nr, sizeof(*h->store));
 	return h;
 }
 
@@ -241,6 +243,7 @@ static struct hotfuncs *done(struct hotfuncs *h)
 		f->more_pids = s->more_pids;
 		memcpy(f->pids, s->pids, sizeof(f->pids));
 	}
+	h->cache->last_nr = h->nr;
 	hotfuncs_cache__end(h->cache);
 	h->cache = NULL;
 	h->counts = NULL; /* the cache's, for the next set */

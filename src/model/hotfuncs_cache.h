@@ -100,6 +100,7 @@ struct hotfuncs_cache {
 	uint32_t *lstamps;	       /* beside fns: the last list each was put on */
 	struct hotfuncs_count *counts; /* per entry of the set being made (hotfuncs.c) */
 	size_t cap_counts;
+	size_t last_nr; /* entries of the latest set */
 	size_t nr_fns, cap_fns;
 	struct u64map *by_id;	/* function identity -> index + 1 */
 	struct u64map *modules; /* the module names, once each: hash -> string */
