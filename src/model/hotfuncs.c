@@ -58,20 +58,17 @@ static inline uint32_t out_met(const struct hotfuncs_cache *c, uint32_t fn)
 	return c->met[fn / 64] & 1ull << (fn % 64) ? c->outs[fn] : HOTFUNCS_NO_FUNC;
 }
 
-/* The entry of cache function fn in h, made when the set first meets it (at o). */
-static inline uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_origin *o)
+/* The entry of cache function fn, not met yet, made (at o) unless the set is full. */
+static __attribute__((noinline)) uint32_t new_out(struct hotfuncs *h, uint32_t fn,
+						  const struct hotfuncs_origin *o)
 {
 	struct hotfuncs_cache *c = h->cache;
-	uint64_t *met = &c->met[fn / 64], bit = 1ull << (fn % 64);
-	const struct hotfuncs_fn *cf;
+	const struct hotfuncs_fn *cf = &c->fns[fn];
 	struct hotfunc *f;
 
-	if (*met & bit)
-		return c->outs[fn];
 	if (h->nr >= HOTFUNCS_MAX)
 		return HOTFUNCS_NO_FUNC; /* and stays so: not met, the set is full */
-	*met |= bit;
-	cf = &c->fns[fn];
+	c->met[fn / 64] |= 1ull << (fn % 64);
 	xgrow((void **)&h->store, &h->cap, h->nr + 1, sizeof(*h->store));
 	xgrow((void **)&c->counts, &c->cap_counts, h->nr + 1, sizeof(*c->counts));
 	h->counts = c->counts;
@@ -87,6 +84,16 @@ static inline uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotf
 	};
 	c->outs[fn] = (uint32_t)h->nr;
 	return (uint32_t)h->nr++;
+}
+
+/* The entry of cache function fn in h, made when the set first meets it (at o). */
+static inline uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotfuncs_origin *o)
+{
+	const struct hotfuncs_cache *c = h->cache;
+
+	if (c->met[fn / 64] & 1ull << (fn % 64))
+		return c->outs[fn];
+	return new_out(h, fn, o);
 }
 
 /* Adds the process of pair c to those of entry out (s its counts), first seen first. */
