@@ -440,6 +440,22 @@ void hotfuncs_cache__pair(struct hotfuncs_cache *c, const struct model *m,
 	uint64_t key;
 	uint32_t upid;
 
+	/* The lists the pairs after this one had in the latest set, fetched ahead
+	 * (their structs two pairs ahead, their functions one): a set over the
+	 * same pairs counts them next. The lists of kept pairs live until
+	 * hotfuncs_cache__begin. */
+	if (i + 2 < c->nr_order && c->order[i + 2].kept) {
+		__builtin_prefetch(c->order[i + 2].ul);
+		__builtin_prefetch(c->order[i + 2].kl);
+	}
+	if (i + 1 < c->nr_order && c->order[i + 1].kept) {
+		const struct hotfuncs_pair *n = &c->order[i + 1];
+
+		if (n->ul)
+			__builtin_prefetch(n->ul->fns);
+		if (n->kl)
+			__builtin_prefetch(n->kl->fns);
+	}
 	/* The pair the latest set had here (the same pairs in the same order: in turn). */
 	if (o && o->kept && o->kstack_id == p->kstack_id && o->ustack_id == p->ustack_id &&
 	    o->pid == p->pid && !(o->ul && o->ul->always) && !(o->kl && o->kl->always)) {
