@@ -271,6 +271,16 @@ const uint32_t *hotfuncs_cache__frame(struct hotfuncs_cache *c, const struct mod
 	size_t j;
 	unsigned n;
 
+	/* A Lua frame is named at each look-up: its function's name may come
+	 * after its first samples (lj_model.h), and the name is the identity. */
+	if (lj_frame_is_lua(ip)) {
+		model__frame_name(m, pid, ip, false, &fn);
+		c->lua_fn =
+			fn_of(c, str_hash(str_hash(0xcbf29ce484222325ull, fn.name), fn.module) ?: 1,
+			      fn.name, fn.module, false);
+		*ret_n = 1;
+		return &c->lua_fn;
+	}
 	if (2 * (c->nr_addrs + 1) > c->cap_addrs)
 		addrs_grow(c);
 	/* key >> 1: its low bit is always set (0 = a free slot) */

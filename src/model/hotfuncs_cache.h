@@ -112,6 +112,7 @@ struct hotfuncs_cache {
 	size_t frames;	/* frames of the stacks on all the lists */
 	uint32_t *runs; /* the functions of addresses with inlined ones */
 	size_t nr_runs, cap_runs;
+	uint32_t lua_fn; /* a Lua frame's function, named at each look-up (never kept) */
 };
 
 /*
