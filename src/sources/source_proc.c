@@ -826,7 +826,6 @@ static void sweep(struct proc_source *ps)
 	}
 }
 
-
 static void emit_tick(struct proc_source *ps, uint64_t start, uint64_t cost_ns)
 {
 	uint64_t period = asked_period_ns(ps);
