@@ -240,7 +240,9 @@ static uint32_t new_fn(struct hotfuncs_cache *c, uint64_t id, const char *name, 
 		       bool kernel)
 {
 	struct hotfuncs_fn *f;
-	size_t cap = c->cap_fns, lcap = c->cap_fns;
+	/* outs and lstamps grow with fns: each its own capacity copy, as xgrow wants. */
+	size_t cap = c->cap_fns;
+	size_t lcap = cap;
 
 	if (c->once && c->nr_fns >= HOTFUNCS_MAX)
 		return HOTFUNCS_NO_FUNC;
@@ -359,7 +361,8 @@ static void derive(struct hotfuncs_cache *c, const struct model *m, const struct
 	bool kernel = st->flags & TT_STACK_KERNEL;
 	/* As the call tree does: no frames of our own tracer at the kernel leaf. */
 	unsigned k0 = kpos ? hotfuncs_cache__tracer_frames(c, m, st) : 0, nr = st->nr - k0;
-	size_t cap = st->nr, ocap = st->nr;
+	size_t cap = st->nr; /* fns and origin: each its own capacity for xgrow */
+	size_t ocap = cap;
 
 	l->n = 0;
 	l->frames = st->nr;
