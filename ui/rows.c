@@ -134,6 +134,12 @@ char *rows_frame_inlined(const struct model *m, uint32_t pid, uint64_t ip, bool 
 	return buf;
 }
 
+char *rows_share(uint64_t part, uint64_t total, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.1f%%", total ? 100.0 * (double)part / (double)total : 0.0);
+	return buf;
+}
+
 static char *esc(const char *s, char *buf, size_t len)
 {
 	if (!s)

@@ -82,6 +82,8 @@ struct ui_column {
  * pane with columns lays them out with this (columns.c).
  */
 size_t cols_fit(const struct ui_column *cs, size_t n, int cols, int *ret_x, int *ret_idx);
+/* "12.3%": part of total to one decimal, "0.0%" when total is 0. Returns buf. */
+char *rows_share(uint64_t part, uint64_t total, char *buf, size_t len);
 /* Width of the k-th column of a cols_fit layout. */
 static inline int cols_width(const int *x, size_t k)
 {

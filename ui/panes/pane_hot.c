@@ -219,11 +219,10 @@ static void cell(const struct tui *t, int c, const struct hotfunc *f, bool ns, c
 
 	switch (c) {
 	case HC_SELF:
-		snprintf(buf, len, "%.1f%%", total ? 100.0 * (double)f->self / (double)total : 0.0);
+		rows_share(f->self, total, buf, len);
 		break;
 	case HC_TOTAL:
-		snprintf(buf, len, "%.1f%%",
-			 total ? 100.0 * (double)f->total / (double)total : 0.0);
+		rows_share(f->total, total, buf, len);
 		break;
 	case HC_COUNT:
 		snprintf(buf, len, "%" PRIu64, ns ? f->self / 1000000 : f->self);

@@ -117,11 +117,10 @@ static void cell(struct tui *t, int c, const struct hotline *l, bool ns, char *b
 
 	switch (c) {
 	case LC_SELF:
-		snprintf(buf, len, "%.1f%%", total ? 100.0 * (double)l->self / (double)total : 0.0);
+		rows_share(l->self, total, buf, len);
 		break;
 	case LC_TOTAL:
-		snprintf(buf, len, "%.1f%%",
-			 total ? 100.0 * (double)l->total / (double)total : 0.0);
+		rows_share(l->total, total, buf, len);
 		break;
 	case LC_COUNT:
 		snprintf(buf, len, "%" PRIu64, ns ? l->total / 1000000 : l->total);
