@@ -255,6 +255,13 @@ void screen_end_frame(void)
 	doupdate();
 }
 
+int screen_text_right(int y, int x, int width, const char *s, enum screen_role role)
+{
+	int tw = elide_width(s);
+
+	return screen_text(y, x + (width > tw ? width - tw : 0), width, s, role, false);
+}
+
 int screen_text(int y, int x, int width, const char *s, enum screen_role role, bool pad)
 {
 	wchar_t wbuf[512];

@@ -79,6 +79,8 @@ void screen_end_frame(void);
  * with spaces to width when pad. Returns the columns used.
  */
 int screen_text(int y, int x, int width, const char *s, enum screen_role role, bool pad);
+/* The same, right-aligned in width (a number column's cell or title). */
+int screen_text_right(int y, int x, int width, const char *s, enum screen_role role);
 /*
  * Draws s whole over at most h lines from y, cols wide, each filled with
  * role: wrapped at a space near the end of a line, never inside a UTF-8

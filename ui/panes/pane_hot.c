@@ -281,7 +281,7 @@ void hot_draw(struct tui *t, int y, int h, int cols)
 	l->nr_cols = (int)nr;
 	screen_fill(y, 0, cols, ROLE_COLHEAD);
 	for (size_t k = 0; k < nr; k++) {
-		int w = cols_width(xs, k), tw;
+		int w = cols_width(xs, k);
 		int id = hc_col_id[idx[k]];
 
 		l->col_x[k] = xs[k];
@@ -291,12 +291,13 @@ void hot_draw(struct tui *t, int y, int h, int cols)
 		else
 			snprintf(buf, sizeof(buf), "%s",
 				 idx[k] == HC_COUNT && ns ? "SELF ms" : hcols[idx[k]].title);
-		tw = elide_width(buf);
-		screen_text(y,
-			    hcols[idx[k]].kind == COLK_NUMBER ? xs[k] + (w > tw ? w - tw : 0)
-							      : xs[k],
-			    w, elide_end(buf, w, screen_utf8(), out, sizeof(out)),
-			    id == pv->sort_col ? ROLE_COLHEAD_SORT : ROLE_COLHEAD, false);
+		elide_end(buf, w, screen_utf8(), out, sizeof(out));
+		if (hcols[idx[k]].kind == COLK_NUMBER)
+			screen_text_right(y, xs[k], w, out,
+					  id == pv->sort_col ? ROLE_COLHEAD_SORT : ROLE_COLHEAD);
+		else
+			screen_text(y, xs[k], w, out,
+				    id == pv->sort_col ? ROLE_COLHEAD_SORT : ROLE_COLHEAD, false);
 	}
 	l->col_x[nr] = xs[nr];
 	if (!hot_nr_rows(t)) {
@@ -321,13 +322,11 @@ void hot_draw(struct tui *t, int y, int h, int cols)
 		if (sel)
 			screen_fill(y + 1 + r, 0, cols, ROLE_SELECTED);
 		for (size_t k = 0; k < nr; k++) {
-			int w = cols_width(xs, k), tw;
+			int w = cols_width(xs, k);
 
 			cell(t, idx[k], f, ns, buf, sizeof(buf));
 			if (hcols[idx[k]].kind == COLK_NUMBER) {
-				tw = elide_width(buf);
-				screen_text(y + 1 + r, xs[k] + (w > tw ? w - tw : 0), w, buf, role,
-					    false);
+				screen_text_right(y + 1 + r, xs[k], w, buf, role);
 				continue;
 			}
 			elide_name(buf, w, screen_utf8(), out, sizeof(out));

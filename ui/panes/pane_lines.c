@@ -173,7 +173,7 @@ void lines_draw(struct tui *t, int y, int h, int cols)
 	l->nr_cols = 0;	       /* one order: most samples first */
 	screen_fill(y, 0, cols, ROLE_COLHEAD);
 	for (size_t k = 0; k < nr; k++) {
-		int w = cols_width(xs, k), tw;
+		int w = cols_width(xs, k);
 
 		if (idx[k] == LC_TEXT)
 			snprintf(buf, sizeof(buf), "SOURCE (of %s; Esc: back)",
@@ -181,12 +181,13 @@ void lines_draw(struct tui *t, int y, int h, int cols)
 		else
 			snprintf(buf, sizeof(buf), "%s",
 				 idx[k] == LC_COUNT && ns ? "TIME ms" : lcols[idx[k]].title);
-		tw = elide_width(buf);
-		screen_text(y,
-			    lcols[idx[k]].kind == COLK_NUMBER ? xs[k] + (w > tw ? w - tw : 0)
-							      : xs[k],
-			    w, elide_end(buf, w, screen_utf8(), out, sizeof(out)),
-			    idx[k] == LC_TOTAL ? ROLE_COLHEAD_SORT : ROLE_COLHEAD, false);
+		elide_end(buf, w, screen_utf8(), out, sizeof(out));
+		if (lcols[idx[k]].kind == COLK_NUMBER)
+			screen_text_right(y, xs[k], w, out,
+					  idx[k] == LC_TOTAL ? ROLE_COLHEAD_SORT : ROLE_COLHEAD);
+		else
+			screen_text(y, xs[k], w, out,
+				    idx[k] == LC_TOTAL ? ROLE_COLHEAD_SORT : ROLE_COLHEAD, false);
 	}
 	if (!lines_nr_rows(t)) {
 		screen_text(y + 2, 2, cols - 2,
@@ -204,13 +205,11 @@ void lines_draw(struct tui *t, int y, int h, int cols)
 		if (sel)
 			screen_fill(y + 1 + rows, 0, cols, ROLE_SELECTED);
 		for (size_t k = 0; k < nr; k++) {
-			int w = cols_width(xs, k), tw;
+			int w = cols_width(xs, k);
 
 			cell(t, idx[k], &t->lines->lines[i], ns, buf, sizeof(buf));
 			if (lcols[idx[k]].kind == COLK_NUMBER) {
-				tw = elide_width(buf);
-				screen_text(y + 1 + rows, xs[k] + (w > tw ? w - tw : 0), w, buf,
-					    role, false);
+				screen_text_right(y + 1 + rows, xs[k], w, buf, role);
 				continue;
 			}
 			screen_text(y + 1 + rows, xs[k], w,
