@@ -14,10 +14,13 @@
  * syscall, registers, stacks and CPU time, so only its tid is sent, in a
  * TT_EV_THREAD_REPEAT record, and user space repeats the thread's last
  * sample. The others are sampled in full afterwards, out of the RCU section,
- * since walking a user stack may sleep. It walks the kernel's thread list
- * only when a task was created since the last pass (or once a second);
- * otherwise it re-reads the threads the last walk found (tt_known). On a box
- * of idle threads a pass costs two cache lines per thread.
+ * since walking a user stack may sleep. It keeps the threads a walk of the
+ * kernel's thread list found (tt_known) and, with the sched_wakeup hooks of
+ * woken.bpf.h, rechecks only the blocks of them that hold a thread woken (or
+ * created) since the last pass: a sleeping thread costs a pass nothing, and
+ * the list is walked at the start and every 30 s. Without the hooks a pass
+ * re-reads every thread known (two cache lines each), and walks the list
+ * when a task was created since the last pass (or once a second).
  * sample_tasks (the per-task iterator: kernels before 6.7) runs once per
  * thread and sorts it the same way, against the same tt_last: an unchanged
  * thread costs its tid in a TT_EV_THREAD_REPEAT record, not a full sample
@@ -484,12 +487,15 @@ static __always_inline bool claim_copy(void)
 
 /* The thread list is walked at least once in this many passes (set by the loader: a second). */
 const volatile __u32 tt_walk_every = 0;
+/* The same while the wakeup hooks tell of new threads (set by the loader: 30 s). */
+const volatile __u32 tt_walk_every_woken = 0;
 
 /* Set by user space: the next pass walks the list (it reset a slot of tt_last). */
 __u32 tt_walk_now = 0;
 /* Passes that walked the thread list, and those that read tt_known instead. */
 __u64 tt_walks = 0;
 __u64 tt_rereads = 0;
+__u64 tt_passes = 0;
 /* The walks' own state (one pass runs at a time). */
 __u32 tt_nr_known = 0;		/* entries of tt_known the last walk filled */
 bool tt_known_complete = false; /* it held every thread the walk saw */
@@ -532,6 +538,8 @@ struct {
 	__type(value, struct pass);
 } tt_pass SEC(".maps");
 
+#include "woken.bpf.h"
+
 static __always_inline __u64 thread_sig(struct task_struct *task)
 {
 	return task->nvcsw + task->nivcsw + task->start_boottime * 0x9e3779b97f4a7c15ULL;
@@ -570,6 +578,9 @@ static __always_inline void flush_repeats(struct pass *p)
 		if (!emit(&p->rep, sizeof(p->rep) + nr * sizeof(__u32))) {
 			tt_nr_samples += nr;
 			tt_repeats_sent += nr;
+		} else {
+			/* Not sent: the block's next record is not "the same" as this one. */
+			recheck_at(p->rep_block * TT_REPEAT_BLOCK, tt_pass_no + 1);
 		}
 	}
 	p->rep.nr = 0;
@@ -619,7 +630,42 @@ __noinline int add_changed(__u32 tid, __u32 known)
 	} else {
 		count_drop(TT_DROP_MAP_FULL);
 	}
+	/* Its block's next record differs from this pass's, which lacks it. */
+	if (known != KNOWN_NONE)
+		recheck_at(known, tt_pass_no + 1);
 	return 0;
+}
+
+/* A repeated thread in one of these states can change unwoken: it is rechecked next pass. */
+static __always_inline bool changes_unwoken(__u8 state, bool wants_copy)
+{
+	return state == TT_ST_Q || state == TT_ST_Z || wants_copy;
+}
+
+/* tid is at tt_known's index j now (kept while the wakeup hooks run). */
+static __always_inline void known_at(__u32 tid, __u32 j)
+{
+	__u32 *at;
+
+	if (!tt_wakeups_live)
+		return;
+	at = bpf_map_lookup_elem(&tt_known_at, &tid);
+	if (at)
+		*at = j;
+	else if (bpf_map_update_elem(&tt_known_at, &tid, &j, BPF_NOEXIST) == -E2BIG)
+		tt_known_complete = false; /* full: walk, and do not add what cannot be found */
+}
+
+/* The thread at tt_known's index j leaves it. */
+static __always_inline void known_gone(__u32 tid, __u32 j)
+{
+	__u32 *at;
+
+	if (!tt_wakeups_live)
+		return;
+	at = bpf_map_lookup_elem(&tt_known_at, &tid);
+	if (at && *at == j)
+		bpf_map_delete_elem(&tt_known_at, &tid);
 }
 
 /*
@@ -631,13 +677,23 @@ __noinline int add_changed(__u32 tid, __u32 known)
  * cannot hold every thread, and once every tt_walk_every passes for what
  * the cursor does not see (a pid chosen with clone3's set_tid).
  */
-static __always_inline bool needs_walk(void)
+static __always_inline bool needs_walk(bool woken_read)
 {
 	struct task_struct *me = bpf_get_current_task_btf();
 	__u32 cursor = BPF_CORE_READ(me, thread_pid, numbers[0].ns, idr.idr_next);
 	bool moved = cursor != tt_pid_cursor;
-	bool walk = moved || tt_cursor_moved || tt_walk_now || !tt_known_complete ||
-		    ++tt_passes_since_walk >= tt_walk_every;
+	bool walk;
+
+	/*
+	 * With the wakeup hooks, a new thread is a woken tid (sched_wakeup_new):
+	 * the cursor does not matter, but a ring overrun may have lost one.
+	 */
+	if (tt_wakeups_live)
+		walk = !woken_read || tt_walk_now || !tt_known_complete ||
+		       ++tt_passes_since_walk >= tt_walk_every_woken;
+	else
+		walk = moved || tt_cursor_moved || tt_walk_now || !tt_known_complete ||
+		       ++tt_passes_since_walk >= tt_walk_every;
 
 	tt_pid_cursor = cursor;
 	tt_cursor_moved = moved;
@@ -670,11 +726,13 @@ static __always_inline struct known *remember(struct task_struct *task, struct p
 		old = bpf_kptr_xchg(&k->task, ref);
 		if (old)
 			bpf_task_release(old);
+		known_gone(k->tid, j);
 		k->state = STATE_RESAMPLE;
 		k->tid = task->pid; /* an exec that changes it also makes a full sample */
 		k->kthread = kthread;
 		k->wants_copy = 0;
 	}
+	known_at(k->tid, j);
 	p->nr_walked = j + 1;
 	return k;
 }
@@ -704,6 +762,8 @@ static __always_inline void sort_thread(struct task_struct *task, struct pass *p
 			k->runtime = task->se.sum_exec_runtime;
 			k->wants_copy = !!(last->state & WANTS_COPY);
 		}
+		if (k && changes_unwoken(state, k->wants_copy))
+			recheck_at(known, tt_pass_no + 1);
 		add_repeat(tid, known);
 		return;
 	}
@@ -728,6 +788,8 @@ static __always_inline void forget(__u32 from, __u32 to)
 		old = bpf_kptr_xchg(&k->task, NULL);
 		if (old)
 			bpf_task_release(old);
+		known_gone(k->tid, i);
+		k->tid = 0;
 	}
 	bpf_iter_num_destroy(&it);
 }
@@ -816,10 +878,13 @@ static __always_inline void recheck(__u32 i)
 	if (k->kthread && state == TT_ST_I)
 		return;
 	if (state != TT_ST_R && state == k->state && k->runtime == task->se.sum_exec_runtime &&
-	    (!k->wants_copy || !claim_copy()))
+	    (!k->wants_copy || !claim_copy())) {
+		if (changes_unwoken(state, k->wants_copy))
+			recheck_at(i, tt_pass_no + 1);
 		add_repeat(k->tid, i);
-	else
+	} else {
 		add_changed(k->tid, i);
+	}
 }
 
 static __always_inline void reread_known(void)
@@ -834,6 +899,169 @@ static __always_inline void reread_known(void)
 	bpf_iter_num_destroy(&it);
 	bpf_rcu_read_unlock();
 	tt_rereads++;
+}
+
+/*
+ * A thread not in tt_known joins it at its end (woken, new: the walk that
+ * would have found it is not needed), held by task's reference, which this
+ * takes. Its block is rechecked at pass.
+ */
+static __always_inline void append_known(struct task_struct *task, __u32 pass)
+{
+	__u32 j = tt_nr_known, tid = task->pid;
+	bool kthread = task->flags & PF_KTHREAD;
+	struct task_struct *old;
+	struct known *k;
+
+	k = j < tt_known_max ? bpf_map_lookup_elem(&tt_known, &j) : NULL;
+	if (!k) {
+		tt_known_complete = false; /* full: the next pass walks */
+		bpf_task_release(task);
+		return;
+	}
+	old = bpf_kptr_xchg(&k->task, task);
+	if (old)
+		bpf_task_release(old);
+	k->tid = tid;
+	k->state = STATE_RESAMPLE;
+	k->kthread = kthread;
+	k->wants_copy = 0;
+	k->runtime = 0;
+	tt_nr_known = j + 1;
+	known_at(tid, j);
+	recheck_at(j, pass);
+}
+
+/*
+ * A reaped thread leaves tt_known. Its tid may be another thread's already
+ * (pids wrap), one that a wakeup found at this index: that one joins.
+ */
+static __always_inline void gone_from_known(__u32 tid, __u32 idx)
+{
+	struct task_struct *task;
+	struct known *k = idx < tt_known_max ? bpf_map_lookup_elem(&tt_known, &idx) : NULL;
+
+	if (k && k->tid == tid)
+		k->tid = 0;
+	known_gone(tid, idx);
+	if (!tt_wakeups_live)
+		return;
+	task = bpf_task_from_pid(tid);
+	if (!task)
+		return;
+	if (want_tgid(task->tgid))
+		append_known(task, tt_pass_no + 1);
+	else
+		bpf_task_release(task);
+}
+
+/* A woken tid: its block is rechecked at this pass; a thread new to tt_known joins it. */
+__noinline int note_woken(__u32 tid)
+{
+	__u32 slot = tid & (WOKEN_SEEN - 1), *at, idx;
+	__u64 mark = tid | (__u64)tt_pass_no << 32, *seen;
+	struct task_struct *task;
+	struct known *k;
+
+	if (!tid)
+		return 0;
+	seen = bpf_map_lookup_elem(&tt_woken_seen, &slot);
+	if (seen) {
+		if (*seen == mark)
+			return 0;
+		*seen = mark;
+	}
+	at = bpf_map_lookup_elem(&tt_known_at, &tid);
+	if (at) {
+		idx = *at;
+		k = idx < tt_nr_known && idx < tt_known_max ? bpf_map_lookup_elem(&tt_known, &idx)
+							    : NULL;
+		if (k && k->tid == tid) {
+			recheck_at(idx, tt_pass_no);
+			return 0;
+		}
+	}
+	task = bpf_task_from_pid(tid);
+	if (!task)
+		return 0; /* gone before anyone saw it */
+	if (want_tgid(task->tgid))
+		append_known(task, tt_pass_no);
+	else
+		bpf_task_release(task);
+	return 0;
+}
+
+/*
+ * Reads every CPU's ring of woken tids. False when one was overrun (woken
+ * tids lost: this pass walks), or when nothing reads them yet.
+ */
+static __always_inline bool read_woken(void)
+{
+	struct bpf_iter_num cpus, in;
+	bool whole = true;
+	__u32 zero = 0;
+	int *c, *v;
+
+	if (!tt_wakeups_live)
+		return false;
+	bpf_iter_num_new(&cpus, 0, tt_nr_cpus);
+	while ((c = bpf_iter_num_next(&cpus))) {
+		struct wake_ring *r = bpf_map_lookup_percpu_elem(&tt_woken, &zero, *c);
+		__u64 head, tail;
+
+		if (!r)
+			continue;
+		head = *(volatile __u64 *)&r->head;
+		tail = r->tail;
+		if (head - tail > TT_WAKE_RING) {
+			whole = false;
+		} else {
+			bpf_iter_num_new(&in, 0, (int)(head - tail));
+			while ((v = bpf_iter_num_next(&in)))
+				note_woken(r->tids[(tail + *v) & (TT_WAKE_RING - 1)]);
+			bpf_iter_num_destroy(&in);
+			/* Written over while read: some of what was read is later tids. */
+			if (*(volatile __u64 *)&r->head - tail > TT_WAKE_RING)
+				whole = false;
+		}
+		r->tail = head;
+	}
+	bpf_iter_num_destroy(&cpus);
+	if (!whole)
+		tt_wake_overruns++;
+	return whole;
+}
+
+/*
+ * The pass with the wakeup rings read: blocks that must be rechecked are
+ * (recheck, in order), the others are the same as at the pass before.
+ */
+static __always_inline void reread_woken(void)
+{
+	__u32 nb = (tt_nr_known + TT_REPEAT_BLOCK - 1) / TT_REPEAT_BLOCK, pass = tt_pass_no;
+	struct bpf_iter_num blocks, in;
+	int *v, *w;
+
+	bpf_rcu_read_lock();
+	bpf_iter_num_new(&blocks, 0, (int)nb);
+	while ((v = bpf_iter_num_next(&blocks))) {
+		__u32 b = *v, first = b * TT_REPEAT_BLOCK, end = first + TT_REPEAT_BLOCK;
+		__u32 *until = bpf_map_lookup_elem(&tt_blocks, &b);
+
+		if (until && (__s32)(*until - pass) < 0) {
+			add_same(b);
+			continue;
+		}
+		if (end > tt_nr_known)
+			end = tt_nr_known;
+		bpf_iter_num_new(&in, (int)first, (int)end);
+		while ((w = bpf_iter_num_next(&in)))
+			recheck(*w);
+		bpf_iter_num_destroy(&in);
+	}
+	bpf_iter_num_destroy(&blocks);
+	bpf_rcu_read_unlock();
+	tt_woken_passes++;
 }
 
 /*
@@ -868,6 +1096,7 @@ static long sample_changed(__u32 i, void *ctx)
 			return 0;
 		if (!task->thread_pid) { /* reaped: leaves tt_known */
 			bpf_task_release(task);
+			gone_from_known(c->tid, known);
 			return 0;
 		}
 	} else {
@@ -880,6 +1109,10 @@ static long sample_changed(__u32 i, void *ctx)
 	fate = take_sample(task, sc, state, kthread);
 	note_sample(task, sc->sample.tid, state, fate);
 	if (k) {
+		if (k->tid != task->pid) { /* an exec by another thread: it took the leader's tid */
+			known_gone(k->tid, known);
+			known_at(task->pid, known);
+		}
 		k->tid = task->pid;
 		k->state = fate & SAMPLE_LOST ? STATE_RESAMPLE : state;
 		k->wants_copy = !!(fate & SAMPLE_WANTS_COPY);
@@ -901,6 +1134,7 @@ SEC("syscall")
 int sample_threads(void *ctx)
 {
 	struct batch *batch;
+	bool woken_read;
 	struct pass *p;
 	__u32 zero = 0;
 
@@ -911,13 +1145,21 @@ int sample_threads(void *ctx)
 	p->rep.nr = 0;
 	p->rep_block = 0;
 	p->nr_changed = 0;
-	if (needs_walk())
+	tt_pass_no++;
+	woken_read = read_woken();
+	/* A full barrier: the threads are read after the rings' heads (see push_woken). */
+	__sync_fetch_and_add(&tt_passes, 1);
+	if (needs_walk(woken_read))
 		walk_threads(p);
-	else
+	else if (!woken_read)
 		reread_known();
+	else
+		reread_woken();
 	flush_repeats(p);
+	flush_same();
 	bpf_loop(p->nr_changed, sample_changed, NULL, 0);
 	flush_batch(batch);
+	tt_prev_pass_ns = tt_pass_ns;
 	return 0;
 }
 

@@ -26,6 +26,36 @@ struct tt_last_seen {
 	__u64 sig; /* context switches + a hash of the start time */
 };
 
+/*
+ * Threads woken since the one-pass sampler's last read, per CPU: the
+ * sched_wakeup hooks put each woken tid in their CPU's ring (threads.bpf.c).
+ * A ring the pass finds overrun makes that pass walk the thread list.
+ */
+#define TT_WAKE_RING 4096 /* tids, a power of two */
+
+/*
+ * Blocks of the one-pass sampler's order (TT_REPEAT_BLOCK threads each)
+ * whose TT_EV_THREAD_REPEAT record would list, tid for tid, what it listed
+ * at the pass before (at prev_ns): the kernel sends this record instead of
+ * theirs, and the BPF source (bpf_ring.c) sends its copies of them on, at
+ * hdr.time_ns. A block that had no record at prev_ns has none now. Never
+ * leaves the BPF source.
+ */
+#define TT_SAME_RANGES 256 /* ranges per record */
+
+struct tt_block_range {
+	__u32 first; /* block */
+	__u32 nr;    /* blocks from it */
+};
+
+struct tt_thread_same {
+	struct tt_event_header hdr;
+	__u64 prev_ns; /* the pass before's time (its records' hdr.time_ns) */
+	__u32 nr;      /* ranges that follow */
+	__u32 pad;
+	struct tt_block_range ranges[];
+};
+
 /* Stack copies per pass at most: past it, frame-pointer stacks (counted). */
 #define TT_COPIES_PER_PASS 64
 /* -p with at most this many processes walks only their threads; more walk all, filtered. */

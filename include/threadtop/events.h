@@ -46,6 +46,7 @@ enum tt_event_type {
 	TT_EV_PROC_INFO = 22,	  /* a process now: parent, user, nice, resident memory, CPU */
 	TT_EV_HOST_STATS = 23,	  /* the box now: load average, uptime, memory and swap */
 	TT_EV_OFFCPU_SITE = 24,	  /* a blocking site's token, before its stack copy (live only) */
+	TT_EV_THREAD_SAME = 25,	  /* blocks repeated as at the pass before (BPF source only) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.

@@ -116,6 +116,7 @@ struct model {
 	/* Repeat records of the pass so far, as runs not yet counted (model_repeat.c). */
 	struct repeat_run *runs;
 	uint32_t nr_runs;     /* runs up to the highest block seen */
+	uint32_t cap_runs;    /* runs allocated */
 	uint32_t repeat_pass; /* passes ended (TT_EV_TICK), for the runs' stamps */
 	bool stale_flushed;   /* runs not confirmed by this pass are counted */
 

@@ -20,8 +20,11 @@
 #include "model_internal.h"
 #include "util.h"
 
-/* Blocks kept as runs (65,536 threads); records of later blocks count at once. */
-#define MAX_RUNS 512
+/*
+ * Blocks kept as runs: 4,194,304 threads (Linux's PID_MAX_LIMIT), allocated
+ * as blocks come; records of later blocks count at once.
+ */
+#define MAX_RUNS 32768
 
 struct repeat_run {
 	uint32_t *tids;
@@ -84,8 +87,15 @@ void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r)
 	uint32_t sec = model_sec(m, r->hdr.time_ns);
 	struct repeat_run *run;
 
-	if (!m->runs)
-		m->runs = xcalloc(MAX_RUNS, sizeof(*m->runs));
+	if (r->block < MAX_RUNS && r->block >= m->cap_runs) {
+		uint32_t n = m->cap_runs ? m->cap_runs : 64;
+
+		while (n <= r->block)
+			n *= 2;
+		m->runs = xrealloc(m->runs, n * sizeof(*m->runs));
+		memset(m->runs + m->cap_runs, 0, (n - m->cap_runs) * sizeof(*m->runs));
+		m->cap_runs = n;
+	}
 	run = r->block < MAX_RUNS ? &m->runs[r->block] : NULL;
 	/* Past the runs, or a second record of the block in this pass: counted at once. */
 	if (!run || run->pass == m->repeat_pass + 1) {
@@ -156,4 +166,5 @@ void model_repeat_free(struct model *m)
 	free(m->runs);
 	m->runs = NULL;
 	m->nr_runs = 0;
+	m->cap_runs = 0;
 }

@@ -41,6 +41,10 @@
 #define RINGBUF_TEST_ENV "THREADTOP_TEST_RINGBUF_KB"
 #define BOX_THREADS_TEST_ENV "THREADTOP_TEST_BOX_THREADS"
 #define WALK_TEST_ENV "THREADTOP_TEST_WALK_EVERY"
+/* Set: no wakeup hooks, every pass rereads every thread (benchmarks, tests of that path). */
+#define NO_WAKEUPS_TEST_ENV "THREADTOP_TEST_NO_WAKEUPS"
+/* Walks of the thread list while the wakeup hooks tell of new threads: one in 30 s. */
+#define WALK_WOKEN_SECONDS 30
 #define NO_KFUNC_TEST_ENV "THREADTOP_TEST_NO_KFUNC"
 #define STACK_IDS_MAX 65536
 /* The model forgets stacks this many ids old (events.h): the set is emptied sooner. */
@@ -383,7 +387,12 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	t->rodata->tt_stack_bytes = bs->opts.stack_bytes;
 	bpf_program__set_autoload(t->progs.sample_threads, one_pass);
 	bpf_program__set_autoload(t->progs.sample_tasks, !one_pass);
+	bpf_program__set_autoload(t->progs.note_wakeup, one_pass);
+	bpf_program__set_autoload(t->progs.note_wakeup_new, one_pass);
 	t->rodata->tt_walk_every = walk_every(bs);
+	t->rodata->tt_walk_every_woken =
+		getenv(WALK_TEST_ENV) ? walk_every(bs) : bs->opts.hz * WALK_WOKEN_SECONDS;
+	t->rodata->tt_nr_cpus = (__u32)bs->nr_cpus;
 	if (one_pass && bs->opts.nr_pids && bs->opts.nr_pids <= TT_WALK_PIDS_MAX) {
 		for (size_t i = 0; i < bs->opts.nr_pids; i++)
 			t->rodata->tt_walk_pids[i] = (__u32)bs->opts.pids[i];
@@ -394,6 +403,9 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	/* The per-task iterator sorts threads against tt_last too, but keeps no list. */
 	bpf_map__set_max_entries(t->maps.tt_known, one_pass ? bs->thread_maps : 1);
 	bpf_map__set_max_entries(t->maps.tt_changed, one_pass ? bs->thread_maps : 1);
+	bpf_map__set_max_entries(t->maps.tt_known_at, one_pass ? bs->thread_maps : 1);
+	bpf_map__set_max_entries(t->maps.tt_blocks,
+				 one_pass ? bs->thread_maps / TT_REPEAT_BLOCK : 1);
 	t->rodata->tt_known_max = one_pass ? bs->thread_maps : 1;
 	if (reuse && (e = REUSE_SHARED(t, reuse)) < 0) {
 		e = load_failed("threads", t->obj, -e, err, errlen);
@@ -741,11 +753,58 @@ int bpf_load__probe(char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * The one-pass sampler's wakeup hooks (woken.bpf.h): with them a pass
+ * rechecks only the threads woken since the last. Without (a kernel that
+ * refuses them, or THREADTOP_TEST_NO_WAKEUPS), every pass rereads every
+ * thread, as it can: said once in the log.
+ */
+void bpf_load__attach_wakeups(struct bpf_source *bs)
+{
+	struct threads_bpf *t = bs->threads;
+	int e;
+
+	if (!bs->one_pass || bs->wake_links[0])
+		return;
+	if (getenv(NO_WAKEUPS_TEST_ENV)) {
+		log_info("BPF source: " NO_WAKEUPS_TEST_ENV
+			 " set: every pass rereads every thread");
+		return;
+	}
+	bs->wake_links[0] = bpf_program__attach(t->progs.note_wakeup);
+	e = errno;
+	if (bs->wake_links[0]) {
+		bs->wake_links[1] = bpf_program__attach(t->progs.note_wakeup_new);
+		e = errno;
+	}
+	if (!bs->wake_links[1]) {
+		bpf_link__destroy(bs->wake_links[0]);
+		bs->wake_links[0] = NULL;
+		log_info(
+			"BPF source: cannot attach the sched_wakeup hooks (%s): every pass rereads "
+			"every thread",
+			strerror(e));
+		return;
+	}
+	t->bss->tt_wakeups_live = true;
+	t->bss->tt_walk_now = 1; /* what woke before the hooks: a walk sees it */
+}
+
+void bpf_load__detach_wakeups(struct bpf_source *bs)
+{
+	for (size_t i = 0; i < 2; i++) {
+		bpf_link__destroy(bs->wake_links[i]);
+		bs->wake_links[i] = NULL;
+	}
+}
+
 int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen)
 {
 	const struct bpf_source_opts *opts = &bs->opts;
 	int e = attach_iters(bs, err, errlen);
 
+	if (!e)
+		bpf_load__attach_wakeups(bs);
 	if (!e && opts->labels && opts->labels->nr_defs) {
 		char why[256];
 

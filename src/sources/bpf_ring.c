@@ -17,6 +17,7 @@
 #include "source_bpf_impl.h"
 #include "threads.shared.h"
 #include "u64map.h"
+#include "util.h"
 
 #include "threads.skel.h"
 
@@ -83,7 +84,7 @@ static void thread_sample(struct bpf_source *bs, const struct tt_thread_sample *
  * stands for: a recording replays from any point without earlier samples. That sample
  * goes out as the kernel's resent ones do, so it gets its DWARF stack again (--unwind).
  */
-static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
+static bool on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 {
 	union { /* a repeat record with room for its tids (a flexible array member) */
 		struct tt_thread_repeat rec;
@@ -94,12 +95,12 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 
 	if (r->nr > TT_REPEAT_MAX || r->hdr.size != sizeof(*r) + r->nr * sizeof(__u32)) {
 		bs->user_drops[TT_DROP_READ_ERROR]++;
-		return;
+		return false;
 	}
 	/* Most passes: straight to the model, which skips tids it has no sample of. */
 	if (!bs->opts.full_samples && bs->generation % SWEEP_EVERY) {
 		sink_emit(&bs->base.sink, &r->hdr);
-		return;
+		return true;
 	}
 	for (uint32_t i = 0; i < r->nr; i++) {
 		struct seen_thread *seen = u64map__get(bs->seen, r->tids[i]);
@@ -126,11 +127,91 @@ static void on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 		}
 	}
 	if (!n)
-		return;
+		return true;
 	out.rec = *r;
 	out.rec.nr = n;
 	out.rec.hdr.size = (uint32_t)(sizeof(out.rec) + n * sizeof(__u32));
 	sink_emit(&bs->base.sink, &out.rec.hdr);
+	return true;
+}
+
+/* A block's last repeat record from the kernel (hdr.time_ns = that pass's time). */
+struct kept_block {
+	struct tt_thread_repeat rec; /* tids follow */
+	uint32_t tids[TT_REPEAT_BLOCK];
+};
+
+/* Blocks kept at most: every block of the largest thread maps. */
+#define KEPT_MAX (TT_THREAD_MAPS_MAX / TT_REPEAT_BLOCK)
+
+static struct kept_block *kept(struct bpf_source *bs, uint32_t block)
+{
+	if (block >= KEPT_MAX)
+		return NULL;
+	if (block >= bs->nr_kept) {
+		uint32_t n = bs->nr_kept ? bs->nr_kept : 64;
+
+		while (n <= block)
+			n *= 2;
+		if (n > KEPT_MAX)
+			n = KEPT_MAX;
+		bs->kept = xrealloc(bs->kept, (size_t)n * sizeof(*bs->kept));
+		memset(bs->kept + bs->nr_kept, 0, (size_t)(n - bs->nr_kept) * sizeof(*bs->kept));
+		bs->nr_kept = n;
+	}
+	return &bs->kept[block];
+}
+
+/* A repeat record of the one-pass sampler: kept for the passes that say "the same". */
+static void keep_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
+{
+	struct kept_block *k;
+
+	if (!bs->one_pass || !(k = kept(bs, r->block)))
+		return;
+	if (r->nr > TT_REPEAT_BLOCK) { /* not the one-pass sampler's: never "the same" */
+		k->rec.hdr.time_ns = 0;
+		return;
+	}
+	memcpy(&k->rec, r, sizeof(*r) + r->nr * sizeof(__u32));
+}
+
+/*
+ * Blocks whose record the kernel did not send, as it would list what it
+ * listed at the pass before (struct tt_thread_same): their kept records go
+ * on at this pass's time. A block with no record at that pass has none now.
+ */
+static void on_same(struct bpf_source *bs, const struct tt_thread_same *s)
+{
+	if (s->nr > TT_SAME_RANGES || s->hdr.size != sizeof(*s) + s->nr * sizeof(s->ranges[0])) {
+		bs->user_drops[TT_DROP_READ_ERROR]++;
+		return;
+	}
+	for (uint32_t i = 0; i < s->nr; i++) {
+		uint32_t first = s->ranges[i].first, nr = s->ranges[i].nr;
+
+		if (first >= KEPT_MAX || nr > KEPT_MAX - first) {
+			bs->user_drops[TT_DROP_READ_ERROR]++;
+			return;
+		}
+		for (uint32_t b = first; b < first + nr; b++) {
+			struct kept_block *k = kept(bs, b);
+			bool had = k->rec.hdr.time_ns == s->prev_ns && s->prev_ns;
+
+			k->rec.hdr.time_ns = s->hdr.time_ns;
+			if (!had)
+				k->rec.nr = 0;
+			else if (k->rec.nr)
+				on_repeat(bs, &k->rec);
+		}
+	}
+}
+
+void bpf_ring__free(struct bpf_source *bs)
+{
+	free(bs->kept);
+	bs->kept = NULL;
+	bs->nr_kept = 0;
 }
 
 /* The stack copy that follows ev in the same ring-buffer record (size bytes from ev), or NULL. */
@@ -200,7 +281,13 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 			thread_sample(bs, (const struct tt_thread_sample *)ev);
 		} else if (ev->type == TT_EV_THREAD_REPEAT &&
 			   ev->size >= sizeof(struct tt_thread_repeat)) {
-			on_repeat(bs, (const struct tt_thread_repeat *)ev);
+			const struct tt_thread_repeat *r = (const struct tt_thread_repeat *)ev;
+
+			if (on_repeat(bs, r))
+				keep_repeat(bs, r);
+		} else if (ev->type == TT_EV_THREAD_SAME &&
+			   ev->size >= sizeof(struct tt_thread_same)) {
+			on_same(bs, (const struct tt_thread_same *)ev);
 		} else {
 			sink_emit(&bs->base.sink, ev);
 		}

@@ -145,6 +145,21 @@ static void report_passes(struct bpf_source *bs)
 			 (unsigned long long)bs->threads->bss->tt_full_sent);
 		return;
 	}
+	if (bs->wake_links[0]) {
+		log_info(
+			"thread sampler: %llu passes walked the thread list (at the start, every "
+			"%u s, or after %llu overruns of a wakeup ring), %llu re-read the %u "
+			"threads known, %llu only the blocks of woken threads (%llu blocks sent as "
+			"unchanged)",
+			(unsigned long long)bs->threads->bss->tt_walks,
+			bs->threads->rodata->tt_walk_every_woken / bs->opts.hz,
+			(unsigned long long)bs->threads->bss->tt_wake_overruns,
+			(unsigned long long)bs->threads->bss->tt_rereads,
+			bs->threads->bss->tt_nr_known,
+			(unsigned long long)bs->threads->bss->tt_woken_passes,
+			(unsigned long long)bs->threads->bss->tt_blocks_same);
+		return;
+	}
 	log_info("thread sampler: %llu passes walked the thread list (a task was created, or "
 		 "once a second), %llu re-read the %u threads known",
 		 (unsigned long long)bs->threads->bss->tt_walks,
@@ -160,6 +175,8 @@ static void bpf_free(struct source *src)
 	bpf_late__stop(bs);
 	bpf_unwind__report(bs);
 	report_passes(bs);
+	bpf_load__detach_wakeups(bs);
+	bpf_ring__free(bs);
 	bpf_unwind__free(bs);
 	ring_buffer__free(bs->rb);
 	bpf_labels__free(bs->labels);

@@ -112,7 +112,15 @@ struct bpf_source {
 	struct bpf_late *late_load;	  /* the loading thread, NULL = none running */
 	/* --offcpu: blocking-site key (tt_offcpu_site.site) -> its unwound user stack id. */
 	struct u64map *oc_sites;
+	/* The wakeup hooks of the one-pass sampler (woken.bpf.h), NULL = not attached. */
+	struct bpf_link *wake_links[2];
+	/* Per block of its order, its last repeat record, for TT_EV_THREAD_SAME (bpf_ring.c). */
+	struct kept_block *kept;
+	uint32_t nr_kept;
 };
+
+/* bpf_ring.c: the kept repeat records of the blocks. */
+void bpf_ring__free(struct bpf_source *bs);
 
 /* bpf_load.c. Each returns 0, or negative errno with a one-line reason in err. */
 /* source_bpf.c: one run of a task iterator (a create, a read to the end). 0 or -errno. */
@@ -123,6 +131,9 @@ int bpf_load__probe(char *err, size_t errlen);
 int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen);
 /* Attaches them; the label probes and LuaJIT samples only warn when they fail. */
 int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen);
+/* The one-pass sampler's wakeup hooks: attached when it is, logged when they cannot be. */
+void bpf_load__attach_wakeups(struct bpf_source *bs);
+void bpf_load__detach_wakeups(struct bpf_source *bs);
 /* The on-CPU sampler: loads it into bs->oncpu (any thread); notes its
  * programs and maps (the loop's thread); attaches it to every CPU. */
 int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *err, size_t errlen);

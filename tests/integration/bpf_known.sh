@@ -1,11 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# The one-pass thread sampler walks the thread list only when a task was
-# created (or once a second); the other passes re-read the threads it knows.
-# Those passes must see what a walk sees: a thread that wakes and changes
-# its syscall, a thread that exits, and (through the walk that a new pid
-# starts) a thread created mid-run, each in every tick. This script forks
-# nothing while threadtop runs, so the box creates no task but ours.
+# The one-pass thread sampler walks the thread list at the start (and every
+# 30 s); the other passes recheck only the threads woken since the pass
+# before (with THREADTOP_TEST_NO_WAKEUPS=1, bpf_known_reread.sh: they re-read
+# every thread known, and walk when a task was created). Those passes must
+# see what a walk sees: a thread that wakes and changes its syscall, a thread
+# that exits, and a thread created mid-run, each in every tick. This script
+# forks nothing while threadtop runs, so the box creates no task but ours.
 . "$(dirname "$0")/bpf_common.bash"
 
 last_pid() {
@@ -111,8 +112,19 @@ if line=$(grep -o "thread sampler: the per-task iterator ran.*" "$TMPD/log"); th
 	exit 0
 fi
 line=$(grep "thread sampler:" "$TMPD/log") || fail "no pass counts in the log: $(cat "$TMPD/log")"
-read -r walks rereads < <(echo "$line" | sed -E 's/.* ([0-9]+) passes walked.* ([0-9]+) re-read .*/\1 \2/')
 echo "$line (tasks created on the box meanwhile: $created)"
+# With the wakeup hooks a new task is a wakeup, not a walk: most passes
+# recheck only the woken threads' blocks, however much the box forks.
+if [[ $line == *"only the blocks of woken threads"* ]]; then
+	read -r walks woken < <(echo "$line" |
+		sed -E 's/.* ([0-9]+) passes walked.* ([0-9]+) only the blocks of woken.*/\1 \2/')
+	[ "$woken" -ge $(((walks + woken) * 9 / 10)) ] ||
+		fail "most passes should recheck only woken threads: $line"
+	exit 0
+fi
+[ -n "${THREADTOP_TEST_NO_WAKEUPS:-}" ] || fail "the one-pass sampler ran without its wakeup \
+hooks: $(grep -m1 'sched_wakeup hooks' "$TMPD/log") $line"
+read -r walks rereads < <(echo "$line" | sed -E 's/.* ([0-9]+) passes walked.* ([0-9]+) re-read .*/\1 \2/')
 [ "$rereads" -ge $(((walks + rereads) / 2)) ] && exit 0
 # Our own: threadtop's threads, the newcomer. More means something else forks;
 # fewer than none, that the pids wrapped (pid_max reached) meanwhile.
