@@ -2,7 +2,7 @@
 /*
  * Process records for the model (see proc_info.h). A process is described
  * once when first seen, then again every PROC_INFO_EVERY_NS while it lives
- * (its resident memory and CPU time move); user names are looked up once per
+ * (its resident memory and CPU time move; less often with many threads); user names are looked up once per
  * uid and travel as strings, so a replay on another box shows the names of
  * the box that was recorded.
  */
@@ -20,6 +20,15 @@
 #include "util.h"
 
 #define PROC_INFO_EVERY_NS NSEC_PER_SEC
+/*
+ * A process of many threads is described less often: the kernel sums its
+ * CPU time over every thread for /proc/PID/stat (thread_group_cputime), 45
+ * ms for one of 100,000 threads, half of threadtop's time then. One second
+ * per THREADS_PER_SECOND threads, a minute at most; its TIME+ is the sum of
+ * its threads' meanwhile (model_query.c takes the larger).
+ */
+#define THREADS_PER_SECOND 1000
+#define PROC_INFO_MAX_EVERY 60
 #define STATUS_EVERY 10 /* the uid is read again every 10th description */
 
 struct proc_seen {
@@ -86,6 +95,14 @@ static uint32_t user_id(struct proc_info *pi, uint32_t uid, uint64_t now)
 	return id;
 }
 
+/* Seconds between descriptions of a process of nr_threads threads. */
+static uint64_t proc_info_every(unsigned nr_threads)
+{
+	uint64_t n = nr_threads / THREADS_PER_SECOND;
+
+	return n < 1 ? 1 : n > PROC_INFO_MAX_EVERY ? PROC_INFO_MAX_EVERY : n;
+}
+
 /* Describes pid; false when it is gone (or unreadable: then it is not described again). */
 static bool describe(struct proc_info *pi, uint32_t pid, struct proc_seen *seen, uint64_t now)
 {
@@ -114,7 +131,7 @@ static bool describe(struct proc_info *pi, uint32_t pid, struct proc_seen *seen,
 	rec.nice = st.nice;
 	rec.nr_threads = st.num_threads;
 	sink_emit(&pi->sink, &rec.hdr);
-	seen->next_ns = now + PROC_INFO_EVERY_NS;
+	seen->next_ns = now + PROC_INFO_EVERY_NS * proc_info_every(st.num_threads);
 	return true;
 }
 
