@@ -655,7 +655,7 @@ struct tt_luajit_sample {
 	__u32 pid;
 	__u32 tid;
 	__u32 ustack_id; /* TT_EV_STACK id of the host stack, 0 = none */
-	__u32 weight_us; /* the library's sampling interval (thread CPU time) */
+	__u32 weight_us; /* thread CPU time it stands for: the library's interval, as achieved */
 	__s32 traceno;	 /* trace number of TRACE samples, else 0 */
 	__u8 vmstate;	 /* enum tt_lj_vmstate */
 	__u8 fidelity;	 /* how many of the 10 states this process tells apart */

@@ -34,7 +34,7 @@ struct tt_lj_probe {
 	__u16 nguest;  /* ids at guest, at most TT_LJ_MAX_FRAMES */
 	__s32 traceno;
 	__u32 nhost;	   /* addresses at host, at most TT_LJ_PROBE_HOST_MAX */
-	__u32 interval_us; /* sampling interval of the session */
+	__u32 interval_us; /* the thread CPU time the sample stands for: the interval as achieved */
 	__u64 guest;	   /* user address of __u64[nguest]: function ids, leaf first */
 	__u64 host;	   /* user address of __u64[nhost]: return addresses, leaf first */
 	/* TT_LJ_PROBE_FUNC */

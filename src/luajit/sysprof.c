@@ -156,7 +156,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 	int32_t traceno = 0;
 	uintptr_t cfunc = 0;
 	int lj_alive = 0, ffid = -1, counted = 0;
-	uint64_t t0;
+	uint64_t t0, since;
 
 	(void)si;
 	if (sp.state != SP_PROFILE)
@@ -166,6 +166,8 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 		goto out;
 	}
 	t0 = sp_cpu_ns();
+	since = sp.last_signal_ns && t0 > sp.last_signal_ns ? t0 - sp.last_signal_ns : 0;
+	sp.last_signal_ns = t0;
 	if (sp.chain_lj) {
 		struct sigaction now;
 
@@ -189,6 +191,7 @@ static void sp_handler(int sig, siginfo_t *si, void *ucv)
 			s->traceno = traceno;
 			s->cfunc = cfunc;
 			s->ffid = (int16_t)ffid;
+			s->cpu_ns = since;
 			s->nframes = 0;
 			s->need_outer = 0;
 			sp_unwind(s, ucv);
@@ -522,6 +525,7 @@ LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Optio
 		setitimer(ITIMER_PROF, &(struct itimerval){{0, 0}, {0, 0}}, NULL);
 	}
 	__atomic_fetch_add(&sp.cost_ns, sp_cpu_ns() - t0, __ATOMIC_RELAXED);
+	sp.last_signal_ns = 0;
 	sp.state = SP_PROFILE;
 	if (sigaction(SIGPROF, &active, NULL) < 0)
 		goto fail_lj;

@@ -51,6 +51,10 @@ struct sp_slot {
 	int16_t ffid; /* fast function running (FFUNC), -1 if unknown, or SP_FFID_OUTSIDE */
 	int32_t traceno;
 	uintptr_t cfunc; /* the C function running (CFUNC), if known */
+	/* The thread's CPU time since the previous signal, what the sample stands
+	 * for (the timer fires at the kernel's ticks: every 4 ms at HZ=250 for a
+	 * 1 ms interval); 0 = not known (the first signal). */
+	uint64_t cpu_ns;
 	uintptr_t frames[SP_HOST_MAX];
 };
 
@@ -97,6 +101,8 @@ struct sp_profiler {
 	volatile uint64_t self_samples; /* landed in the profiler's own code, ignored */
 	volatile uint64_t
 		cost_ns; /* CPU time spent in the profiler (handler, callback, start, stop) */
+
+	uint64_t last_signal_ns; /* the thread's CPU time at the previous signal, 0 = none yet */
 
 	struct sp_slot *ring;
 	volatile uint32_t head, tail;

@@ -64,6 +64,19 @@ int sp_probe_attached(void)
 	return threadtop_luajit_attached != 0;
 }
 
+/*
+ * What a sample stands for, in us: the thread's CPU time since the signal
+ * before, as the timer achieved it (it fires at the kernel's ticks, so a
+ * 1 ms interval gives a sample every 4 ms at HZ=250), else the interval
+ * asked for (the first signal); never 0.
+ */
+static uint32_t probe_weight_us(const struct sp_slot *s)
+{
+	uint64_t us = s->cpu_ns ? (s->cpu_ns + 500) / 1000 : sp.opt.interval * 1000;
+
+	return us > 4000000000u ? 4000000000u : us ? (uint32_t)us : 1;
+}
+
 void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, const struct sp_gframe *top, int ntop,
 		     const struct sp_gframe *g, int ng, const uintptr_t *outer, int nouter)
 {
@@ -86,7 +99,7 @@ void sp_probe_sample(const struct sp_slot *s, uint8_t vmst, const struct sp_gfra
 	p.nguest = (uint16_t)n;
 	p.traceno = s->traceno;
 	p.nhost = (uint32_t)h;
-	p.interval_us = sp.opt.interval > 4000000 ? 4000000000u : (uint32_t)sp.opt.interval * 1000;
+	p.interval_us = probe_weight_us(s);
 	p.guest = (uintptr_t)probe_guest;
 	p.host = (uintptr_t)probe_host;
 	threadtop_luajit_probe(&p);
