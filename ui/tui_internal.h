@@ -127,8 +127,8 @@ struct tui {
 	struct stack_rows stack_rows; /* its rows, made as far as the screen needs */
 	struct u64map *expanded;      /* path hash -> (void *)1 */
 	bool all_expanded;	      /* E: everything expanded */
-	uint64_t stack_samples;	      /* samples of the window with any stack */
-	uint64_t window_samples;      /* all samples the stack query accepted */
+	uint64_t stack_weight;	 /* time of the window's samples with any stack: shares of it */
+	uint64_t window_samples; /* all samples the stack query accepted */
 	bool stacks_traced; /* from the BPF tracers (model__oncpu/offcpu), not thread samples */
 	bool stacks_luajit; /* LuaJIT threads' stacks with Lua frames among them */
 	/* ... its hot functions (pane_hot.c): the set, what it was built from,

@@ -21,9 +21,9 @@
 
 struct pair {
 	const struct tt_stack *us, *ks;
-	uint64_t samples;
-	uint16_t un, kn; /* frames of each stack (kernel: less the tracer's, from k0) */
-	uint16_t k0;	 /* leaf-side kernel frames of threadtop's tracing left out */
+	uint64_t samples, weight; /* weight: model_stack_count_weight */
+	uint16_t un, kn;	  /* frames of each stack (kernel: less the tracer's, from k0) */
+	uint16_t k0;		  /* leaf-side kernel frames of threadtop's tracing left out */
 	/* Where the walk down the path is: the frame at depth `depth` is stack
 	 * frame `at` (user frames, then kernel ones), inlined level `level` of
 	 * its nr_inlined. Nodes are expanded parent first, so each pair is
@@ -292,7 +292,7 @@ void calltree__expand(struct calltree *t, uint32_t i)
 	/* Children: the node array may move, so work by index. */
 	for (size_t s = 0, at = begin; s < nr_slots; s++) {
 		uint32_t c_begin = (uint32_t)at, c_end = (uint32_t)(at + slots[s].count);
-		uint64_t total = 0, self = 0;
+		uint64_t total = 0, self = 0, total_w = 0, self_w = 0;
 		bool more = false;
 		uint32_t c;
 
@@ -303,10 +303,13 @@ void calltree__expand(struct calltree *t, uint32_t i)
 			const struct pair *p = &t->pairs[t->perm[k]];
 
 			total += p->samples;
-			if (by_process || more_after(p))
+			total_w += p->weight;
+			if (by_process || more_after(p)) {
 				more = true;
-			else
+			} else {
 				self += p->samples;
+				self_w += p->weight;
+			}
 		}
 		c = add_node(t, i, slots[s].ip, slots[s].kernel, slots[s].level,
 			     path_hash(t->nodes[i].path, slots[s].id, slots[s].kernel));
@@ -316,6 +319,8 @@ void calltree__expand(struct calltree *t, uint32_t i)
 		t->nodes[c].end = c_end;
 		t->nodes[c].total = total;
 		t->nodes[c].self = self;
+		t->nodes[c].total_weight = total_w;
+		t->nodes[c].self_weight = self_w;
 		t->nodes[c].nr_children = more ? 1 : 0;
 		t->nodes[c].built = !more;
 	}
@@ -343,7 +348,7 @@ struct calltree *calltree__new_flags(const struct model *m, const struct model_s
 {
 	struct calltree *t = xcalloc(1, sizeof(*t));
 	struct calltree_node *root;
-	uint64_t total = 0, self = 0;
+	uint64_t total = 0, self = 0, total_w = 0, self_w = 0;
 
 	t->m = m;
 	t->inline_frames = model__frame_namer(m) != NULL;
@@ -366,14 +371,18 @@ struct calltree *calltree__new_flags(const struct model *m, const struct model_s
 			p->kn--;
 		}
 		p->samples = pairs[i].samples;
+		p->weight = model_stack_count_weight(&pairs[i]);
 		p->pid = pairs[i].pid;
 		p->proc_key = flags & CALLTREE_MERGE_COMM
 				      ? str_hash(0xcbf29ce484222325ull, pairs[i].comm) | 1ull << 63
 				      : pairs[i].pid;
 		p->depth = UINT16_MAX; /* not walked yet */
 		total += p->samples;
-		if (!p->un && !p->kn)
-			self += p->samples; /* unknown stacks count at the root */
+		total_w += p->weight;
+		if (!p->un && !p->kn) { /* unknown stacks count at the root */
+			self += p->samples;
+			self_w += p->weight;
+		}
 		t->perm[t->nr_pairs] = (uint32_t)t->nr_pairs;
 		t->nr_pairs++;
 	}
@@ -381,6 +390,8 @@ struct calltree *calltree__new_flags(const struct model *m, const struct model_s
 	root = &t->nodes[CALLTREE_ROOT];
 	root->total = total;
 	root->self = self;
+	root->total_weight = total_w;
+	root->self_weight = self_w;
 	root->begin = 0;
 	root->end = (uint32_t)t->nr_pairs;
 	calltree__expand(t, CALLTREE_ROOT);
@@ -424,6 +435,8 @@ static int cmp_hot(const void *a, const void *b)
 	const struct calltree_node *x = &sort_tree->nodes[*(const uint32_t *)a];
 	const struct calltree_node *y = &sort_tree->nodes[*(const uint32_t *)b];
 
+	if (x->total_weight != y->total_weight)
+		return x->total_weight < y->total_weight ? 1 : -1;
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
 	if (x->ip != y->ip)

@@ -2,7 +2,8 @@
 /*
  * The merged call tree of a set of stack samples (model__stack_samples):
  * one node per distinct path of functions from the outermost frame, with
- * inclusive (total) and self sample counts, as perf report's call graph.
+ * inclusive (total) and self sample counts and time, as perf report's call
+ * graph.
  * Frames merge by function: (name, module, inlined level, kernel bit) as
  * the model's frame namer names them, so two addresses in one function are
  * one node; a frame no symbol covers is named by its address and stays
@@ -38,6 +39,9 @@ struct calltree_node {
 	uint64_t path;	/* hash of the frames from the root to here */
 	uint64_t total; /* samples through this node */
 	uint64_t self;	/* samples whose leaf this is */
+	/* The same in time (the pairs' model_stack_count_weight): what shares are
+	 * of and siblings are ordered by (a LuaJIT sample weighs its interval). */
+	uint64_t total_weight, self_weight;
 	uint32_t parent, first_child, next_sibling; /* CALLTREE_NONE = none */
 	uint32_t nr_children;			    /* exact once built; 1 = "some" before */
 	uint16_t depth;				    /* 0 for the root */

@@ -126,9 +126,22 @@ static inline void count_total(struct hotfuncs *h, uint32_t out, const struct mo
 		return; /* already on this stack: recursion */
 	s->stamp = stamp;
 	s->total += c->samples;
+	s->total_weight += model_stack_count_weight(c);
 	/* The process of the last pair again, or as many as the entry can list. */
 	if ((s->pid != c->pid || !s->nr_pids) && !s->more_pids)
 		add_pid(h, out, s, c);
+}
+
+/* Counts pair c in the self of entry out (the innermost function at the leaf), or as dropped. */
+static inline void count_self(struct hotfuncs *h, uint32_t out, const struct model_stack_count *c)
+{
+	if (out == HOTFUNCS_NO_FUNC) {
+		h->dropped += c->samples;
+		h->dropped_weight += model_stack_count_weight(c);
+	} else {
+		h->counts[out].self += c->samples;
+		h->counts[out].self_weight += model_stack_count_weight(c);
+	}
 }
 
 /* Functions of a list whose entries are found before any is counted. */
@@ -157,10 +170,7 @@ static void count_list(struct hotfuncs *h, const struct hotfuncs_list *l,
 		return;
 	/* The leaf's function is on l: out_of has seen it. */
 	out = out_met(h->cache, l->leaf);
-	if (out == HOTFUNCS_NO_FUNC)
-		h->dropped += c->samples;
-	else
-		h->counts[out].self += c->samples; /* the innermost function at the leaf */
+	count_self(h, out, c);
 }
 
 /* The same for frame ip of a set made once (no lists): its functions, the last the leaf's. */
@@ -180,12 +190,8 @@ static void count_frame(struct hotfuncs *h, const struct model *m,
 		if (out != HOTFUNCS_NO_FUNC)
 			count_total(h, out, c, stamp);
 	}
-	if (!leaf)
-		return;
-	if (out == HOTFUNCS_NO_FUNC)
-		h->dropped += c->samples;
-	else
-		h->counts[out].self += c->samples; /* the innermost function at the leaf */
+	if (leaf)
+		count_self(h, out, c);
 }
 
 /* Pair c of a set made once: its frames walked, user stack first, leaf first. */
@@ -199,6 +205,7 @@ static void add_pair_once(struct hotfuncs *h, const struct model *m,
 	uint32_t upid = us && us->pid ? us->pid : c->pid;
 
 	h->total += c->samples;
+	h->total_weight += model_stack_count_weight(c);
 	/* The user leaf is the sample's leaf when the kernel stack has no frames. */
 	for (unsigned i = 0; i < un; i++)
 		count_frame(h, m, c, upid, us->ips[i], us->flags & TT_STACK_KERNEL, !kn && !i,
@@ -219,6 +226,7 @@ static void add_pair(struct hotfuncs *h, const struct model *m, const struct mod
 	}
 	hotfuncs_cache__pair(h->cache, m, c, &ul, &kl);
 	h->total += c->samples;
+	h->total_weight += model_stack_count_weight(c);
 	/* The user leaf is the sample's leaf when the kernel stack has no frames. */
 	if (ul)
 		count_list(h, ul, c, !kl || kl->leaf == HOTFUNCS_NO_FUNC, stamp);
@@ -246,6 +254,8 @@ static struct hotfuncs *done(struct hotfuncs *h)
 
 		f->self = s->self;
 		f->total = s->total;
+		f->self_weight = s->self_weight;
+		f->total_weight = s->total_weight;
 		f->nr_pids = s->nr_pids;
 		f->more_pids = s->more_pids;
 		memcpy(f->pids, s->pids, sizeof(f->pids));
@@ -294,6 +304,7 @@ struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct prof
 			.ustack_id = s->ustack_id,
 			.pid = s->pid,
 			.samples = kind == PROFILE_OFFCPU ? s->ns : s->count,
+			.ns = s->ns,
 		};
 		const char *comm = s->pcomm ? s->pcomm : s->comm;
 
@@ -344,6 +355,21 @@ static int name_cmp(const struct hotfunc *a, const struct hotfunc *b)
 	return c;
 }
 
+/* Most self first: in time (shares), then in samples. */
+static int self_desc(const struct hotfunc *a, const struct hotfunc *b)
+{
+	int c = u64_desc(a->self_weight, b->self_weight);
+
+	return c ? c : u64_desc(a->self, b->self);
+}
+
+static int total_desc(const struct hotfunc *a, const struct hotfunc *b)
+{
+	int c = u64_desc(a->total_weight, b->total_weight);
+
+	return c ? c : u64_desc(a->total, b->total);
+}
+
 static int cmp_func(const void *pa, const void *pb)
 {
 	const struct hotfunc *a = *(const struct hotfunc *const *)pa;
@@ -352,21 +378,21 @@ static int cmp_func(const void *pa, const void *pb)
 
 	switch (sort_by) {
 	case HOTFUNCS_BY_TOTAL:
-		c = u64_desc(a->total, b->total);
+		c = total_desc(a, b);
 		if (!c)
-			c = u64_desc(a->self, b->self);
+			c = self_desc(a, b);
 		break;
 	case HOTFUNCS_BY_NAME:
 		break;
 	case HOTFUNCS_BY_MODULE:
 		c = str_cmp(a->module, b->module);
 		if (!c)
-			c = u64_desc(a->self, b->self);
+			c = self_desc(a, b);
 		break;
 	default:
-		c = u64_desc(a->self, b->self);
+		c = self_desc(a, b);
 		if (!c)
-			c = u64_desc(a->total, b->total);
+			c = total_desc(a, b);
 		break;
 	}
 	return c ? c : name_cmp(a, b);

@@ -37,8 +37,10 @@ struct hotfunc {
 	uint32_t pid;	    /* the process of that address, 0 for kernel frames */
 	uint8_t level;	    /* inlined level at ip: 0 the frame's own function */
 	bool kernel;
-	uint64_t self;		     /* samples (or ns) whose leaf it is */
-	uint64_t total;		     /* samples (or ns) with it on the stack, once per sample */
+	uint64_t self;	/* samples (or ns) whose leaf it is */
+	uint64_t total; /* samples (or ns) with it on the stack, once per sample */
+	/* The same in time (the pairs' model_stack_count_weight): shares are of it. */
+	uint64_t self_weight, total_weight;
 	uint32_t pids[HOTFUNC_PIDS]; /* the processes it ran in, first seen first; 0 = unknown */
 	uint8_t nr_pids;
 	bool more_pids;
@@ -60,6 +62,7 @@ struct hotfuncs {
 	size_t nr, sorted;
 	uint64_t total;	  /* samples (or ns) of all the pairs, with or without stacks */
 	uint64_t dropped; /* samples (or ns) of functions beyond HOTFUNCS_MAX */
+	uint64_t total_weight, dropped_weight; /* the same in time */
 	/* internal */
 	struct hotfunc *store;
 	enum hotfuncs_sort sort_by_;

@@ -38,6 +38,7 @@ struct hotfuncs_count {
 	uint32_t stamp; /* the last pair that counted it in total */
 	uint32_t pid;	/* the last process counted, when nr_pids */
 	uint64_t total, self;
+	uint64_t total_weight, self_weight; /* model_stack_count_weight */
 	uint8_t nr_pids;
 	bool more_pids;
 	uint32_t pids[HOTFUNC_PIDS]; /* the entry's, first seen first */

@@ -73,6 +73,7 @@ static void add_pair(struct hotlines *h, const struct model *m, const struct wan
 	const struct tt_stack *ks = model__stack(m, c->kstack_id);
 	uint32_t upid = us && us->pid ? us->pid : c->pid;
 	bool user_leaf = !ks || !ks->nr, in = false, lineless = false;
+	uint64_t wt = model_stack_count_weight(c);
 
 	for (unsigned i = 0; us && !(us->flags & TT_STACK_KERNEL) && i < us->nr; i++) {
 		struct frame_name fn;
@@ -86,12 +87,15 @@ static void add_pair(struct hotlines *h, const struct model *m, const struct wan
 		if (!in) {
 			in = true;
 			h->total += c->samples;
+			h->total_weight += wt;
 		}
 		/* Self as the Hot pane counts it: the leaf, the innermost function there. */
-		if (!i && user_leaf && (unsigned)l == (fn.inlined ? fn.nr_inlined : 0))
+		if (!i && user_leaf && (unsigned)l == (fn.inlined ? fn.nr_inlined : 0)) {
 			h->self += c->samples;
-		else
+			h->self_weight += wt;
+		} else {
 			l = -1; /* from here: not self */
+		}
 		if (!fn.src_file || !fn.src_line) {
 			lineless = true;
 			continue;
@@ -99,17 +103,23 @@ static void add_pair(struct hotlines *h, const struct model *m, const struct wan
 		k = line_of(h, fn.src_file, fn.src_line, upid);
 		if (k == SIZE_MAX) {
 			h->dropped += c->samples;
+			h->dropped_weight += wt;
 			continue;
 		}
-		if (l >= 0)
+		if (l >= 0) {
 			h->lines[k].self += c->samples;
+			h->lines[k].self_weight += wt;
+		}
 		if (h->stamp[k] != stamp) { /* recursion: once per sample */
 			h->stamp[k] = stamp;
 			h->lines[k].total += c->samples;
+			h->lines[k].total_weight += wt;
 		}
 	}
-	if (lineless)
+	if (lineless) {
 		h->no_line += c->samples;
+		h->no_line_weight += wt;
+	}
 }
 
 static int by_total(const void *a, const void *b)
@@ -117,8 +127,12 @@ static int by_total(const void *a, const void *b)
 	const struct hotline *x = a, *y = b;
 	int r;
 
+	if (x->total_weight != y->total_weight)
+		return x->total_weight < y->total_weight ? 1 : -1;
 	if (x->total != y->total)
 		return x->total < y->total ? 1 : -1;
+	if (x->self_weight != y->self_weight)
+		return x->self_weight < y->self_weight ? 1 : -1;
 	if (x->self != y->self)
 		return x->self < y->self ? 1 : -1;
 	r = strcmp(x->file, y->file);

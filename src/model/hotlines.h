@@ -27,6 +27,7 @@ struct hotline {
 	const char *file; /* as DWARF names it (raw bytes: renderers escape); owned by the set */
 	unsigned line;
 	uint64_t self, total;
+	uint64_t self_weight, total_weight; /* the same in time (model_stack_count_weight) */
 	uint32_t pid; /* a process it ran in (to find the file under its root) */
 };
 
@@ -36,6 +37,8 @@ struct hotlines {
 	uint64_t self, total; /* the function's, over the set */
 	uint64_t no_line;     /* of total: samples at addresses the namer gives no line */
 	uint64_t dropped;     /* of total: samples at lines beyond HOTLINES_MAX */
+	/* The same four in time: shares are of them. */
+	uint64_t self_weight, total_weight, no_line_weight, dropped_weight;
 	/* internal */
 	size_t cap;
 	struct u64map *index; /* hash of (file, line) -> index + 1 */

@@ -33,7 +33,8 @@ struct lj_stack {
 	uint32_t ustack_id;
 	uint32_t stitched_id; /* the model's stack id once stitched (model_luajit.c), else 0 */
 	uint64_t count[W_MAX];
-	uint32_t checked; /* lj_funcs__late when its stitch was last known good */
+	uint64_t ns[W_MAX]; /* the CPU time its samples stand for: each its interval */
+	uint32_t checked;   /* lj_funcs__late when its stitch was last known good */
 	uint16_t nr;
 	uint64_t frames[]; /* identities (lj_funcs.h), leaf first */
 };
@@ -143,7 +144,7 @@ static uint64_t stack_hash(uint32_t ustack_id, const uint64_t *frames, unsigned 
  * the counters count. Returns the pair's key in t->stacks, 0 past the cap.
  */
 static uint64_t count_stack(struct lj_thread *t, uint32_t ustack_id, const uint64_t *frames,
-			    unsigned nr, uint32_t late)
+			    unsigned nr, uint32_t late, uint64_t ns)
 {
 	uint64_t h = stack_hash(ustack_id, frames, nr);
 	struct lj_stack *st;
@@ -166,8 +167,10 @@ static uint64_t count_stack(struct lj_thread *t, uint32_t ustack_id, const uint6
 	u64map__put(t->stacks, h, st);
 	t->nstacks++;
 count:
-	for (int w = 0; w < W_MAX; w++)
+	for (int w = 0; w < W_MAX; w++) {
 		st->count[w]++;
+		st->ns[w] += ns;
+	}
 	return h;
 }
 
@@ -220,7 +223,8 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 		f->seen = lm->nsamples;
 		self_done = true;
 	}
-	lm->last_key = count_stack(t, s->ustack_id, frames, nframes, lj_funcs__late(lm->funcs));
+	lm->last_key = count_stack(t, s->ustack_id, frames, nframes, lj_funcs__late(lm->funcs),
+				   (uint64_t)s->weight_us * NSEC_PER_USEC);
 }
 
 bool lj_model__func_named(const struct lj_model *lm, uint32_t pid, uint64_t id)
@@ -265,7 +269,8 @@ void lj_model__end_interval(struct lj_model *lm)
 		fpos = 0;
 		while (u64map__next(t->stacks, &fpos, &key, (void **)&st)) {
 			st->count[W_LAST] = st->count[W_INTERVAL];
-			st->count[W_INTERVAL] = 0;
+			st->ns[W_LAST] = st->ns[W_INTERVAL];
+			st->count[W_INTERVAL] = st->ns[W_INTERVAL] = 0;
 		}
 		fpos = 0;
 		while (u64map__next(t->funcs, &fpos, &key, (void **)&f)) {
@@ -495,6 +500,7 @@ int lj_model__stacks(struct lj_model *lm, enum model_window window, struct lj_st
 				.frames = st->frames,
 				.nr = st->nr,
 				.samples = st->count[w],
+				.ns = st->ns[w],
 				.stitched_id = &st->stitched_id,
 			};
 		}

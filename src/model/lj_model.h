@@ -123,6 +123,7 @@ struct lj_stack_row {
 	const uint64_t *frames; /* identities (lj_frame_ip), leaf first */
 	uint16_t nr;
 	uint64_t samples;
+	uint64_t ns; /* the CPU time they stand for: each sample its thread's interval then */
 	uint32_t *stitched_id; /* the model's cache of the stitched stack's id, 0 = none yet */
 };
 

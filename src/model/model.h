@@ -192,13 +192,20 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 struct model_stack_count {
 	uint32_t kstack_id; /* 0 = no kernel stack */
 	uint32_t ustack_id; /* 0 = no user stack */
-	uint64_t samples;
+	uint64_t samples;   /* on-CPU: samples of the CPU clock's period (model__oncpu_stacks) */
+	/*
+	 * The time they stand for: what shares are of (the call tree's, hot
+	 * functions' weight); 0 = not known, the samples weigh then (give it
+	 * for all pairs of a set or for none).
+	 */
+	uint64_t ns;
 	uint32_t pid;		/* the process sampled, 0 = unknown */
 	char comm[TT_COMM_LEN]; /* its name (its main thread's comm), a copy */
 };
 /*
  * Samples per distinct (kernel stack, user stack, process) among the samples q's
- * window and filter accept (q's dims, sort and limit are ignored). *ret is
+ * window and filter accept (q's dims, sort and limit are ignored), with the
+ * time they stand for (ns: samples x the window's sample weight). *ret is
  * allocated (free it); *ret_total gets all accepted samples, with or without
  * stacks. Returns the count of pairs or a negative errno.
  */
@@ -220,9 +227,15 @@ struct model_stack_counts {
 	size_t nr, cap;
 	struct u64map *index; /* hash of the triple -> index + 1, made at the first add */
 };
-/* Adds samples to the entry of (kstack_id, ustack_id, pid), made with comm (NULL = "") if new. */
+/* Adds samples and ns to the entry of (kstack_id, ustack_id, pid), made with comm (NULL = "")
+ * if new. */
 void model_stack_counts__add(struct model_stack_counts *s, uint32_t kstack_id, uint32_t ustack_id,
-			     uint32_t pid, const char *comm, uint64_t samples);
+			     uint32_t pid, const char *comm, uint64_t samples, uint64_t ns);
+/* The weight of c in shares: its ns, or its samples when it has no time. */
+static inline uint64_t model_stack_count_weight(const struct model_stack_count *c)
+{
+	return c->ns ? c->ns : c->samples;
+}
 /* Frees the index (not out). */
 void model_stack_counts__done(struct model_stack_counts *s);
 
@@ -465,6 +478,9 @@ struct model_stack_row {
 	uint32_t ustack_id;
 	uint64_t value; /* on-CPU: samples; off-CPU: ns */
 	uint64_t count; /* on-CPU: samples; off-CPU: switches */
+	/* model__oncpu_stacks: the CPU time it stands for, and the samples its own
+	 * sampler took (value and count are samples of the CPU clock's period); else 0. */
+	uint64_t ns, taken;
 	/*
 	 * The thread's application labels (model__labels) when sampled or when
 	 * it blocked, 0 = none; labels_known is false for LuaJIT rows and for
@@ -488,6 +504,31 @@ int model__oncpu(struct model *m, enum model_window window, struct model_stack_r
  * -errno.
  */
 int model__luajit_stacks(struct model *m, enum model_window window, struct model_stack_row **ret);
+/*
+ * The on-CPU stacks of window as every view counts them (profile, call
+ * tree, hot functions): LuaJIT threads' sysprof rows (model__luajit_stacks)
+ * and, with cpu_clock, the CPU-clock sampler's rows (model__oncpu) of the
+ * other threads; the tids of the LuaJIT threads of window go into lj_tids
+ * (NULL = not wanted) as keys, for the views to leave out their other
+ * stacks. Weighed by time: a row's ns is each of its samples times its
+ * sampler's period, period_ns for the CPU clock, its thread's interval for
+ * a LuaJIT sample. Counts stay samples of period_ns: a LuaJIT row's value
+ * and count are model__period_samples(ns, period_ns); the CPU clock's as
+ * they were. LuaJIT rows come first. Returns the count or -errno.
+ */
+int model__oncpu_stacks(struct model *m, enum model_window window, uint64_t period_ns,
+			bool cpu_clock, struct u64map *lj_tids, struct model_stack_row **ret);
+/*
+ * ns of on-CPU time in samples of period_ns: rounded to the nearest, and at
+ * least 1 when ns is not 0 (what a count of a stack of LuaJIT samples, each
+ * its thread's interval, reads as: off by at most one sample per stack).
+ */
+uint64_t model__period_samples(uint64_t ns, uint64_t period_ns);
+/* The CPU clock's period at cpu_hz (--cpu-hz; 0: the default 99 Hz), as exports weigh its samples. */
+static inline uint64_t model_cpu_period_ns(unsigned cpu_hz)
+{
+	return 1000000000ull / (cpu_hz ? cpu_hz : 99);
+}
 /* Off-CPU (blocked) time per thread and stacks, most first. Count or -errno. */
 int model__offcpu(struct model *m, enum model_window window, struct model_stack_row **ret);
 

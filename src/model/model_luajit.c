@@ -15,6 +15,7 @@
 #include "dict_budget.h"
 #include "model_internal.h"
 #include "lj_stitch.h"
+#include "u64map.h"
 #include "util.h"
 
 #define STITCH_MAX (TT_MAX_STACK_DEPTH + TT_LJ_MAX_FRAMES)
@@ -149,9 +150,69 @@ int model__luajit_stacks(struct model *m, enum model_window window, struct model
 			.ustack_id = stitched_stack(m, &rows[i]),
 			.value = rows[i].samples,
 			.count = rows[i].samples,
+			.ns = rows[i].ns,
 		};
 	}
 	free(rows);
 	*ret = out;
 	return n;
+}
+
+uint64_t model__period_samples(uint64_t ns, uint64_t period_ns)
+{
+	uint64_t n;
+
+	if (!period_ns)
+		return ns;
+	n = ns / period_ns + (ns % period_ns * 2 >= period_ns);
+	return n || !ns ? n : 1;
+}
+
+int model__oncpu_stacks(struct model *m, enum model_window window, uint64_t period_ns,
+			bool cpu_clock, struct u64map *lj_tids, struct model_stack_row **ret)
+{
+	struct model_stack_row *lj = NULL, *cpu = NULL;
+	struct lj_thread_row *threads = NULL;
+	struct u64map *own = lj_tids ? NULL : u64map__new();
+	int nlj, ncpu = 0, nt, n = 0;
+
+	*ret = NULL;
+	nlj = model__luajit_stacks(m, window, &lj);
+	if (nlj < 0)
+		goto out;
+	nt = lj_model__threads(m->lj, window, 0, &threads);
+	for (int i = 0; i < nt; i++)
+		u64map__put(lj_tids ? lj_tids : own, threads[i].tid, (void *)1);
+	free(threads);
+	for (int i = 0; i < nlj; i++) {
+		struct model_stack_row *r = &lj[i];
+
+		r->taken = r->value;
+		if (!r->ns) /* a recording of a library that said no interval: one period each */
+			r->ns = r->value * period_ns;
+		r->value = r->count = model__period_samples(r->ns, period_ns);
+	}
+	if (cpu_clock)
+		ncpu = model__oncpu(m, window, &cpu);
+	if (ncpu < 0) {
+		nlj = ncpu;
+		goto out;
+	}
+	*ret = xcalloc((size_t)nlj + (size_t)ncpu + 1, sizeof(**ret));
+	if (nlj)
+		memcpy(*ret, lj, (size_t)nlj * sizeof(*lj));
+	n = nlj;
+	for (int i = 0; i < ncpu; i++) {
+		if (u64map__get(lj_tids ? lj_tids : own, cpu[i].tid))
+			continue; /* a LuaJIT thread: its stacks with Lua frames are there */
+		(*ret)[n] = cpu[i];
+		(*ret)[n].taken = cpu[i].value;
+		(*ret)[n++].ns = cpu[i].value * period_ns;
+	}
+	nlj = n;
+out:
+	free(lj);
+	free(cpu);
+	u64map__free(own);
+	return nlj;
 }

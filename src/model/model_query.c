@@ -566,13 +566,17 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct model_stack_counts set = {0};
 	size_t pos = 0;
-	uint64_t tid, total = 0;
+	uint64_t tid, total = 0, weight_ns;
 	struct thread *t;
 
 	*ret = NULL;
 	*ret_total = 0;
 	if (q->window >= WIN_MAX)
 		return -EINVAL;
+	/* As the profile weighs thread samples (profile.c): the period achieved, in us. */
+	weight_ns = (uint64_t)(model__sample_weight_s(m, q->window) * 1e6 + 0.5) * NSEC_PER_USEC;
+	if (!weight_ns)
+		weight_ns = (uint64_t)m->weight_us * NSEC_PER_USEC;
 	model_repeat_flush(m);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
 		const char *pcomm;
@@ -594,7 +598,7 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 			if (!kc->key.kstack_id && !kc->key.ustack_id)
 				continue;
 			model_stack_counts__add(&set, kc->key.kstack_id, kc->key.ustack_id, t->pid,
-						pcomm, n);
+						pcomm, n, n * weight_ns);
 		}
 	}
 	model_stack_counts__done(&set);

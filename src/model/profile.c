@@ -50,7 +50,7 @@ struct builder {
 	struct u64map *stack_frames; /* stack id -> struct stack_frames */
 	struct u64map *strings;	     /* hash of a string -> owned copy, probed */
 	struct u64map *pcomms;	     /* pid -> process name (interned) */
-	struct u64map *lj_tids;	     /* LuaJIT threads of the window -> their sample period (us) */
+	struct u64map *lj_tids;	     /* LuaJIT threads of the window (tid -> 1) */
 };
 
 /* A copy of s owned by the profile, shared by every equal string. */
@@ -266,6 +266,7 @@ static void add_thread_samples(struct builder *b)
 			.syscall = r->syscall,
 			.labels_id = r->labels_id,
 			.count = r->samples,
+			.taken = r->samples,
 			.ns = r->samples * period_ns,
 		};
 
@@ -309,7 +310,7 @@ static bool keep_traced(const struct model *m, const struct model_filter *f,
 
 /* The sample of one traced or LuaJIT stack row, if the filter keeps it. */
 static void add_row(struct builder *b, enum profile_kind kind, const struct model_stack_row *r,
-		    uint64_t ns)
+		    uint64_t ns, uint64_t taken)
 {
 	bool oncpu = kind == PROFILE_ONCPU;
 	unsigned states = oncpu ? 1u << TT_ST_R : (1u << TT_ST_S) | (1u << TT_ST_D);
@@ -325,6 +326,7 @@ static void add_row(struct builder *b, enum profile_kind kind, const struct mode
 		.labels_id = r->labels_id,
 		.labels_unknown = !r->labels_known,
 		.count = r->count,
+		.taken = taken,
 		.ns = ns,
 	};
 
@@ -333,49 +335,38 @@ static void add_row(struct builder *b, enum profile_kind kind, const struct mode
 }
 
 /*
- * LuaJIT threads' sysprof samples (every interval of the thread's CPU time)
- * as on-CPU samples with Lua frames; their tids go into b->lj_tids so that
- * the CPU-clock sampler's stacks of those threads are left out.
+ * On-CPU samples (model__oncpu_stacks): LuaJIT threads' sysprof samples
+ * (every interval of the thread's CPU time) with Lua frames, their tids
+ * into b->lj_tids, and the CPU-clock sampler's stacks of the other threads
+ * when the source traced them (BPF). Weighed by time, counted in CPU-clock
+ * samples.
  */
-static void add_luajit(struct builder *b)
+static void add_oncpu(struct builder *b)
 {
+	bool traced = model__traced(b->m) & MODEL_TRACED_ONCPU;
 	struct model_stack_row *rows = NULL;
-	struct lj_thread_row *threads = NULL;
-	int nt = lj_model__threads(model__luajit(b->m), b->o->window, 0, &threads);
-	int nr = model__luajit_stacks(b->m, b->o->window, &rows);
+	int nr = model__oncpu_stacks(b->m, b->o->window, b->p->cpu_period_ns, traced, b->lj_tids,
+				     &rows);
 
-	for (int i = 0; i < nt; i++)
-		u64map__put(b->lj_tids, threads[i].tid, (void *)(uintptr_t)threads[i].weight_us);
-	if (nr > 0)
+	if (traced || u64map__count(b->lj_tids))
 		b->p->kinds |= 1u << PROFILE_ONCPU;
-	for (int i = 0; i < nr; i++) {
-		uint64_t weight_us = (uint64_t)(uintptr_t)u64map__get(b->lj_tids, rows[i].tid);
-
-		add_row(b, PROFILE_ONCPU, &rows[i], rows[i].value * weight_us * NSEC_PER_USEC);
-	}
-	free(threads);
+	for (int i = 0; i < nr; i++)
+		add_row(b, PROFILE_ONCPU, &rows[i], rows[i].ns, rows[i].taken);
 	free(rows);
 }
 
-/* On-CPU samples and off-CPU time, when the source traced them (BPF). */
-static void add_traced(struct builder *b, enum profile_kind kind)
+/* Off-CPU time, when the source traced it (BPF). */
+static void add_offcpu(struct builder *b)
 {
-	bool oncpu = kind == PROFILE_ONCPU;
 	struct model_stack_row *rows = NULL;
 	int nr;
 
-	if (!(model__traced(b->m) & (oncpu ? MODEL_TRACED_ONCPU : MODEL_TRACED_OFFCPU)))
+	if (!(model__traced(b->m) & MODEL_TRACED_OFFCPU))
 		return;
-	b->p->kinds |= 1u << kind;
-	nr = oncpu ? model__oncpu(b->m, b->o->window, &rows)
-		   : model__offcpu(b->m, b->o->window, &rows);
-	for (int i = 0; i < nr; i++) {
-		const struct model_stack_row *r = &rows[i];
-
-		if (oncpu && u64map__get(b->lj_tids, r->tid))
-			continue; /* a LuaJIT thread: its stacks with Lua frames are there */
-		add_row(b, kind, r, oncpu ? r->value * b->p->cpu_period_ns : r->value);
-	}
+	b->p->kinds |= 1u << PROFILE_OFFCPU;
+	nr = model__offcpu(b->m, b->o->window, &rows);
+	for (int i = 0; i < nr; i++)
+		add_row(b, PROFILE_OFFCPU, &rows[i], rows[i].value, rows[i].count);
 	free(rows);
 }
 
@@ -418,12 +409,11 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	if (!p->weight_us)
 		p->weight_us = st.weight_us;
 	p->duration_ns = (uint64_t)(model__window_seconds(m, o->window) * 1e9);
-	p->cpu_period_ns = NSEC_PER_SEC / (o->cpu_hz ? o->cpu_hz : 99);
+	p->cpu_period_ns = model_cpu_period_ns(o->cpu_hz);
 	p->kinds = 1u << PROFILE_THREADS;
 	add_thread_samples(&b);
-	add_luajit(&b);
-	add_traced(&b, PROFILE_ONCPU);
-	add_traced(&b, PROFILE_OFFCPU);
+	add_oncpu(&b);
+	add_offcpu(&b);
 	if (p->nr_samples)
 		qsort(p->samples, p->nr_samples, sizeof(*p->samples), cmp_samples);
 	profile_add_timed(m, p, o->window, b.lj_tids);

@@ -73,18 +73,25 @@ struct profile_sample {
 	uint64_t cgroup_id;	/* the thread's cgroup (model__cgroup_name), 0 = unknown */
 	const uint32_t *frames; /* indices into profile.frames, root first, at least one */
 	uint32_t nr_frames;
-	uint64_t count;		       /* samples (threads, oncpu) or context switches (offcpu) */
-	uint64_t ns;		       /* count x sampling period, or off-CPU time */
+	/*
+	 * Samples (threads), or context switches (offcpu); on-CPU, samples of
+	 * the CPU clock's period (cpu_period_ns): a LuaJIT sample weighs its
+	 * interval, so its stack counts model__period_samples(ns) of them.
+	 */
+	uint64_t count;
+	uint64_t taken; /* samples as its own sampler took them (a LuaJIT stack: sysprof's) */
+	uint64_t ns;	/* the time it stands for: samples x their period, or off-CPU time */
 	uint32_t kstack_id, ustack_id; /* the model's stacks it was made of (0 = none) */
 };
 
 /*
  * One on-CPU sample at its time (model_timed.h), for time-ordered views
- * (speedscope's evented profiles): it stands for samples[sample].ns /
- * samples[sample].count of the stack of that sample.
+ * (speedscope's evented profiles): it stands for ns of the stack of that
+ * sample (samples[sample].ns / samples[sample].taken for the CPU clock's).
  */
 struct profile_timed {
 	uint64_t time_ns; /* CLOCK_MONOTONIC, as recorded */
+	uint64_t ns;	  /* the time it stands for (a LuaJIT sample: its own interval) */
 	uint32_t sample;  /* index into profile.samples */
 };
 

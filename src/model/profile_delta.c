@@ -19,7 +19,7 @@
 /* What is left of the earlier profile's samples of one identity. */
 struct remaining {
 	const struct profile_sample *s;
-	uint64_t count, ns;
+	uint64_t count, taken, ns;
 };
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -86,6 +86,7 @@ static struct u64map *index_before(const struct profile *before, unsigned keep)
 			u64map__put(idx, h, r);
 		}
 		r->count += s->count;
+		r->taken += s->taken;
 		r->ns += s->ns;
 	}
 	return idx;
@@ -130,6 +131,7 @@ void profile__subtract(struct profile *p, const struct profile *before, unsigned
 		if (keep & (1u << s.kind) && before && (r = find_before(idx, before, p, &s))) {
 			/* A reused tid's new thread may have fewer: never below 0. */
 			s.count -= take(&r->count, s.count);
+			s.taken -= take(&r->taken, s.taken);
 			s.ns -= take(&r->ns, s.ns);
 		}
 		if (!(keep & (1u << s.kind)) || (!s.count && !s.ns)) {

@@ -76,7 +76,7 @@ static size_t find_sample(const struct profile *p, const struct u64map *idx,
 /* A timed sample while sorting: its thread, then time, then arrival. */
 struct sort_entry {
 	uint32_t pid, tid;
-	uint64_t time_ns;
+	uint64_t time_ns, ns;
 	size_t seq;
 	uint32_t sample;
 };
@@ -142,7 +142,18 @@ void profile_add_timed(struct model *m, struct profile *p, enum model_window win
 		if (s == SIZE_MAX)
 			continue;
 		xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
-		out[nr] = (struct sort_entry){e->pid, e->tid, e->time_ns, i, (uint32_t)s};
+		out[nr] = (struct sort_entry){
+			e->pid,
+			e->tid,
+			e->time_ns,
+			/* A LuaJIT sample stands for its own interval (as achieved), the
+			 * CPU clock's for its share of its stack's. */
+			e->lj_key && e->weight_us ? (uint64_t)e->weight_us * NSEC_PER_USEC
+			: p->samples[s].taken	  ? p->samples[s].ns / p->samples[s].taken
+						  : 0,
+			i,
+			(uint32_t)s,
+		};
 		nr++;
 	}
 	u64map__free(idx);
@@ -150,7 +161,7 @@ void profile_add_timed(struct model *m, struct profile *p, enum model_window win
 		qsort(out, nr, sizeof(*out), cmp_entries);
 	p->timed = nr ? xmalloc(nr * sizeof(*p->timed)) : NULL;
 	for (size_t i = 0; i < nr; i++)
-		p->timed[i] = (struct profile_timed){out[i].time_ns, out[i].sample};
+		p->timed[i] = (struct profile_timed){out[i].time_ns, out[i].ns, out[i].sample};
 	p->nr_timed = nr;
 	free(out);
 }

@@ -24,7 +24,7 @@ static uint64_t triple_hash(uint32_t kstack_id, uint32_t ustack_id, uint32_t pid
 }
 
 void model_stack_counts__add(struct model_stack_counts *s, uint32_t kstack_id, uint32_t ustack_id,
-			     uint32_t pid, const char *comm, uint64_t samples)
+			     uint32_t pid, const char *comm, uint64_t samples, uint64_t ns)
 {
 	uint64_t key = triple_hash(kstack_id, ustack_id, pid);
 	struct model_stack_count *c;
@@ -40,6 +40,7 @@ void model_stack_counts__add(struct model_stack_counts *s, uint32_t kstack_id, u
 		c = &s->out[idx - 1];
 		if (c->kstack_id == kstack_id && c->ustack_id == ustack_id && c->pid == pid) {
 			c->samples += samples;
+			c->ns += ns;
 			return;
 		}
 	}
@@ -50,6 +51,7 @@ void model_stack_counts__add(struct model_stack_counts *s, uint32_t kstack_id, u
 	c->ustack_id = ustack_id;
 	c->pid = pid;
 	c->samples = samples;
+	c->ns = ns;
 	if (comm)
 		strncpy(c->comm, comm, sizeof(c->comm) - 1);
 	u64map__put(s->index, key, (void *)(uintptr_t)s->nr);

@@ -99,7 +99,7 @@ static void write_evented(struct json *j, const struct profile *p, const struct 
 	json_begin_array(j, "events");
 	for (size_t i = 0; i < n; i++) {
 		const struct profile_sample *s = &p->samples[t[i].sample];
-		uint64_t w = s->count ? s->ns / s->count : 0;
+		uint64_t w = t[i].ns;
 		uint64_t start = t[i].time_ns >= p->timed_start_ns + w
 					 ? t[i].time_ns - w - p->timed_start_ns
 					 : 0;

@@ -137,10 +137,17 @@ void json_hot_functions(struct json *j, const char *key, struct model *m, const 
 			json_bool(j, "kernel", true);
 		json_u64(j, "self", f->self);
 		json_u64(j, "total", f->total);
+		/* Shares of time: a LuaJIT sample weighs its interval (model__oncpu_stacks). */
 		json_double(j, "self_pct",
-			    h->total ? 100.0 * (double)f->self / (double)h->total : 0, 2);
+			    h->total_weight
+				    ? 100.0 * (double)f->self_weight / (double)h->total_weight
+				    : 0,
+			    2);
 		json_double(j, "total_pct",
-			    h->total ? 100.0 * (double)f->total / (double)h->total : 0, 2);
+			    h->total_weight
+				    ? 100.0 * (double)f->total_weight / (double)h->total_weight
+				    : 0,
+			    2);
 		json_begin_array(j, "pids");
 		for (unsigned k = 0; k < f->nr_pids; k++)
 			json_u64(j, NULL, f->pids[k]);

@@ -9,7 +9,9 @@
 # the tracer's cut), TOTAL% and SELF% to the 0.1% shown, the same samples
 # or off-CPU ms. The kinds: C with frame pointers and inlined code
 # (inline_hot), without frame pointers (inline_hot_nofp: DWARF), a LuaJIT
-# loop and off-CPU time (block_sites, --offcpu). The replay's speedscope
+# loop (sampled every 10 ms, the default, and every 1 ms: shares of time,
+# the JSON report's, counts in CPU-clock samples) and off-CPU time
+# (block_sites, --offcpu). The replay's speedscope
 # file must have an evented (time-ordered) profile per on-CPU thread equal
 # to its sampled one (lib/speedscope_check.py): a recording keeps the
 # samples' times; and its stacks must be named as the live run's folded
@@ -36,7 +38,7 @@ compare_tui() {
 		--export "$d/live.folded" >/dev/null 2>"$d/err" ||
 		fail "$name: recording failed: $(tail -n 3 "$d/err")"
 	"$TT_BIN" -r "$d/r.ttr" -b --format json --export "$d/v.folded" \
-		--export "$d/v.speedscope.json" >/dev/null 2>"$d/rerr" ||
+		--export "$d/v.speedscope.json" --export "$d/v.json" >/dev/null 2>"$d/rerr" ||
 		fail "$name: the batch replay failed: $(tail -n 3 "$d/rerr")"
 	folded=$d/v.folded
 	[ "$kind" = oncpu ] || folded=$d/v.$kind.folded
@@ -66,12 +68,14 @@ compare_tui() {
 	# Played to its end, the session window holds the whole recording. The
 	# screen may show the last interval before its tree is redrawn: ask again.
 	wait_for 'REPLAY .* \+([0-9.]+)s of \1s'
-	local rc=2
+	# LuaJIT's samples weigh their interval: the shares are the report's time.
+	local rc=2 report=()
+	[ -z "${REPORT_SHARES:-}" ] || report=("$d/v.json")
 	for try in $(seq 1 "$TUI_WAIT"); do
 		screen >"$d/screen.txt"
 		rc=0
 		python3 "$TT_SRC/tests/integration/lib/tui_stacks_compare.py" "$kind" \
-			"$d/screen.txt" "$folded" >"$d/compare.txt" || rc=$?
+			"$d/screen.txt" "$folded" "${report[@]}" >"$d/compare.txt" || rc=$?
 		[ "$rc" -eq 2 ] || break
 		sleep 1
 	done
@@ -115,7 +119,13 @@ if why=$(sysprof_unusable luajit) && [ -n "$why" ]; then
 else
 	start_preloaded_lua "$(dirname "$0")/lib/hot_mix.lua" 1e9
 	WL=$LJ
-	compare_tui luajit oncpu
+	REPORT_SHARES=1 compare_tui luajit oncpu
+	kill "$LJ"
+	# At a 1 ms interval a LuaJIT sample weighs a tenth of a CPU-clock one:
+	# the pane counts time in CPU-clock samples as the folded file does.
+	THREADTOP_LUAJIT_INTERVAL=1 start_preloaded_lua "$(dirname "$0")/lib/hot_mix.lua" 1e9
+	WL=$LJ
+	REPORT_SHARES=1 compare_tui luajit_1ms oncpu
 	grep -q 'hot_loop @.*\[l\]' "$TMPD/luajit/compare.txt" ||
 		fail "luajit: the pane shows no stitched Lua frame hot_loop"
 fi

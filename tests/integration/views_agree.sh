@@ -6,7 +6,8 @@
 # report, the folded file, pprof (decoded by npm pprof-format), speedscope
 # and the SVG hold the same stacks with the same values. The kinds: C with
 # frame pointers and inlined code (inline_hot), the same without frame
-# pointers (inline_hot_nofp: DWARF), a LuaJIT loop (stitched Lua stacks),
+# pointers (inline_hot_nofp: DWARF), a LuaJIT loop (stitched Lua stacks,
+# sampled every 10 ms and every 1 ms),
 # and off-CPU time (block_sites, --offcpu). The C stacks must root at _start
 # (the frame-pointer walk alone stops at __libc_start_call_main) and the
 # inlined functions show as inlined in every view. The speedscope file is
@@ -90,5 +91,11 @@ else
 		| add // 0 > 0' "$TMPD/luajit/v.ndjson" >/dev/null ||
 		fail "luajit: the NDJSON stacks are not the stitched ones: $(jq -c -s \
 			'[.[] | .oncpu[] | .frames[-3:] | join(";")] | unique' "$TMPD/luajit/v.ndjson")"
+	kill "$lj"
+	# Sampled every 1 ms, a LuaJIT stack counts its time in CPU-clock
+	# samples (a tenth each): the exports still agree, speedscope's ns with
+	# the report's ns; the NDJSON intervals round each stack per interval.
+	THREADTOP_LUAJIT_INTERVAL=1 start_preloaded_lua "$(dirname "$0")/lib/hot_mix.lua" 1e9
+	VIEWS_NDJSON_SLACK=0.35 views luajit_1ms oncpu "$LJ"
 fi
 echo PASS

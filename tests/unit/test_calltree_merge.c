@@ -134,7 +134,7 @@ static struct calltree *tree_of(struct model *m, enum model_window w, unsigned f
 	assert_true(n > 0);
 	for (int i = 0; i < n; i++)
 		model_stack_counts__add(&set, rows[i].kstack_id, rows[i].ustack_id, rows[i].pid,
-					rows[i].pcomm, rows[i].value);
+					rows[i].pcomm, rows[i].value, 0);
 	model_stack_counts__done(&set);
 	free(rows);
 	t = calltree__new_flags(m, set.out, set.nr, flags);
@@ -256,9 +256,9 @@ static void stack_counts_by_process(void **state)
 {
 	struct model_stack_counts set = {0};
 
-	model_stack_counts__add(&set, 1, 2, 10, "a", 3);
-	model_stack_counts__add(&set, 1, 2, 20, "b", 4);
-	model_stack_counts__add(&set, 1, 2, 10, "a", 5);
+	model_stack_counts__add(&set, 1, 2, 10, "a", 3, 0);
+	model_stack_counts__add(&set, 1, 2, 20, "b", 4, 0);
+	model_stack_counts__add(&set, 1, 2, 10, "a", 5, 0);
 	model_stack_counts__done(&set);
 	assert_int_equal(set.nr, 2);
 	assert_int_equal(set.out[0].pid, 10);

@@ -152,7 +152,7 @@ static struct model_stack_counts pairs_of(struct model *m, enum model_window w)
 	assert_true(n > 0);
 	for (int i = 0; i < n; i++)
 		model_stack_counts__add(&set, rows[i].kstack_id, rows[i].ustack_id, rows[i].pid,
-					rows[i].pcomm, rows[i].value);
+					rows[i].pcomm, rows[i].value, 0);
 	model_stack_counts__done(&set);
 	free(rows);
 	return set;

@@ -261,7 +261,7 @@ static void luajit_samples_timed(void **state)
 		assert_int_equal(s->kind, PROFILE_ONCPU);
 		assert_int_equal(s->tid, 51);
 		assert_true(s->ustack_id >= TT_LJ_STACK_ID_BASE); /* the stitched stack */
-		timed_ns += s->ns / s->count;
+		timed_ns += s->ns / s->taken;
 	}
 	/* The first and the last are the same stack (hot), the middle one another (cold). */
 	assert_int_equal(p->timed[0].sample, p->timed[2].sample);

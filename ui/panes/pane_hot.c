@@ -214,15 +214,15 @@ bool hot_match(struct tui *t, size_t row, const char *text)
 static void cell(const struct tui *t, int c, const struct hotfunc *f, bool ns, char *buf,
 		 size_t len)
 {
-	uint64_t total = t->hot->total;
+	uint64_t total = t->hot->total_weight;
 	char tmp[512];
 
 	switch (c) {
 	case HC_SELF:
-		rows_share(f->self, total, buf, len);
+		rows_share(f->self_weight, total, buf, len);
 		break;
 	case HC_TOTAL:
-		rows_share(f->total, total, buf, len);
+		rows_share(f->total_weight, total, buf, len);
 		break;
 	case HC_COUNT:
 		snprintf(buf, len, "%" PRIu64, ns ? f->self / 1000000 : f->self);

@@ -113,14 +113,14 @@ bool lines_match(struct tui *t, size_t row, const char *text)
 
 static void cell(struct tui *t, int c, const struct hotline *l, bool ns, char *buf, size_t len)
 {
-	uint64_t total = t->lines->total;
+	uint64_t total = t->lines->total_weight;
 
 	switch (c) {
 	case LC_SELF:
-		rows_share(l->self, total, buf, len);
+		rows_share(l->self_weight, total, buf, len);
 		break;
 	case LC_TOTAL:
-		rows_share(l->total, total, buf, len);
+		rows_share(l->total_weight, total, buf, len);
 		break;
 	case LC_COUNT:
 		snprintf(buf, len, "%" PRIu64, ns ? l->total / 1000000 : l->total);
@@ -223,11 +223,13 @@ void lines_draw(struct tui *t, int y, int h, int cols)
 		}
 	}
 	if (t->lines->no_line || t->lines->dropped) {
-		uint64_t total = t->lines->total;
+		uint64_t total = t->lines->total_weight;
 
 		snprintf(buf, sizeof(buf),
 			 "%.1f%% of the function's samples at addresses with no line%s",
-			 total ? 100.0 * (double)(t->lines->no_line + t->lines->dropped) /
+			 total ? 100.0 *
+					 (double)(t->lines->no_line_weight +
+						  t->lines->dropped_weight) /
 					 (double)total
 			       : 0.0,
 			 t->lines->dropped ? " or past the lines kept" : "");

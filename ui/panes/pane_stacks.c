@@ -121,99 +121,106 @@ struct pairs {
 	uint64_t total;
 };
 
-/* Rows the filter keeps, but not those of the threads in skip (NULL = none). */
+/*
+ * Rows the filter keeps, with the time they stand for: their ns
+ * (model__oncpu_stacks), else their value (off-CPU: ns).
+ */
 static void add_rows(struct tui *t, const struct model_filter *f,
-		     const struct model_stack_row *rows, int n, const struct u64map *skip,
-		     struct pairs *p)
+		     const struct model_stack_row *rows, int n, struct pairs *p)
 {
 	for (int i = 0; i < n; i++) {
-		if ((skip && u64map__get(skip, rows[i].tid)) || !keep_row(t, f, &rows[i]))
+		const struct model_stack_row *r = &rows[i];
+
+		if (!keep_row(t, f, r))
 			continue;
-		p->total += rows[i].value;
-		model_stack_counts__add(&p->set, rows[i].kstack_id, rows[i].ustack_id, rows[i].pid,
-					rows[i].pcomm ? rows[i].pcomm : rows[i].comm,
-					rows[i].value);
+		p->total += r->value;
+		model_stack_counts__add(&p->set, r->kstack_id, r->ustack_id, r->pid,
+					r->pcomm ? r->pcomm : r->comm, r->value,
+					r->ns ? r->ns : r->value);
 	}
 }
 
-/*
- * Stack pairs from the BPF tracers when they ran: the perf_event sampler
- * (on-CPU) or sched_switch (off-CPU, in ns), leaving out the threads in
- * skip. Returns false when there is no such data (the thread samples'
- * stacks are used instead).
- */
-static bool traced_pairs(struct tui *t, const struct model_query *q, const struct u64map *skip,
-			 struct pairs *p)
+/* The CPU-clock sampler's period, as the exports weigh its samples (profile.c). */
+static uint64_t cpu_period_ns(const struct tui *t)
 {
-	unsigned tr = model__traced(t->model);
-	struct model_stack_row *rows = NULL;
-	int n;
+	const struct frontend_settings *o = t->host ? t->host->settings(t->host) : NULL;
 
-	if (!(t->view.offcpu ? tr & MODEL_TRACED_OFFCPU : tr & MODEL_TRACED_ONCPU))
-		return false;
-	n = t->view.offcpu ? model__offcpu(t->model, q->window, &rows)
-			   : model__oncpu(t->model, q->window, &rows);
-	if (n < 0)
-		return false;
-	add_rows(t, &q->filter, rows, n, skip, p);
-	free(rows);
-	return true;
+	return model_cpu_period_ns(o ? o->cpu_hz : 0);
+}
+
+/* What one thread sample stands for in window, as the model weighs it (model__stack_samples). */
+static uint64_t thread_period_ns(const struct tui *t, enum model_window window)
+{
+	return (uint64_t)(model__sample_weight_s(t->model, window) * 1e6 + 0.5) * NSEC_PER_USEC;
 }
 
 /*
- * On-CPU: LuaJIT threads' sysprof samples, with their Lua frames stitched
- * into the C stack, take the place of their other stacks (skip gets their
- * tids). Returns the rows' count (0 off-CPU or without LuaJIT).
+ * The pairs of the tree as every view takes them (model__oncpu_stacks):
+ * on-CPU, LuaJIT threads' sysprof samples, with their Lua frames stitched
+ * into the C stack, in place of their other stacks, and the CPU-clock
+ * sampler's (when it ran, else the thread samples') of the other threads,
+ * weighed by time and counted in samples of the other source's period;
+ * off-CPU, sched_switch's time (ns) when it was traced. Sets
+ * t->stacks_traced (the tracer's rows, not the thread samples') and
+ * t->stacks_luajit. Returns false when a query failed.
  */
-static int luajit_rows(struct tui *t, const struct model_query *q, struct model_stack_row **ret,
-		       struct u64map *skip)
+static bool merged_pairs(struct tui *t, const struct model_query *q, struct pairs *p)
 {
-	int n;
+	unsigned tr = model__traced(t->model);
+	struct u64map *skip = u64map__new();
+	struct model_stack_row *rows = NULL;
+	bool traced = t->view.offcpu ? tr & MODEL_TRACED_OFFCPU : tr & MODEL_TRACED_ONCPU;
+	uint64_t unit = traced ? 0 : thread_period_ns(t, q->window);
+	int n, nlj = 0;
 
-	*ret = NULL;
+	if (!unit)
+		unit = cpu_period_ns(t);
+
 	if (t->view.offcpu)
-		return 0;
-	n = model__luajit_stacks(t->model, q->window, ret);
-	for (int i = 0; i < n; i++)
-		u64map__put(skip, (*ret)[i].tid, (void *)1);
-	return n > 0 ? n : 0;
+		n = traced ? model__offcpu(t->model, q->window, &rows) : 0;
+	else
+		n = model__oncpu_stacks(t->model, q->window, unit, traced, skip, &rows);
+	for (int i = 0; i < n && !t->view.offcpu; i++)
+		nlj += u64map__get(skip, rows[i].tid) != NULL;
+	t->stacks_luajit = nlj > 0;
+	t->stacks_traced = traced && n >= 0;
+	if (n > 0)
+		add_rows(t, &q->filter, rows, n, p);
+	free(rows);
+	if (n >= 0 && !traced) {
+		struct model_stack_count *pairs = NULL;
+		uint64_t total = 0;
+		int nr = model__stack_samples_except(t->model, q, skip, &pairs, &total);
+
+		if (nr < 0)
+			n = nr;
+		if (!p->set.nr && nr > 0) {
+			/* The only source: its pairs are already merged, take them as they are. */
+			p->set.out = pairs;
+			p->set.nr = p->set.cap = (size_t)nr;
+			pairs = NULL;
+		}
+		for (int i = 0; i < nr && pairs; i++)
+			model_stack_counts__add(&p->set, pairs[i].kstack_id, pairs[i].ustack_id,
+						pairs[i].pid, pairs[i].comm, pairs[i].samples,
+						pairs[i].ns);
+		p->total += total;
+		free(pairs);
+	}
+	u64map__free(skip);
+	return n >= 0;
 }
 
 bool stacks_pairs(struct tui *t, const struct model_query *q, struct model_stack_counts *set,
 		  uint64_t *ret_total)
 {
 	struct pairs p = {0};
-	struct u64map *skip = u64map__new();
-	struct model_stack_row *lj = NULL;
-	int nr = 0, nlj;
+	bool ok = merged_pairs(t, q, &p);
 
-	nlj = luajit_rows(t, q, &lj, skip);
-	t->stacks_luajit = nlj > 0;
-	t->stacks_traced = traced_pairs(t, q, nlj ? skip : NULL, &p);
-	if (!t->stacks_traced) {
-		struct model_stack_count *pairs = NULL;
-		uint64_t total = 0;
-
-		nr = model__stack_samples_except(t->model, q, nlj ? skip : NULL, &pairs, &total);
-		if (!nlj && nr > 0) {
-			/* The only source: its pairs are already merged, take them as they are. */
-			p.set.out = pairs;
-			p.set.nr = p.set.cap = (size_t)nr;
-			pairs = NULL;
-		}
-		for (int i = 0; i < nr && pairs; i++)
-			model_stack_counts__add(&p.set, pairs[i].kstack_id, pairs[i].ustack_id,
-						pairs[i].pid, pairs[i].comm, pairs[i].samples);
-		p.total += total;
-		free(pairs);
-	}
-	add_rows(t, &q->filter, lj, nlj, NULL, &p);
-	free(lj);
-	u64map__free(skip);
 	model_stack_counts__done(&p.set);
 	*set = p.set;
 	*ret_total = p.total;
-	return nr >= 0;
+	return ok;
 }
 
 static void stacks_build(struct tui *t, bool *header_done)
@@ -243,13 +250,13 @@ static void stacks_build(struct tui *t, bool *header_done)
 	calltree__free(t->tree);
 	t->tree = NULL;
 	t->window_samples = total;
-	t->stack_samples = 0;
+	t->stack_weight = 0;
 	if (ok) {
 		/* A root node per process (or per comm), as the folded export roots stacks. */
 		t->tree = calltree__new_flags(
 			t->model, set.out, set.nr,
 			CALLTREE_PROCESSES | (t->view.stacks_by_comm ? CALLTREE_MERGE_COMM : 0));
-		t->stack_samples = calltree__node(t->tree, CALLTREE_ROOT)->total;
+		t->stack_weight = calltree__node(t->tree, CALLTREE_ROOT)->total_weight;
 		if (!t->view.tree_touched) {
 			clear_expanded(t);
 			expand_hot_path(t);
@@ -459,10 +466,9 @@ static void stack_cell(int c, const struct calltree_node *n, uint64_t total, boo
 		       size_t len)
 {
 	if (c == SC_TOTAL)
-		snprintf(buf, len, "%.1f%%",
-			 total ? 100.0 * (double)n->total / (double)total : 0.0);
+		rows_share(n->total_weight, total, buf, len);
 	else if (c == SC_SELF)
-		snprintf(buf, len, "%.1f%%", total ? 100.0 * (double)n->self / (double)total : 0.0);
+		rows_share(n->self_weight, total, buf, len);
 	else
 		snprintf(buf, len, "%" PRIu64, ns ? n->total / 1000000 : n->total);
 }
@@ -493,7 +499,7 @@ static void stacks_draw(struct tui *t, int y, int h, int cols)
 {
 	struct tui_layout *l = &t->layout;
 	const struct pane_view *pv = &t->view.per_pane[PANE_STACKS];
-	uint64_t total = t->stack_samples;
+	uint64_t total = t->stack_weight;
 	bool ns = t->stacks_traced && t->view.offcpu;
 	int xs[SC_MAX + 1], idx[SC_MAX];
 	size_t nr = cols_fit(stack_cols, SC_MAX, cols, xs, idx);

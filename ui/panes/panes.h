@@ -121,7 +121,9 @@ uint32_t pane_threads_default_mask(bool procs);
  * The Stacks pane's stack pairs of query q (pane_stacks.c): the window's
  * on-CPU or off-CPU samples as the call tree takes them (the tracers',
  * LuaJIT threads' stitched ones in place of their own, else the thread
- * samples'), narrowed by q's filter. *set is the caller's (free set->out);
+ * samples'), narrowed by q's filter, each pair with its time (a LuaJIT
+ * sample weighs its interval: model__oncpu_stacks) and its samples in the
+ * other source's period. *set is the caller's (free set->out);
  * *ret_total: all samples accepted, with or without stacks. Sets
  * t->stacks_traced and t->stacks_luajit. false when the query failed.
  */

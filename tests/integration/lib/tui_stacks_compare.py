@@ -8,15 +8,21 @@
 # " [inlined]" against the folded "_[k]", "_[lua]", " [inlined]". The
 # folded file's first frame is the process, as the pane's root rows are
 # ("comm [pid]": the pid is left out; one process per comm here).
+# With REPORT (the JSON report of the same window), the shares are the
+# report's ns instead: time, where a LuaJIT sample weighs its interval and
+# a CPU-clock sample its period, while the folded counts are CPU-clock
+# samples rounded per stack (its processes must be one, the folded root).
 # Prints the rows compared; exits 1 on a disagreement, 2 when the pane
 # holds no rows yet or its top row does not hold the folded total (the
 # caller waits and asks again).
-# Usage: tui_stacks_compare.py oncpu|offcpu SCREEN FOLDED
+# Usage: tui_stacks_compare.py oncpu|offcpu SCREEN FOLDED [REPORT]
 import collections
+import json
 import re
 import sys
 
 kind, screen_path, folded_path = sys.argv[1:4]
+report_path = sys.argv[4] if len(sys.argv) > 4 else None
 ROW = re.compile(r"^\s*([0-9.]+)%\s+([0-9.]+)%\s+([0-9.]+)\s(.*)$")
 
 
@@ -45,6 +51,35 @@ for line in open(folded_path, encoding="utf-8"):
     ends[path] += n
     for d in range(1, len(path) + 1):
         through[path[:d]] += n
+
+# Shares: of the folded values, or of the report's time.
+share_through, share_ends, share_total = through, ends, total
+if report_path:
+    roots = {p[0] for p in ends}
+    if len(roots) != 1:
+        print(f"report shares need one process, the folded file has {len(roots)}")
+        sys.exit(1)
+    rep = json.load(open(report_path, encoding="utf-8"))
+    frames = rep["profiles"]["frames"] if "frames" in rep["profiles"] else rep["frames"]
+
+    def report_frame(f):
+        marks = set()
+        if f.get("kernel"):
+            marks.add("k")
+        if f.get("module") == "[lua]":
+            marks.add("l")
+        if f.get("inlined"):
+            marks.add("i")
+        return (f["name"].replace(";", ":").strip(), frozenset(marks))
+
+    share_through, share_ends = collections.Counter(), collections.Counter()
+    share_total = 0
+    for smp in rep["profiles"][kind]["samples"]:
+        path = (next(iter(roots)),) + tuple(report_frame(frames[i]) for i in smp["frames"])
+        share_total += smp["ns"]
+        share_ends[path] += smp["ns"]
+        for d in range(1, len(path) + 1):
+            share_through[path[:d]] += smp["ns"]
 
 rows, path, in_tree = [], [], False
 for line in open(screen_path, encoding="utf-8"):
@@ -80,7 +115,8 @@ if abs(sum(tops) - total // div) > (0 if kind == "oncpu" else len(tops)):
 failures = []
 for tot_pct, self_pct, value, p in rows:
     want = through.get(p, 0)
-    want_pct, want_self = 100.0 * want / total, 100.0 * ends.get(p, 0) / total
+    want_pct = 100.0 * share_through.get(p, 0) / share_total
+    want_self = 100.0 * share_ends.get(p, 0) / share_total
     shown = ";".join(n + (f"[{''.join(sorted(f))}]" if f else "") for n, f in p)[-140:]
     print(f"  {tot_pct:6.1f}% {self_pct:6.1f}% {value:>12} | folded {want_pct:6.1f}% "
           f"{want_self:6.1f}% {want // div:>12}  {shown}")

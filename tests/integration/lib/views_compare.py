@@ -4,8 +4,9 @@
 # folded file, pprof (as pprof_summary.js decodes it), speedscope and the
 # SVG. Each view becomes {stack: value}, a stack being the root-first tuple
 # of (bare function name, inlined?) with the view's decorations ("_[k]",
-# "_[lua]", " [inlined]") taken off; value is samples (oncpu) or ns
-# (offcpu). The exports come from one profile of the session and must agree
+# "_[lua]", " [inlined]") taken off; value is samples (oncpu: of the CPU
+# clock's period, a LuaJIT stack's time in them) or ns (offcpu); speedscope's
+# ns compare with the report's ns. The exports come from one profile of the session and must agree
 # exactly; the NDJSON intervals make up the same session and must agree on
 # every stack's value but for a sample at a window's edge. Prints the top stacks; exits 1 on a
 # disagreement, naming the views and the stack.
@@ -41,14 +42,14 @@ def view_ndjson():
     return out
 
 
-def view_report():
+def view_report(key=value_key):
     rep = json.load(open(report))
     frames = rep["profiles"]["frames"] if "frames" in rep["profiles"] else rep["frames"]
     out = collections.Counter()
     for s in rep["profiles"][kind]["samples"]:
         if s["pid"] == pid:
-            out[tuple((frames[i]["name"], bool(frames[i].get("inlined"))) for i in s["frames"])] += s[value_key]
-    return out, rep["profiles"][kind]["total_" + value_key]
+            out[tuple((frames[i]["name"], bool(frames[i].get("inlined"))) for i in s["frames"])] += s[key]
+    return out, rep["profiles"][kind]["total_" + key]
 
 
 def view_folded():
@@ -118,8 +119,11 @@ print(f"{kind}: ndjson {sum(nd.values())} report {sum(rep.values())} (total {rep
 # The one-profile exports hold only this process (-p), so whole files compare.
 compare("report", rep, "folded", fo, exact=True)
 compare("report", rep, "pprof", pp, exact=True)
-# speedscope weights are ns: on-CPU samples times the period, so shares.
-compare("report", rep, "speedscope", ss, exact=False, tol=1e-9)
+# speedscope weights are ns, as the report's ns (a LuaJIT sample weighs its
+# interval, a CPU-clock sample its period; counts are in CPU-clock samples,
+# rounded per stack): the same shares.
+rep_ns, _ = view_report("ns")
+compare("report ns", rep_ns, "speedscope", ss, exact=False, tol=1e-9)
 # The NDJSON intervals and the session's export hold the same samples but
 # for one at a window's edge (a LuaJIT sample stamped before the interval
 # it arrived in): a small slack, against the absolute figures, not shares.
