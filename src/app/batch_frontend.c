@@ -9,7 +9,8 @@ static int batch_interval(void *ctx, const struct frontend_host *h, uint64_t now
 {
 	struct app *app = app_of_host(h);
 	struct batch_info info = {h->source_name(h), app->hz,	   h->interval_realtime_ns(h),
-				  h->replaying(h),   h->tracer(h), h->cmds(h)};
+				  h->replaying(h),   h->tracer(h), h->cmds(h),
+				  app->o->cpu_hz};
 
 	return batch_print_interval(h->model(h), app->o->format, &info, stdout);
 }

@@ -204,7 +204,11 @@ static void print_json_rate(struct model *m, struct json *j)
 static int print_json(struct model *m, const struct batch_info *info,
 		      const struct model_result *res, const struct model_stats *st, FILE *out)
 {
-	struct profile_opts po = {.window = WIN_INTERVAL, .namer = model__frame_namer(m)};
+	struct profile_opts po = {
+		.window = WIN_INTERVAL,
+		.namer = model__frame_namer(m),
+		.cpu_hz = info->cpu_hz,
+	};
 	struct profile *p = profile__build(m, &po);
 	struct json j;
 	char when[40];

@@ -25,6 +25,7 @@ struct batch_info {
 	bool replay;		     /* the data comes from a recording (-r) */
 	const struct tracer *tracer; /* --trace lines, or NULL */
 	const struct cmdcap *cmds;   /* --cmd results, or NULL */
+	unsigned cpu_hz;	     /* --cpu-hz: the weight of an on-CPU sample (0: 99) */
 };
 
 /* Prints the model's current interval to out in the given format. */
