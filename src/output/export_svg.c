@@ -3,7 +3,9 @@
  * The SVG flame graph: the samples of one kind merged into a tree of frames
  * (process at the root, then thread or state when asked, then the stack),
  * laid out with the root at the bottom and children in name order, each
- * frame a <g> with its name, details, rectangle and label. The inline
+ * frame a <g> with its name, details, rectangle and label, as wide as its
+ * time (a LuaJIT sample weighs its interval, a CPU-clock one its period)
+ * and counted in samples (on-CPU: the CPU clock's). The inline
  * script (export_svg_script.c) adds hover details, click to zoom and
  * search; nothing is loaded from elsewhere. Names are escaped for XML and
  * control characters shown as escapes, so no frame name can break the file.
@@ -31,6 +33,10 @@ struct node {
 	char *name;
 	unsigned flags;
 	uint64_t value;
+	/* What widths and shares are of: time, in units of value (on-CPU: CPU-clock
+	 * samples, of which a LuaJIT sample is its interval's fraction; exact for
+	 * the CPU clock's own). */
+	double weight;
 	uint32_t parent;		    /* index */
 	uint32_t first_child, next_sibling; /* index + 1, 0 = none */
 	uint32_t depth;
@@ -42,6 +48,7 @@ struct tree {
 	struct u64map *index; /* hash of (parent, name, flags) -> index + 1, probed */
 	uint32_t cur;	      /* where the sample being added has got to */
 	uint64_t value;	      /* of that sample */
+	double weight;	      /* of that sample */
 	uint32_t max_depth;
 };
 
@@ -92,6 +99,7 @@ static void put_frame(const char *name, unsigned flags, void *arg)
 		}
 	}
 	t->nodes[child].value += t->value;
+	t->nodes[child].weight += t->weight;
 	t->cur = child;
 }
 
@@ -168,14 +176,14 @@ static void colour(const struct node *n, char *buf, size_t len)
 struct layout {
 	const struct export_ctx *x;
 	FILE *f;
-	double scale; /* px per unit of value */
-	uint64_t total;
+	double scale; /* px per unit of weight */
+	double total; /* the weight of all */
 	int height;
 };
 
 static void details(const struct layout *l, const struct node *n, char *buf, size_t len)
 {
-	double pct = l->total ? 100.0 * (double)n->value / (double)l->total : 0;
+	double pct = l->total > 0 ? 100.0 * n->weight / l->total : 0;
 
 	if (l->x->kind == PROFILE_OFFCPU)
 		snprintf(buf, len, " (%.3f ms, %.2f%%)", (double)n->value / 1e6, pct);
@@ -193,7 +201,7 @@ static int cmp_names(const void *a, const void *b)
 
 static void emit(const struct layout *l, const struct tree *t, const struct node *n, double x)
 {
-	double w = (double)n->value * l->scale;
+	double w = n->weight * l->scale;
 	double y = l->height - FOOT_H - (double)(n->depth + 1) * FRAME_H;
 	const struct node **kids = NULL;
 	size_t nr = 0, cap = 0;
@@ -225,7 +233,7 @@ static void emit(const struct layout *l, const struct tree *t, const struct node
 		qsort(kids, nr, sizeof(*kids), cmp_names);
 	for (size_t i = 0; i < nr; i++) {
 		emit(l, t, kids[i], x);
-		x += (double)kids[i]->value * l->scale;
+		x += kids[i]->weight * l->scale;
 	}
 	free(kids);
 }
@@ -250,11 +258,15 @@ int export_svg(const struct export_ctx *x, FILE *f)
 			continue;
 		t.cur = 0;
 		t.value = s->kind == PROFILE_OFFCPU ? s->ns : s->count;
+		t.weight = s->kind == PROFILE_ONCPU && x->p->cpu_period_ns
+				   ? (double)s->ns / (double)x->p->cpu_period_ns
+				   : (double)t.value;
 		t.nodes[0].value += t.value;
+		t.nodes[0].weight += t.weight;
 		export_walk_frames(x, s, put_frame, &t);
 	}
-	l.total = t.nodes[0].value;
-	l.scale = l.total ? (double)(IMAGE_W - 2 * PAD) / (double)l.total : 0;
+	l.total = t.nodes[0].weight;
+	l.scale = l.total > 0 ? (double)(IMAGE_W - 2 * PAD) / l.total : 0;
 	l.height = HEAD_H + FOOT_H + (int)(t.max_depth + 1) * FRAME_H;
 
 	fprintf(f,
@@ -285,7 +297,7 @@ int export_svg(const struct export_ctx *x, FILE *f)
 		"<text id=\"matched\" x=\"%d\" y=\"%d\" text-anchor=\"end\"> </text>\n"
 		"<g id=\"frames\">\n",
 		PAD, IMAGE_W - PAD - 100, PAD, l.height - 10, IMAGE_W - PAD, l.height - 10);
-	if (l.total)
+	if (l.total > 0)
 		emit(&l, &t, &t.nodes[0], PAD);
 	fputs("</g>\n</svg>\n", f);
 

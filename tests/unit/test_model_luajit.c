@@ -3,9 +3,9 @@
  * Tests of the on-CPU stacks every view counts (model__oncpu_stacks): a C
  * thread's CPU-clock samples at 99 Hz beside a LuaJIT thread's stitched
  * sysprof samples at another interval weigh by time, in the call tree, the
- * hot functions, the profile, the folded export and the JSON report alike;
- * counts are in CPU-clock samples, shares of time; and at equal periods a
- * LuaJIT sample counts one, as before.
+ * hot functions, the profile, the folded export, the JSON report and the
+ * SVG flame graph alike; counts are in CPU-clock samples, shares of time;
+ * and at equal periods a LuaJIT sample counts one, as before.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -288,7 +288,7 @@ static void exports_count_time(void **state)
 	struct model *m = two_threads(1000, 100);
 	struct profile_opts po = {.window = WIN_SESSION, .namer = &namer, .cpu_hz = 99};
 	struct profile *p = profile__build(m, &po);
-	char *folded, *json, *at;
+	char *folded, *json, *svg, *at;
 	int lj = 0, c = 0;
 
 	(void)state;
@@ -331,6 +331,12 @@ static void exports_count_time(void **state)
 				   "\"total\":10,\"self_pct\":49.75,\"total_pct\":49.75"));
 	assert_non_null(strstr(json, "\"total_count\":20"));
 	free(json);
+
+	/* The flame graph: frames as wide as their time, counted in samples. */
+	svg = export_text(m, EXPORT_SVG, 99);
+	assert_non_null(strstr(svg, "data-info=\"burner (10 samples, 50.25%)\""));
+	assert_non_null(strstr(svg, "data-info=\"luajit (10 samples, 49.75%)\""));
+	free(svg);
 	model__free(m);
 }
 
