@@ -137,8 +137,11 @@ static bool on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 
 /* A block's last repeat record from the kernel (hdr.time_ns = that pass's time). */
 struct kept_block {
-	struct tt_thread_repeat rec; /* tids follow */
-	uint32_t tids[TT_REPEAT_BLOCK];
+	union { /* a repeat record with room for a block's tids (a flexible array member) */
+		struct tt_thread_repeat rec;
+		unsigned char
+			room[sizeof(struct tt_thread_repeat) + TT_REPEAT_BLOCK * sizeof(__u32)];
+	};
 };
 
 /* Blocks kept at most: every block of the largest thread maps. */
