@@ -89,12 +89,6 @@ static void header_stats(struct tui *t, enum model_window w)
 	}
 	hi->tick_ms = st.ticks ? (double)st.tick_cost_ns / 1e6 / (double)st.ticks : 0;
 	hi->window_s = model__window_seconds(t->model, w);
-	/* Walks every thread: once per data (an interval, a replay's move), not per frame. */
-	if (t->now_gen != t->data_gen + 1 || t->now_events != st.events) {
-		model__now(t->model, &hi->now);
-		t->now_gen = t->data_gen + 1;
-		t->now_events = st.events;
-	}
 	hi->has_host = model__host(t->model, &hi->host);
 	if (model__rate(t->model, w, &hi->rate) < 0)
 		memset(&hi->rate, 0, sizeof(hi->rate));
@@ -131,19 +125,42 @@ static void header_from_rows(struct tui *t, const struct model_result *res)
 		hi->samples_per_s = (double)res->total_samples / res->window_s;
 }
 
-/* Box-wide totals by a query of their own (the pane's query is filtered or grouped). */
+/*
+ * Whether header.now must be counted again (the data moved since it was);
+ * the caller counts it, so it is marked as counted from this data.
+ */
+static bool header_now_due(struct tui *t)
+{
+	struct model_stats st;
+
+	model__stats(t->model, &st);
+	if (t->now_gen == t->data_gen + 1 && t->now_events == st.events)
+		return false;
+	t->now_gen = t->data_gen + 1;
+	t->now_events = st.events;
+	return true;
+}
+
+/*
+ * Box-wide totals by a query of their own (the pane's query is filtered or
+ * grouped), with the threads alive now counted in the same walk.
+ */
 static void build_header(struct tui *t)
 {
 	struct model_result res;
-	struct model_query q;
 
-	model_query_init(&q);
-	q.window = t->header.window;
-	q.dims = 0;
-	if (model__query(t->model, &q, &res) < 0)
+	if (model__box(t->model, t->header.window, &res, &t->header.now) < 0)
 		return;
+	header_now_due(t);
 	header_from_rows(t, &res);
 	model_result__release(&res);
+}
+
+/* The threads alive now: a walk of every thread, once per data (an interval, a replay's move). */
+static void header_now(struct tui *t)
+{
+	if (header_now_due(t))
+		model__now(t->model, &t->header.now);
 }
 
 /* Keeps sort_col one of the pane's columns. */
@@ -412,6 +429,8 @@ void tui_build(struct tui *t)
 		ops->build(t, &header_done);
 	if (!header_done)
 		build_header(t);
+	else
+		header_now(t);
 	header_store(t);
 }
 

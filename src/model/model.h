@@ -418,6 +418,14 @@ struct model_now {
 	uint32_t states[TT_ST_MAX]; /* their latest state */
 };
 void model__now(struct model *m, struct model_now *ret);
+/*
+ * The box in one walk of the threads: the unfiltered query of window with
+ * no dims (one row, every thread's samples and CPU) into *ret, and
+ * model__now's figures into *now. What a header needs, for the cost of
+ * one of the two.
+ */
+int model__box(struct model *m, enum model_window window, struct model_result *ret,
+	       struct model_now *now);
 
 /*
  * Puts per-process rows (DIM_PID) in process tree order: each process

@@ -149,6 +149,13 @@ static inline uint32_t model_sec(const struct model *m, uint64_t t)
 struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uint64_t start_ns);
 /* The name of t's process: its main thread's comm when known, else t's own (model_stacks.c). */
 const char *model_process_comm(const struct model *m, const struct thread *t);
+/*
+ * The same through *memo (pid -> name, made on first use; u64map__free it
+ * after the walk): a walk of every thread looks each process up once, not
+ * once per thread, where the look-up's cache misses were most of the walk.
+ */
+const char *model_process_comm_memo(const struct model *m, const struct thread *t,
+				    struct u64map **memo);
 /* One more sample of t with this key (labels_id is filled in here). */
 void model_count_sample(struct model *m, struct thread *t, struct sample_key *key,
 			uint64_t time_ns);
@@ -214,6 +221,8 @@ uint64_t ring_sum_u32(const uint32_t *ring, uint32_t ring_sec, uint32_t now_sec)
  * Selection (model_select.c). Whether thread t, and one of its sample keys,
  * pass filter f (NULL passes all); the samples of t's key i in window.
  */
+/* Counts t into model__now's figures (repeats flushed first). */
+void model_now_add(const struct model *m, const struct thread *t, struct model_now *now);
 bool model_filter_thread(const struct model *m, const struct model_filter *f,
 			 const struct thread *t);
 bool model_filter_key(const struct model *m, const struct model_filter *f,

@@ -107,6 +107,19 @@ bool model__host(const struct model *m, struct tt_host_stats *ret)
 	return true;
 }
 
+void model_now_add(const struct model *m, const struct thread *t, struct model_now *now)
+{
+	/*
+	 * The samples of a pass are timed at or after its tick (the sources
+	 * stamp the pass start): a thread the latest pass saw is alive now;
+	 * one only the retention keeps (it exited) is not.
+	 */
+	if (t->last_seen_ns < m->last_tick_ns || t->cur.state >= TT_ST_MAX)
+		return;
+	now->alive++;
+	now->states[t->cur.state]++;
+}
+
 void model__now(struct model *m, struct model_now *ret)
 {
 	struct thread *t;
@@ -116,17 +129,8 @@ void model__now(struct model *m, struct model_now *ret)
 	memset(ret, 0, sizeof(*ret));
 	model_repeat_flush(m); /* repeats move last_seen_ns */
 	ret->pass_ns = m->last_tick_ns;
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
-		/*
-		 * The samples of a pass are timed at or after its tick (the sources
-		 * stamp the pass start): a thread the latest pass saw is alive now;
-		 * one only the retention keeps (it exited) is not.
-		 */
-		if (t->last_seen_ns < m->last_tick_ns || t->cur.state >= TT_ST_MAX)
-			continue;
-		ret->alive++;
-		ret->states[t->cur.state]++;
-	}
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
+		model_now_add(m, t, ret);
 }
 
 /* Tree order: a process's children follow it, each subtree in the rows' order. */

@@ -282,7 +282,9 @@ static void add_thread(struct builder *b, const struct thread *t)
 		n = model_key_samples(t, i, b->q->window, b->now_sec);
 		if (!n)
 			continue;
-		if (!per_thread || r == SIZE_MAX) {
+		if (!b->q->dims && b->nr) {
+			r = 0; /* no dims: one row, every thread's */
+		} else if (!per_thread || r == SIZE_MAX) {
 			make_key(b, t, &kc->key, &k);
 			r = row_for(b, &k, t, own);
 		}
@@ -426,7 +428,9 @@ static double cpu_seconds(const struct model *m, enum model_window window, doubl
 	return m->first_pass_ns < end ? (double)(end - m->first_pass_ns) / 1e9 : 0.0;
 }
 
-int model__query(struct model *m, const struct model_query *q, struct model_result *ret)
+/* model__query, and with now model__now's figures from the same walk. */
+static int run_query(struct model *m, const struct model_query *q, struct model_result *ret,
+		     struct model_now *now)
 {
 	struct builder b = {.m = m, .q = q};
 	double window_s = model__window_seconds(m, q->window);
@@ -446,9 +450,16 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	b.next = xmalloc(b.cap * sizeof(*b.next));
 	b.last_tid = xmalloc(b.cap * sizeof(*b.last_tid));
 	b.now_sec = model_sec(m, m->now_ns);
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
+	if (now) {
+		memset(now, 0, sizeof(*now));
+		now->pass_ns = m->last_tick_ns;
+	}
+	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		if (now)
+			model_now_add(m, t, now);
 		if (model_filter_thread(m, &q->filter, t))
 			add_thread(&b, t);
+	}
 	if (labels_cpu(m, q)) {
 		pos = 0;
 		while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
@@ -501,6 +512,22 @@ int model__query(struct model *m, const struct model_query *q, struct model_resu
 	u64map__free(b.funcs);
 	u64map__free(b.levels);
 	return 0;
+}
+
+int model__query(struct model *m, const struct model_query *q, struct model_result *ret)
+{
+	return run_query(m, q, ret, NULL);
+}
+
+int model__box(struct model *m, enum model_window window, struct model_result *ret,
+	       struct model_now *now)
+{
+	struct model_query q;
+
+	model_query_init(&q);
+	q.window = window;
+	q.dims = 0;
+	return run_query(m, &q, ret, now);
 }
 
 void model_result__release(struct model_result *res)
@@ -565,6 +592,7 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 {
 	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct model_stack_counts set = {0};
+	struct u64map *pcomms = NULL;
 	size_t pos = 0;
 	uint64_t tid, total = 0, weight_ns;
 	struct thread *t;
@@ -579,12 +607,11 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 		weight_ns = (uint64_t)m->weight_us * NSEC_PER_USEC;
 	model_repeat_flush(m);
 	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
-		const char *pcomm;
+		const char *pcomm = NULL; /* asked for at the thread's first stack */
 
 		if (!model_filter_thread(m, &q->filter, t) ||
 		    (skip_tids && u64map__get(skip_tids, tid)))
 			continue;
-		pcomm = model_process_comm(m, t);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
 			uint64_t n;
@@ -597,10 +624,13 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 			total += n;
 			if (!kc->key.kstack_id && !kc->key.ustack_id)
 				continue;
+			if (!pcomm)
+				pcomm = model_process_comm_memo(m, t, &pcomms);
 			model_stack_counts__add(&set, kc->key.kstack_id, kc->key.ustack_id, t->pid,
 						pcomm, n, n * weight_ns);
 		}
 	}
+	u64map__free(pcomms);
 	model_stack_counts__done(&set);
 	*ret = set.out;
 	*ret_total = total;

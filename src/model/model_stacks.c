@@ -43,12 +43,30 @@ const char *model_process_comm(const struct model *m, const struct thread *t)
 										 : t->comm;
 }
 
+const char *model_process_comm_memo(const struct model *m, const struct thread *t,
+				    struct u64map **memo)
+{
+	const char *comm;
+
+	if (t->pid == t->tid)
+		return model_process_comm(m, t);
+	if (!*memo)
+		*memo = u64map__new();
+	comm = u64map__get(*memo, t->pid);
+	if (!comm) {
+		comm = model_process_comm(m, t);
+		u64map__put(*memo, t->pid, (void *)comm);
+	}
+	return comm;
+}
+
 int model__thread_stacks(struct model *m, enum model_window window,
 			 const struct model_filter *filter, struct model_thread_stack **ret)
 {
 	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct model_thread_stack *rows = NULL;
 	size_t nr = 0, cap = 0, pos = 0;
+	struct u64map *pcomms = NULL;
 	struct thread *t;
 	uint64_t tid;
 
@@ -60,7 +78,7 @@ int model__thread_stacks(struct model *m, enum model_window window,
 
 		if (!model_filter_thread(m, filter, t))
 			continue;
-		pcomm = model_process_comm(m, t);
+		pcomm = model_process_comm_memo(m, t, &pcomms);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
 			uint64_t n = model_key_samples(t, i, window, now_sec);
@@ -83,6 +101,7 @@ int model__thread_stacks(struct model *m, enum model_window window,
 			};
 		}
 	}
+	u64map__free(pcomms);
 	if (nr)
 		qsort(rows, nr, sizeof(*rows), cmp_rows);
 	*ret = rows;

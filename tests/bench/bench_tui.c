@@ -6,7 +6,7 @@
  * terminal (curses on /dev/null), the same code path as the live screen.
  * Each thread cycles through PER activities (state, syscall, kernel and user
  * stack) per interval: 10,000 threads x 5 = 50,000 distinct stack pairs.
- * Usage: bench_tui [THREADS] [STACKS] [PER] [COLSxROWS]
+ * Usage: bench_tui [THREADS] [STACKS] [PER] [COLSxROWS] [REPS (21)]
  * With -i as the first argument it opens the real terminal instead, on the
  * same synthetic model, to look at (or test) the panes with stacks.
  */
@@ -269,6 +269,10 @@ int main(int argc, char **argv)
 
 	if (argc > a + 3)
 		sscanf(argv[a + 3], "%dx%d", &cols, &rows);
+	/* Fewer for a run under valgrind (counts that a loaded box cannot blur), at most 64. */
+	if (argc > a + 4)
+		reps = atoi(argv[a + 4]);
+	reps = reps < 1 ? 1 : reps > 64 ? 64 : reps;
 	if (!per || per > HZ)
 		per = 5;
 	setlocale(LC_ALL, "C.UTF-8");
@@ -306,7 +310,7 @@ int main(int argc, char **argv)
 	tui__free(t);
 	screen_close();
 	bench_query(m, reps);
-	bench_hot_cold(m, 9);
+	bench_hot_cold(m, reps < 9 ? reps : 9);
 	model__free(m);
 	return 0;
 }

@@ -3,11 +3,13 @@
  * Unit tests for the model's processes and box (model_procs.c): process rows
  * sum their threads' CPU and carry the process record's user, nice, RES and
  * TIME+; the threads alive now and their states at the latest pass (exited
- * threads the retention keeps do not count); stopped, traced and zombie
- * threads are never active; the process tree order; host figures.
+ * threads the retention keeps do not count); the box's totals and those in
+ * one walk (model__box); stopped, traced and zombie threads are never
+ * active; the process tree order; host figures.
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -200,6 +202,99 @@ static void threads_alive_now(void **state)
 	model__free(m);
 }
 
+/* Sums in another order: equal to rounding. */
+static bool near(double a, double b)
+{
+	double d = a > b ? a - b : b - a;
+
+	return d <= 1e-9 * (b > 1 ? b : 1);
+}
+
+/* Two rows of one query are the same figures. */
+static void assert_rows_equal(const struct model_row *a, const struct model_row *b)
+{
+	assert_int_equal(a->samples, b->samples);
+	for (int s = 0; s < TT_ST_MAX; s++)
+		assert_int_equal(a->state_samples[s], b->state_samples[s]);
+	assert_true(a->avg_active == b->avg_active);
+	assert_true(a->avg_threads == b->avg_threads);
+	assert_true(a->cpu_pct == b->cpu_pct);
+	assert_int_equal(a->nr_threads, b->nr_threads);
+}
+
+/*
+ * The box in one walk is the header's query with no dims and model__now,
+ * in every window: threads running, sleeping, in D, one that exited (only
+ * retention keeps it), over two intervals with CPU time.
+ */
+static void box_is_query_and_now(void **state)
+{
+	struct model *m = model__new(NULL);
+	static const enum tt_state states[] = {TT_ST_R, TT_ST_S, TT_ST_D, TT_ST_Q};
+
+	model__advance(m, T0);
+	for (int i = 0; i < 40; i++) {
+		uint64_t t = T0 + (uint64_t)i * SEC / 20;
+
+		for (uint32_t tid = 50; tid < 54; tid++)
+			sample(m, t, 50, tid, states[(tid + (unsigned)i / 7) % 4],
+			       (uint64_t)i * (tid - 49) * 1000000);
+		if (i < 25)
+			sample(m, t, 60, 60, TT_ST_R, (uint64_t)i * 3000000); /* exits at 25 */
+		tick(m, t);
+		if (i == 19)
+			model__end_interval(m, t + SEC / 40);
+	}
+	model__advance(m, T0 + 2 * SEC);
+	for (enum model_window w = 0; w < WIN_MAX; w++) {
+		struct model_result box, want;
+		struct model_now now, want_now;
+		struct model_query q;
+
+		model_query_init(&q);
+		q.window = w;
+		q.dims = 0;
+		assert_int_equal(model__query(m, &q, &want), 0);
+		model__now(m, &want_now);
+		memset(&now, 0xa5, sizeof(now));
+		assert_int_equal(model__box(m, w, &box, &now), 0);
+		assert_int_equal(box.nr, want.nr);
+		assert_int_equal(box.nr, 1);
+		assert_int_equal(box.total_samples, want.total_samples);
+		assert_true(box.window_s == want.window_s);
+		assert_int_equal(box.cpu_valid, want.cpu_valid);
+		assert_rows_equal(&box.rows[0], &want.rows[0]);
+		assert_int_equal(box.rows[0].nr_threads, 5);
+		assert_memory_equal(&now, &want_now, sizeof(now));
+		/* The box's one row is the sum of the threads' rows. */
+		q.dims = DIM_BIT(DIM_TID);
+		model__query(m, &q, &want);
+		{
+			struct model_row sum = {0};
+
+			for (size_t i = 0; i < want.nr; i++) {
+				sum.samples += want.rows[i].samples;
+				for (int s = 0; s < TT_ST_MAX; s++)
+					sum.state_samples[s] += want.rows[i].state_samples[s];
+				sum.avg_active += want.rows[i].avg_active;
+				sum.cpu_pct += want.rows[i].cpu_pct;
+			}
+			assert_int_equal(sum.samples, box.rows[0].samples);
+			for (int s = 0; s < TT_ST_MAX; s++)
+				assert_int_equal(sum.state_samples[s],
+						 box.rows[0].state_samples[s]);
+			assert_true(near(sum.avg_active, box.rows[0].avg_active));
+			assert_true(near(sum.cpu_pct, box.rows[0].cpu_pct));
+			assert_true(box.rows[0].cpu_pct > 0 || w == WIN_MINUTE);
+		}
+		model_result__release(&want);
+		assert_int_equal(now.alive, 4);
+		model_result__release(&box);
+		model_result__release(&want);
+	}
+	model__free(m);
+}
+
 /* Tree order: children after their parent, siblings in the order given; orphans are roots. */
 static void tree_order(void **state)
 {
@@ -281,6 +376,7 @@ int main(void)
 		cmocka_unit_test(process_rows_sum_threads),
 		cmocka_unit_test(stopped_and_zombies_idle),
 		cmocka_unit_test(threads_alive_now),
+		cmocka_unit_test(box_is_query_and_now),
 		cmocka_unit_test(tree_order),
 		cmocka_unit_test(tree_cycle),
 		cmocka_unit_test(host_stats),
