@@ -415,38 +415,42 @@ static void swap(struct hotfunc **v, size_t i, size_t j)
 	v[j] = tmp;
 }
 
+/* Restores the heap of v[0, k) below i: each entry after (in the order) its children. */
+static void sift_down(struct hotfunc **v, size_t k, size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+
+		if (c >= k)
+			return;
+		if (c + 1 < k && cmp_order(&v[c + 1], &v[c]) > 0)
+			c++;
+		if (cmp_order(&v[c], &v[i]) <= 0)
+			return;
+		swap(v, i, c);
+		i = c;
+	}
+}
+
 /*
  * Puts the k entries of v[0, n) that come first in the order at v[0, k),
- * in any order (quickselect, median-of-three pivots): linear on average,
- * where sorting 100,000 functions to show the top 50 is not.
+ * in any order, the others after them: a heap of the k first so far, the
+ * last of them on top, and one pass over the rest, each entry compared
+ * with that top (a few hundred rows of 100,000 functions: one look at each,
+ * where a quickselect went over them two or three times at random).
  */
 static void select_first(struct hotfunc **v, size_t n, size_t k)
 {
-	size_t lo = 0, hi = n; /* the boundary k lies in [lo, hi) */
-
-	while (hi - lo > 16 && k > lo && k < hi) {
-		size_t mid = lo + (hi - lo) / 2, store = lo;
-
-		/* median of three to v[hi - 1] as the pivot */
-		if (cmp_order(&v[mid], &v[lo]) < 0)
-			swap(v, mid, lo);
-		if (cmp_order(&v[hi - 1], &v[lo]) < 0)
-			swap(v, hi - 1, lo);
-		if (cmp_order(&v[mid], &v[hi - 1]) < 0)
-			swap(v, mid, hi - 1);
-		for (size_t i = lo; i < hi - 1; i++)
-			if (cmp_order(&v[i], &v[hi - 1]) < 0)
-				swap(v, i, store++);
-		swap(v, store, hi - 1);
-		if (store == k)
-			return;
-		if (store < k)
-			lo = store + 1;
-		else
-			hi = store;
+	if (!k || k >= n)
+		return;
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(v, k, i);
+	for (size_t i = k; i < n; i++) {
+		if (cmp_order(&v[i], &v[0]) >= 0)
+			continue;
+		swap(v, 0, i);
+		sift_down(v, k, 0);
 	}
-	if (k > lo && k < hi)
-		qsort(&v[lo], hi - lo, sizeof(*v), cmp_order);
 }
 
 void hotfuncs__sort(struct hotfuncs *h, enum hotfuncs_sort by, bool reverse)
@@ -460,6 +464,10 @@ void hotfuncs__sort_first(struct hotfuncs *h, enum hotfuncs_sort by, bool revers
 	/* In that order already (the set as made, then the Hot pane's default order). */
 	if (h->sort_by_ == by && h->reverse_ == reverse && h->sorted >= (k < h->nr ? k : h->nr))
 		return;
+	/* The reverse of the order they are in: backwards, the heap's best input, not its worst. */
+	if (h->sort_by_ == by && h->reverse_ != reverse && h->sorted)
+		for (size_t i = 0, j = h->nr - 1; i < j; i++, j--)
+			swap(h->funcs, i, j);
 	sort_by = by;
 	sort_reverse = reverse;
 	h->sort_by_ = sort_by;

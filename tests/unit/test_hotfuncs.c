@@ -357,6 +357,85 @@ static void bounded(void **state)
 	model__free(m);
 }
 
+/* The order hotfuncs__sort asks for (self, then total, then by address here), as one key. */
+static int by_self(const void *pa, const void *pb)
+{
+	const struct hotfunc *a = *(const struct hotfunc *const *)pa;
+	const struct hotfunc *b = *(const struct hotfunc *const *)pb;
+
+	if (a->self_weight != b->self_weight)
+		return a->self_weight < b->self_weight ? 1 : -1;
+	if (a->self != b->self)
+		return a->self < b->self ? 1 : -1;
+	if (a->total_weight != b->total_weight)
+		return a->total_weight < b->total_weight ? 1 : -1;
+	if (a->total != b->total)
+		return a->total < b->total ? 1 : -1;
+	return (a->ip > b->ip) - (a->ip < b->ip);
+}
+
+/*
+ * The first rows sorted, the rest after them (hotfuncs__sort_first), are
+ * those of a whole sort, in its order, and the set keeps every function:
+ * in the order made, reversed, and reversed back; then the rest
+ * (hotfuncs__sort_more) completes the whole sort.
+ */
+static void sort_first_is_sort(void **state)
+{
+	struct model *m = model__new(NULL);
+	uint32_t nr = 5000;
+	struct model_stack_count *pairs = xcalloc(nr, sizeof(*pairs));
+	struct hotfunc **want = xcalloc(nr, sizeof(*want));
+	struct hotfuncs *h;
+	uint64_t seed = 42, sum = 0;
+
+	(void)state;
+	model__advance(m, T0);
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t ip = 0x100000 + (uint64_t)i * 16;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		add_stack(m, i + 1, 10, false, &ip, 1);
+		/* Many ties in samples, as on a real box: the next keys must decide. */
+		pairs[i] = (struct model_stack_count){
+			.ustack_id = i + 1, .pid = 10, .samples = 1 + (seed >> 60), .ns = 0};
+	}
+	h = hotfuncs__new(m, pairs, nr);
+	assert_int_equal(h->nr, nr);
+	for (int round = 0; round < 3; round++) {
+		bool reverse = round == 1;
+		size_t k = HOTFUNCS_SORT_FIRST;
+
+		memcpy(want, h->funcs, nr * sizeof(*want));
+		qsort(want, nr, sizeof(*want), by_self);
+		if (reverse)
+			for (size_t i = 0, j = nr - 1; i < j; i++, j--) {
+				struct hotfunc *x = want[i];
+
+				want[i] = want[j];
+				want[j] = x;
+			}
+		hotfuncs__sort_first(h, HOTFUNCS_BY_SELF, reverse, k);
+		assert_int_equal(h->sorted, k);
+		for (size_t i = 0; i < k; i++)
+			assert_ptr_equal(h->funcs[i], want[i]);
+		/* Every function once: the same entries, whatever their order. */
+		sum = 0;
+		for (size_t i = 0; i < nr; i++)
+			sum += (uint64_t)(uintptr_t)h->funcs[i] * 0x9e3779b97f4a7c15ull;
+		for (size_t i = 0; i < nr; i++)
+			sum -= (uint64_t)(uintptr_t)want[i] * 0x9e3779b97f4a7c15ull;
+		assert_int_equal(sum, 0);
+	}
+	assert_int_equal(hotfuncs__sort_more(h, nr), nr);
+	for (size_t i = 0; i < nr; i++)
+		assert_ptr_equal(h->funcs[i], want[i]);
+	hotfuncs__free(h);
+	free(want);
+	free(pairs);
+	model__free(m);
+}
+
 /* a and b are the same set, entry by entry, in the same order. */
 static void assert_same(const struct hotfuncs *a, const struct hotfuncs *b)
 {
@@ -581,6 +660,7 @@ int main(void)
 		cmocka_unit_test(views_agree),
 		cmocka_unit_test(addresses_without_namer),
 		cmocka_unit_test(bounded),
+		cmocka_unit_test(sort_first_is_sort),
 		cmocka_unit_test(cache_is_cold),
 		cmocka_unit_test(cache_follows_names),
 		cmocka_unit_test(cache_follows_replaced_stack),
