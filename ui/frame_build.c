@@ -289,7 +289,7 @@ static bool syscall_stats(struct tui *t, struct table_cache *c, const struct mod
 			seen = c->rows[i].syscall == nr;
 		if (seen)
 			continue;
-		c->rows = xrealloc(c->rows, (c->nr + 1) * sizeof(*c->rows));
+		xgrow((void **)&c->rows, &c->cap, c->nr + 1, sizeof(*c->rows));
 		c->rows[c->nr] = (struct model_row){.syscall = nr, .cur_syscall = nr};
 		c->nr++;
 	}
@@ -302,17 +302,16 @@ static void fill_table_cache(struct tui *t, struct table_cache *c, const struct 
 {
 	bool unfiltered = q->dims == DIM_BIT(DIM_TID) && !t->view.nr_crumbs &&
 			  !q->filter.hide_kthreads && !q->filter.hide_user_threads;
-	struct model_result res;
+	struct model_result res = {.rows = c->rows, .cap = c->cap};
 
-	free(c->rows);
-	c->rows = NULL;
 	c->nr = 0;
 	c->show_exact = false;
 	c->key.valid = false;
-	if (model__query(t->model, q, &res) < 0)
+	if (model__query_into(t->model, q, &res) < 0)
 		return;
 	/* Take the rows; copy what points into threads the model may free. */
 	c->rows = res.rows;
+	c->cap = res.cap;
 	c->nr = res.nr;
 	if (res.nr > c->cap_comms) {
 		c->cap_comms = res.nr;
@@ -369,7 +368,7 @@ void table_pane_build(struct tui *t, bool *header_done)
 	 * finds them in order (a merge sort then only checks). */
 	rows_sort(&t->rows_ctx, c->rows, c->nr, pv->sort_col, pv->reverse);
 	/* The rows on screen: the cached ones, filtered (their comm stays in c). */
-	t->rows = xrealloc(t->rows, (c->nr ? c->nr : 1) * sizeof(*t->rows));
+	xgrow((void **)&t->rows, &t->cap_rows, c->nr ? c->nr : 1, sizeof(*t->rows));
 	if (c->nr)
 		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
 	t->nr_rows = rows_filter(&t->rows_ctx, t->rows, c->nr, t->columns, t->nr_columns,

@@ -78,7 +78,7 @@ struct frame_key {
 struct table_cache {
 	struct frame_key key;
 	struct model_row *rows;
-	size_t nr;
+	size_t nr, cap; /* cap: rows allocated, filled again at the next refresh */
 	char (*comms)[TT_COMM_LEN]; /* copies: rows outlive the model's threads */
 	size_t cap_comms;
 	struct rows_ctx rows_ctx;
@@ -110,7 +110,7 @@ struct tui {
 	 * copies of the pane's cache (their comm points into the cache). */
 	const struct table_pane *table; /* the pane on screen's, NULL when not a table */
 	struct model_row *rows;
-	size_t nr_rows;
+	size_t nr_rows, cap_rows; /* cap_rows: allocated, kept across refreshes */
 	size_t hidden_idle; /* idle rows the pane leaves out (table_pane.hide_idle) */
 	bool rows_tree;	    /* rows are in process tree order: tree_depth, tree_last hold */
 	uint8_t *tree_depth, *tree_last;

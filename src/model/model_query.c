@@ -44,10 +44,12 @@ struct builder {
 	const struct model_query *q;
 	struct u64map *index; /* hash of group_key -> row index + 1, chained */
 	struct model_row *rows;
+	/* Rows found by key: not in queries of a row per thread (own rows), which need none. */
 	struct group_key *keys;
 	size_t *next;	    /* chain of rows with the same hash, index + 1 */
 	uint32_t *last_tid; /* last thread counted into each row */
-	size_t nr, cap;
+	size_t nr, cap;	    /* rows made; room in last_tid, keys and next */
+	size_t rows_cap;    /* room in rows: more than cap when reused */
 	uint32_t now_sec;
 	struct u64map *funcs;	       /* (pid, leaf address, kernel) -> function, made on demand */
 	struct u64map *levels;	       /* the same keys -> their inlined level, where not 0 */
@@ -198,18 +200,24 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 	}
 	if (b->nr == b->cap) {
 		b->cap *= 2;
-		b->rows = xrealloc(b->rows, b->cap * sizeof(*b->rows));
-		b->keys = xrealloc(b->keys, b->cap * sizeof(*b->keys));
-		b->next = xrealloc(b->next, b->cap * sizeof(*b->next));
+		if (b->cap > b->rows_cap) {
+			b->rows_cap = b->cap;
+			b->rows = xrealloc(b->rows, b->rows_cap * sizeof(*b->rows));
+		}
 		b->last_tid = xrealloc(b->last_tid, b->cap * sizeof(*b->last_tid));
+		if (!own) {
+			b->keys = xrealloc(b->keys, b->cap * sizeof(*b->keys));
+			b->next = xrealloc(b->next, b->cap * sizeof(*b->next));
+		}
 	}
 	row = &b->rows[b->nr];
 	memset(row, 0, sizeof(*row));
-	b->keys[b->nr] = *k;
-	b->next[b->nr] = idx;
 	b->last_tid[b->nr] = 0;
-	if (!own)
+	if (!own) {
+		b->keys[b->nr] = *k;
+		b->next[b->nr] = idx;
 		u64map__put(b->index, h, (void *)(uintptr_t)(b->nr + 1));
+	}
 
 	row->syscall = TT_SYSCALL_NONE;
 	if (dims & (DIM_BIT(DIM_PID) | DIM_BIT(DIM_TID) | DIM_BIT(DIM_COMM))) {
@@ -428,11 +436,15 @@ static double cpu_seconds(const struct model *m, enum model_window window, doubl
 	return m->first_pass_ns < end ? (double)(end - m->first_pass_ns) / 1e9 : 0.0;
 }
 
-/* model__query, and with now model__now's figures from the same walk. */
+/*
+ * model__query into ret's rows when it has some (reuse), and with now
+ * model__now's figures from the same walk.
+ */
 static int run_query(struct model *m, const struct model_query *q, struct model_result *ret,
-		     struct model_now *now)
+		     bool reuse, struct model_now *now)
 {
 	struct builder b = {.m = m, .q = q};
+	bool own_rows = !(q->dims & ~THREAD_DIMS) && (q->dims & DIM_BIT(DIM_TID));
 	double window_s = model__window_seconds(m, q->window);
 	double weight_s = model__sample_weight_s(m, q->window); /* the period achieved */
 	double cpu_s;
@@ -444,11 +456,20 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 	if (q->window >= WIN_MAX || q->sort >= SORT_MAX)
 		return -EINVAL;
 	b.index = u64map__new();
-	b.cap = 64;
-	b.rows = xmalloc(b.cap * sizeof(*b.rows));
-	b.keys = xmalloc(b.cap * sizeof(*b.keys));
-	b.next = xmalloc(b.cap * sizeof(*b.next));
+	/* A row per thread: as many as threads, made once. Own rows need no keys (row_for). */
+	b.cap = own_rows ? u64map__count(m->threads) + 1 : 64;
+	if (reuse && ret->rows && ret->cap >= b.cap) {
+		b.rows = ret->rows;
+		b.rows_cap = ret->cap;
+	} else {
+		if (reuse)
+			free(ret->rows);
+		b.rows_cap = b.cap;
+		b.rows = xmalloc(b.rows_cap * sizeof(*b.rows));
+	}
 	b.last_tid = xmalloc(b.cap * sizeof(*b.last_tid));
+	b.keys = own_rows ? NULL : xmalloc(b.cap * sizeof(*b.keys));
+	b.next = own_rows ? NULL : xmalloc(b.cap * sizeof(*b.next));
 	b.now_sec = model_sec(m, m->now_ns);
 	if (now) {
 		memset(now, 0, sizeof(*now));
@@ -502,6 +523,7 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 	if (b.nr > 1 && q->sort != SORT_NONE)
 		qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);
 	ret->rows = b.rows;
+	ret->cap = b.rows_cap;
 	ret->nr = q->limit && q->limit < b.nr ? q->limit : b.nr;
 	ret->window_s = window_s;
 	ret->cpu_valid = !(q->dims & ~THREAD_DIMS) || labels_cpu(m, q);
@@ -516,7 +538,12 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 
 int model__query(struct model *m, const struct model_query *q, struct model_result *ret)
 {
-	return run_query(m, q, ret, NULL);
+	return run_query(m, q, ret, false, NULL);
+}
+
+int model__query_into(struct model *m, const struct model_query *q, struct model_result *res)
+{
+	return run_query(m, q, res, true, NULL);
 }
 
 int model__box(struct model *m, enum model_window window, struct model_result *ret,
@@ -527,7 +554,7 @@ int model__box(struct model *m, enum model_window window, struct model_result *r
 	model_query_init(&q);
 	q.window = window;
 	q.dims = 0;
-	return run_query(m, &q, ret, now);
+	return run_query(m, &q, ret, false, now);
 }
 
 void model_result__release(struct model_result *res)

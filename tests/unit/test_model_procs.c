@@ -4,8 +4,9 @@
  * sum their threads' CPU and carry the process record's user, nice, RES and
  * TIME+; the threads alive now and their states at the latest pass (exited
  * threads the retention keeps do not count); the box's totals and those in
- * one walk (model__box); stopped, traced and zombie threads are never
- * active; the process tree order; host figures.
+ * one walk (model__box); a query into an earlier result's rows; stopped,
+ * traced and zombie threads are never active; the process tree order; host
+ * figures.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -267,6 +268,7 @@ static void box_is_query_and_now(void **state)
 		assert_int_equal(box.rows[0].nr_threads, 5);
 		assert_memory_equal(&now, &want_now, sizeof(now));
 		/* The box's one row is the sum of the threads' rows. */
+		model_result__release(&want);
 		q.dims = DIM_BIT(DIM_TID);
 		model__query(m, &q, &want);
 		{
@@ -292,6 +294,62 @@ static void box_is_query_and_now(void **state)
 		model_result__release(&box);
 		model_result__release(&want);
 	}
+	model__free(m);
+}
+
+/* a and b hold the same rows, byte for byte. */
+static void assert_results_equal(const struct model_result *a, const struct model_result *b)
+{
+	assert_int_equal(a->nr, b->nr);
+	assert_int_equal(a->total_samples, b->total_samples);
+	assert_memory_equal(a->rows, b->rows, a->nr * sizeof(*a->rows));
+}
+
+/*
+ * A query into an earlier result's rows gives what a fresh one gives: the
+ * same buffer again for a row per thread, a grouped query into it, and a
+ * bigger table (more threads than the buffer holds) grows it.
+ */
+static void query_into_reuses_rows(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_result res = {0}, want;
+	struct model_query q;
+	struct model_row *buf;
+
+	model__advance(m, T0);
+	for (uint32_t tid = 100; tid < 300; tid++)
+		sample(m, T0, 100 + tid % 7, tid, tid % 3 ? TT_ST_S : TT_ST_R, tid * 1000);
+	tick(m, T0);
+	model__advance(m, T0 + SEC / 2);
+	model_query_init(&q);
+	assert_int_equal(model__query(m, &q, &want), 0);
+	assert_int_equal(model__query_into(m, &q, &res), 0);
+	assert_int_equal(res.nr, 200);
+	assert_results_equal(&res, &want);
+	buf = res.rows;
+	assert_int_equal(model__query_into(m, &q, &res), 0);
+	assert_ptr_equal(res.rows, buf); /* filled again, not allocated */
+	assert_results_equal(&res, &want);
+	model_result__release(&want);
+	/* Grouped: a few rows in the big buffer. */
+	q.dims = DIM_BIT(DIM_STATE) | DIM_BIT(DIM_PID);
+	assert_int_equal(model__query(m, &q, &want), 0);
+	assert_int_equal(model__query_into(m, &q, &res), 0);
+	assert_int_equal(res.nr, 14);
+	assert_results_equal(&res, &want);
+	model_result__release(&want);
+	/* More threads than the buffer holds. */
+	for (uint32_t tid = 300; tid < 2000; tid++)
+		sample(m, T0 + SEC / 2, 100 + tid % 7, tid, TT_ST_D, 0);
+	q.dims = DIM_BIT(DIM_TID);
+	assert_int_equal(model__query(m, &q, &want), 0);
+	assert_int_equal(model__query_into(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1900);
+	assert_true(res.cap >= res.nr);
+	assert_results_equal(&res, &want);
+	model_result__release(&want);
+	model_result__release(&res);
 	model__free(m);
 }
 
@@ -377,6 +435,7 @@ int main(void)
 		cmocka_unit_test(stopped_and_zombies_idle),
 		cmocka_unit_test(threads_alive_now),
 		cmocka_unit_test(box_is_query_and_now),
+		cmocka_unit_test(query_into_reuses_rows),
 		cmocka_unit_test(tree_order),
 		cmocka_unit_test(tree_cycle),
 		cmocka_unit_test(host_stats),
