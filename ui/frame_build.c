@@ -175,17 +175,49 @@ static void fix_sort(struct tui *t)
 	pv->reverse = false;
 }
 
+/* Rows a frame sorts before the screen asks: two pages past the selection, a few screens at least. */
+#define FIRST_ROWS_MIN 256
+
+static size_t first_rows_wanted(const struct tui *t)
+{
+	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
+	size_t at = pv->sel > pv->top ? pv->sel : pv->top;
+	size_t want = at + 2 * (size_t)t->layout.nr_visible + 2;
+
+	return want > FIRST_ROWS_MIN ? want : FIRST_ROWS_MIN;
+}
+
+size_t table_pane_rows_needed(struct tui *t, size_t want)
+{
+	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
+
+	if (t->table && want > t->rows_sorted && t->rows_sorted < t->nr_rows) {
+		/* Every row after the sorted ones comes after all of them: sort them alone. */
+		rows_sort(&t->rows_ctx, t->rows + t->rows_sorted, t->nr_rows - t->rows_sorted,
+			  pv->sort_col, pv->reverse);
+		t->rows_sorted = t->nr_rows;
+	}
+	return t->nr_rows;
+}
+
 static void restore_selection(struct tui *t)
 {
 	struct pane_view *pv = &t->view.per_pane[t->view.pane];
 
 	if (!pv->sel_key)
 		return;
-	for (size_t i = 0; i < t->nr_rows; i++) {
-		if (rows_key(&t->rows[i]) == pv->sel_key) {
+	for (int pass = 0; pass < 2; pass++) {
+		size_t i;
+
+		for (i = 0; i < t->nr_rows && rows_key(&t->rows[i]) != pv->sel_key; i++)
+			;
+		if (i == t->nr_rows)
+			return;
+		if (i < t->rows_sorted || pass) {
 			pv->sel = i;
 			return;
 		}
+		table_pane_rows_needed(t, SIZE_MAX); /* not in its place yet: sort, find it there */
 	}
 }
 
@@ -223,7 +255,8 @@ void table_pane_sort(struct tui *t)
 		return;
 	tui_remember_selection(t);
 	fix_sort(t);
-	rows_sort(&t->rows_ctx, t->rows, t->nr_rows, pv->sort_col, pv->reverse);
+	t->rows_sorted = rows_sort_first(&t->rows_ctx, t->rows, t->nr_rows, pv->sort_col,
+					 pv->reverse, first_rows_wanted(t));
 	arrange(t);
 	restore_selection(t);
 }
@@ -305,6 +338,7 @@ static void fill_table_cache(struct tui *t, struct table_cache *c, const struct 
 	struct model_result res = {.rows = c->rows, .cap = c->cap};
 
 	c->nr = 0;
+	c->sorted = 0;
 	c->show_exact = false;
 	c->key.valid = false;
 	if (model__query_into(t->model, q, &res) < 0)
@@ -338,12 +372,26 @@ static void fill_table_cache(struct tui *t, struct table_cache *c, const struct 
 	frame_key_make(t, q, &c->key);
 }
 
+/* Sorts the cache's rows by the pane's column, up to want, unless they are already. */
+static void cache_sort(struct tui *t, struct table_cache *c, size_t want)
+{
+	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
+
+	if (want > c->nr)
+		want = c->nr;
+	if (c->sorted_col == pv->sort_col && c->sorted_reverse == pv->reverse && c->sorted >= want)
+		return;
+	c->sorted = rows_sort_first(&t->rows_ctx, c->rows, c->nr, pv->sort_col, pv->reverse, want);
+	c->sorted_col = pv->sort_col;
+	c->sorted_reverse = pv->reverse;
+}
+
 void table_pane_build(struct tui *t, bool *header_done)
 {
 	struct table_cache *c = &t->table_caches[t->table->pane];
-	struct pane_view *pv = &t->view.per_pane[t->view.pane];
 	struct frame_key key;
 	struct model_query q;
+	bool trimmed;
 
 	tui_remember_selection(t);
 	view_query(&t->view, t->view.pane, &q);
@@ -364,13 +412,19 @@ void table_pane_build(struct tui *t, bool *header_done)
 		t->nr_columns = sizeof(exact) / sizeof(exact[0]);
 	}
 	fix_sort(t);
-	/* The cached rows are sorted in place: the next frame of the same data
-	 * finds them in order (a merge sort then only checks). */
-	rows_sort(&t->rows_ctx, c->rows, c->nr, pv->sort_col, pv->reverse);
+	/*
+	 * The cached rows are sorted in place, the first screens only when
+	 * all go on screen: the next frame of the same data finds them in
+	 * order. Rows a filter or the idle rule may drop are sorted whole, so
+	 * that the rows shown keep the first screens in order.
+	 */
+	trimmed = t->view.filter[0] || (t->table->hide_idle && !t->view.show_idle);
+	cache_sort(t, c, trimmed ? SIZE_MAX : first_rows_wanted(t));
 	/* The rows on screen: the cached ones, filtered (their comm stays in c). */
 	xgrow((void **)&t->rows, &t->cap_rows, c->nr ? c->nr : 1, sizeof(*t->rows));
 	if (c->nr)
 		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
+	t->rows_sorted = c->sorted;
 	t->nr_rows = rows_filter(&t->rows_ctx, t->rows, c->nr, t->columns, t->nr_columns,
 				 t->view.filter);
 	t->hidden_idle = 0;
@@ -380,6 +434,8 @@ void table_pane_build(struct tui *t, bool *header_done)
 		t->hidden_idle = t->nr_rows - n;
 		t->nr_rows = n;
 	}
+	if (trimmed)
+		t->rows_sorted = t->nr_rows;
 	arrange(t);
 	restore_selection(t);
 }

@@ -466,6 +466,93 @@ void rows_sort(const struct rows_ctx *c, struct model_row *rows, size_t nr, int 
 		qsort(rows, nr, sizeof(*rows), qsort_cmp);
 }
 
+static _Thread_local const struct model_row *heap_rows;
+
+/* qsort_cmp of the rows at two indices. */
+static int index_cmp(uint32_t a, uint32_t b)
+{
+	return qsort_cmp(&heap_rows[a], &heap_rows[b]);
+}
+
+static int qsort_index_cmp(const void *pa, const void *pb)
+{
+	return index_cmp(*(const uint32_t *)pa, *(const uint32_t *)pb);
+}
+
+/* Restores the heap of h[0, k) below i: each index after (in the order) its children. */
+static void sift_down(uint32_t *h, size_t k, size_t i)
+{
+	for (;;) {
+		size_t c = 2 * i + 1;
+		uint32_t tmp;
+
+		if (c >= k)
+			return;
+		if (c + 1 < k && index_cmp(h[c + 1], h[c]) > 0)
+			c++;
+		if (index_cmp(h[c], h[i]) <= 0)
+			return;
+		tmp = h[i];
+		h[i] = h[c];
+		h[c] = tmp;
+		i = c;
+	}
+}
+
+size_t rows_sort_first(const struct rows_ctx *c, struct model_row *rows, size_t nr, int col,
+		       bool reverse, size_t k)
+{
+	struct model_row *first;
+	uint32_t *h;
+	bool *kept;
+	size_t j = 0;
+
+	if (!k)
+		return 0;
+	/* Most of them, or too many for a heap of 32-bit indices: a whole sort. */
+	if (k >= nr / 4 || nr > UINT32_MAX) {
+		rows_sort(c, rows, nr, col, reverse);
+		return nr;
+	}
+	sort_ctx = c;
+	sort_col = col;
+	sort_reverse = reverse;
+	heap_rows = rows;
+	/* The k first so far, the last of them on top; each other row against it. */
+	h = xmalloc(k * sizeof(*h));
+	for (size_t i = 0; i < k; i++)
+		h[i] = (uint32_t)i;
+	for (size_t i = k / 2; i-- > 0;)
+		sift_down(h, k, i);
+	for (size_t i = k; i < nr; i++) {
+		if (index_cmp((uint32_t)i, h[0]) >= 0)
+			continue;
+		h[0] = (uint32_t)i;
+		sift_down(h, k, 0);
+	}
+	qsort(h, k, sizeof(*h), qsort_index_cmp);
+	/* Gather them in order at the front; rows there that are not of them go where they were. */
+	first = xmalloc(k * sizeof(*first));
+	kept = xcalloc(k, sizeof(*kept));
+	for (size_t i = 0; i < k; i++) {
+		first[i] = rows[h[i]];
+		if (h[i] < k)
+			kept[h[i]] = true;
+	}
+	for (size_t i = 0; i < k; i++) {
+		if (kept[i])
+			continue;
+		while (h[j] < k)
+			j++;
+		rows[h[j++]] = rows[i];
+	}
+	memcpy(rows, first, k * sizeof(*rows));
+	free(kept);
+	free(first);
+	free(h);
+	return k;
+}
+
 bool rows_match(const struct rows_ctx *c, const struct model_row *r, const int *cols,
 		size_t nr_cols, const char *text)
 {

@@ -137,6 +137,14 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		 int col);
 /* Sorts rows by col (reverse flips the order); stable on pid, tid. */
 void rows_sort(const struct rows_ctx *c, struct model_row *rows, size_t nr, int col, bool reverse);
+/*
+ * The same for the first k only: the k rows that come first in that order
+ * at rows[0, k), in order, the others after them in no order (a row per
+ * thread of 100,000 for the 50 a screen shows: one look at each row, not a
+ * sort). Returns how many rows are in order: k, or nr when k is most.
+ */
+size_t rows_sort_first(const struct rows_ctx *c, struct model_row *rows, size_t nr, int col,
+		       bool reverse, size_t k);
 
 /* Whether any text cell of r (comm, cmdline, syscall, frame, pid...) contains text. */
 bool rows_match(const struct rows_ctx *c, const struct model_row *r, const int *cols,

@@ -78,10 +78,14 @@ struct frame_key {
 struct table_cache {
 	struct frame_key key;
 	struct model_row *rows;
-	size_t nr, cap; /* cap: rows allocated, filled again at the next refresh */
+	size_t nr, cap;		    /* cap: rows allocated, filled again at the next refresh */
 	char (*comms)[TT_COMM_LEN]; /* copies: rows outlive the model's threads */
 	size_t cap_comms;
 	struct rows_ctx rows_ctx;
+	/* rows[0, sorted) are in the order of sorted_col, sorted_reverse; the rest after them. */
+	size_t sorted;
+	int sorted_col;
+	bool sorted_reverse;
 	struct sc_stat *exact; /* UI_SC_MAX exact syscall figures (Syscalls pane, --syscalls) */
 	bool show_exact;       /* exact holds figures: the pane shows the exact columns */
 };
@@ -111,6 +115,9 @@ struct tui {
 	const struct table_pane *table; /* the pane on screen's, NULL when not a table */
 	struct model_row *rows;
 	size_t nr_rows, cap_rows; /* cap_rows: allocated, kept across refreshes */
+	/* rows[0, rows_sorted) are in the pane's order, the rest after them in none
+	 * (table_pane_rows_needed sorts them as the screen and keys reach them). */
+	size_t rows_sorted;
 	size_t hidden_idle; /* idle rows the pane leaves out (table_pane.hide_idle) */
 	bool rows_tree;	    /* rows are in process tree order: tree_depth, tree_last hold */
 	uint8_t *tree_depth, *tree_last;

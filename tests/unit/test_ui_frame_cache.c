@@ -5,7 +5,8 @@
  * frame of the same data reuses the last rows and tree, but a filter, sort,
  * window, drill-down, expansion or new interval never shows stale ones; the
  * rows made on demand come in calltree__flatten's order, and End or a
- * search reaches the last of them.
+ * search reaches the last of them; the Threads pane's rows sorted as the
+ * keys reach them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -363,6 +364,74 @@ static void test_stacks_rows_on_demand(void **state)
 	model__free(m);
 }
 
+/* Rows by tid of a copy of t's, sorted whole by the pane's column: what the screen must show. */
+static uint32_t *sorted_tids(const struct tui *t)
+{
+	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
+	struct model_row *rows = xmalloc(t->nr_rows * sizeof(*rows));
+	uint32_t *tids = xmalloc(t->nr_rows * sizeof(*tids));
+
+	memcpy(rows, t->rows, t->nr_rows * sizeof(*rows));
+	rows_sort(&t->rows_ctx, rows, t->nr_rows, pv->sort_col, pv->reverse);
+	for (size_t i = 0; i < t->nr_rows; i++)
+		tids[i] = rows[i].tid;
+	free(rows);
+	return tids;
+}
+
+/*
+ * With thousands of threads a frame sorts its first screens only; the rows
+ * past them come in order as the keys reach them (PgDn, End), and a
+ * selected row deep down stays selected across a refresh.
+ */
+static void test_threads_sorted_on_demand(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct tui *t;
+	const struct pane_view *pv;
+	uint32_t *want, deep;
+
+	model__advance(m, T0);
+	for (uint32_t i = 1; i <= NSTACKS; i++)
+		add_stack(m, i, T0);
+	interval(m, T0, 0, 3000);
+	t = tui__new(m, "bpf", 20, 1.0);
+	pv = &t->view.per_pane[PANE_THREADS];
+	tui__frame(t);
+	assert_int_equal(t->nr_rows, 3000);
+	assert_true(t->rows_sorted < t->nr_rows);
+	want = sorted_tids(t);
+	for (size_t i = 0; i < t->rows_sorted; i++)
+		assert_int_equal(t->rows[i].tid, want[i]);
+	for (int i = 0; i < 30; i++) /* 30 pages of 25: past the first rows sorted */
+		tui__key(t, UK_PGDN);
+	assert_true(pv->sel > 256);
+	for (size_t i = 0; i <= pv->sel; i++)
+		assert_int_equal(t->rows[i].tid, want[i]);
+	tui__key(t, UK_END);
+	assert_int_equal(pv->sel, t->nr_rows - 1);
+	assert_int_equal(t->rows_sorted, t->nr_rows);
+	for (size_t i = 0; i < t->nr_rows; i++)
+		assert_int_equal(t->rows[i].tid, want[i]);
+	deep = t->rows[t->nr_rows - 10].tid;
+	tui__key(t, UK_UP);
+	for (int i = 0; i < 8; i++)
+		tui__key(t, UK_UP);
+	assert_int_equal(t->rows[pv->sel].tid, deep);
+	/* A new interval: sorted anew from the first screens, the selection found down there. */
+	interval(m, T0 + SEC, 0, 3000);
+	tui__data_changed(t);
+	tui__frame(t);
+	assert_int_equal(t->rows[pv->sel].tid, deep);
+	free(want);
+	want = sorted_tids(t);
+	for (size_t i = 0; i <= pv->sel; i++)
+		assert_int_equal(t->rows[i].tid, want[i]);
+	free(want);
+	tui__free(t);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +441,7 @@ int main(void)
 		cmocka_unit_test(test_query_changes_not_stale),
 		cmocka_unit_test(test_stacks_expand_not_stale),
 		cmocka_unit_test(test_stacks_rows_on_demand),
+		cmocka_unit_test(test_threads_sorted_on_demand),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Unit tests for the TUI's columns over model rows (sort, text filter,
- * escaping of other processes' strings, row identity) and for the model
- * fields they read: the last complete interval window and each thread's
- * latest sample.
+ * Unit tests for the TUI's columns over model rows (sort, the first rows
+ * sorted alone, text filter, escaping of other processes' strings, row
+ * identity) and for the model fields they read: the last complete interval
+ * window and each thread's latest sample.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -91,6 +92,50 @@ static void sort_columns(void **state)
 	assert_int_equal(rows[1].cur_syscall, 0);
 	assert_int_equal(rows[2].cur_syscall, 1);
 	assert_int_equal(rows[3].cur_syscall, TT_SYSCALL_NONE);
+}
+
+/*
+ * The first rows sorted alone (rows_sort_first) are a whole sort's first
+ * rows, in its order, and every row is kept: by figures with many ties
+ * (idle threads), by name, reversed; a k of most rows sorts them all.
+ */
+static void sort_first_is_sort(void **state)
+{
+	static const int cols[] = {COL_ACTIVE, COL_COMM, COL_CPU, COL_TID};
+	struct rows_ctx c = {.dims = DIM_BIT(DIM_TID), .cpu_valid = true};
+	enum { NR = 3000, K = 100 };
+	static const char *const comms[] = {"bash", "zsh", "awk", "cat", "nginx"};
+	struct model_row *rows = xcalloc(NR, sizeof(*rows)), *want = xcalloc(NR, sizeof(*want));
+	uint64_t seed = 7;
+
+	(void)state;
+	for (size_t i = 0; i < NR; i++) {
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		rows[i] =
+			row(1 + (uint32_t)(seed >> 56), (uint32_t)(NR - i), comms[(seed >> 40) % 5],
+			    (seed >> 62) ? 0.0 : (double)(seed >> 50 & 7), 20 + (seed >> 61));
+		rows[i].cpu_pct = (double)(seed >> 33 & 3);
+	}
+	for (size_t n = 0; n < sizeof(cols) / sizeof(cols[0]) * 2; n++) {
+		int col = cols[n / 2];
+		bool reverse = n % 2;
+		uint64_t sum = 0;
+
+		memcpy(want, rows, NR * sizeof(*rows));
+		rows_sort(&c, want, NR, col, reverse);
+		assert_int_equal(rows_sort_first(&c, rows, NR, col, reverse, K), K);
+		for (size_t i = 0; i < K; i++)
+			assert_int_equal(rows_key(&rows[i]), rows_key(&want[i]));
+		for (size_t i = 0; i < NR; i++)
+			sum += rows_key(&rows[i]) - rows_key(&want[i]);
+		assert_int_equal(sum, 0); /* the same rows, whatever their order after K */
+	}
+	assert_int_equal(rows_sort_first(&c, rows, NR, COL_TID, false, NR / 2), NR);
+	for (size_t i = 0; i < NR; i++)
+		assert_int_equal(rows[i].tid, i + 1);
+	assert_int_equal(rows_sort_first(&c, rows, NR, COL_TID, false, 0), 0);
+	free(rows);
+	free(want);
 }
 
 static void cells_are_escaped(void **state)
@@ -302,6 +347,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sort_columns),
+		cmocka_unit_test(sort_first_is_sort),
 		cmocka_unit_test(cells_are_escaped),
 		cmocka_unit_test(text_filter),
 		cmocka_unit_test(row_identity),

@@ -107,6 +107,7 @@ static void threads_arrange(struct tui *t)
 	t->rows_tree = view_procs(&t->view) && t->view.tree;
 	if (!t->rows_tree)
 		return;
+	table_pane_rows_needed(t, SIZE_MAX); /* siblings keep the order of every row */
 	if (t->nr_rows > t->cap_tree) {
 		t->cap_tree = t->nr_rows;
 		t->tree_depth = xrealloc(t->tree_depth, t->cap_tree);

@@ -97,13 +97,16 @@ extern const struct pane_ops *const ui_panes[PANE_MAX];
 void table_pane_build(struct tui *t, bool *header_done);
 void table_pane_sort(struct tui *t);
 size_t table_pane_rows(const struct tui *t);
+/* Sorts the rows up to want (SIZE_MAX: all) when they are not yet; returns the rows. */
+size_t table_pane_rows_needed(struct tui *t, size_t want);
 void table_pane_draw(struct tui *t, int y, int h, int cols);
 bool table_pane_drill(struct tui *t, size_t row, struct crumb *ret);
 bool table_pane_match(struct tui *t, size_t row, const char *text);
 
-#define TABLE_PANE_OPS                                                               \
-	.build = table_pane_build, .sort = table_pane_sort, .rows = table_pane_rows, \
-	.draw = table_pane_draw, .drill = table_pane_drill, .match = table_pane_match
+#define TABLE_PANE_OPS                                                                             \
+	.build = table_pane_build, .sort = table_pane_sort, .rows = table_pane_rows,               \
+	.rows_needed = table_pane_rows_needed, .draw = table_pane_draw, .drill = table_pane_drill, \
+	.match = table_pane_match
 
 extern const struct pane_ops pane_threads_ops, pane_group_ops, pane_syscalls_ops;
 extern const struct pane_ops pane_stacks_ops, pane_log_ops, pane_luajit_ops;
