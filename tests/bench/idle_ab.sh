@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# threadtop's own CPU beside 1,000 idle threads, in the TUI (160x50 tmux
+# threadtop's own CPU beside N idle threads, in the TUI (160x50 tmux
 # pane, default settings), for two binaries in alternating runs: a change's
 # effect on the idle box, which this VM's noise hides in a single run. With
 # FORKS=1 a shell loop starts a task every 40 ms meanwhile, so that every
@@ -9,7 +9,9 @@
 #
 #   tests/bench/idle_ab.sh OLD_BINARY NEW_BINARY [ROUNDS (3)] [SECONDS (20)]
 #
-# Environment: FORKS (0), WARM_S (6): start-up left out of each window.
+# Environment: FORKS (0), WARM_S (6): start-up left out of each window;
+# IDLE_N (1000): the idle threads (past what kernel.pid_max and
+# vm.max_map_count allow, they are raised for the run and put back).
 set -uo pipefail
 
 [ $# -ge 2 ] || { echo "usage: $0 OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]" >&2; exit 2; }
@@ -20,17 +22,20 @@ SECS=${4:-20}
 WARM_S=${WARM_S:-6}
 FORKS=${FORKS:-0}
 BENCH_WL=${BENCH_WL:-$(dirname "$(readlink -f "$B")")/tests/workloads}
+IDLE_N=${IDLE_N:-1000}
 BENCH_TMP=$(mktemp -d)
-trap 'rm -rf "$BENCH_TMP"' EXIT
 . "$(dirname "$0")/lib_bench.bash"
+trap 'bench_restore_limits; rm -rf "$BENCH_TMP"' EXIT
+bench_raise_limits "$IDLE_N"
 WL=$BENCH_WL
 [ -x "$WL/idle_threads" ] || { echo "no $WL/idle_threads: set BENCH_WL" >&2; exit 2; }
 command -v tmux >/dev/null || { echo "needs tmux" >&2; exit 2; }
 
 one_run() {
 	local bin=$1 idle loop=0 pct
-	"$WL/idle_threads" 1000 $((SECS + WARM_S + 10)) &
+	"$WL/idle_threads" "$IDLE_N" $((SECS + WARM_S + 600)) &
 	idle=$!
+	bench_wait_threads "$idle" $((IDLE_N + 1)) 600 || { echo "idle_threads did not start $IDLE_N threads" >&2; exit 1; }
 	if [ "$FORKS" = 1 ]; then
 		(
 			end=$((SECONDS + SECS + WARM_S + 5))
@@ -41,7 +46,6 @@ one_run() {
 		) &
 		loop=$!
 	fi
-	sleep 1
 	pct=$(bench_tui_cpu "$bin" "$WARM_S" "$SECS")
 	kill "$idle" 2>/dev/null
 	[ "$loop" != 0 ] && kill "$loop" 2>/dev/null
@@ -49,7 +53,7 @@ one_run() {
 	printf "%-40s %s%% of one CPU\n" "$bin" "$pct"
 }
 
-echo "1,000 idle threads, TUI, ${SECS} s windows$([ "$FORKS" = 1 ] && echo ", a task started every 40 ms")"
+echo "$IDLE_N idle threads, TUI, ${SECS} s windows, load $(cut -d' ' -f1-3 /proc/loadavg)$([ "$FORKS" = 1 ] && echo ", a task started every 40 ms")"
 for _ in $(seq "$ROUNDS"); do
 	one_run "$A"
 	one_run "$B"

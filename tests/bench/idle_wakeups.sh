@@ -18,37 +18,36 @@ SECS=${4:-20}
 WARM_S=${WARM_S:-8}
 WL=${BENCH_WL:-$(dirname "$(readlink -f "$BIN")")/tests/workloads}
 TMP=$(mktemp -d)
-old_pid_max=$(cat /proc/sys/kernel/pid_max)
-old_map_count=$(cat /proc/sys/vm/max_map_count)
+export BENCH_TMP=$TMP # lib_bench.bash's scratch
+export BENCH_WL=$WL
+. "$(dirname "$0")/lib_bench.bash"
 restore() {
-	sysctl -qw kernel.pid_max="$old_pid_max" vm.max_map_count="$old_map_count"
+	bench_restore_limits
 	rm -rf "$TMP"
 }
 trap restore EXIT
-if ((old_pid_max < 2 * N + 10000 || old_map_count < 3 * N + 10000)); then
-	echo "raising kernel.pid_max to $((2 * N + 10000)) and vm.max_map_count to $((3 * N + 10000)) for the run"
-	sysctl -qw kernel.pid_max=$((2 * N + 10000)) vm.max_map_count=$((3 * N + 10000))
-fi
+bench_raise_limits "$N"
+runs=0
 
 # one_run LABEL ENV...: prints LABEL, the CPU split and the RSS at the end.
 one_run() {
-	local label=$1 idle tt u0 s0 u1 s1 t0 t1 rss
+	local label=$1 idle tt u0 s0 u1 s1 t0 t1 rss sock=$TMP/s.$((runs++))
 	shift
 	"$WL/idle_threads" "$N" $((SECS + WARM_S + 600)) &
 	idle=$!
 	while [ "$(find /proc/$idle/task -maxdepth 1 -mindepth 1 2>/dev/null | wc -l)" -lt "$N" ]; do
 		sleep 0.5
 	done
-	tmux -S "$TMP/s" new-session -d -x 160 -y 50 "exec env $* $BIN --source bpf"
+	tmux -S "$sock" new-session -d -x 160 -y 50 "exec env $* $BIN --source bpf"
 	sleep "$WARM_S"
-	tt=$(tmux -S "$TMP/s" list-panes -F '#{pane_pid}')
+	tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
 	read -r u0 s0 < <(awk '{print $14, $15}' /proc/"$tt"/stat)
 	t0=$EPOCHREALTIME
 	sleep "$SECS"
 	read -r u1 s1 < <(awk '{print $14, $15}' /proc/"$tt"/stat)
 	t1=$EPOCHREALTIME
 	rss=$(awk '/VmRSS/ {print $2}' /proc/"$tt"/status)
-	tmux -S "$TMP/s" kill-server
+	tmux -S "$sock" kill-server
 	kill "$idle"
 	wait 2>/dev/null
 	awk -v l="$label" -v u=$((u1 - u0)) -v s=$((s1 - s0)) -v t0="$t0" -v t1="$t1" -v rss="$rss" \

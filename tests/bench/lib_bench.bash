@@ -188,7 +188,8 @@ bench_table_md() {
 # 160x50 tmux pane; prints its CPU over SECS seconds after WARM_S seconds of
 # start-up, as a percentage of one CPU.
 bench_tui_cpu() {
-	local sock=$BENCH_TMP/tui.sock tt c0 c1 t0 t1
+	# A socket a run: a tmux server killed just before may still hold the last one.
+	local sock=$BENCH_TMP/tui.$((BENCH_TUI_RUNS++)).sock tt c0 c1 t0 t1
 	tmux -S "$sock" new-session -d -x 160 -y 50 "exec $1 --source bpf"
 	sleep "$2"
 	tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
@@ -200,4 +201,22 @@ bench_tui_cpu() {
 	tmux -S "$sock" kill-server 2>/dev/null
 	awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" \
 		'BEGIN { printf "%.2f\n", (c1 - c0) / (t1 - t0) * 100 }'
+}
+
+# bench_raise_limits N: raises kernel.pid_max and vm.max_map_count (a mapping
+# per thread stack) for N threads beside the box's, when they are lower, and
+# says so; bench_restore_limits, from the caller's EXIT trap, puts back what
+# they were.
+bench_raise_limits() {
+	BENCH_OLD_PID_MAX=$(cat /proc/sys/kernel/pid_max)
+	BENCH_OLD_MAP_COUNT=$(cat /proc/sys/vm/max_map_count)
+	if ((BENCH_OLD_PID_MAX < 2 * $1 + 10000 || BENCH_OLD_MAP_COUNT < 3 * $1 + 10000)); then
+		echo "raising kernel.pid_max to $((2 * $1 + 10000)) and vm.max_map_count to $((3 * $1 + 10000)) for the run"
+		sysctl -qw kernel.pid_max=$((2 * $1 + 10000)) vm.max_map_count=$((3 * $1 + 10000))
+	fi
+}
+
+bench_restore_limits() {
+	[ -n "${BENCH_OLD_PID_MAX:-}" ] || return 0
+	sysctl -qw kernel.pid_max="$BENCH_OLD_PID_MAX" vm.max_map_count="$BENCH_OLD_MAP_COUNT"
 }

@@ -23,19 +23,14 @@ BENCH_WL=${BENCH_WL:-$(dirname "$(readlink -f "${BINS[-1]}")")/tests/workloads}
 BENCH_TMP=$(mktemp -d)
 . "$(dirname "$0")/lib_bench.bash"
 
-old_pid_max=$(cat /proc/sys/kernel/pid_max)
-old_map_count=$(cat /proc/sys/vm/max_map_count)
 WL=
 restore() {
 	[ -n "$WL" ] && kill "$WL" 2>/dev/null && wait "$WL" 2>/dev/null
-	sysctl -qw kernel.pid_max="$old_pid_max" vm.max_map_count="$old_map_count"
+	bench_restore_limits
 	rm -rf "$BENCH_TMP"
 }
 trap restore EXIT
-if ((old_pid_max < 2 * N + 10000 || old_map_count < 3 * N + 10000)); then
-	echo "raising kernel.pid_max to $((2 * N + 10000)) and vm.max_map_count to $((3 * N + 10000)) for the run"
-	sysctl -qw kernel.pid_max=$((2 * N + 10000)) vm.max_map_count=$((3 * N + 10000))
-fi
+bench_raise_limits "$N"
 "$BENCH_WL/idle_threads" "$N" 3600 &
 WL=$!
 bench_wait_threads "$WL" $((N + 1)) 600 || { echo "idle_threads did not start $N threads" >&2; exit 1; }
