@@ -188,8 +188,9 @@ bench_table_md() {
 # 160x50 tmux pane; prints its CPU over SECS seconds after WARM_S seconds of
 # start-up, as a percentage of one CPU.
 bench_tui_cpu() {
-	# A socket a run: a tmux server killed just before may still hold the last one.
-	local sock=$BENCH_TMP/tui.$((BENCH_TUI_RUNS++)).sock tt c0 c1 t0 t1
+	# A socket a run (this shell's pid: a run is a $(...) of its own); a tmux
+	# server killed just before may still hold the last one.
+	local sock=$BENCH_TMP/tui.$BASHPID.sock tt c0 c1 t0 t1
 	tmux -S "$sock" new-session -d -x 160 -y 50 "exec $1 --source bpf"
 	sleep "$2"
 	tt=$(tmux -S "$sock" list-panes -F '#{pane_pid}')
