@@ -35,17 +35,26 @@ static int cmp_rows(const void *a, const void *b)
 	return 0;
 }
 
-const char *model_process_comm(const struct model *m, const struct thread *t)
+/* The comm of t's process's main thread, NULL when the model does not hold it. */
+static const char *main_comm(const struct model *m, const struct thread *t)
 {
 	const struct thread *main_thread = t->pid == t->tid ? t : u64map__get(m->threads, t->pid);
 
 	return main_thread && main_thread->pid == t->pid && main_thread->comm[0] ? main_thread->comm
-										 : t->comm;
+										 : NULL;
+}
+
+const char *model_process_comm(const struct model *m, const struct thread *t)
+{
+	const char *comm = main_comm(m, t);
+
+	return comm ? comm : t->comm;
 }
 
 const char *model_process_comm_memo(const struct model *m, const struct thread *t,
 				    struct u64map **memo)
 {
+	static const char no_main[] = ""; /* the memo's "no main thread known" */
 	const char *comm;
 
 	if (t->pid == t->tid)
@@ -54,10 +63,11 @@ const char *model_process_comm_memo(const struct model *m, const struct thread *
 		*memo = u64map__new();
 	comm = u64map__get(*memo, t->pid);
 	if (!comm) {
-		comm = model_process_comm(m, t);
+		comm = main_comm(m, t);
+		comm = comm ? comm : no_main;
 		u64map__put(*memo, t->pid, (void *)comm);
 	}
-	return comm;
+	return comm == no_main ? t->comm : comm; /* as model_process_comm names it */
 }
 
 int model__thread_stacks(struct model *m, enum model_window window,

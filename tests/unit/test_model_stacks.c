@@ -36,6 +36,49 @@ static void rows_per_key(void **state)
 	model__free(m);
 }
 
+/*
+ * A process's name is its main thread's for every thread of it; where the
+ * model holds no main thread, each thread keeps its own comm: in the
+ * thread stacks and in the stack query's pairs alike.
+ */
+static void process_names(void **state)
+{
+	struct model *m = fx_model();
+	struct model_stack_count *pairs;
+	struct model_thread_stack *rows;
+	struct model_query q;
+	uint64_t total;
+	int nr;
+
+	/* Process 300: two threads, no main thread sampled. */
+	fx_sample(m, FX_T0 + 1, 300, 301, "pool-a", TT_ST_R, TT_SYSCALL_NONE, FX_KSTACK, 0);
+	fx_sample(m, FX_T0 + 1, 300, 302, "pool-b", TT_ST_R, TT_SYSCALL_NONE, 0, FX_USTACK_HOT);
+	nr = model__thread_stacks(m, WIN_SESSION, NULL, &rows);
+	for (int i = 0; i < nr; i++) {
+		if (rows[i].pid == 100)
+			assert_string_equal(rows[i].pcomm, "app");
+		if (rows[i].tid == 301)
+			assert_string_equal(rows[i].pcomm, "pool-a");
+		if (rows[i].tid == 302)
+			assert_string_equal(rows[i].pcomm, "pool-b");
+	}
+	free(rows);
+	model_query_init(&q);
+	q.window = WIN_SESSION;
+	q.dims = 0;
+	nr = model__stack_samples(m, &q, &pairs, &total);
+	assert_true(nr >= 4);
+	for (int i = 0; i < nr; i++) {
+		if (pairs[i].pid == 100)
+			assert_string_equal(pairs[i].comm, "app");
+		if (pairs[i].pid == 300)
+			assert_string_equal(pairs[i].comm,
+					    pairs[i].kstack_id == FX_KSTACK ? "pool-a" : "pool-b");
+	}
+	free(pairs);
+	model__free(m);
+}
+
 static void windows_and_filter(void **state)
 {
 	struct model *m = fx_model();
@@ -201,9 +244,10 @@ static void tracer_frames_cut(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(rows_per_key),	  cmocka_unit_test(windows_and_filter),
-		cmocka_unit_test(profile_frames), cmocka_unit_test(default_namer),
-		cmocka_unit_test(traced_kinds),	  cmocka_unit_test(tracer_frames_cut),
+		cmocka_unit_test(rows_per_key),	      cmocka_unit_test(process_names),
+		cmocka_unit_test(windows_and_filter), cmocka_unit_test(profile_frames),
+		cmocka_unit_test(default_namer),      cmocka_unit_test(traced_kinds),
+		cmocka_unit_test(tracer_frames_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
