@@ -290,6 +290,8 @@ static __always_inline bool ring_room(__u64 bytes)
 	return used <= size && size - used >= bytes;
 }
 
+#include "fd_target.bpf.h"
+
 /*
  * Sends the saved user registers and stack of a thread off CPU, for DWARF
  * unwinding in user space (--unwind dwarf, or auto when the frame-pointer
@@ -412,7 +414,7 @@ static __always_inline __u32 take_sample(struct task_struct *task, struct scratc
 					 bool kthread)
 {
 	struct tt_thread_sample *s = &sc->sample;
-	__u32 tgid = task->tgid, refused = tt_ring_refused, fate = 0;
+	__u32 tgid = task->tgid, refused, fate = 0;
 
 	__builtin_memset(s, 0, sizeof(*s));
 	s->hdr.type = TT_EV_THREAD_SAMPLE;
@@ -432,6 +434,9 @@ static __always_inline __u32 take_sample(struct task_struct *task, struct scratc
 	bpf_probe_read_kernel(s->comm, sizeof(s->comm), task->comm);
 	if (!kthread && !read_syscall(task, s) && state != TT_ST_R)
 		s->flags |= TT_SAMPLE_USER_MODE;
+	fd_target_note(task, s);
+	/* After the target: a target the ring refused leaves the sample whole, without it. */
+	refused = tt_ring_refused;
 
 	/* A thread on a CPU has no stack we could read consistently. */
 	if (state != TT_ST_R) {

@@ -45,6 +45,8 @@ const struct ui_column ui_columns[COL_MAX] = {
 	[COL_FUNCTION] = {"FUNCTION", 0, COLK_TEXT, 0, 24, "function"},
 	[COL_MODULE] = {"MODULE", 18, COLK_TEXT, 45, 0, "module"},
 	[COL_PROCS] = {"PROCESSES", 22, COLK_TEXT, 40, 0, "processes"},
+	/* Takes a share of the rest; the first out where 80 columns do not hold it beside the others. */
+	[COL_TARGET] = {"FD TARGET", 0, COLK_TEXT, 15, 16, "fd_target"},
 };
 
 size_t cols_fit(const struct ui_column *cs, size_t n, int cols, int *ret_x, int *ret_idx)
@@ -212,6 +214,7 @@ bool rows_col_descends(int col)
 	case COL_SYSCALL:
 	case COL_FRAME:
 	case COL_WCHAN:
+	case COL_TARGET:
 	case COL_KLEAF:
 	case COL_ULEAF:
 	case COL_CGROUP:

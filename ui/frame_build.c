@@ -43,9 +43,9 @@ static bool filter_equal(const struct model_filter *a, const struct model_filter
 {
 	return a->pid == b->pid && a->tid == b->tid && a->state_mask == b->state_mask &&
 	       a->syscall == b->syscall && a->wchan_id == b->wchan_id &&
-	       a->cgroup_id == b->cgroup_id && a->stack_ip == b->stack_ip &&
-	       a->labels_id == b->labels_id && a->hide_kthreads == b->hide_kthreads &&
-	       a->hide_user_threads == b->hide_user_threads;
+	       a->target_id == b->target_id && a->cgroup_id == b->cgroup_id &&
+	       a->stack_ip == b->stack_ip && a->labels_id == b->labels_id &&
+	       a->hide_kthreads == b->hide_kthreads && a->hide_user_threads == b->hide_user_threads;
 }
 
 bool frame_key_equal(const struct frame_key *a, const struct frame_key *b)

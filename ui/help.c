@@ -22,6 +22,7 @@ static const char *const dim_names[DIM_MAX] = {
 	[DIM_KLEAF] = "leaf kernel function",
 	[DIM_ULEAF] = "leaf user function",
 	[DIM_LABELS] = "application labels (--label)",
+	[DIM_FD_TARGET] = "fd target (file, socket, pipe)",
 };
 
 /*

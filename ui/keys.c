@@ -65,9 +65,9 @@ const struct key_help *keys_help_line(size_t i)
 	return NULL;
 }
 
-/* The Group pane's dimensions, in picker order. */
-const int keys_group_dims[] = {DIM_STATE, DIM_COMM,  DIM_PID,	 DIM_SYSCALL, DIM_WCHAN,
-			       DIM_KLEAF, DIM_ULEAF, DIM_CGROUP, DIM_LABELS};
+/* The Group pane's dimensions, in picker order (application labels last: End reaches them). */
+const int keys_group_dims[] = {DIM_STATE, DIM_COMM,  DIM_PID,	 DIM_SYSCALL,	DIM_WCHAN,
+			       DIM_KLEAF, DIM_ULEAF, DIM_CGROUP, DIM_FD_TARGET, DIM_LABELS};
 const size_t keys_group_dims_count = sizeof(keys_group_dims) / sizeof(keys_group_dims[0]);
 
 static bool search_from(struct view *v, const struct view_env *env, const char *text, size_t start)

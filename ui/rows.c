@@ -92,6 +92,12 @@ static const char *row_wchan(const struct rows_ctx *c, const struct model_row *r
 	return dict(c, is_thread_row(c) ? r->cur_wchan_id : r->wchan_id);
 }
 
+/* What the fd of the row's syscall names: the thread's latest, or the group's. */
+static const char *row_target(const struct rows_ctx *c, const struct model_row *r)
+{
+	return dict(c, is_thread_row(c) ? r->cur_target_id : r->target_id);
+}
+
 /* A leaf dimension's function (the kernel's or the user's), as the row groups it; NULL if none. */
 static char *leaf_name(const struct rows_ctx *c, const struct model_row *r, bool kernel, char *buf,
 		       size_t len)
@@ -246,6 +252,9 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 	case COL_WCHAN:
 		esc(row_wchan(c, r), buf, len);
 		break;
+	case COL_TARGET:
+		esc(row_target(c, r), buf, len);
+		break;
 	case COL_KLEAF:
 	case COL_ULEAF:
 		if (!leaf_name(c, r, col == COL_KLEAF, buf, len))
@@ -393,6 +402,9 @@ int rows_compare(const struct rows_ctx *c, const struct model_row *a, const stru
 		break;
 	case COL_WCHAN:
 		r = text_cmp(row_wchan(c, a), row_wchan(c, b));
+		break;
+	case COL_TARGET:
+		r = text_cmp(row_target(c, a), row_target(c, b));
 		break;
 	case COL_KLEAF:
 	case COL_ULEAF:

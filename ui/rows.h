@@ -49,6 +49,7 @@ enum ui_col {
 	COL_FUNCTION, /* the function's name */
 	COL_MODULE,   /* its binary or library, [kernel] */
 	COL_PROCS,    /* the processes it ran in */
+	COL_TARGET,   /* what the syscall's fd names: a path, a socket's addresses, a pipe */
 	COL_MAX,
 };
 

@@ -106,6 +106,8 @@ void view_filter(const struct view *v, struct model_filter *f)
 			f->syscall = c->syscall;
 		if (c->wchan_id)
 			f->wchan_id = c->wchan_id;
+		if (c->target_id)
+			f->target_id = c->target_id;
 		if (c->cgroup_id)
 			f->cgroup_id = c->cgroup_id;
 		if (c->stack_ip)

@@ -51,6 +51,7 @@ struct crumb {
 	uint32_t state_mask;
 	int syscall; /* MODEL_ANY_SYSCALL = any */
 	uint32_t wchan_id;
+	uint32_t target_id; /* 0 = any: an fd target's string id */
 	uint64_t cgroup_id;
 	uint64_t stack_ip;
 	uint32_t labels_id;	 /* 0 = any; MODEL_NO_LABELS = samples without labels */

@@ -47,6 +47,7 @@ enum tt_event_type {
 	TT_EV_HOST_STATS = 23,	  /* the box now: load average, uptime, memory and swap */
 	TT_EV_OFFCPU_SITE = 24,	  /* a blocking site's token, before its stack copy (live only) */
 	TT_EV_THREAD_SAME = 25,	  /* blocks repeated as at the pass before (BPF source only) */
+	TT_EV_FD_TARGET = 26,	  /* what a sampled fd names, by kernel id (BPF source only) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -59,7 +60,7 @@ enum tt_event_type {
 };
 
 /* Current version of every record type; readers accept versions <= these. */
-#define TT_THREAD_SAMPLE_VERSION 1
+#define TT_THREAD_SAMPLE_VERSION 2 /* 2: syscall_target_id */
 #define TT_THREAD_INFO_VERSION 1
 #define TT_THREAD_REPEAT_VERSION 1
 #define TT_STRING_VERSION 1
@@ -146,6 +147,13 @@ struct tt_thread_sample {
 	__u8 flags; /* TT_SAMPLE_* */
 	__u16 cpu;  /* CPU it last ran on */
 	char comm[TT_COMM_LEN];
+	/*
+	 * Version 2+: TT_EV_STRING id of what the fd argument of the syscall
+	 * names (a path, a socket's addresses, "pipe:[ino]"), 0 = none or
+	 * unknown; which argument is the fd: bpf/fd_target.shared.h.
+	 */
+	__u32 syscall_target_id;
+	__u32 reserved;
 };
 
 /*

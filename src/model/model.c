@@ -195,7 +195,8 @@ static struct key_counts *key_get(struct thread *t, const struct sample_key *key
 		kc = &t->keys[i];
 		if (kc->key.state == key->state && kc->key.syscall == key->syscall &&
 		    kc->key.labels_id == key->labels_id && kc->key.wchan_id == key->wchan_id &&
-		    kc->key.kstack_id == key->kstack_id && kc->key.ustack_id == key->ustack_id)
+		    kc->key.target_id == key->target_id && kc->key.kstack_id == key->kstack_id &&
+		    kc->key.ustack_id == key->ustack_id)
 			return kc;
 	}
 	if (t->nr_keys == t->cap_keys) {
@@ -274,6 +275,8 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 	struct sample_key key = {
 		.syscall = s->syscall_nr,
 		.wchan_id = s->wchan_id,
+		/* Version 1 records end before it. */
+		.target_id = s->hdr.version >= 2 ? s->syscall_target_id : 0,
 		.kstack_id = s->kstack_id,
 		.ustack_id = s->ustack_id,
 		.state = s->state < TT_ST_MAX ? s->state : TT_ST_UNKNOWN,

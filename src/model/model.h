@@ -41,9 +41,10 @@ enum model_dim {
 	DIM_SYSCALL,
 	DIM_WCHAN,
 	DIM_CGROUP,
-	DIM_KLEAF,  /* leaf frame of the kernel stack (address) */
-	DIM_ULEAF,  /* leaf frame of the user stack (address) */
-	DIM_LABELS, /* the thread's application labels (--label), all slots together */
+	DIM_KLEAF,     /* leaf frame of the kernel stack (address) */
+	DIM_ULEAF,     /* leaf frame of the user stack (address) */
+	DIM_LABELS,    /* the thread's application labels (--label), all slots together */
+	DIM_FD_TARGET, /* what the fd argument of the syscall names (a path, a socket, ...) */
 	DIM_MAX,
 };
 
@@ -74,6 +75,7 @@ struct model_filter {
 	uint32_t state_mask;	 /* bits (1u << tt_state); 0 = any */
 	int syscall;		 /* MODEL_ANY_SYSCALL = any; TT_SYSCALL_NONE = none */
 	uint32_t wchan_id;	 /* 0 = any */
+	uint32_t target_id;	 /* 0 = any: a string id of an fd target (DIM_FD_TARGET) */
 	const char *comm_substr; /* NULL = any */
 	uint64_t cgroup_id;	 /* 0 = any */
 	uint64_t stack_ip;	 /* 0 = any; else a stack holds it (model__stack_holds) */
@@ -120,7 +122,9 @@ struct model_row {
 	uint8_t state;	     /* enum tt_state, with DIM_STATE */
 	int syscall;	     /* with DIM_SYSCALL; TT_SYSCALL_NONE when not in one */
 	uint32_t wchan_id;
-	const char *wchan; /* NULL when none */
+	const char *wchan;  /* NULL when none */
+	uint32_t target_id; /* with DIM_FD_TARGET: string id of the fd target, 0 = none */
+	const char *target; /* its text (raw: escape it), NULL when none */
 	uint64_t cgroup_id;
 	/* With DIM_KLEAF / DIM_ULEAF: rows group by the leaf's function, the
 	 * innermost one inlined there (its address when no symbol covers it);
@@ -146,6 +150,7 @@ struct model_row {
 	uint8_t cur_state;
 	int cur_syscall;
 	uint32_t cur_wchan_id;
+	uint32_t cur_target_id; /* string id of its syscall's fd target, 0 = none */
 	uint32_t cur_kstack_id;
 	uint32_t cur_ustack_id;
 	/* Its hottest user function over the window (one address of it), when it

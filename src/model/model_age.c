@@ -85,13 +85,16 @@ void model_age_string_retired(struct model *m, uint32_t id)
 	u64map__put(m->strings_retired, id, (void *)1);
 }
 
-/* The strings thread t names: its command line, its samples' wait channels. */
+/* The strings thread t names: its command line, its samples' wait channels and fd targets. */
 static void mark_strings(struct u64map *refs, const struct thread *t)
 {
 	mark(refs, t->cmdline_id);
 	mark(refs, t->cur.wchan_id);
-	for (size_t i = 0; i < t->nr_keys; i++)
+	mark(refs, t->cur.target_id);
+	for (size_t i = 0; i < t->nr_keys; i++) {
 		mark(refs, t->keys[i].key.wchan_id);
+		mark(refs, t->keys[i].key.target_id);
+	}
 }
 
 /* Forgets the retired strings nothing names (threads: srefs; processes: their users). */

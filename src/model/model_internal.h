@@ -19,6 +19,7 @@ struct sample_key {
 	uint32_t kstack_id;
 	uint32_t ustack_id;
 	uint32_t labels_id; /* the thread's application labels then (model_labels.c), 0 = none */
+	uint32_t target_id; /* string id of what the syscall's fd names, 0 = none */
 	uint8_t state;
 };
 

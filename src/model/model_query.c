@@ -34,9 +34,10 @@ struct group_key { /* a multiple of 8 bytes, no implicit padding */
 	int32_t syscall;
 	uint32_t wchan_id;
 	uint32_t labels_id;
+	uint32_t target_id;
 	char comm[TT_COMM_LEN];
 	uint8_t state;
-	uint8_t pad[3];
+	uint8_t pad[7];
 };
 
 struct builder {
@@ -138,6 +139,8 @@ static void make_key(struct builder *b, const struct thread *t, const struct sam
 		k->syscall = sk->syscall;
 	if (dims & DIM_BIT(DIM_WCHAN))
 		k->wchan_id = sk->wchan_id;
+	if (dims & DIM_BIT(DIM_FD_TARGET))
+		k->target_id = sk->target_id;
 	if (dims & DIM_BIT(DIM_CGROUP))
 		k->cgroup_id = t->cgroup_id;
 	/* Leaf frames group by function, as perf top names them, not by address. */
@@ -234,6 +237,7 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 		row->cur_state = t->cur.state;
 		row->cur_syscall = t->cur.syscall;
 		row->cur_wchan_id = t->cur.wchan_id;
+		row->cur_target_id = t->cur.target_id;
 		row->cur_kstack_id = t->cur.kstack_id;
 		row->cur_ustack_id = t->cur.ustack_id;
 	}
@@ -244,6 +248,8 @@ static size_t row_for(struct builder *b, const struct group_key *k, const struct
 		row->syscall = k->syscall;
 	row->wchan_id = k->wchan_id;
 	row->wchan = model__string(b->m, k->wchan_id);
+	row->target_id = k->target_id;
+	row->target = model__string(b->m, k->target_id);
 	row->cgroup_id = k->cgroup_id;
 	row->kleaf_ip = b->kleaf_ip;
 	row->uleaf_ip = b->uleaf_ip;
@@ -268,7 +274,8 @@ static void name_by_main(const struct builder *b, struct model_row *row, const s
 /* The filter says nothing about samples: no state, syscall or wait channel. */
 static bool filter_keyless(const struct model_filter *f)
 {
-	return !f->state_mask && f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->labels_id;
+	return !f->state_mask && f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->labels_id &&
+	       !f->target_id;
 }
 
 static void add_thread(struct builder *b, const struct thread *t)
@@ -345,7 +352,7 @@ static bool labels_cpu(const struct model *m, const struct model_query *q)
 	return (q->dims & DIM_BIT(DIM_LABELS)) &&
 	       !(q->dims & ~(THREAD_DIMS | DIM_BIT(DIM_LABELS))) &&
 	       (m->traced & MODEL_TRACED_ONCPU) && q->window != WIN_MINUTE && !f->state_mask &&
-	       f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->stack_ip;
+	       f->syscall == MODEL_ANY_SYSCALL && !f->wchan_id && !f->stack_ip && !f->target_id;
 }
 
 struct cpu_add {

@@ -88,6 +88,8 @@ bool model_filter_key(const struct model *m, const struct model_filter *f,
 		return false;
 	if (f->wchan_id && k->wchan_id != f->wchan_id)
 		return false;
+	if (f->target_id && k->target_id != f->target_id)
+		return false;
 	/* Labels: 0 = any, MODEL_NO_LABELS = samples without labels, else that combination. */
 	if (f->labels_id && k->labels_id != (f->labels_id == MODEL_NO_LABELS ? 0 : f->labels_id))
 		return false;

@@ -81,6 +81,9 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	}
 	nr = model__thread_syscalls(m, row->tid, WIN_INTERVAL, &sc);
 	json_syscall_samples(j, "samples_by_syscall", sc, nr);
+	/* What the fd of its latest syscall names (raw; JSON escapes it). */
+	if (model__string(m, row->cur_target_id))
+		json_string(j, "syscall_target", model__string(m, row->cur_target_id));
 	json_thread_syscalls(j, m, row->tid, WIN_INTERVAL, sc, nr, false);
 	free(sc);
 	json_thread_runq(j, m, row->tid, WIN_INTERVAL);

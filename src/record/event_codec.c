@@ -17,7 +17,7 @@
 
 /* No implicit padding: the layouts below must cover each struct exactly. */
 _Static_assert(sizeof(struct tt_event_header) == 16, "tt_event_header layout");
-_Static_assert(sizeof(struct tt_thread_sample) == 136, "tt_thread_sample layout");
+_Static_assert(sizeof(struct tt_thread_sample) == 144, "tt_thread_sample layout");
 _Static_assert(sizeof(struct tt_thread_info) == 56, "tt_thread_info layout");
 _Static_assert(sizeof(struct tt_thread_repeat) == 24, "tt_thread_repeat layout");
 _Static_assert(sizeof(struct tt_thread_repeat) + TT_REPEAT_MAX * sizeof(__u32) <= TT_EVENT_MAX_SIZE,
@@ -93,7 +93,8 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				 HDR "44888"
 				     "888888"
 				     "4444"
-				     "4112c",
+				     "4112c"
+				     "44",
 				 TAIL_NONE},
 	[TT_EV_THREAD_REPEAT] = {"thread_repeat", TT_THREAD_REPEAT_VERSION,
 				 sizeof(struct tt_thread_repeat), HDR "44", TAIL_TIDS},
@@ -181,6 +182,14 @@ static const struct {
 	 {"cpu_sample", 1, 64,
 	  HDR "448444"
 	      "22c",
+	  TAIL_NONE}},
+	/* Version 1: no syscall_target_id. */
+	{TT_EV_THREAD_SAMPLE,
+	 {"thread_sample", 1, 136,
+	  HDR "44888"
+	      "888888"
+	      "4444"
+	      "4112c",
 	  TAIL_NONE}},
 	/* Version 1: no asked_us, target_us, missed (the model reads the weights it took). */
 	{TT_EV_TICK, {"tick", 1, 32, HDR "448", TAIL_NONE}},

@@ -407,7 +407,11 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	bpf_map__set_max_entries(t->maps.tt_blocks,
 				 one_pass ? bs->thread_maps / TT_REPEAT_BLOCK : 1);
 	t->rodata->tt_known_max = one_pass ? bs->thread_maps : 1;
-	if (reuse && (e = REUSE_SHARED(t, reuse)) < 0) {
+	/* The two samplers share their fd targets too: one id space, each target sent once. */
+	if (reuse && (e = REUSE_SHARED(t, reuse) ?: bpf_map__reuse_fd(t->maps.tt_fd_ids,
+								       bpf_map__fd(reuse->maps.tt_fd_ids)) ?:
+					    bpf_map__reuse_fd(t->maps.tt_fd_next,
+							      bpf_map__fd(reuse->maps.tt_fd_next))) < 0) {
 		e = load_failed("threads", t->obj, -e, err, errlen);
 		goto destroy;
 	}

@@ -4,7 +4,8 @@
  * each ring-buffer record into the event records it carries and sends them
  * to the sink, after what user space adds to them: a thread new to the model
  * is announced first (bpf_thread_info.c), a sample followed by its stack copy
- * gets the stack unwound from it (bpf_unwind.c), and a record of unchanged
+ * gets the stack unwound from it (bpf_unwind.c) and its fd target's string
+ * (bpf_targets.c), and a record of unchanged
  * threads is checked against what the model has, or sent as the full samples
  * it stands for when recording.
  */
@@ -115,6 +116,15 @@ static bool on_repeat(struct bpf_source *bs, const struct tt_thread_repeat *r)
 			bs->user_drops[TT_DROP_RINGBUF_FULL]++;
 			continue;
 		}
+		/* Its target's string stays while it is repeated (retired, it is resampled). */
+		if (!bpf_targets__touch(bs, &seen->last, r->hdr.time_ns)) {
+			__u32 slot = r->tids[i] & (bs->last_slots - 1);
+			struct tt_last_seen none = {0};
+
+			seen->last.syscall_target_id = 0;
+			bpf_map_update_elem(slots, &slot, &none, BPF_ANY);
+			bs->threads->bss->tt_walk_now = 1;
+		}
 		seen->generation = bs->generation;
 		if (bs->opts.full_samples) {
 			struct tt_thread_sample s = seen->last;
@@ -212,6 +222,7 @@ static void on_same(struct bpf_source *bs, const struct tt_thread_same *s)
 
 void bpf_ring__free(struct bpf_source *bs)
 {
+	bpf_targets__free(bs);
 	free(bs->kept);
 	bs->kept = NULL;
 	bs->nr_kept = 0;
@@ -240,8 +251,18 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 			bs->user_drops[TT_DROP_READ_ERROR]++;
 			return 0;
 		}
-		if (ev->type == TT_EV_THREAD_SAMPLE && ev->size == sizeof(struct tt_thread_sample))
-			bpf_thread_info__note(bs, (const struct tt_thread_sample *)ev);
+		if (ev->type == TT_EV_THREAD_SAMPLE &&
+		    ev->size == sizeof(struct tt_thread_sample)) {
+			struct tt_thread_sample s = *(const struct tt_thread_sample *)ev;
+
+			/* The kernel's target id becomes a string's before anything keeps it. */
+			bpf_targets__translate(bs, &s);
+			bpf_thread_info__note(bs, &s);
+			thread_sample(bs, &s);
+			size -= ev->size;
+			ev = (const struct tt_event_header *)((const char *)ev + ev->size);
+			continue;
+		}
 		if (ev->type == TT_EV_CPU_SAMPLE && ev->size == sizeof(struct tt_cpu_sample) &&
 		    (((const struct tt_cpu_sample *)ev)->flags & TT_CPU_STACK_COPY)) {
 			const struct tt_stack_copy *next = copy_after(ev, size);
@@ -279,9 +300,8 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 				return 0;
 			}
 			iter_copy(bs, (const struct tt_stack_copy *)ev);
-		} else if (ev->type == TT_EV_THREAD_SAMPLE &&
-			   ev->size == sizeof(struct tt_thread_sample)) {
-			thread_sample(bs, (const struct tt_thread_sample *)ev);
+		} else if (ev->type == TT_EV_FD_TARGET) {
+			bpf_targets__on_record(bs, ev, ev->size);
 		} else if (ev->type == TT_EV_THREAD_REPEAT &&
 			   ev->size >= sizeof(struct tt_thread_repeat)) {
 			const struct tt_thread_repeat *r = (const struct tt_thread_repeat *)ev;

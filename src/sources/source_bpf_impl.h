@@ -8,6 +8,7 @@
  *   bpf_thread_info.c  what the model was told of each thread: its command line
  *   bpf_unwind.c       DWARF unwinding of stack copies, within its CPU budget
  *   bpf_sums.c         the kernel's sums and counters, as records at each flush
+ *   bpf_targets.c      the thread sampler's fd targets: kernel ids into strings
  * Internal to the BPF source.
  */
 #ifndef THREADTOP_SOURCE_BPF_IMPL_H
@@ -117,7 +118,22 @@ struct bpf_source {
 	/* Per block of its order, its last repeat record, for TT_EV_THREAD_SAME (bpf_ring.c). */
 	struct kept_block *kept;
 	uint32_t nr_kept;
+	/* The thread sampler's fd targets: kernel id -> struct fd_text (bpf_targets.c). */
+	struct u64map *fd_texts;
 };
+
+/*
+ * bpf_targets.c. A TT_EV_FD_TARGET record (size bytes) of the thread sampler:
+ * its text is kept under its kernel id (a record that does not check out is
+ * counted, dropped). Translating a sample from the kernel replaces that id
+ * in syscall_target_id by a TT_EV_STRING id of the text (sent when new), 0
+ * when unknown. Touching a kept sample's string keeps it from being retired
+ * while the thread is repeated; false when it was retired.
+ */
+void bpf_targets__on_record(struct bpf_source *bs, const struct tt_event_header *ev, size_t size);
+void bpf_targets__translate(struct bpf_source *bs, struct tt_thread_sample *s);
+bool bpf_targets__touch(struct bpf_source *bs, const struct tt_thread_sample *s, uint64_t now_ns);
+void bpf_targets__free(struct bpf_source *bs);
 
 /* bpf_ring.c: the kept repeat records of the blocks. */
 void bpf_ring__free(struct bpf_source *bs);

@@ -228,6 +228,75 @@ static void last_interval_and_latest_sample(void **state)
 	model__free(m);
 }
 
+/*
+ * The FD TARGET column and dimension: a thread's latest target, escaped;
+ * rows grouped by target; a sample of version 1 (no target field) has none.
+ */
+static void fd_targets(void **state)
+{
+	static const char path[] = "/tmp/fi\033[31mfo\nx";
+	union {
+		struct tt_string rec;
+		char room[sizeof(struct tt_string) + 64];
+	} str = {.rec = {.hdr = {TT_EV_STRING, TT_STRING_VERSION,
+				 (uint32_t)(sizeof(struct tt_string) + sizeof(path) - 1), T0},
+			 .id = 5,
+			 .len = sizeof(path) - 1}};
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), T0},
+		.pid = 10,
+		.tid = 11,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.syscall_nr = 0,
+		.state = TT_ST_S,
+		.syscall_target_id = 5,
+	};
+	struct model *m = model__new(NULL);
+	struct rows_ctx c = {.dims = DIM_BIT(DIM_TID), .m = m};
+	struct model_result res;
+	struct model_query q;
+	char buf[128];
+
+	memcpy(str.rec.data, path, sizeof(path) - 1);
+	model__advance(m, T0);
+	model__ingest(m, &str.rec.hdr);
+	model__ingest(m, &s.hdr);
+	/* Another thread in a version 1 sample: the bytes past its end are not a target. */
+	s.hdr.version = 1;
+	s.hdr.size = 136;
+	s.tid = 12;
+	model__ingest(m, &s.hdr);
+	model_query_init(&q);
+	q.sort = SORT_TID;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 2);
+	assert_int_equal(res.rows[0].cur_target_id, 5);
+	assert_int_equal(res.rows[1].cur_target_id, 0);
+	rows_cell(&c, &res.rows[0], COL_TARGET, buf, sizeof(buf));
+	assert_string_equal(buf, "/tmp/fi\\e[31mfo\\nx");
+	rows_cell(&c, &res.rows[1], COL_TARGET, buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+	model_result__release(&res);
+	/* Grouped by target: one row with it, one without. */
+	q.dims = DIM_BIT(DIM_FD_TARGET);
+	q.sort = SORT_SAMPLES;
+	c.dims = q.dims;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 2);
+	assert_true(res.rows[0].target_id == 5 || res.rows[1].target_id == 5);
+	for (size_t i = 0; i < res.nr; i++)
+		if (res.rows[i].target_id == 5)
+			assert_string_equal(res.rows[i].target, path);
+	model_result__release(&res);
+	/* Narrowed to the target. */
+	q.filter.target_id = 5;
+	assert_int_equal(model__query(m, &q, &res), 0);
+	assert_int_equal(res.nr, 1);
+	model_result__release(&res);
+	model__free(m);
+}
+
 /* The syscall columns (--syscalls): text, and order (more first, no stat ties). */
 static void syscall_columns(void **state)
 {
@@ -356,6 +425,7 @@ int main(void)
 		cmocka_unit_test(top_frame),
 		cmocka_unit_test(leaf_sort_by_name),
 		cmocka_unit_test(cgroup_names),
+		cmocka_unit_test(fd_targets),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

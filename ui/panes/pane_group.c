@@ -16,23 +16,38 @@
 #include "procfs.h"
 
 static const int dim_col[DIM_MAX] = {
-	[DIM_PID] = COL_PID,	   [DIM_TID] = COL_TID,		[DIM_COMM] = COL_COMM,
-	[DIM_STATE] = COL_STATE,   [DIM_SYSCALL] = COL_SYSCALL, [DIM_WCHAN] = COL_WCHAN,
-	[DIM_CGROUP] = COL_CGROUP, [DIM_KLEAF] = COL_KLEAF,	[DIM_ULEAF] = COL_ULEAF,
-	[DIM_LABELS] = COL_LABELS,
+	[DIM_PID] = COL_PID,	   [DIM_TID] = COL_TID,		 [DIM_COMM] = COL_COMM,
+	[DIM_STATE] = COL_STATE,   [DIM_SYSCALL] = COL_SYSCALL,	 [DIM_WCHAN] = COL_WCHAN,
+	[DIM_CGROUP] = COL_CGROUP, [DIM_KLEAF] = COL_KLEAF,	 [DIM_ULEAF] = COL_ULEAF,
+	[DIM_LABELS] = COL_LABELS, [DIM_FD_TARGET] = COL_TARGET,
 };
 
 #define GROUP_THREAD_DIMS (DIM_BIT(DIM_PID) | DIM_BIT(DIM_COMM) | DIM_BIT(DIM_CGROUP))
 
+/*
+ * The dimensions the pane groups by: those picked (g), and on one thread
+ * (the Threads pane's drill-down) with its syscalls, what their fds name.
+ */
+static unsigned group_dims(const struct view *v)
+{
+	unsigned dims = v->group_dims ? v->group_dims : DIM_BIT(DIM_STATE);
+
+	for (size_t i = 0; i < v->nr_crumbs; i++)
+		if (v->crumbs[i].tid && dims & DIM_BIT(DIM_SYSCALL))
+			dims |= DIM_BIT(DIM_FD_TARGET);
+	return dims;
+}
+
 static size_t group_columns(const struct view *v, int *cols, size_t cap)
 {
 	static const int tail[] = {COL_THREADS, COL_SAMPLES, COL_ACTIVE, COL_SHARE};
+	unsigned dims = group_dims(v);
 	size_t n = 0;
 
 	for (size_t i = 0; i < keys_group_dims_count && n < cap; i++) {
 		int d = keys_group_dims[i];
 
-		if (!(v->group_dims & DIM_BIT(d)))
+		if (!(dims & DIM_BIT(d)))
 			continue;
 		cols[n++] = dim_col[d];
 		if (d == DIM_PID && !(v->group_dims & DIM_BIT(DIM_COMM)) && n < cap)
@@ -97,6 +112,12 @@ static bool group_drill(const struct view *v, const struct rows_ctx *c, const st
 		add_label(ret, buf);
 		any = true;
 	}
+	if (dims & DIM_BIT(DIM_FD_TARGET) && r->target_id) {
+		ret->target_id = r->target_id;
+		rows_cell(c, r, COL_TARGET, buf, sizeof(buf));
+		add_label(ret, buf);
+		any = true;
+	}
 	if (dims & DIM_BIT(DIM_CGROUP) && r->cgroup_id) {
 		ret->cgroup_id = r->cgroup_id;
 		rows_cell(c, r, COL_CGROUP, buf, sizeof(buf));
@@ -128,7 +149,7 @@ static bool group_drill(const struct view *v, const struct rows_ctx *c, const st
 
 static void group_query(const struct view *v, struct model_query *q)
 {
-	q->dims = v->group_dims ? v->group_dims : DIM_BIT(DIM_STATE);
+	q->dims = group_dims(v);
 }
 
 static const struct table_pane group_table = {

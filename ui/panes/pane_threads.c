@@ -18,9 +18,9 @@
 #include "util.h"
 
 /* What the Setup screen offers, in screen order: the thread view, then the process view. */
-static const int thread_cols[] = {COL_PID,   COL_TID,	  COL_USER,   COL_COMM,	 COL_STATE,
-				  COL_NICE,  COL_CPU,	  COL_ACTIVE, COL_MIX,	 COL_RES,
-				  COL_TIMEP, COL_SYSCALL, COL_LABELS, COL_FRAME, COL_CMD};
+static const int thread_cols[] = {
+	COL_PID, COL_TID, COL_USER,  COL_COMM,	  COL_STATE,  COL_NICE,	  COL_CPU,   COL_ACTIVE,
+	COL_MIX, COL_RES, COL_TIMEP, COL_SYSCALL, COL_TARGET, COL_LABELS, COL_FRAME, COL_CMD};
 static const int proc_cols[] = {COL_PID,    COL_USER, COL_COMM,	   COL_STATE, COL_NICE,	 COL_CPU,
 				COL_ACTIVE, COL_MIX,  COL_THREADS, COL_RES,   COL_TIMEP, COL_CMD};
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
@@ -34,8 +34,9 @@ size_t pane_threads_setup_cols(bool procs, const int **ret)
 uint32_t pane_threads_default_mask(bool procs)
 {
 	/* Threads: top's view of what each thread does; processes: htop's columns. */
-	static const int thread_on[] = {COL_PID,    COL_TID, COL_COMM,	  COL_STATE,  COL_CPU,
-					COL_ACTIVE, COL_MIX, COL_SYSCALL, COL_LABELS, COL_FRAME};
+	static const int thread_on[] = {COL_PID,    COL_TID,	COL_COMM, COL_STATE,
+					COL_CPU,    COL_ACTIVE, COL_MIX,  COL_SYSCALL,
+					COL_TARGET, COL_LABELS, COL_FRAME};
 	static const int proc_on[] = {COL_PID, COL_USER,    COL_STATE, COL_CPU,	  COL_ACTIVE,
 				      COL_MIX, COL_THREADS, COL_RES,   COL_TIMEP, COL_CMD};
 	const int *on = procs ? proc_on : thread_on, *all;
