@@ -137,6 +137,11 @@ static void report_passes(struct bpf_source *bs)
 {
 	if (!bs->threads || !bs->threads->bss)
 		return;
+	log_info("fd targets: %llu sent, %llu samples named one known, %llu went without "
+		 "(ring short or full)",
+		 (unsigned long long)bs->threads->bss->tt_fd_sent,
+		 (unsigned long long)bs->threads->bss->tt_fd_known,
+		 (unsigned long long)bs->threads->bss->tt_fd_skipped);
 	if (!bs->one_pass) {
 		log_info("thread sampler: the per-task iterator ran %llu times; it sent %llu "
 			 "repeats of unchanged threads and %llu full samples",
