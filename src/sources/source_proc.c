@@ -45,7 +45,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fd_target.h"
 #include "proc_info.h"
+#include "proc_targets.h"
 #include "procfs.h"
 #include "source_defaults.h"
 #include "source_proc.h"
@@ -111,8 +113,9 @@ struct proc_source {
 	struct u64map *procs;	  /* pid -> struct seen_proc */
 	uint64_t drops[TT_DROP_MAX];
 	uint32_t nr_samples;
-	struct proc_info *pinfo; /* process records (proc_info.c) */
-	uint32_t nr_reused;	 /* samples of this pass sent again from schedstat alone */
+	struct proc_info *pinfo;      /* process records (proc_info.c) */
+	struct proc_targets *targets; /* what syscalls' fds name (proc_targets.c) */
+	uint32_t nr_reused;	      /* samples of this pass sent again from schedstat alone */
 	/*
 	 * The pass's order: every thread walked takes the next place, held
 	 * (deferred) or not, so a place stays the same while the box does.
@@ -418,6 +421,8 @@ static void resend(struct proc_source *ps, struct seen_thread *seen, uint32_t pl
 	 * (0: no channel until it is read again).
 	 */
 	seen->last.wchan_id = source_string_again(ps->strings, seen->last.wchan_id, now);
+	seen->last.syscall_target_id =
+		source_string_again(ps->strings, seen->last.syscall_target_id, now);
 	if (!ps->opts.full_samples) {
 		if (place >= ps->cap_rep) {
 			size_t cap = ps->cap_rep ? ps->cap_rep : 1024;
@@ -500,6 +505,23 @@ static void defer(struct proc_source *ps, struct seen_proc *sp, struct seen_thre
 	/* Held: syscall and wchan are read again only once it has run. */
 	close_kept(ps, seen, KEPT_SYSCALL);
 	close_kept(ps, seen, KEPT_WCHAN);
+}
+
+/*
+ * What the fd argument of s's syscall names, as a string id (0: none), read
+ * from /proc/PID/fd and the socket tables (proc_targets.c).
+ */
+static uint32_t target_id(struct proc_source *ps, int pid, const struct tt_thread_sample *s,
+			  uint64_t now)
+{
+	int arg = fd_target_arg(s->syscall_nr);
+	char text[TT_MAX_STRING_LEN];
+	size_t len;
+
+	if (arg < 0 || !ps->targets)
+		return 0;
+	len = proc_targets__text(ps->targets, pid, s->syscall_args[arg], text, sizeof(text));
+	return len ? source_intern(ps->strings, &ps->base.sink, text, len, now) : 0;
 }
 
 /*
@@ -595,6 +617,7 @@ static bool sample_thread(struct proc_source *ps, struct seen_proc *sp, int pid,
 			if (sc.nr >= 0) {
 				memcpy(s.syscall_args, sc.args, sizeof(s.syscall_args));
 				s.flags |= TT_SAMPLE_HAS_ARGS;
+				s.syscall_target_id = target_id(ps, pid, &s, now);
 			} else if (!sc.running) {
 				s.flags |= TT_SAMPLE_USER_MODE;
 			}
@@ -1047,6 +1070,7 @@ static int proc_tick(struct source *src, uint64_t now)
 	cpu0 = thread_self_cpu_ns();
 	running = ps->gate ? nr_running(ps) : 0;
 	ps->generation++;
+	proc_targets__pass(ps->targets);
 	ps->nr_samples = 0;
 	ps->nr_reused = 0;
 	ps->nr_runnable = 0;
@@ -1131,6 +1155,7 @@ static void proc_free(struct source *src)
 		free_proc(ps, sp);
 	u64map__free(ps->procs);
 	proc_info__free(ps->pinfo);
+	proc_targets__free(ps->targets);
 	strtab__free(ps->strings);
 	free(ps->deferred);
 	free(ps->rep);
@@ -1224,6 +1249,7 @@ struct source *proc_source__new(const struct proc_source_opts *opts, struct even
 	ps->seen = u64map__new();
 	ps->procs = u64map__new();
 	ps->pinfo = proc_info__new(ps->root_fd, ps->strings, &ps->base.sink);
+	ps->targets = proc_targets__new(ps->root_fd);
 	ps->loadavg_fd = openat(fd, "loadavg", O_RDONLY | O_CLOEXEC);
 	/* -p leaves out threads the box's count has: it cannot check the gate. */
 	ps->gate = ps->loadavg_fd >= 0 && !opts->nr_pids && (opts->cpu_clock || is_own_proc(fd));

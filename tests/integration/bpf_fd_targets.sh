@@ -5,7 +5,8 @@
 # and a newline, one in read on an anonymous pipe, two in recv on the ends
 # of a loopback TCP connection. Batch JSON's threads[].syscall_target names
 # each exactly (the path JSON-escaped, no raw control byte in the output),
-# live and in the replay of a recording of the same run (-w, then -r).
+# live and in the replay of a recording of the same run (-w, then -r), and
+# from the /proc source's fallback.
 . "$(dirname "$0")/bpf_common.bash"
 
 fifo="$TMPD/fi"$'\e'"[31mfo"$'\n'"x"
@@ -52,6 +53,11 @@ echo "live: $(target_of "$TMPD/live.json" recv_server), $(target_of "$TMPD/live.
 "$TT_BIN" -r "$TMPD/rec.ttr" -b --format json -d 0.5 >"$TMPD/replay.json" 2>"$TMPD/err" ||
 	fail "the replay failed: $(cat "$TMPD/err")"
 check replay "$TMPD/replay.json"
+
+# The /proc source's fallback tells the same (/proc/PID/fd, /proc/PID/net).
+"$TT_BIN" -b --format json -n 2 -d 0.5 --source proc -p "$wl" >"$TMPD/proc.json" 2>"$TMPD/err" ||
+	fail "threadtop --source proc failed: $(cat "$TMPD/err")"
+check proc "$TMPD/proc.json"
 
 # Each target went to the ring once, not once per full sample (the log's
 # counts): 4 here, and a few more the sampler's own fds may add.
