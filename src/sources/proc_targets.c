@@ -69,24 +69,32 @@ static void keep(struct proc_targets *pt, unsigned long ino, const struct tt_fd_
 	u64map__put(pt->socks, ino, copy);
 }
 
+/* Table /proc/PID/net/NAME of process pid's network namespace, or NULL. */
+static FILE *open_table(const struct proc_targets *pt, int pid, const char *name)
+{
+	char path[64];
+	FILE *f;
+	int fd;
+
+	snprintf(path, sizeof(path), "%d/net/%s", pid, name);
+	fd = openat(pt->root_fd, path, O_RDONLY | O_CLOEXEC);
+	f = fd >= 0 ? fdopen(fd, "re") : NULL;
+	if (!f && fd >= 0)
+		close(fd);
+	return f;
+}
+
 /* One of tcp, tcp6, udp, udp6 of process pid's network namespace. */
 static void read_inet(struct proc_targets *pt, int pid, const char *table, int family, int type)
 {
 	size_t bytes = family == 10 ? 16 : 4;
-	char path[64], line[512], la[40], ra[40];
+	char line[512], la[40], ra[40];
 	unsigned lport, rport, st;
 	unsigned long ino;
-	FILE *f;
-	int fd;
+	FILE *f = open_table(pt, pid, table);
 
-	snprintf(path, sizeof(path), "%d/net/%s", pid, table);
-	fd = openat(pt->root_fd, path, O_RDONLY | O_CLOEXEC);
-	f = fd >= 0 ? fdopen(fd, "re") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	if (!f)
 		return;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		struct tt_fd_target r = {.kind = TT_FDT_INET};
 
@@ -108,19 +116,12 @@ static void read_inet(struct proc_targets *pt, int pid, const char *table, int f
 
 static void read_unix(struct proc_targets *pt, int pid)
 {
-	char path[64], line[512 + TT_FD_NAME_MAX], name[TT_FD_NAME_MAX + 1];
+	char line[512 + TT_FD_NAME_MAX], name[TT_FD_NAME_MAX + 1];
 	unsigned long ino;
-	FILE *f;
-	int fd;
+	FILE *f = open_table(pt, pid, "unix");
 
-	snprintf(path, sizeof(path), "%d/net/unix", pid);
-	fd = openat(pt->root_fd, path, O_RDONLY | O_CLOEXEC);
-	f = fd >= 0 ? fdopen(fd, "re") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
+	if (!f)
 		return;
-	}
 	while (fgets(line, sizeof(line), f)) {
 		struct tt_fd_target r = {.kind = TT_FDT_UNIX, .family = 1};
 		int n;
