@@ -30,7 +30,10 @@
 /* tt_fd_args[nr]: 1 + the fd argument of syscall nr, 0 for none (fd_target.shared.h). */
 static const __u8 tt_fd_args[TT_FD_SYSCALL_NR_MAX] = {TT_FD_SYSCALLS(TT_FD_ARG_ENTRY)};
 
-/* What names a target (see above); aux: a socket's addresses, a file's unlinking. */
+/*
+ * What names a target (see above); aux: a socket's addresses, or a file's
+ * unlinking (bit 0) and inode generation (a reused inode number differs).
+ */
 struct fdt_key {
 	__u64 dentry;
 	__u64 mnt;
@@ -285,9 +288,10 @@ __noinline __u32 fd_target_of(__u64 fd)
 	b->rec.ino = key.ino;
 	if ((mode & FDT_S_IFMT) == FDT_S_IFSOCK)
 		key.aux = fdt_socket(b, file);
-	else /* an unlinked file is another name (" (deleted)") */
-		key.aux = !BPF_CORE_READ(dentry, d_hash.pprev) &&
-			  dentry != BPF_CORE_READ(dentry, d_parent);
+	else /* an unlinked file is another name (" (deleted)"); a reused inode number another file */
+		key.aux = (!BPF_CORE_READ(dentry, d_hash.pprev) &&
+			   dentry != BPF_CORE_READ(dentry, d_parent)) |
+			  (__u64)BPF_CORE_READ(inode, i_generation) << 1;
 	known = bpf_map_lookup_elem(&tt_fd_ids, &key);
 	if (known) {
 		tt_fd_known++;
@@ -309,7 +313,7 @@ __noinline __u32 fd_target_of(__u64 fd)
 			b->rec.len = fdt_dname(b, dentry);
 		} else {
 			b->rec.kind = TT_FDT_PATH;
-			if (key.aux)
+			if (key.aux & 1)
 				b->rec.flags |= TT_FDT_DELETED;
 			b->rec.len = fdt_path(b, dentry, vfsmnt);
 		}
