@@ -349,12 +349,16 @@ static __always_inline void fd_target_note(struct task_struct *task, struct tt_t
 
 	if (!(s->flags & TT_SAMPLE_HAS_ARGS) || nr >= TT_FD_SYSCALL_NR_MAX)
 		return;
-	arg = tt_fd_args[nr];
+	/* 0 (no fd) wraps: one unsigned check, after the subtraction, as Linux 6.1 needs it. */
+	arg = (__u32)tt_fd_args[nr] - 1;
+	barrier_var(arg);
+	if (arg > 5)
+		return;
 	b = bpf_map_lookup_elem(&tt_fd_buf, &zero);
-	if (arg < 1 || arg > 6 || !b)
+	if (!b)
 		return;
 	b->task = (__u64)task;
-	s->syscall_target_id = fd_target_of(s->syscall_args[arg - 1]);
+	s->syscall_target_id = fd_target_of(s->syscall_args[arg]);
 }
 
 #endif /* THREADTOP_FD_TARGET_BPF_H */
