@@ -27,6 +27,9 @@
 
 #include "fd_target.shared.h"
 
+/* Set by the loader: false leaves targets out (THREADTOP_TEST_NO_FD_TARGETS, to measure them). */
+const volatile bool tt_fd_targets = true;
+
 /* tt_fd_args[nr]: 1 + the fd argument of syscall nr, 0 for none (fd_target.shared.h). */
 static const __u8 tt_fd_args[TT_FD_SYSCALL_NR_MAX] = {TT_FD_SYSCALLS(TT_FD_ARG_ENTRY)};
 
@@ -347,7 +350,7 @@ static __always_inline void fd_target_note(struct task_struct *task, struct tt_t
 	__u32 nr = (__u32)s->syscall_nr, arg, zero = 0;
 	struct fdt_buf *b;
 
-	if (!(s->flags & TT_SAMPLE_HAS_ARGS) || nr >= TT_FD_SYSCALL_NR_MAX)
+	if (!tt_fd_targets || !(s->flags & TT_SAMPLE_HAS_ARGS) || nr >= TT_FD_SYSCALL_NR_MAX)
 		return;
 	/* 0 (no fd) wraps: one unsigned check, after the subtraction, as Linux 6.1 needs it. */
 	arg = (__u32)tt_fd_args[nr] - 1;

@@ -46,6 +46,8 @@
 /* Walks of the thread list while the wakeup hooks tell of new threads: one in 30 s. */
 #define WALK_WOKEN_SECONDS 30
 #define NO_KFUNC_TEST_ENV "THREADTOP_TEST_NO_KFUNC"
+/* Set: the thread sampler resolves no fd targets (to measure what they cost). */
+#define NO_FD_TARGETS_TEST_ENV "THREADTOP_TEST_NO_FD_TARGETS"
 #define STACK_IDS_MAX 65536
 /* The model forgets stacks this many ids old (events.h): the set is emptied sooner. */
 _Static_assert(STACK_IDS_MAX / 4 * 3 <= TT_STACK_ID_HORIZON, "stack ids outlive the horizon");
@@ -385,6 +387,7 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	CONFIGURE(t, bs, 1000000u / bs->opts.hz);
 	t->rodata->tt_unwind_mode = bs->opts.unwind;
 	t->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+	t->rodata->tt_fd_targets = !getenv(NO_FD_TARGETS_TEST_ENV);
 	bpf_program__set_autoload(t->progs.sample_threads, one_pass);
 	bpf_program__set_autoload(t->progs.sample_tasks, !one_pass);
 	bpf_program__set_autoload(t->progs.note_wakeup, one_pass);
