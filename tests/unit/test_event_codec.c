@@ -40,6 +40,20 @@ static void thread_sample(void **state)
 	assert_int_equal(wire[0], TT_EV_THREAD_SAMPLE);
 	assert_int_equal(wire[8], 0x88);
 	assert_int_equal(wire[15], 0x11);
+	/* Version 2's fd target, last on the wire. */
+	s.syscall_target_id = 0x01020304;
+	roundtrip(&s.hdr);
+	assert_int_equal(wire[136], 0x04);
+	assert_int_equal(wire[139], 0x01);
+	/* Version 1 (older recordings): 136 bytes, no target; 144 of them are not one. */
+	s.hdr.version = 1;
+	s.hdr.size = 136;
+	roundtrip(&s.hdr);
+	s.hdr.size = sizeof(s);
+	assert_int_not_equal(tt_event_validate(&s.hdr, sizeof(s)), 0);
+	s.hdr.version = 2;
+	s.hdr.size = 136;
+	assert_int_not_equal(tt_event_validate(&s.hdr, sizeof(s)), 0);
 }
 
 static void other_fixed_types(void **state)
