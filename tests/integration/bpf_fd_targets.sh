@@ -6,7 +6,8 @@
 # of a loopback TCP connection. Batch JSON's threads[].syscall_target names
 # each exactly (the path JSON-escaped, no raw control byte in the output),
 # live and in the replay of a recording of the same run (-w, then -r), and
-# from the /proc source's fallback.
+# from the /proc source's fallback; and a target that changes while its
+# thread sleeps on is not repeated.
 . "$(dirname "$0")/bpf_common.bash"
 
 fifo="$TMPD/fi"$'\e'"[31mfo"$'\n'"x"
@@ -63,10 +64,35 @@ check replay "$TMPD/replay.json"
 	fail "threadtop --source proc failed: $(cat "$TMPD/err")"
 check proc "$TMPD/proc.json"
 
+# A thread whose target changes while it sleeps on: the FIFO's reader,
+# signalled, leaves its read for one on an eventfd. From the first interval
+# wholly after, it is never repeated with the FIFO (the wakeup hooks recheck
+# its block; a repeat carries the target of the sample it repeats).
+move=$TMPD/move.json
+"$TT_BIN" -b --format json -n 1000 -d 0.5 --source bpf --cpu-hz 0 -p "$wl" >"$move" 2>"$TMPD/err" &
+tt=$!
+WL_PIDS+=("$tt")
+wait_until "threadtop printed nothing" lines_ge "$move" 2
+got=$(sed -n 2p "$move" | jq -r '.threads[] | select(.comm == "fifo_reader") | .syscall_target')
+[[ "$got" == *"$fifo" ]] || fail "before the move: fifo_reader's target is '$got'"
+kill -USR1 "$wl"
+wait_until "the FIFO's reader did not move" grep -q '^moved$' "$out"
+t_moved=$EPOCHREALTIME
+count_lines "$move"
+wait_until "threadtop stopped printing" lines_ge "$move" $((NL + 4))
+kill -INT "$tt"
+wait "$tt" || fail "threadtop failed: $(cat "$TMPD/err")"
+i=$(first_after "$move" "$t_moved")
+got=$(tail -n +"$i" "$move" | jq -r '.threads[] | select(.comm == "fifo_reader") | .syscall_target' |
+	sort -u)
+[ "$got" = "anon_inode:[eventfd]" ] ||
+	fail "after the move (intervals $i on of $(wc -l <"$move")): fifo_reader's targets are '$got'"
+echo "moved: $got from interval $i"
+
 # Each target went to the ring once, not once per full sample (the log's
 # counts): 4 here, and a few more the sampler's own fds may add.
 sent=$(sed -n 's/.*fd targets: \([0-9]*\) sent.*/\1/p' "$TMPD/log" | tail -n 1)
 [ -n "$sent" ] || fail "no fd target counts in the log: $(cat "$TMPD/log")"
 ((sent >= 4 && sent <= 8)) || fail "$sent fd targets sent for the workload's 4"
-echo "fd targets: $(grep -o 'fd targets: .*' "$TMPD/log" | tail -n 1)"
+grep -o "fd targets: .*" "$TMPD/log" | tail -n 1
 echo PASS
