@@ -108,6 +108,42 @@ first_after() {
 		| fromdate) + (.value.time | capture("\\.(?<ms>[0-9]+)Z$").ms | tonumber / 1000)
 		- .value.interval_s > $t + 0.2)) | .[0].key + 1' "$1"
 }
+# wait_ticks FILE MIN PID: waits until an interval of FILE (the NDJSON that
+# threadtop PID writes, one line an interval), the first left out (it starts
+# before the workloads are seen), holds MIN sampler ticks or more, and puts
+# that line in TICK_LINE. A slow or loaded machine gives the sampler fewer
+# ticks while threadtop warms up (symbols, first DWARF copies; one tick a
+# second seen under TCG): state shares are judged on an interval with ticks
+# enough to hold them. Fails, with every interval's ticks, when none has
+# MIN within TT_TEST_WAIT s or PID ends first.
+wait_ticks() {
+	local end=$((SECONDS + TT_TEST_WAIT)) i=1 t how
+	TICK_LINE=
+	while :; do
+		count_lines "$1"
+		for (( ; i < NL; i++)); do
+			t=$(jq '.cost.ticks' <<<"${_lines[i]}") || t=0
+			if ((t >= $2)); then
+				TICK_LINE=${_lines[i]%$'\n'}
+				return 0
+			fi
+		done
+		if ((SECONDS >= end)) || ! kill -0 "$3" 2>/dev/null; then
+			how=ended
+			kill -0 "$3" 2>/dev/null && how="ran ${TT_TEST_WAIT} s"
+			stop_tt "$3"
+			fail "no interval after the first had $2 ticks (threadtop $how); each interval's: $(printf %s "${_lines[@]:0:NL}" |
+				jq -c '.cost.ticks' | paste -sd' ')"
+		fi
+		sleep 0.2
+	done
+}
+# stop_tt PID: ends a threadtop that runs until SIGINT, and reaps it.
+stop_tt() {
+	kill -INT "$1" 2>/dev/null || true
+	wait "$1" 2>/dev/null || true
+}
+
 # wait_whole_interval FILE [PID]: waits until FILE holds an interval that
 # started after now: the interval in progress, one ended but not printed yet,
 # then a whole one.

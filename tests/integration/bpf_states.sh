@@ -3,7 +3,9 @@
 # The BPF thread sampler against workloads with known states: a spinner is R
 # and shows in on-CPU samples, a sleeper is S in clock_nanosleep, a parent
 # blocked in vfork is D, three spinners on two CPUs show Q (runnable, waiting);
-# -p shows only the processes asked for.
+# -p shows only the processes asked for. Shares are of the ticks of an
+# interval that got 10 or more of its 20 (wait_ticks: a slow machine gives
+# the first intervals a tick or two).
 . "$(dirname "$0")/bpf_common.bash"
 
 start spin_sleep "$TT_WL_LIFE" 1000 # the sleeper wakes once a second (below)
@@ -17,9 +19,11 @@ in_vfork() { [ "$(nr_tasks "$vf")" -ge 1 ] && [ -n "$(cat /proc/"$vf"/task/*/chi
 wait_until "vfork_parent did not vfork" in_vfork
 
 out=$TMPD/states.json
-"$TT_BIN" -b --format json -n 2 -d 1 --source bpf -p "$ss,$vf" >"$out"
-[ "$(wc -l <"$out")" -eq 2 ] || fail "expected 2 lines: $(cat "$out")"
-last=$(tail -n 1 "$out")
+"$TT_BIN" -b --format json -d 1 --source bpf -p "$ss,$vf" >"$out" 2>"$TMPD/tt.err" &
+tt=$!
+wait_ticks "$out" 10 "$tt"
+stop_tt "$tt"
+last=$TICK_LINE
 echo "$last" | jq -e '.source == "bpf"' >/dev/null || fail "source: $last"
 echo "$last" | jq -e "[.threads[].pid] | all(. == $ss or . == $vf)" >/dev/null ||
 	fail "-p leaked threads of other processes: $last"
@@ -30,9 +34,9 @@ echo "$last" | jq -e "[.threads[].pid] | index($other) == null" >/dev/null || fa
 echo "$last" | jq -e '.bpf_stats.sample_threads.run_cnt > 0 and .bpf_stats.sample_cpu.run_cnt > 0' \
 	>/dev/null || fail "bpf_stats: $(echo "$last" | jq -c .bpf_stats)"
 
-# Thresholds are shares of the interval's ticks (20 at 20 Hz in 1 s).
+# Thresholds are shares of the interval's ticks (20 at 20 Hz in 1 s, 10 or
+# more here).
 t=$(echo "$last" | jq '.cost.ticks')
-[ "$t" -ge 15 ] || fail "only $t ticks in a 1 s interval: $(echo "$last" | jq -c .cost)"
 spin=$(echo "$last" | jq -c '[.threads[] | select(.comm == "spinner")][0]')
 [ "$spin" != null ] || fail "no spinner row: $last"
 # On a shared machine the spinner may wait for a CPU (Q) more than it runs
@@ -84,8 +88,12 @@ if [ "$(nproc)" -ge 2 ]; then
 	sp=$!
 	WL_PIDS+=("$sp")
 	wait_threads "$sp" 4
-	# The second interval: the first may start before the spinners spin.
-	last=$("$TT_BIN" -b --format json -n 2 -d 1 --source bpf --cpu-hz 0 -p "$sp" | tail -n 1)
+	# Not the first interval: it may start before the spinners spin.
+	"$TT_BIN" -b --format json -d 1 --source bpf --cpu-hz 0 -p "$sp" >"$TMPD/sp.json" &
+	tt=$!
+	wait_ticks "$TMPD/sp.json" 10 "$tt"
+	stop_tt "$tt"
+	last=$TICK_LINE
 	t=$(echo "$last" | jq '.cost.ticks')
 	q=$(echo "$last" | jq '[.threads[] | select(.comm | startswith("spin")) | .samples.Q // 0] | add // 0')
 	r=$(echo "$last" | jq '[.threads[] | select(.comm | startswith("spin")) | .samples.R // 0] | add // 0')
