@@ -17,7 +17,7 @@ TUI_NAME=tuicalltree
 source "$(dirname "$0")/lib/tui_common.bash"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
 
-start_workload two_funcs 3 120
+start_workload two_funcs 3 "$TUI_WL_LIFE"
 start_shell 160 50
 keys "clear; $TT_BIN --source bpf -d 8 -p $WL --log $TUI_TMP/log; echo EXIT=\$?" Enter
 

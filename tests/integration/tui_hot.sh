@@ -23,7 +23,7 @@ command -v perf >/dev/null || { echo "SKIP: perf is not installed (apt-get insta
 perf record -e cpu-clock -o "$TUI_TMP/probe.data" -- true >/dev/null 2>&1 ||
 	{ echo "SKIP: perf record -e cpu-clock cannot sample here"; exit 77; }
 
-start_workload two_funcs 2 120
+start_workload two_funcs 2 "$TUI_WL_LIFE"
 start_shell 200 50
 keys "clear; $TT_BIN --source bpf -d 2 -p $WL --log $TUI_TMP/log; echo EXIT=\$?" Enter
 

@@ -14,7 +14,7 @@ source "$(dirname "$0")/lib/tui_common.bash"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
 
 bin=$(readlink -f "$TT_WORKLOADS/label_waits")
-start_workload label_waits 4 120
+start_workload label_waits 4 "$TUI_WL_LIFE"
 start_shell 140 30
 keys "clear; $TT_BIN --source bpf -d 0.35 -p $WL --log $TUI_TMP/log \
 --label 'wait=$bin:begin_wait:str:arg1' --label-clear 'wait=$bin:end_wait'; echo EXIT=\$?" Enter

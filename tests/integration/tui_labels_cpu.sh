@@ -16,7 +16,7 @@ source "$(dirname "$0")/lib/tui_common.bash"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
 
 bin=$(readlink -f "$TT_WORKLOADS/label_burn")
-start_workload label_burn 2 120
+start_workload label_burn 2 "$TUI_WL_LIFE"
 start_shell 160 40
 keys "clear; $TT_BIN --source bpf -d 0.5 -p $WL --log $TUI_TMP/log \
 --label 'phase=$bin:set_phase:str:arg1'; echo EXIT=\$?" Enter

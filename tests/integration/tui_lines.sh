@@ -22,7 +22,7 @@ perf record -e cpu-clock -o "$TUI_TMP/probe.data" -- true >/dev/null 2>&1 ||
 	{ echo "SKIP: perf record -e cpu-clock cannot sample here"; exit 77; }
 SRC=$TT_SRC/tests/workloads/inline_hot.c
 
-start_workload inline_hot 1 120
+start_workload inline_hot 1 "$TUI_WL_LIFE"
 # Stopped below for the comparison: a failure must not leave it stopped.
 trap 'kill -CONT "$WL" 2>/dev/null; tui_cleanup' EXIT
 start_shell 80 24

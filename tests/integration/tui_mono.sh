@@ -10,7 +10,7 @@ TUI_NAME=mono
 # shellcheck source=lib/tui_common.bash
 source "$(dirname "$0")/lib/tui_common.bash"
 
-start_workload tui_target 3 120
+start_workload tui_target 3 "$TUI_WL_LIFE"
 start_session 100 30 "env NO_COLOR=1 LANG=C LC_ALL=C $TT_BIN --source proc -d 0.5 -p $WL; sleep 30"
 wait_for 'ttsleep'
 wait_for 'F10Quit'

@@ -11,7 +11,7 @@ TUI_NAME=serve
 source "$(dirname "$0")/lib/tui_common.bash"
 command -v curl >/dev/null || { echo "SKIP: curl is not installed"; exit 77; }
 
-start_workload tui_target 3 120
+start_workload tui_target 3 "$TUI_WL_LIFE"
 start_session 120 30 "$TT_BIN --source proc -d 0.5 -p $WL --serve 0 --log $TUI_TMP/log; sleep 30"
 wait_for 'ttsleep'
 wait_until "$TUI_WAIT" "the TUI says where it serves" grep -q 'serving http://' "$TUI_TMP/log"

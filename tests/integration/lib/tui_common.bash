@@ -22,6 +22,10 @@ TUI_SERVERS=("$S")
 TUI_TMP=$(mktemp -d)
 TUI_PIDS=()
 TUI_WAIT=${TT_TUI_WAIT:-30}
+# A workload's life in seconds: longer than the waits a test makes on it (a
+# fixed 120 s ran out under software emulation, where TUI_WAIT is 120 and
+# a test's waits on a live workload added up past it). Killed at exit.
+TUI_WL_LIFE=$((4 * TUI_WAIT + 60))
 
 tm() { tmux -L "$S" "$@"; }
 screen() { tm capture-pane -t "$S" -p "$@"; }
