@@ -124,6 +124,8 @@ python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < 0.025)' "$longest" ||
 
 # Sampling passes per second, before and during the attack (the lines it
 # spans): the same, give or take what the loaded box takes from everyone.
+# Shares of the rate before, not equal tick counts: under TCG the ticks of
+# a 1 s interval vary whatever the server does (6.1 in the kernel harness).
 python3 - "$TMPD/batch.json" "$before" <<'PY' || fail "sampling was disturbed"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
@@ -133,7 +135,10 @@ base = sorted(rate(l) for l in lines[1:n])[(n - 1) // 2]
 during = [rate(l) for l in lines[n:]]
 print("ticks/s before %.2f, during %s" % (base, ["%.2f" % r for r in during]))
 assert all(r >= 0.75 * base for r in during), (base, during)
-assert all(l["cost"]["ticks"] == lines[1]["cost"]["ticks"] for l in lines[n:]), "ticks per interval changed"
+# Over the attack the rate keeps 90% of before's on average: a steady loss
+# shows, one interval the loaded box (or emulation) stretched does not.
+mean = lambda v: sum(v) / len(v)
+assert mean(during) >= 0.9 * mean([rate(l) for l in lines[1:n]]), ("mean ticks/s fell", base, during)
 PY
 echo "server: busy $busy s in all, longest handler $longest s"
 echo "PASS: every bad request refused quickly; sampling undisturbed"
