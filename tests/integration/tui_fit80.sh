@@ -133,7 +133,8 @@ for size in "80 24" "200 50"; do
 	# LuaJIT: the block line whole, the function columns, the long name.
 	if [ -n "$LUA" ]; then
 		keys 6
-		wait_for 'SELF% +TOTAL% +TRACE% +HOT LUA FUNCTIONS' 60
+		# (At least 60 s natively; TUI_WAIT where that is longer: TCG.)
+		wait_for 'SELF% +TOTAL% +TRACE% +HOT LUA FUNCTIONS' $((TUI_WAIT > 60 ? TUI_WAIT : 60))
 		wait_for '^pid [0-9]+ +tid [0-9]+ +luajit +[0-9]+ samples'
 		wait_for "${LFN:0:8}"
 		fits
