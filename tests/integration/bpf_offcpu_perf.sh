@@ -65,8 +65,12 @@ done
 tids=$(ls /proc/"$wl"/task | tr '\n' ' ')
 secs=3
 out=$TMPD/oc.json
+# The whole of a core for DWARF (the budget has checks of its own in
+# bpf_unwind): under TCG an unwind takes ~1 ms, and with the default 1%
+# the syncer's stacks (it blocks thousands of times a second) were the
+# frame-pointer walk's, which stops in glibc's fsync (6.12.118).
 "$TT_BIN" -b --format json -n $((secs + 1)) -d 1 --source bpf --offcpu --unwind auto --cpu-hz 0 \
-	-p "$wl" >"$out" 2>"$TMPD/tt.err" &
+	--unwind-budget 100 -p "$wl" >"$out" 2>"$TMPD/tt.err" &
 tt=$!
 wait_first_line "$out"
 # perf over the same seconds (threadtop's first interval is under way).
