@@ -3,9 +3,10 @@
 # The BPF thread sampler against workloads with known states: a spinner is R
 # and shows in on-CPU samples, a sleeper is S in clock_nanosleep, a parent
 # blocked in vfork is D, three spinners on two CPUs show Q (runnable, waiting);
-# -p shows only the processes asked for. Shares are of the ticks of an
-# interval that got 10 or more of its 20 (wait_ticks: a slow machine gives
-# the first intervals a tick or two).
+# -p shows only the processes asked for. Shares are of the ticks of a 2 s
+# interval that got 10 or more of its 40 (wait_ticks: a slow machine gives
+# the first intervals a tick or two; 1 s intervals took 4 minutes to hold
+# 10 under single-threaded TCG).
 . "$(dirname "$0")/bpf_common.bash"
 
 start spin_sleep "$TT_WL_LIFE" 1000 # the sleeper wakes once a second (below)
@@ -19,7 +20,7 @@ in_vfork() { [ "$(nr_tasks "$vf")" -ge 1 ] && [ -n "$(cat /proc/"$vf"/task/*/chi
 wait_until "vfork_parent did not vfork" in_vfork
 
 out=$TMPD/states.json
-"$TT_BIN" -b --format json -d 1 --source bpf -p "$ss,$vf" >"$out" 2>"$TMPD/tt.err" &
+"$TT_BIN" -b --format json -d 2 --source bpf -p "$ss,$vf" >"$out" 2>"$TMPD/tt.err" &
 tt=$!
 wait_ticks "$out" 10 "$tt"
 stop_tt "$tt"
@@ -34,7 +35,7 @@ echo "$last" | jq -e "[.threads[].pid] | index($other) == null" >/dev/null || fa
 echo "$last" | jq -e '.bpf_stats.sample_threads.run_cnt > 0 and .bpf_stats.sample_cpu.run_cnt > 0' \
 	>/dev/null || fail "bpf_stats: $(echo "$last" | jq -c .bpf_stats)"
 
-# Thresholds are shares of the interval's ticks (20 at 20 Hz in 1 s, 10 or
+# Thresholds are shares of the interval's ticks (40 at 20 Hz in 2 s, 10 or
 # more here).
 t=$(echo "$last" | jq '.cost.ticks')
 spin=$(echo "$last" | jq -c '[.threads[] | select(.comm == "spinner")][0]')
@@ -50,10 +51,11 @@ cpu=$(echo "$spin" | jq '.cpu_pct | floor')
 # load takes more, so R can be a small share of its CPU time (3 of 20 at
 # 62% CPU under load), but never none (0.3% at a quarter of the ticks).
 [ "$cpu" -lt 60 ] || [ "$r" -ge 1 ] || fail "spinner at $cpu% CPU but R $r of $t: $spin"
-# On-CPU samples follow its CPU time: 99 Hz x CPU share, within a wide margin.
+# On-CPU samples follow its CPU time: 99 Hz x CPU share x the interval,
+# within a wide margin.
 # No fixed floor: on a loaded machine the spinner may get 2% of a CPU (2
-# samples due); on an idle one it gets ~100% and 39 or more are due.
-expect=$(echo "$spin" | jq '.cpu_pct * 0.99 * 0.4 | floor')
+# samples due); on an idle one it gets ~100% and 39 a second or more are due.
+expect=$(echo "$last" | jq '[.threads[] | select(.comm == "spinner")][0].cpu_pct * 0.99 * 0.4 * .interval_s | floor')
 oncpu=$(echo "$last" | jq '[.oncpu[] | select(.comm == "spinner") | .samples] | add // 0')
 [ "$oncpu" -ge "$expect" ] ||
 	fail "spinner has $oncpu on-CPU samples, expected $expect or more: $spin"
@@ -89,7 +91,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	WL_PIDS+=("$sp")
 	wait_threads "$sp" 4
 	# Not the first interval: it may start before the spinners spin.
-	"$TT_BIN" -b --format json -d 1 --source bpf --cpu-hz 0 -p "$sp" >"$TMPD/sp.json" &
+	"$TT_BIN" -b --format json -d 2 --source bpf --cpu-hz 0 -p "$sp" >"$TMPD/sp.json" &
 	tt=$!
 	wait_ticks "$TMPD/sp.json" 10 "$tt"
 	stop_tt "$tt"
