@@ -58,11 +58,17 @@ static void parse_addr(const char *hex, __u8 *addr, size_t bytes)
 	}
 }
 
+/*
+ * Sockets kept from one namespace's tables: a busy server lists hundreds of
+ * thousands; those past the bound stay socket:[ino], as other families do.
+ */
+#define PROC_SOCKETS_MAX 65536
+
 static void keep(struct proc_targets *pt, unsigned long ino, const struct tt_fd_target *r)
 {
 	struct tt_fd_target *copy;
 
-	if (!ino || u64map__get(pt->socks, ino))
+	if (!ino || u64map__count(pt->socks) >= PROC_SOCKETS_MAX || u64map__get(pt->socks, ino))
 		return;
 	copy = xmalloc(sizeof(*copy));
 	*copy = *r;
