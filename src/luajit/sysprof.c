@@ -444,7 +444,7 @@ static int sp_fail_start(const struct luam_Sysprof_Options *opt, int rc)
 	return rc;
 }
 
-LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Options *opt)
+static int sp_start(lua_State *L, const struct luam_Sysprof_Options *opt)
 {
 	struct sigaction parked, active, now;
 	uint64_t t0 = sp_cpu_ns();
@@ -551,7 +551,17 @@ fail_sys:
 	return PROFILE_ERRIO;
 }
 
-int sp_stop_internal(lua_State *L, int closing)
+LUAMISC_API int luaM_sysprof_start(lua_State *L, const struct luam_Sysprof_Options *opt)
+{
+	int rc;
+
+	sp.changing++;
+	rc = sp_start(L, opt);
+	sp.changing--;
+	return rc;
+}
+
+static int sp_stop(lua_State *L, int closing)
 {
 	int rc = PROFILE_SUCCESS, err = 0;
 	uint64_t t0 = sp_cpu_ns();
@@ -602,6 +612,16 @@ int sp_stop_internal(lua_State *L, int closing)
 		sp_errbuf[0] = '\0';
 	else
 		errno = err;
+	return rc;
+}
+
+int sp_stop_internal(lua_State *L, int closing)
+{
+	int rc;
+
+	sp.changing++;
+	rc = sp_stop(L, closing);
+	sp.changing--;
 	return rc;
 }
 

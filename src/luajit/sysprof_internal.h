@@ -80,6 +80,10 @@ struct sp_wbuf {
 
 struct sp_profiler {
 	volatile sig_atomic_t state;
+	/* Nonzero while a session starts or stops. Both call into Lua (require,
+	 * jit.attach), where the live watcher's count hook would run and start
+	 * or stop a session inside this one; the watcher waits until it is 0. */
+	volatile sig_atomic_t changing;
 	int mode;
 	pid_t tid;
 	lua_State *L; /* main thread of the profiled VM */

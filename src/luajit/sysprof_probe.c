@@ -224,6 +224,8 @@ static void live_hook(lua_State *L, lua_Debug *ar)
 	(void)ar;
 	lua_sethook(L, saved_hook, saved_mask, saved_count);
 	hook_pending = 0;
+	if (sp.changing)
+		return; /* inside a start or stop: the next watcher tick asks again */
 	if (threadtop_luajit_attached && !live_on)
 		live_start(L);
 	else if (!threadtop_luajit_attached && live_on)
@@ -238,7 +240,7 @@ static void live_tick(int sig, siginfo_t *si, void *uc)
 	(void)sig;
 	(void)si;
 	(void)uc;
-	if (!live_L || hook_pending || want == live_on)
+	if (!live_L || hook_pending || sp.changing || want == live_on)
 		goto out;
 	if (want && (sp.state != SP_IDLE || (backoff && backoff--)))
 		goto out;

@@ -110,6 +110,16 @@ static void run_lua_until(lua_State *L, unsigned want)
 		run_lua(L, 0.2);
 }
 
+/* Runs a chunk; on an error, prints Lua's message so a failure says why. */
+static int lua_ok(lua_State *L, const char *code)
+{
+	if (luaL_dostring(L, code) == 0)
+		return 1;
+	fprintf(stderr, "lua error in \"%s\": %s\n", code, lua_tostring(L, -1));
+	lua_pop(L, 1);
+	return 0;
+}
+
 static lua_State *new_vm(void)
 {
 	lua_State *L = luaL_newstate();
@@ -155,11 +165,11 @@ static void live_session(void **state)
 	lua_getglobal(L, "err");
 	assert_string_equal(lua_tostring(L, -1), "profiler is not running");
 	lua_pop(L, 1);
-	assert_int_equal(luaL_dostring(L, "assert(misc.sysprof.start({mode = 'D'}))"), 0);
+	assert_true(lua_ok(L, "assert(misc.sysprof.start({mode = 'D'}))"));
 	before = got.samples;
 	run_lua(L, 0.2);
 	assert_int_equal(got.samples, before); /* D mode has no samples to probe */
-	assert_int_equal(luaL_dostring(L, "assert(misc.sysprof.stop())"), 0);
+	assert_true(lua_ok(L, "assert(misc.sysprof.stop())"));
 
 	/* Detached: the live session stops within a watcher period. */
 	run_lua(L, 0.3);
