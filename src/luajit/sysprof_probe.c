@@ -140,6 +140,7 @@ static int live_on; /* the running session is ours */
 static timer_t live_timer;
 static int live_have_timer;
 static volatile sig_atomic_t hook_pending;
+static int hook_armed; /* live_hook ran once since the watcher set it */
 static int backoff;
 static lua_Hook saved_hook;
 static int saved_mask, saved_count;
@@ -222,6 +223,17 @@ int sp_live_running(void)
 static void live_hook(lua_State *L, lua_Debug *ar)
 {
 	(void)ar;
+	/*
+	 * Act on the second call, not the first: LuaJIT only marks a trace
+	 * being recorded as aborted when it calls a hook, and processes that
+	 * at the next instruction. Starting or stopping its profiler flushes
+	 * every trace, which must not happen with a recording half done.
+	 */
+	if (!hook_armed) {
+		hook_armed = 1;
+		return;
+	}
+	hook_armed = 0;
 	lua_sethook(L, saved_hook, saved_mask, saved_count);
 	hook_pending = 0;
 	if (sp.changing)
@@ -250,6 +262,7 @@ static void live_tick(int sig, siginfo_t *si, void *uc)
 	saved_mask = lua_gethookmask(live_L);
 	saved_count = lua_gethookcount(live_L);
 	hook_pending = 1;
+	hook_armed = 0;
 	lua_sethook(live_L, live_hook, LUA_MASKCOUNT | LUA_MASKCALL | LUA_MASKRET, 1);
 out:
 	errno = saved_errno;
