@@ -140,7 +140,7 @@ static int live_on; /* the running session is ours */
 static timer_t live_timer;
 static int live_have_timer;
 static volatile sig_atomic_t hook_pending;
-static int hook_armed; /* live_hook ran once since the watcher set it */
+static volatile sig_atomic_t hook_armed; /* live_hook ran once since the watcher set it */
 static int backoff;
 static lua_Hook saved_hook;
 static int saved_mask, saved_count;
