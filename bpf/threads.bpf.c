@@ -406,12 +406,48 @@ static __always_inline void add_sample(struct batch *b, const struct tt_thread_s
 #define SAMPLE_WANTS_COPY 2 /* its stack copy was refused (cap or ring): see WANTS_COPY */
 
 /*
+ * stack_id for the one-pass sampler, as a global function: checked once by
+ * the verifier, with arguments it knows nothing of. Inlined, the size of
+ * the record it sends made each frame count of a stack walk exact on every
+ * path through the rest of the pass. Only here: on Linux 6.1 the per-task
+ * iterator went past the verifier's limit with it (--unwind dwarf), and
+ * loads with stack_id inlined. To the verifier the pointer may be NULL.
+ */
+__noinline __u32 stack_id_of(struct tt_stack_buf *buf, long bytes, __u32 tgid, bool kernel)
+{
+	return buf ? stack_id(buf, bytes, tgid, kernel) : 0;
+}
+
+/*
+ * copy_user_stack for the one-pass sampler, as a global function: checked
+ * once by the verifier, not once for each way the page-by-page copy can end
+ * (each a different size sent) times every path through the rest of the
+ * pass. With stack_id_of, this took sample_threads from past the verifier's
+ * million instructions (DWARF unwinding on, Linux 6.18) to 196,282; either
+ * alone was not enough. A global function cannot take the
+ * task (a trusted pointer before Linux 6.8's __arg_trusted), so it looks the
+ * thread up again: a copy is rare (tt_copies_per_pass at most).
+ */
+__noinline int copy_user_stack_of(__u32 tid, __u32 tgid, long fp_bytes)
+{
+	struct task_struct *task = bpf_task_from_pid((s32)tid);
+	bool wants;
+
+	if (!task)
+		return 0; /* exited: nothing to copy, and no sample to improve */
+	wants = copy_user_stack(task, tgid, fp_bytes);
+	bpf_task_release(task);
+	return wants;
+}
+
+/*
  * The full sample of task into sc->sample: identity, state, syscall and
  * arguments, stacks of a thread off CPU. May sleep (the user stack walk).
- * Returns SAMPLE_* bits.
+ * one_pass (a constant, folded by clang): for sample_threads, whose stack
+ * ids and copy are global functions. Returns SAMPLE_* bits.
  */
 static __always_inline __u32 take_sample(struct task_struct *task, struct scratch *sc, __u8 state,
-					 bool kthread)
+					 bool kthread, const bool one_pass)
 {
 	struct tt_thread_sample *s = &sc->sample;
 	__u32 tgid = task->tgid, refused, fate = 0;
@@ -442,15 +478,18 @@ static __always_inline __u32 take_sample(struct task_struct *task, struct scratc
 	if (state != TT_ST_R) {
 		long bytes = bpf_get_task_stack(task, sc->stack.ips, sizeof(sc->stack.ips), 0);
 
-		s->kstack_id = stack_id(&sc->stack, bytes, tgid, true);
+		s->kstack_id = one_pass ? stack_id_of(&sc->stack, bytes, tgid, true)
+					: stack_id(&sc->stack, bytes, tgid, true);
 		if (!kthread) {
 			bytes = walk_user_stack(task, &sc->stack);
-			s->ustack_id = stack_id(&sc->stack, bytes, tgid, false);
+			s->ustack_id = one_pass ? stack_id_of(&sc->stack, bytes, tgid, false)
+						: stack_id(&sc->stack, bytes, tgid, false);
 		}
 		/* Before the copy, whose refusal leaves the sample whole. */
 		if (tt_ring_refused != refused)
 			fate |= SAMPLE_LOST;
-		if (!kthread && copy_user_stack(task, tgid, bytes))
+		if (!kthread && (one_pass ? copy_user_stack_of(task->pid, tgid, bytes)
+					  : copy_user_stack(task, tgid, bytes)))
 			fate |= SAMPLE_WANTS_COPY;
 	}
 	return fate;
@@ -1111,7 +1150,7 @@ static long sample_changed(__u32 i, void *ctx)
 	}
 	kthread = task->flags & PF_KTHREAD;
 	state = task_state(task);
-	fate = take_sample(task, sc, state, kthread);
+	fate = take_sample(task, sc, state, kthread, true);
 	note_sample(task, sc->sample.tid, state, fate);
 	if (k) {
 		if (k->tid != task->pid) { /* an exec by another thread: it took the leader's tid */
@@ -1227,7 +1266,7 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	sc = bpf_map_lookup_elem(&tt_iter_scratch, &zero);
 	if (!sc)
 		return 0;
-	note_sample(task, tid, state, take_sample(task, sc, state, kthread));
+	note_sample(task, tid, state, take_sample(task, sc, state, kthread, false));
 	add_sample(batch, &sc->sample, KNOWN_NONE);
 	return 0;
 }
