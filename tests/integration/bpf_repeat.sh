@@ -55,8 +55,10 @@ per=$TMPD/per.json
 	--export "$TMPD/per.folded" --export-format folded --export-by tid --force >"$per" \
 	2>"$TMPD/per.err" || fail "-p run: $(cat "$TMPD/per.err")"
 
+# Repeats need passes after a thread's first: a few are enough, whatever the
+# load took of the 20 asked (7 in an ASan run beside a TCG guest and builds).
 ticks=$(tail -n 1 "$one" | jq '.cost.ticks')
-[ "$ticks" -ge 15 ] || fail "only $ticks ticks in one interval"
+[ "$ticks" -ge 4 ] || fail "only $ticks ticks in one interval"
 a=$(rows "$one" "$idle")
 b=$(rows "$per" "$idle")
 [ "$(echo "$a" | wc -l)" -eq 4 ] || fail "expected 4 idle_threads rows (one pass): $a"
