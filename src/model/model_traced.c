@@ -3,8 +3,10 @@
  * The model's traced data (see model.h): on-CPU samples and off-CPU time per
  * thread and stack pair, exact syscall figures and run-queue waits per
  * thread, and the cost of each BPF program. Kept for three windows (this
- * interval, the last complete one, the session), per thread in small arrays
- * searched linearly: a thread has few distinct stacks and fewer syscalls.
+ * interval, the last complete one, the session), per thread in arrays:
+ * syscalls searched linearly (a thread makes few), stacks through a hash
+ * index past a few (a busy thread has thousands, and every on-CPU sample
+ * looks its stack up).
  * On-CPU and off-CPU stacks are kept apart per application labels. Stacks
  * also keep the last minute, in a ring of seconds made when the stack has
  * data and freed once it has had none for a minute, so the Stacks pane's
@@ -33,9 +35,21 @@ struct trace_stack {
 	uint32_t kstack_id;
 	uint32_t ustack_id;
 	uint32_t labels_id; /* model__labels id, 0 = none */
-	bool labels_known;  /* false: recorded by a threadtop whose samples had no labels */
+	/* false: recorded by a threadtop whose samples had no labels */
+	uint32_t labels_known : 1;
+	/* 1 + index of the next older entry of the same stack pair in the index, 0 = none */
+	uint32_t next : 31;
 	uint64_t value[W_MAX];
 	uint64_t count[W_MAX];
+};
+
+/* A thread's stacks: searched linearly up to INDEX_FROM entries, then indexed. */
+#define INDEX_FROM 8
+
+struct trace_stacks {
+	struct trace_stack *arr;
+	size_t nr, cap;
+	struct u64map *index; /* stack pair -> 1 + index of its newest entry (NULL: none yet) */
 };
 
 struct trace_syscall {
@@ -46,8 +60,7 @@ struct trace_syscall {
 };
 
 struct thread_trace {
-	struct trace_stack *oncpu, *offcpu;
-	size_t nr_oncpu, cap_oncpu, nr_offcpu, cap_offcpu;
+	struct trace_stacks on, off; /* on-CPU samples, off-CPU time */
 	struct trace_syscall *sc;
 	size_t nr_sc, cap_sc;
 	uint64_t runq_count[W_MAX], runq_ns[W_MAX];
@@ -79,28 +92,58 @@ static struct thread_trace *trace_of(struct thread *t)
 	return t->trace;
 }
 
+static uint64_t pair_key(uint32_t kstack, uint32_t ustack)
+{
+	return (uint64_t)kstack << 32 | ustack;
+}
+
+/* Indexes entry i, the newest; makes the index when the stacks outgrow a linear search. */
+static void index_add(struct trace_stacks *st, size_t i)
+{
+	uint64_t key = pair_key(st->arr[i].kstack_id, st->arr[i].ustack_id);
+
+	if (!st->index) {
+		if (st->nr <= INDEX_FROM)
+			return;
+		st->index = u64map__new();
+		for (size_t j = 0; j < i; j++)
+			index_add(st, j);
+	}
+	st->arr[i].next = (uint32_t)(uintptr_t)u64map__put(st->index, key, (void *)(i + 1));
+}
+
 /* The stacks' entry with these labels (labels_id is ignored when !known). */
-static struct trace_stack *stack_get(struct trace_stack **arr, size_t *nr, size_t *cap,
-				     uint32_t kstack, uint32_t ustack, bool known,
-				     uint32_t labels_id)
+static struct trace_stack *stack_get(struct trace_stacks *st, uint32_t kstack, uint32_t ustack,
+				     bool known, uint32_t labels_id)
 {
 	struct trace_stack *ts;
+	size_t i;
 
 	if (!known)
 		labels_id = 0;
-	for (size_t i = 0; i < *nr; i++) {
-		ts = &(*arr)[i];
-		if (ts->kstack_id == kstack && ts->ustack_id == ustack &&
-		    ts->labels_known == known && ts->labels_id == labels_id)
-			return ts;
+	if (st->index) {
+		for (i = (uintptr_t)u64map__get(st->index, pair_key(kstack, ustack)); i;
+		     i = st->arr[i - 1].next) {
+			ts = &st->arr[i - 1];
+			if (ts->labels_known == known && ts->labels_id == labels_id)
+				return ts;
+		}
+	} else {
+		for (i = 0; i < st->nr; i++) {
+			ts = &st->arr[i];
+			if (ts->kstack_id == kstack && ts->ustack_id == ustack &&
+			    ts->labels_known == known && ts->labels_id == labels_id)
+				return ts;
+		}
 	}
-	xgrow((void **)arr, cap, *nr + 1, sizeof(**arr));
-	ts = &(*arr)[(*nr)++];
+	xgrow((void **)&st->arr, &st->cap, st->nr + 1, sizeof(*st->arr));
+	ts = &st->arr[st->nr++];
 	memset(ts, 0, sizeof(*ts));
 	ts->kstack_id = kstack;
 	ts->ustack_id = ustack;
 	ts->labels_known = known;
 	ts->labels_id = labels_id;
+	index_add(st, st->nr - 1);
 	return ts;
 }
 
@@ -157,9 +200,8 @@ static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
 	struct thread_trace *tr = trace_of(t);
 	/* Version 1 has no labels_hash field: read it only when the version has it. */
 	bool known = s->hdr.version >= 2 && (s->flags & TT_CPU_LABELS);
-	struct trace_stack *ts =
-		stack_get(&tr->oncpu, &tr->nr_oncpu, &tr->cap_oncpu, s->kstack_id, s->ustack_id,
-			  known, known ? model_labels_of_hash(m, t, s->labels_hash) : 0);
+	struct trace_stack *ts = stack_get(&tr->on, s->kstack_id, s->ustack_id, known,
+					   known ? model_labels_of_hash(m, t, s->labels_hash) : 0);
 
 	if (s->flags & TT_CPU_KTHREAD)
 		t->kthread = true;
@@ -217,9 +259,9 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 			tr->runq_ns[w] += o->total_ns;
 		}
 	} else {
-		struct trace_stack *ts = stack_get(
-			&tr->offcpu, &tr->nr_offcpu, &tr->cap_offcpu, o->kstack_id, o->ustack_id,
-			known, known ? model_labels_of_hash(m, t, o->labels_hash) : 0);
+		struct trace_stack *ts =
+			stack_get(&tr->off, o->kstack_id, o->ustack_id, known,
+				  known ? model_labels_of_hash(m, t, o->labels_hash) : 0);
 
 		for (int w = 0; w < W_ACCUM; w++) {
 			ts->value[w] += o->total_ns;
@@ -274,11 +316,17 @@ void traced_ingest(struct model *m, const struct tt_event_header *ev)
 	}
 }
 
+static size_t index_bytes(const struct trace_stacks *st)
+{
+	return st->index ? u64map__bytes(st->index) : 0;
+}
+
 size_t trace_thread_bytes(const struct thread_trace *tr)
 {
 	if (!tr)
 		return 0;
-	return sizeof(*tr) + (tr->cap_oncpu + tr->cap_offcpu) * sizeof(struct trace_stack) +
+	return sizeof(*tr) + (tr->on.cap + tr->off.cap) * sizeof(struct trace_stack) +
+	       index_bytes(&tr->on) + index_bytes(&tr->off) +
 	       tr->cap_sc * sizeof(struct trace_syscall);
 }
 
@@ -287,13 +335,13 @@ void trace_thread_stacks(const struct thread_trace *tr, void (*fn)(void *arg, ui
 {
 	if (!tr)
 		return;
-	for (size_t i = 0; i < tr->nr_oncpu; i++) {
-		fn(arg, tr->oncpu[i].kstack_id);
-		fn(arg, tr->oncpu[i].ustack_id);
+	for (size_t i = 0; i < tr->on.nr; i++) {
+		fn(arg, tr->on.arr[i].kstack_id);
+		fn(arg, tr->on.arr[i].ustack_id);
 	}
-	for (size_t i = 0; i < tr->nr_offcpu; i++) {
-		fn(arg, tr->offcpu[i].kstack_id);
-		fn(arg, tr->offcpu[i].ustack_id);
+	for (size_t i = 0; i < tr->off.nr; i++) {
+		fn(arg, tr->off.arr[i].kstack_id);
+		fn(arg, tr->off.arr[i].ustack_id);
 	}
 }
 
@@ -301,12 +349,14 @@ void trace_thread_free(struct thread_trace *tr)
 {
 	if (!tr)
 		return;
-	for (size_t i = 0; i < tr->nr_oncpu; i++)
-		free(tr->oncpu[i].ring);
-	for (size_t i = 0; i < tr->nr_offcpu; i++)
-		free(tr->offcpu[i].ring);
-	free(tr->oncpu);
-	free(tr->offcpu);
+	for (size_t i = 0; i < tr->on.nr; i++)
+		free(tr->on.arr[i].ring);
+	for (size_t i = 0; i < tr->off.nr; i++)
+		free(tr->off.arr[i].ring);
+	free(tr->on.arr);
+	free(tr->off.arr);
+	u64map__free(tr->on.index);
+	u64map__free(tr->off.index);
 	free(tr->sc);
 	free(tr);
 }
@@ -332,8 +382,8 @@ void trace_end_interval(struct model *m, struct thread *t)
 
 	if (!tr)
 		return;
-	end_stacks(tr->oncpu, tr->nr_oncpu, model_sec(m, m->now_ns));
-	end_stacks(tr->offcpu, tr->nr_offcpu, model_sec(m, m->now_ns));
+	end_stacks(tr->on.arr, tr->on.nr, model_sec(m, m->now_ns));
+	end_stacks(tr->off.arr, tr->off.nr, model_sec(m, m->now_ns));
 	for (size_t i = 0; i < tr->nr_sc; i++) {
 		tr->sc[i].count[W_LAST] = tr->sc[i].count[W_INTERVAL];
 		tr->sc[i].total_ns[W_LAST] = tr->sc[i].total_ns[W_INTERVAL];
@@ -381,11 +431,11 @@ bool trace_thread_active(const struct thread *t, enum model_window window)
 	for (size_t i = 0; i < tr->nr_sc; i++)
 		if (tr->sc[i].count[w])
 			return true;
-	for (size_t i = 0; i < tr->nr_oncpu; i++)
-		if (tr->oncpu[i].count[w])
+	for (size_t i = 0; i < tr->on.nr; i++)
+		if (tr->on.arr[i].count[w])
 			return true;
-	for (size_t i = 0; i < tr->nr_offcpu; i++)
-		if (tr->offcpu[i].count[w] || tr->offcpu[i].value[w])
+	for (size_t i = 0; i < tr->off.nr; i++)
+		if (tr->off.arr[i].count[w] || tr->off.arr[i].value[w])
 			return true;
 	return false;
 }
@@ -447,8 +497,8 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 
 		if (!t->trace)
 			continue;
-		arr = offcpu ? t->trace->offcpu : t->trace->oncpu;
-		n = offcpu ? t->trace->nr_offcpu : t->trace->nr_oncpu;
+		arr = offcpu ? t->trace->off.arr : t->trace->on.arr;
+		n = offcpu ? t->trace->off.nr : t->trace->on.nr;
 		for (size_t i = 0; i < n; i++) {
 			uint64_t value, count;
 
@@ -483,8 +533,8 @@ void trace_oncpu_labels(const struct thread *t, enum model_window window,
 
 	if (!t->trace || w < 0)
 		return;
-	for (size_t i = 0; i < t->trace->nr_oncpu; i++) {
-		const struct trace_stack *ts = &t->trace->oncpu[i];
+	for (size_t i = 0; i < t->trace->on.nr; i++) {
+		const struct trace_stack *ts = &t->trace->on.arr[i];
 
 		if (ts->labels_known && ts->count[w])
 			add(arg, ts->labels_id, ts->count[w]);
@@ -499,14 +549,14 @@ bool trace_oncpu_each(const struct model *m, const struct thread *t, enum model_
 
 	if (!(m->traced & MODEL_TRACED_ONCPU) || (w < 0 && window != WIN_MINUTE))
 		return false;
-	for (size_t i = 0; t->trace && i < t->trace->nr_oncpu; i++) {
+	for (size_t i = 0; t->trace && i < t->trace->on.nr; i++) {
 		uint64_t value, count;
 
-		stack_in(&t->trace->oncpu[i], w, false, model_sec(m, m->now_ns), &value, &count);
+		stack_in(&t->trace->on.arr[i], w, false, model_sec(m, m->now_ns), &value, &count);
 		if (!count)
 			continue;
 		any = true;
-		add(arg, t->trace->oncpu[i].ustack_id, count);
+		add(arg, t->trace->on.arr[i].ustack_id, count);
 	}
 	return any;
 }

@@ -266,12 +266,115 @@ static void ageing(void **state)
 	model__free(m);
 }
 
+/*
+ * A thread with many stacks (past the linear search, through the index):
+ * every stack pair, with labels unknown (a version 1 sample) and known but
+ * none, keeps exactly the samples it was given, in any order of arrival;
+ * off-CPU time likewise.
+ */
+#define MANY 300
+
+static uint32_t many_count(int j, bool v1)
+{
+	return (uint32_t)(j % 7) + 1 + (v1 ? 3 : 0);
+}
+
+static void many_stacks_exact(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_stack_row *rows;
+	uint64_t seen[2][MANY] = {{0}}, off[MANY] = {0}, total = 0;
+	uint32_t left[2][MANY];
+	int nr, pending = 0;
+	uint64_t rnd = 88172645463325252ull;
+
+	model__advance(m, T0);
+	for (int j = 0; j < MANY; j++)
+		for (int v = 0; v < 2; v++) {
+			left[v][j] = many_count(j, v);
+			pending += (int)left[v][j];
+		}
+	while (pending) { /* a fixed pseudo-random order: pairs interleave */
+		struct tt_cpu_sample s;
+		int j, v;
+
+		rnd ^= rnd << 13;
+		rnd ^= rnd >> 7;
+		rnd ^= rnd << 17;
+		j = (int)(rnd % MANY);
+		v = (int)(rnd >> 32) & 1;
+		if (!left[v][j])
+			continue;
+		left[v][j]--;
+		pending--;
+		s = (struct tt_cpu_sample){
+			.hdr = {TT_EV_CPU_SAMPLE, TT_CPU_SAMPLE_VERSION, sizeof(s), T0 + 1},
+			.pid = 10,
+			.tid = 11,
+			/* kernel ids in a few values, user ids unique: pairs share halves */
+			.kstack_id = (uint32_t)(j % 5),
+			.ustack_id = (uint32_t)j + 100,
+			.weight_us = 10101,
+			.flags = TT_CPU_LABELS,
+			.comm = "worker",
+		};
+		if (v) { /* version 1: no labels_hash, labels unknown */
+			s.hdr.version = 1;
+			s.hdr.size = offsetof(struct tt_cpu_sample, labels_hash);
+			s.flags = 0;
+		}
+		model__ingest(m, &s.hdr);
+		offcpu(m, T0 + 1, 11, TT_OFFCPU_BLOCKED, (uint32_t)j + 1, 1000);
+		off[j] += 1000;
+	}
+	nr = model__oncpu(m, WIN_INTERVAL, &rows);
+	assert_int_equal(nr, 2 * MANY);
+	for (int i = 0; i < nr; i++) {
+		int j = (int)rows[i].ustack_id - 100;
+
+		assert_true(j >= 0 && j < MANY);
+		assert_int_equal(rows[i].kstack_id, j % 5);
+		assert_int_equal(seen[!rows[i].labels_known][j], 0);
+		seen[!rows[i].labels_known][j] = rows[i].value;
+		assert_int_equal(rows[i].value, many_count(j, !rows[i].labels_known));
+		assert_int_equal(rows[i].count, rows[i].value);
+		total += rows[i].value;
+	}
+	free(rows);
+	nr = model__offcpu(m, WIN_INTERVAL, &rows);
+	assert_int_equal(nr, MANY);
+	for (int i = 0; i < nr; i++)
+		assert_int_equal(rows[i].value, off[rows[i].kstack_id - 1]);
+	free(rows);
+
+	/* Next interval: the pairs find their entries; nothing else is added. */
+	model__end_interval(m, T0 + SEC);
+	for (int j = 0; j < MANY; j++)
+		cpu_sample(m, T0 + SEC + 1, 11, (uint32_t)(j % 5), (uint32_t)j + 100);
+	assert_int_equal(model__oncpu(m, WIN_INTERVAL, &rows), MANY);
+	free(rows);
+	nr = model__oncpu(m, WIN_SESSION, &rows);
+	assert_int_equal(nr, 2 * MANY);
+	for (int i = 0; i < nr; i++) {
+		int j = (int)rows[i].ustack_id - 100;
+
+		/* cpu_sample's samples have no labels: they went to the unknown rows */
+		assert_int_equal(rows[i].value,
+				 many_count(j, !rows[i].labels_known) + !rows[i].labels_known);
+		total -= rows[i].value - !rows[i].labels_known;
+	}
+	assert_int_equal(total, 0);
+	free(rows);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(oncpu_rows),	   cmocka_unit_test(syscalls_exact),
-		cmocka_unit_test(offcpu_and_runq), cmocka_unit_test(traced_thread_row),
-		cmocka_unit_test(prog_stats),	   cmocka_unit_test(ageing),
+		cmocka_unit_test(oncpu_rows),	     cmocka_unit_test(syscalls_exact),
+		cmocka_unit_test(offcpu_and_runq),   cmocka_unit_test(traced_thread_row),
+		cmocka_unit_test(prog_stats),	     cmocka_unit_test(ageing),
+		cmocka_unit_test(many_stacks_exact),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
