@@ -66,12 +66,13 @@ static __attribute__((noinline)) uint32_t new_out(struct hotfuncs *h, uint32_t f
 	const struct hotfuncs_fn *cf = &c->fns[fn];
 	struct hotfunc *f;
 
-	if (h->nr >= HOTFUNCS_MAX)
-		return HOTFUNCS_NO_FUNC; /* and stays so: not met, the set is full */
 	c->met[fn / 64] |= 1ull << (fn % 64);
-	xgrow((void **)&h->store, &h->cap, h->nr + 1, sizeof(*h->store));
-	xgrow((void **)&c->counts, &c->cap_counts, h->nr + 1, sizeof(*c->counts));
-	h->counts = c->counts;
+	if (h->nr >= h->cap)
+		xgrow((void **)&h->store, &h->cap, h->nr + 1, sizeof(*h->store));
+	if (h->nr >= c->cap_counts) {
+		xgrow((void **)&c->counts, &c->cap_counts, h->nr + 1, sizeof(*c->counts));
+		h->counts = c->counts;
+	}
 	h->counts[h->nr] = (struct hotfuncs_count){.stamp = UINT32_MAX};
 	f = &h->store[h->nr];
 	*f = (struct hotfunc){
@@ -93,6 +94,8 @@ static inline uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotf
 
 	if (c->met[fn / 64] & 1ull << (fn % 64))
 		return c->outs[fn];
+	if (h->nr >= HOTFUNCS_MAX)
+		return HOTFUNCS_NO_FUNC; /* and stays so: not met, the set is full */
 	return new_out(h, fn, o);
 }
 
@@ -100,18 +103,18 @@ static inline uint32_t out_of(struct hotfuncs *h, uint32_t fn, const struct hotf
 static void add_pid(struct hotfuncs *h, uint32_t out, struct hotfuncs_count *s,
 		    const struct model_stack_count *c)
 {
-	if (!s->nr_pids) { /* comm: a model_stack_count's, TT_COMM_LEN long */
-		struct hotfunc *f = &h->store[out];
+	struct hotfunc *f = &h->store[out];
 
+	if (!s->nr_pids) { /* comm: a model_stack_count's, TT_COMM_LEN long */
 		memcpy(f->comm, c->comm, sizeof(f->comm));
 		f->comm[sizeof(f->comm) - 1] = '\0';
 	}
 	s->pid = c->pid;
 	for (unsigned i = 0; i < s->nr_pids; i++)
-		if (s->pids[i] == c->pid)
+		if (f->pids[i] == c->pid)
 			return;
 	if (s->nr_pids < HOTFUNC_PIDS)
-		s->pids[s->nr_pids++] = c->pid;
+		f->pids[s->nr_pids++] = c->pid;
 	else
 		s->more_pids = true;
 }
@@ -139,8 +142,8 @@ static inline void count_self(struct hotfuncs *h, uint32_t out, const struct mod
 		h->dropped += c->samples;
 		h->dropped_weight += model_stack_count_weight(c);
 	} else {
-		h->counts[out].self += c->samples;
-		h->counts[out].self_weight += model_stack_count_weight(c);
+		h->store[out].self += c->samples;
+		h->store[out].self_weight += model_stack_count_weight(c);
 	}
 }
 
@@ -242,6 +245,7 @@ static struct hotfuncs *make(struct hotfuncs_cache *c, const struct model *m)
 	h->cache = c;
 	/* As many entries as the latest set's, at once (a refresh: the same, mostly). */
 	xgrow((void **)&h->store, &h->cap, c->last_nr, sizeof(*h->store));
+	h->counts = c->counts;
 	return h;
 }
 
@@ -252,13 +256,10 @@ static struct hotfuncs *done(struct hotfuncs *h)
 		const struct hotfuncs_count *s = &h->counts[i];
 		struct hotfunc *f = &h->store[i];
 
-		f->self = s->self;
 		f->total = s->total;
-		f->self_weight = s->self_weight;
 		f->total_weight = s->total_weight;
 		f->nr_pids = s->nr_pids;
 		f->more_pids = s->more_pids;
-		memcpy(f->pids, s->pids, sizeof(f->pids));
 	}
 	h->cache->last_nr = h->nr;
 	hotfuncs_cache__end(h->cache);

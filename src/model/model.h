@@ -237,7 +237,10 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 struct model_stack_counts {
 	struct model_stack_count *out;
 	size_t nr, cap;
-	struct u64map *index; /* hash of the triple -> index + 1, made at the first add */
+	/* Open addressing over the triple's hash: index + 1 into out, 0 = free;
+	 * slots a power of two, at least twice nr (made at the first add). */
+	uint32_t *slots;
+	size_t nr_slots;
 };
 /* Adds samples and ns to the entry of (kstack_id, ustack_id, pid), made with comm (NULL = "")
  * if new. */

@@ -6,10 +6,10 @@
  * sources. The process is part of the identity so the tree can root each
  * process's stacks at a node of its own, as the folded export does.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
-#include "u64map.h"
 #include "util.h"
 
 static uint64_t triple_hash(uint32_t kstack_id, uint32_t ustack_id, uint32_t pid)
@@ -23,21 +23,44 @@ static uint64_t triple_hash(uint32_t kstack_id, uint32_t ustack_id, uint32_t pid
 	return h ^ (h >> 31);
 }
 
+/* Puts entry i (of out) at its hash's first free slot. */
+static void place(struct model_stack_counts *s, size_t i)
+{
+	const struct model_stack_count *c = &s->out[i];
+	size_t mask = s->nr_slots - 1;
+	size_t at = (size_t)triple_hash(c->kstack_id, c->ustack_id, c->pid) & mask;
+
+	while (s->slots[at])
+		at = (at + 1) & mask;
+	s->slots[at] = (uint32_t)i + 1;
+}
+
+/* Slots for one entry more (4,096 at least), the entries placed again: at most half full. */
+static void grow(struct model_stack_counts *s)
+{
+	size_t n = s->nr_slots ? s->nr_slots : 4096;
+
+	while (n < 2 * (s->nr + 1))
+		n *= 2;
+	free(s->slots);
+	s->nr_slots = n;
+	s->slots = xcalloc(s->nr_slots, sizeof(*s->slots));
+	for (size_t i = 0; i < s->nr; i++)
+		place(s, i);
+}
+
 void model_stack_counts__add(struct model_stack_counts *s, uint32_t kstack_id, uint32_t ustack_id,
 			     uint32_t pid, const char *comm, uint64_t samples, uint64_t ns)
 {
-	uint64_t key = triple_hash(kstack_id, ustack_id, pid);
 	struct model_stack_count *c;
-	size_t idx;
+	size_t mask, at;
 
-	if (!s->index)
-		s->index = u64map__new();
-	/* Open addressing over the hash: a key taken by another triple moves on by one. */
-	for (;; key++) {
-		idx = (size_t)(uintptr_t)u64map__get(s->index, key);
-		if (!idx)
-			break;
-		c = &s->out[idx - 1];
+	if (2 * (s->nr + 1) > s->nr_slots)
+		grow(s);
+	mask = s->nr_slots - 1;
+	for (at = (size_t)triple_hash(kstack_id, ustack_id, pid) & mask; s->slots[at];
+	     at = (at + 1) & mask) {
+		c = &s->out[s->slots[at] - 1];
 		if (c->kstack_id == kstack_id && c->ustack_id == ustack_id && c->pid == pid) {
 			c->samples += samples;
 			c->ns += ns;
@@ -45,20 +68,22 @@ void model_stack_counts__add(struct model_stack_counts *s, uint32_t kstack_id, u
 		}
 	}
 	xgrow((void **)&s->out, &s->cap, s->nr + 1, sizeof(*s->out));
-	c = &s->out[s->nr++];
+	c = &s->out[s->nr];
 	memset(c, 0, sizeof(*c));
 	c->kstack_id = kstack_id;
 	c->ustack_id = ustack_id;
 	c->pid = pid;
 	c->samples = samples;
 	c->ns = ns;
-	if (comm)
-		strncpy(c->comm, comm, sizeof(c->comm) - 1);
-	u64map__put(s->index, key, (void *)(uintptr_t)s->nr);
+	/* As strncpy would, without its call and padding: the rest is zero. */
+	for (size_t i = 0; comm && i < sizeof(c->comm) - 1 && comm[i]; i++)
+		c->comm[i] = comm[i];
+	s->slots[at] = (uint32_t)++s->nr;
 }
 
 void model_stack_counts__done(struct model_stack_counts *s)
 {
-	u64map__free(s->index);
-	s->index = NULL;
+	free(s->slots);
+	s->slots = NULL;
+	s->nr_slots = 0;
 }

@@ -6,7 +6,9 @@
  * terminal (curses on /dev/null), the same code path as the live screen.
  * Each thread cycles through PER activities (state, syscall, kernel and user
  * stack) per interval: 10,000 threads x 5 = 50,000 distinct stack pairs.
- * Usage: bench_tui [THREADS] [STACKS] [PER] [COLSxROWS] [REPS (21)]
+ * Usage: bench_tui [THREADS] [STACKS] [PER] [COLSxROWS] [REPS (21)] [PANE]
+ * PANE (a name as printed, e.g. "Hot (f)") measures that pane alone, the
+ * panes before it switched to but not measured: for perf and callgrind.
  * With -i as the first argument it opens the real terminal instead, on the
  * same synthetic model, to look at (or test) the panes with stacks.
  */
@@ -151,12 +153,16 @@ static double median(double *v, int n)
  * data (a key that requeries within an interval: the TUI's cache answers)
  * and of reps key presses that only redraw (moving the selection).
  */
+static const char *only_pane; /* NULL: every pane */
+
 static void bench_pane(struct tui *t, const char *name, int key, int reps)
 {
 	struct timing refresh, same, redraw;
 
 	if (key)
 		tui__key(t, key);
+	if (only_pane && strcmp(only_pane, name))
+		return;
 	for (int i = 0; i < reps; i++) {
 		uint64_t t0 = monotonic_ns(), c0 = cpu_ns();
 
@@ -273,6 +279,8 @@ int main(int argc, char **argv)
 	if (argc > a + 4)
 		reps = atoi(argv[a + 4]);
 	reps = reps < 1 ? 1 : reps > 64 ? 64 : reps;
+	if (argc > a + 5)
+		only_pane = argv[a + 5];
 	if (!per || per > HZ)
 		per = 5;
 	setlocale(LC_ALL, "C.UTF-8");
@@ -309,8 +317,10 @@ int main(int argc, char **argv)
 	bench_pane(t, "Hot (f)", 'f', reps); /* the hot functions of the same stacks */
 	tui__free(t);
 	screen_close();
-	bench_query(m, reps);
-	bench_hot_cold(m, reps < 9 ? reps : 9);
+	if (!only_pane) {
+		bench_query(m, reps);
+		bench_hot_cold(m, reps < 9 ? reps : 9);
+	}
 	model__free(m);
 	return 0;
 }

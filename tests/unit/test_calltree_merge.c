@@ -268,6 +268,48 @@ static void stack_counts_by_process(void **state)
 	free(set.out);
 }
 
+/*
+ * 20,000 triples (the index grows from 4,096 slots five times), each added
+ * three times, some taken out of a set made elsewhere: one entry each, in
+ * the order first added, with the sums and the comm cut to TT_COMM_LEN - 1.
+ */
+static void stack_counts_many(void **state)
+{
+	struct model_stack_counts set = {0};
+	const uint32_t n = 20000;
+
+	(void)state;
+	model_stack_counts__add(&set, 7, 0, 1, NULL, 1, 2);
+	for (int round = 0; round < 3; round++)
+		for (uint32_t i = 0; i < n; i++)
+			/* Triples that differ in one part only: k, u and pid each. */
+			model_stack_counts__add(&set, i % 3 ? i : 0, i % 3 == 1 ? 0 : i + 1, i / 3,
+						"a-name-longer-than-a-comm", i + 1, 10);
+	assert_int_equal(set.nr, n + 1);
+	assert_int_equal(set.out[0].kstack_id, 7);
+	assert_int_equal(set.out[0].ns, 2);
+	assert_string_equal(set.out[0].comm, "");
+	for (uint32_t i = 0; i < n; i++) {
+		const struct model_stack_count *c = &set.out[i + 1];
+
+		assert_int_equal(c->kstack_id, i % 3 ? i : 0);
+		assert_int_equal(c->ustack_id, i % 3 == 1 ? 0 : i + 1);
+		assert_int_equal(c->pid, i / 3);
+		assert_int_equal(c->samples, 3 * (i + 1));
+		assert_int_equal(c->ns, 30);
+		assert_int_equal(strlen(c->comm), TT_COMM_LEN - 1);
+	}
+	/* Done, then added to again: the entries are found anew. */
+	model_stack_counts__done(&set);
+	model_stack_counts__add(&set, 7, 0, 1, NULL, 1, 2);
+	model_stack_counts__add(&set, 8, 0, 1, "b", 1, 2);
+	model_stack_counts__done(&set);
+	assert_int_equal(set.nr, n + 2);
+	assert_int_equal(set.out[0].samples, 2);
+	assert_string_equal(set.out[n + 1].comm, "b");
+	free(set.out);
+}
+
 /* The tracers' stacks are in the last minute too, and leave it after 60 s. */
 static void minute_window(void **state)
 {
@@ -438,9 +480,13 @@ static void running_top_frame_inlined(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(merges_by_function),	     cmocka_unit_test(process_roots),
-		cmocka_unit_test(stack_counts_by_process),   cmocka_unit_test(minute_window),
-		cmocka_unit_test(leaf_dims_by_function),     cmocka_unit_test(running_top_frame),
+		cmocka_unit_test(merges_by_function),
+		cmocka_unit_test(process_roots),
+		cmocka_unit_test(stack_counts_by_process),
+		cmocka_unit_test(stack_counts_many),
+		cmocka_unit_test(minute_window),
+		cmocka_unit_test(leaf_dims_by_function),
+		cmocka_unit_test(running_top_frame),
 		cmocka_unit_test(running_top_frame_inlined),
 	};
 
