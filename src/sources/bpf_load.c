@@ -241,6 +241,12 @@ static int load_failed(const char *object, const struct bpf_object *obj, int e, 
 				 "BPF source: the kernel verifier rejected program %s "
 				 "(bpf/%s.bpf.c): %s",
 				 name, object, strerror(e));
+		else if (e == E2BIG) /* "Argument list too long" would say nothing true */
+			snprintf(err, errlen,
+				 "BPF source: program %s (bpf/%s.bpf.c) is too large for this "
+				 "kernel's verifier (past its 1,000,000 instructions checked); "
+				 "please report it with the kernel version (uname -r)",
+				 name, object);
 		else
 			snprintf(err, errlen,
 				 "BPF source: cannot load program %s (bpf/%s.bpf.c): %s", name,
