@@ -138,6 +138,7 @@ void bpf_late__poll(struct bpf_source *bs)
 		bs->missing_kfunc = l->missing_kfunc;
 		bpf_load__note_no_kfunc(bs->missing_kfunc); /* the expected fallback: no warning */
 	} else if (l->one_pass) {
+		bpf_load__log_checked(l->one_pass, true);
 		switch_to_one_pass(bs, l->one_pass);
 	} else if (bs->late_one_pass) {
 		bpf_load__one_pass_failed(bs, l->one_pass_why, l->one_pass_log);

@@ -379,24 +379,6 @@ static uint32_t walk_every(const struct bpf_source *bs)
 	return (uint32_t)n;
 }
 
-/*
- * How close a thread sampler came to the kernel's limit of a million
- * instructions checked per program (BPF_COMPLEXITY_LIMIT_INSNS): past it the
- * program does not load, and sample_threads once went past it on one build
- * of a kernel and not on another, costing every run the slower sampler.
- * integration.bpf_load_margin reads this line. Linux 5.16+ counts them.
- */
-static void log_checked(const struct bpf_program *prog)
-{
-	struct bpf_prog_info info = {0};
-	__u32 len = sizeof(info);
-
-	if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) && info.verified_insns)
-		log_info("BPF source: %s passed the kernel's program check in %u instructions "
-			 "(its limit: 1000000)",
-			 bpf_program__name(prog), info.verified_insns);
-}
-
 /* Opens, configures and loads a thread sampler; reuse: the maps of another one to share. */
 static int open_threads(const struct bpf_source *bs, bool one_pass, const struct threads_bpf *reuse,
 			struct threads_bpf **ret, char *err, size_t errlen)
@@ -446,7 +428,6 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 		e = load_failed("threads", t->obj, errno, err, errlen);
 		goto destroy;
 	}
-	log_checked(one_pass ? t->progs.sample_threads : t->progs.sample_tasks);
 	*ret = t;
 	return 0;
 destroy:
@@ -487,9 +468,32 @@ static void sched_range(uint64_t *ret_lo, uint64_t *ret_hi)
 	}
 }
 
+/*
+ * How close a thread sampler came to the kernel's limit of a million
+ * instructions checked per program (BPF_COMPLEXITY_LIMIT_INSNS): past it the
+ * program does not load, and sample_threads once went past it on one build
+ * of a kernel and not on another, costing every run the slower sampler.
+ * integration.bpf_load_margin reads this line. Linux 5.16+ counts them.
+ */
+void bpf_load__log_checked(const struct threads_bpf *t, bool one_pass)
+{
+	const struct bpf_program *prog = one_pass ? t->progs.sample_threads : t->progs.sample_tasks;
+	struct bpf_prog_info info = {0};
+	__u32 len = sizeof(info);
+
+	if (!bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len) && info.verified_insns)
+		log_info("BPF source: %s passed the kernel's program check in %u instructions "
+			 "(its limit: 1000000)",
+			 bpf_program__name(prog), info.verified_insns);
+}
+
 static int load_threads(struct bpf_source *bs, char *err, size_t errlen)
 {
-	return open_threads(bs, bs->one_pass, NULL, &bs->threads, err, errlen);
+	int e = open_threads(bs, bs->one_pass, NULL, &bs->threads, err, errlen);
+
+	if (!e)
+		bpf_load__log_checked(bs->threads, bs->one_pass);
+	return e;
 }
 
 int bpf_load__one_pass(const struct bpf_source *bs, struct threads_bpf **ret, char *err,

@@ -168,6 +168,11 @@ void bpf_load__one_pass_failed(const struct bpf_source *bs, const char *why, con
  * THREADTOP_TEST_NO_KFUNC=NAME[,NAME...] makes it report those missing.
  */
 const char *bpf_load__missing_kfunc(void);
+/*
+ * Says in the log how many instructions the kernel checked to load t's
+ * thread sampler (the loop's thread: the log is not shared with others).
+ */
+void bpf_load__log_checked(const struct threads_bpf *t, bool one_pass);
 /* Says in the log that the kernel lacks kfunc name: the per-task iterator samples. */
 void bpf_load__note_no_kfunc(const char *name);
 /* Notes the programs of every loaded object again (the thread sampler changed). */
