@@ -424,9 +424,9 @@ __noinline __u32 stack_id_of(struct tt_stack_buf *buf, long bytes, __u32 tgid, b
  * (each a different size sent) times every path through the rest of the
  * pass. With stack_id_of, this took sample_threads from past the verifier's
  * million instructions (DWARF unwinding on, Linux 6.18) to 196,282; either
- * alone was not enough. A global function cannot take the
- * task (a trusted pointer before Linux 6.8's __arg_trusted), so it looks the
- * thread up again: a copy is rare (tt_copies_per_pass at most).
+ * alone was not enough. A global function cannot take the task (a trusted
+ * pointer before Linux 6.8's __arg_trusted), so it looks the thread up
+ * again: a copy is rare (tt_copies_per_pass at most).
  */
 __noinline int copy_user_stack_of(__u32 tid, __u32 tgid, long fp_bytes)
 {
