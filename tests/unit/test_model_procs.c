@@ -62,12 +62,15 @@ static void proc_info(struct model *m, uint64_t t, uint32_t pid, uint32_t ppid, 
 		.nice = 5,
 		.nr_threads = 3,
 	};
-	struct {
+	/* A union, not a struct with the name after s: clang refuses a field after a flexible array. */
+	union {
 		struct tt_string s;
-		char name[5];
-	} str = {{.hdr = {TT_EV_STRING, TT_STRING_VERSION, sizeof(str), t}, .id = 7, .len = 5},
-		 "alice"};
+		char buf[sizeof(struct tt_string) + 5];
+	} str = {.s = {.hdr = {TT_EV_STRING, TT_STRING_VERSION, sizeof(struct tt_string) + 5, t},
+		       .id = 7,
+		       .len = 5}};
 
+	memcpy(str.s.data, "alice", 5);
 	model__ingest(m, &str.s.hdr);
 	model__ingest(m, &p.hdr);
 }
