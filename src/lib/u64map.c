@@ -144,6 +144,11 @@ bool u64map__next(const struct u64map *map, size_t *pos, uint64_t *ret_key, void
 	return false;
 }
 
+void *u64map__peek(const struct u64map *map, size_t pos)
+{
+	return pos < map->cap ? map->slots[pos].value : NULL;
+}
+
 void u64map__remove_at(struct u64map *map, size_t *pos)
 {
 	size_t i = *pos - 1;

@@ -31,6 +31,11 @@ size_t u64map__bytes(const struct u64map *map);
  * after such a removal no entry is skipped, but one may be seen twice.
  */
 bool u64map__next(const struct u64map *map, size_t *pos, uint64_t *ret_key, void **ret_value);
+/*
+ * The value in the slot an iteration reaches at pos, or NULL (an empty slot,
+ * or past the end): for a walk that prefetches what it will visit next.
+ */
+void *u64map__peek(const struct u64map *map, size_t pos);
 /* Removes the entry u64map__next just returned (pos as it left it). */
 void u64map__remove_at(struct u64map *map, size_t *pos);
 

@@ -454,12 +454,11 @@ void model__advance(struct model *m, uint64_t now_ns)
 void model__end_interval(struct model *m, uint64_t now_ns)
 {
 	struct thread *t;
-	uint64_t tid;
 	size_t pos = 0;
 
 	model__advance(m, now_ns);
 	model_repeat_flush(m);
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+	while (model_thread_next(m, &pos, &t)) {
 		if (t->last_seen_ns + m->opts.retain_ns < now_ns) {
 			u64map__remove_at(m->threads, &pos);
 			thread_free(t);

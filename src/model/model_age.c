@@ -130,7 +130,7 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 	/* Ids newer than the horizon at the previous interval end may still come. */
 	uint32_t lim[2] = {m->stack_horizon[0], m->stack_horizon[1]};
 	struct u64map *refs, *pids, *srefs = NULL;
-	const struct thread *t;
+	struct thread *t;
 	struct tt_stack *st;
 	uint64_t key;
 	size_t pos = 0;
@@ -144,7 +144,7 @@ void model_age_end_interval(struct model *m, uint64_t now_ns)
 	pids = u64map__new();
 	if (m->strings_retired && u64map__count(m->strings_retired))
 		srefs = u64map__new();
-	while (u64map__next(m->threads, &pos, &key, (void **)&t)) {
+	while (model_thread_next(m, &pos, &t)) {
 		u64map__put(pids, t->pid, (void *)1);
 		if (srefs)
 			mark_strings(srefs, t);

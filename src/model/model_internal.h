@@ -46,18 +46,16 @@ struct thread {
 	uint32_t cur_key;      /* its index in keys: a repeat counts there again */
 	uint32_t labels_id;    /* current application labels, 0 = none */
 
+	/*
+	 * Then all that a walk of every thread reads (the interval's end, the
+	 * queries), in the next two lines (model_thread_next); the minute ring
+	 * of CPU time last.
+	 */
 	uint64_t start_time_ns;
 	uint64_t cgroup_id;
 	char comm[TT_COMM_LEN];
 	uint32_t cmdline_id;
 	bool kthread;
-	/* CPU time: first seen, at interval start, latest; and per second. */
-	uint64_t cpu_first_ns;
-	uint64_t cpu_interval_ns;
-	uint64_t cpu_last_ns;
-	uint64_t cpu_last_interval_ns; /* CPU time of the last complete interval */
-	uint32_t cpu_ring_sec;
-	uint32_t cpu_ring_us[MINUTE_SLOTS];
 	struct key_counts *keys;
 	/*
 	 * Minute rings of the keys (samples per second, slot = sec % 60), kept
@@ -67,6 +65,13 @@ struct thread {
 	uint16_t (*key_rings)[MINUTE_SLOTS];
 	size_t nr_keys, cap_keys;
 	struct thread_trace *trace; /* on-CPU, syscall, off-CPU data (model_traced.c), or NULL */
+	/* CPU time: first seen, at interval start, latest; and per second. */
+	uint64_t cpu_first_ns;
+	uint64_t cpu_interval_ns;
+	uint64_t cpu_last_ns;
+	uint64_t cpu_last_interval_ns; /* CPU time of the last complete interval */
+	uint32_t cpu_ring_sec;
+	uint32_t cpu_ring_us[MINUTE_SLOTS];
 };
 
 /* The sampling clock per window (model_clock.c); passes are model.ticks*. */
@@ -144,6 +149,35 @@ struct model {
 static inline uint32_t model_sec(const struct model *m, uint64_t t)
 {
 	return t > m->session_start_ns ? (uint32_t)((t - m->session_start_ns) / 1000000000ull) : 0;
+}
+
+/*
+ * The next thread of a walk of every thread (start with *pos = 0), as
+ * u64map__next. Such walks (the interval's end, the queries, the header's
+ * count) are bound by cache misses: threads lie all over the heap, and with
+ * 100,000 of them each visit waited on memory for its thread and then its
+ * keys. So each step asks for the first three lines of the thread some
+ * slots on (struct thread puts what walks read there) and for the keys of
+ * one nearer, whose thread an earlier step asked for.
+ */
+#define THREAD_WALK_AHEAD 32
+static inline bool model_thread_next(const struct model *m, size_t *pos, struct thread **ret)
+{
+	const struct thread *far, *near;
+	uint64_t tid;
+
+	if (!u64map__next(m->threads, pos, &tid, (void **)ret))
+		return false;
+	far = u64map__peek(m->threads, *pos + THREAD_WALK_AHEAD);
+	if (far) {
+		__builtin_prefetch(far);
+		__builtin_prefetch((const char *)far + 64);
+		__builtin_prefetch((const char *)far + 128);
+	}
+	near = u64map__peek(m->threads, *pos + THREAD_WALK_AHEAD / 2);
+	if (near)
+		__builtin_prefetch(near->keys);
+	return true;
 }
 
 /* The thread tid, created when new; a reused tid with another start time is a new thread. */

@@ -12,14 +12,14 @@ void model__mem(const struct model *m, struct model_mem *ret)
 {
 	struct u64map *pids = u64map__new();
 	const struct tt_stack *st;
-	const struct thread *t;
+	struct thread *t;
 	const char *s;
 	uint64_t key;
 	size_t pos = 0;
 
 	memset(ret, 0, sizeof(*ret));
 	ret->thread_bytes = u64map__bytes(m->threads);
-	while (u64map__next(m->threads, &pos, &key, (void **)&t)) {
+	while (model_thread_next(m, &pos, &t)) {
 		ret->threads++;
 		if (t->last_seen_ns < m->last_tick_ns)
 			ret->exited++;

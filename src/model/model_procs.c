@@ -123,13 +123,12 @@ void model_now_add(const struct model *m, const struct thread *t, struct model_n
 void model__now(struct model *m, struct model_now *ret)
 {
 	struct thread *t;
-	uint64_t tid;
 	size_t pos = 0;
 
 	memset(ret, 0, sizeof(*ret));
 	model_repeat_flush(m); /* repeats move last_seen_ns */
 	ret->pass_ns = m->last_tick_ns;
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t))
+	while (model_thread_next(m, &pos, &t))
 		model_now_add(m, t, ret);
 }
 

@@ -456,7 +456,6 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 	double weight_s = model__sample_weight_s(m, q->window); /* the period achieved */
 	double cpu_s;
 	struct thread *t;
-	uint64_t tid;
 	size_t pos = 0;
 
 	model_repeat_flush(m);
@@ -482,7 +481,7 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 		memset(now, 0, sizeof(*now));
 		now->pass_ns = m->last_tick_ns;
 	}
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+	while (model_thread_next(m, &pos, &t)) {
 		if (now)
 			model_now_add(m, t, now);
 		if (model_filter_thread(m, &q->filter, t))
@@ -490,7 +489,7 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 	}
 	if (labels_cpu(m, q)) {
 		pos = 0;
-		while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+		while (model_thread_next(m, &pos, &t)) {
 			struct cpu_add ca = {&b, t};
 
 			if (model_filter_thread(m, &q->filter, t))
@@ -628,7 +627,7 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 	struct model_stack_counts set = {0};
 	struct u64map *pcomms = NULL;
 	size_t pos = 0;
-	uint64_t tid, total = 0, weight_ns;
+	uint64_t total = 0, weight_ns;
 	struct thread *t;
 
 	*ret = NULL;
@@ -640,11 +639,11 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 	if (!weight_ns)
 		weight_ns = (uint64_t)m->weight_us * NSEC_PER_USEC;
 	model_repeat_flush(m);
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+	while (model_thread_next(m, &pos, &t)) {
 		const char *pcomm = NULL; /* asked for at the thread's first stack */
 
 		if (!model_filter_thread(m, &q->filter, t) ||
-		    (skip_tids && u64map__get(skip_tids, tid)))
+		    (skip_tids && u64map__get(skip_tids, t->tid)))
 			continue;
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];

@@ -78,12 +78,11 @@ int model__thread_stacks(struct model *m, enum model_window window,
 	size_t nr = 0, cap = 0, pos = 0;
 	struct u64map *pcomms = NULL;
 	struct thread *t;
-	uint64_t tid;
 
 	if (window >= WIN_MAX || !ret)
 		return -EINVAL;
 	model_repeat_flush(m);
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+	while (model_thread_next(m, &pos, &t)) {
 		const char *pcomm;
 
 		if (!model_filter_thread(m, filter, t))

@@ -486,12 +486,11 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 	size_t nr = 0, cap = 0, pos = 0;
 	uint32_t now_sec = model_sec(m, m->now_ns);
 	struct thread *t;
-	uint64_t tid;
 
 	*ret = NULL;
 	if (w < 0 && window != WIN_MINUTE)
 		return w;
-	while (u64map__next(m->threads, &pos, &tid, (void **)&t)) {
+	while (model_thread_next(m, &pos, &t)) {
 		struct trace_stack *arr;
 		size_t n;
 
