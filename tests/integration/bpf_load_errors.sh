@@ -89,9 +89,13 @@ else
 fi
 [[ "$err" == *"$hint"* ]] || fail "the error does not say which limits apply: $err"
 # libbpf's messages in --log are those of the object that failed: every map
-# or program they name is that object's.
+# or program they name is that object's, or of a header it includes.
+srcs=("$TT_SRC/bpf/$object.bpf.c")
+for h in $(sed -n 's/^#include "\(.*\.bpf\.h\)"$/\1/p' "$TT_SRC/bpf/$object.bpf.c"); do
+	srcs+=("$TT_SRC/bpf/$h")
+done
 for m in $(grep -o "libbpf: map '[a-z_]*'" "$TMPD/cg.log" | sort -u | sed "s/.*'\(.*\)'/\1/"); do
-	grep -qw "$m" "$TT_SRC/bpf/$object.bpf.c" "$TT_SRC/bpf/common.bpf.h" ||
+	grep -qw "$m" "${srcs[@]}" ||
 		fail "--log names map $m, not of bpf/$object.bpf.c: $(cat "$TMPD/cg.log")"
 done
 echo "under $got MiB: $what $name of bpf/$object.bpf.c named: $err"
