@@ -200,7 +200,13 @@ static struct key_counts *key_get(struct thread *t, const struct sample_key *key
 			return kc;
 	}
 	if (t->nr_keys == t->cap_keys) {
-		xgrow((void **)&t->keys, &t->cap_keys, t->nr_keys + 1, sizeof(*t->keys));
+		/*
+		 * From one key up: most threads of a big box idle in one or two.
+		 * Eight at first, with their minute rings, took 1.4 KB a thread,
+		 * 140 MB of the 180 MB the model held beside 100,000 idle threads.
+		 */
+		t->cap_keys = t->cap_keys ? t->cap_keys * 2 : 1;
+		t->keys = xrealloc(t->keys, t->cap_keys * sizeof(*t->keys));
 		t->key_rings = xrealloc(t->key_rings, t->cap_keys * sizeof(*t->key_rings));
 	}
 	memset(t->key_rings[t->nr_keys], 0, sizeof(t->key_rings[0]));
