@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# threadtop's own CPU beside N idle threads, in the TUI (160x50 tmux
-# pane, default settings), for two binaries in alternating runs: a change's
-# effect on the idle box, which this VM's noise hides in a single run. With
+# threadtop's own CPU beside N idle threads, and its RSS at the window's
+# end, in the TUI (160x50 tmux pane, default settings), for two binaries in
+# alternating runs: a change's effect on the idle box, which this VM's noise
+# hides in a single run. With
 # FORKS=1 a shell loop starts a task every 40 ms meanwhile, so that every
 # pass walks the thread list (the known-threads array does not help). Not
 # run by CI. As root:
@@ -50,7 +51,7 @@ one_run() {
 	kill "$idle" 2>/dev/null
 	[ "$loop" != 0 ] && kill "$loop" 2>/dev/null
 	wait 2>/dev/null
-	printf "%-40s %s%% of one CPU\n" "$bin" "$pct"
+	printf "%-40s %s%% of one CPU, RSS %s MB\n" "$bin" "$pct" "$(cat "$BENCH_TMP/tui.rss" 2>/dev/null)"
 }
 
 echo "$IDLE_N idle threads, TUI, ${SECS} s windows, load $(cut -d' ' -f1-3 /proc/loadavg)$([ "$FORKS" = 1 ] && echo ", a task started every 40 ms")"

@@ -186,7 +186,8 @@ bench_table_md() {
 
 # bench_tui_cpu BIN WARM_S SECS: threadtop BIN live (--source bpf) in a
 # 160x50 tmux pane; prints its CPU over SECS seconds after WARM_S seconds of
-# start-up, as a percentage of one CPU.
+# start-up, as a percentage of one CPU; its VmRSS then, in MB, goes to
+# $BENCH_TMP/tui.rss.
 bench_tui_cpu() {
 	# A socket a run (this shell's pid: a run is a $(...) of its own); a tmux
 	# server killed just before may still hold the last one.
@@ -199,6 +200,7 @@ bench_tui_cpu() {
 	sleep "$3"
 	c1=$(bench_proc_cpu "$tt")
 	t1=$(date +%s.%N)
+	awk '/^VmRSS:/ { printf "%.0f\n", $2 / 1024 }' "/proc/$tt/status" >"$BENCH_TMP/tui.rss" 2>/dev/null
 	tmux -S "$sock" kill-server 2>/dev/null
 	awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" \
 		'BEGIN { printf "%.2f\n", (c1 - c0) / (t1 - t0) * 100 }'
