@@ -187,6 +187,40 @@ static size_t first_rows_wanted(const struct tui *t)
 	return want > FIRST_ROWS_MIN ? want : FIRST_ROWS_MIN;
 }
 
+/* The pane's cache when the rows on screen are it, else NULL. */
+static struct table_cache *rows_cache(struct tui *t)
+{
+	struct table_cache *c = t->table ? &t->table_caches[t->table->pane] : NULL;
+
+	return c && t->rows == c->rows ? c : NULL;
+}
+
+/* Rows sorted on screen are sorted in the cache they are: the next frame finds them so. */
+static void rows_sorted_now(struct tui *t)
+{
+	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
+	struct table_cache *c = rows_cache(t);
+
+	if (!c)
+		return;
+	c->sorted = t->rows_sorted;
+	c->sorted_col = pv->sort_col;
+	c->sorted_reverse = pv->reverse;
+}
+
+void table_pane_rows_own(struct tui *t)
+{
+	struct model_row *from = t->rows;
+
+	if (from == t->rows_buf && t->rows_buf)
+		return;
+	xgrow((void **)&t->rows_buf, &t->cap_rows, t->nr_rows ? t->nr_rows : 1,
+	      sizeof(*t->rows_buf));
+	if (t->nr_rows)
+		memcpy(t->rows_buf, from, t->nr_rows * sizeof(*t->rows_buf));
+	t->rows = t->rows_buf;
+}
+
 size_t table_pane_rows_needed(struct tui *t, size_t want)
 {
 	const struct pane_view *pv = &t->view.per_pane[t->view.pane];
@@ -196,6 +230,7 @@ size_t table_pane_rows_needed(struct tui *t, size_t want)
 		rows_sort(&t->rows_ctx, t->rows + t->rows_sorted, t->nr_rows - t->rows_sorted,
 			  pv->sort_col, pv->reverse);
 		t->rows_sorted = t->nr_rows;
+		rows_sorted_now(t);
 	}
 	return t->nr_rows;
 }
@@ -257,6 +292,7 @@ void table_pane_sort(struct tui *t)
 	fix_sort(t);
 	t->rows_sorted = rows_sort_first(&t->rows_ctx, t->rows, t->nr_rows, pv->sort_col,
 					 pv->reverse, first_rows_wanted(t));
+	rows_sorted_now(t);
 	arrange(t);
 	restore_selection(t);
 }
@@ -420,22 +456,23 @@ void table_pane_build(struct tui *t, bool *header_done)
 	 */
 	trimmed = t->view.filter[0] || (t->table->hide_idle && !t->view.show_idle);
 	cache_sort(t, c, trimmed ? SIZE_MAX : first_rows_wanted(t));
-	/* The rows on screen: the cached ones, filtered (their comm stays in c). */
-	xgrow((void **)&t->rows, &t->cap_rows, c->nr ? c->nr : 1, sizeof(*t->rows));
-	if (c->nr)
-		memcpy(t->rows, c->rows, c->nr * sizeof(*t->rows));
+	/* The rows on screen: the cached ones where they are, or those the filters keep. */
+	t->rows = c->rows;
+	t->nr_rows = c->nr;
 	t->rows_sorted = c->sorted;
-	t->nr_rows = rows_filter(&t->rows_ctx, t->rows, c->nr, t->columns, t->nr_columns,
-				 t->view.filter);
 	t->hidden_idle = 0;
-	if (t->table->hide_idle && !t->view.show_idle) {
-		size_t n = rows_drop_idle(t->rows, t->nr_rows);
+	if (trimmed) {
+		table_pane_rows_own(t);
+		t->nr_rows = rows_filter(&t->rows_ctx, t->rows, c->nr, t->columns, t->nr_columns,
+					 t->view.filter);
+		if (t->table->hide_idle && !t->view.show_idle) {
+			size_t n = rows_drop_idle(t->rows, t->nr_rows);
 
-		t->hidden_idle = t->nr_rows - n;
-		t->nr_rows = n;
-	}
-	if (trimmed)
+			t->hidden_idle = t->nr_rows - n;
+			t->nr_rows = n;
+		}
 		t->rows_sorted = t->nr_rows;
+	}
 	arrange(t);
 	restore_selection(t);
 }

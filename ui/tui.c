@@ -86,7 +86,7 @@ void tui__free(struct tui *t)
 {
 	if (!t)
 		return;
-	free(t->rows);
+	free(t->rows_buf);
 	free(t->tree_depth);
 	free(t->tree_last);
 	tui_caches_free(t);

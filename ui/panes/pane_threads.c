@@ -109,6 +109,7 @@ static void threads_arrange(struct tui *t)
 	if (!t->rows_tree)
 		return;
 	table_pane_rows_needed(t, SIZE_MAX); /* siblings keep the order of every row */
+	table_pane_rows_own(t);		     /* the cache stays in the sort's order */
 	if (t->nr_rows > t->cap_tree) {
 		t->cap_tree = t->nr_rows;
 		t->tree_depth = xrealloc(t->tree_depth, t->cap_tree);

@@ -99,6 +99,8 @@ void table_pane_sort(struct tui *t);
 size_t table_pane_rows(const struct tui *t);
 /* Sorts the rows up to want (SIZE_MAX: all) when they are not yet; returns the rows. */
 size_t table_pane_rows_needed(struct tui *t, size_t want);
+/* The rows as a copy of the pane's cache, for a pane that reorders them its own way. */
+void table_pane_rows_own(struct tui *t);
 void table_pane_draw(struct tui *t, int y, int h, int cols);
 bool table_pane_drill(struct tui *t, size_t row, struct crumb *ret);
 bool table_pane_match(struct tui *t, size_t row, const char *text);
