@@ -275,13 +275,20 @@ int loop__run(struct loop *loop)
 			return -errno;
 		}
 		loop->dispatching = true;
-		for (int i = 0; i < n && !loop->stop; i++) {
-			int err = dispatch(events[i].data.ptr, events[i].events);
+		/* Signals first: a SIGTERM waits for no pass or output of the same batch. */
+		for (int pass = 0; pass < 2; pass++) {
+			for (int i = 0; i < n && !loop->stop; i++) {
+				const struct watch *w = events[i].data.ptr;
+				int err;
 
-			if (err) {
-				loop->dispatching = false;
-				reap_removed(loop);
-				return err;
+				if ((w->kind == WATCH_SIGNAL) != (pass == 0))
+					continue;
+				err = dispatch(events[i].data.ptr, events[i].events);
+				if (err) {
+					loop->dispatching = false;
+					reap_removed(loop);
+					return err;
+				}
 			}
 		}
 		loop->dispatching = false;

@@ -54,7 +54,11 @@ int loop__add_timer_at(struct loop *loop, uint64_t first_abs_ns, uint64_t period
 /* Changes a timer's period (0 disarms it). */
 int loop__set_timer(struct loop *loop, int timer_id, uint64_t first_ns, uint64_t period_ns);
 
-/* Blocks the signals in set and delivers them through fn instead. */
+/*
+ * Blocks the signals in set and delivers them through fn instead, before
+ * the other handlers of the same wake-up: a handler that stops the loop
+ * (SIGTERM) waits for none of them.
+ */
 int loop__add_signals(struct loop *loop, const sigset_t *set, loop_signal_fn fn, void *ctx);
 
 /* Runs until loop__stop or a handler error. Returns 0 or that error. */

@@ -110,7 +110,7 @@ static void warn(const struct bpf_source *bs, const char *msg)
  */
 static void switch_to_one_pass(struct bpf_source *bs, struct threads_bpf *one_pass)
 {
-	ring_buffer__consume(bs->rb); /* the iterator's last records first */
+	bpf_ring_drain__run(bs); /* the iterator's last records first */
 	for (size_t i = 0; i < bs->nr_iters; i++)
 		bpf_link__destroy(bs->iters[i]);
 	free(bs->iters);

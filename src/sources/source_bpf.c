@@ -42,7 +42,7 @@ static int bpf_fd(struct source *src)
 
 static int bpf_ready(struct source *src)
 {
-	int n = ring_buffer__consume(to_bpf(src)->rb);
+	int n = bpf_ring_drain__run(to_bpf(src));
 
 	return n < 0 ? n : 0;
 }
@@ -104,7 +104,7 @@ static int bpf_tick(struct source *src, uint64_t now)
 		if (e < 0 && !err)
 			err = e;
 	}
-	ring_buffer__consume(bs->rb);
+	bpf_ring_drain__run(bs); /* the pass's records, before its tick record */
 	bpf_thread_info__sweep(bs);
 	if (bs->pinfo)
 		proc_info__pass(bs->pinfo, start); /* timed as the pass's samples */
@@ -121,7 +121,7 @@ static int bpf_flush(struct source *src, uint64_t now)
 {
 	struct bpf_source *bs = to_bpf(src);
 
-	ring_buffer__consume(bs->rb); /* stacks before the sums that name them */
+	bpf_ring_drain__run(bs); /* stacks before the sums that name them */
 	bpf_sums__flush(bs, now);
 	bpf_unwind__expire(bs);
 	return 0;
@@ -183,7 +183,7 @@ static void bpf_free(struct source *src)
 	bpf_load__detach_wakeups(bs);
 	bpf_ring__free(bs);
 	bpf_unwind__free(bs);
-	ring_buffer__free(bs->rb);
+	bpf_ring_drain__close(bs);
 	bpf_labels__free(bs->labels);
 	bpf_luajit__free(bs->luajit);
 	for (size_t i = 0; i < bs->nr_iters; i++)
@@ -272,10 +272,8 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 		e = bpf_load__attach(bs, err, errlen);
 	if (e)
 		goto fail;
-	bs->rb = ring_buffer__new(bpf_map__fd(bs->threads->maps.tt_events), bpf_ring__on_record, bs,
-				  NULL);
-	if (!bs->rb) {
-		e = -errno;
+	e = bpf_ring_drain__open(bs, bpf_map__fd(bs->threads->maps.tt_events));
+	if (e < 0) {
 		snprintf(err, errlen, "BPF source: cannot map the ring buffer: %s", strerror(-e));
 		goto fail;
 	}

@@ -5,6 +5,7 @@
  *   source_bpf.c       the source's operations (tick, flush), set-up, tear-down
  *   bpf_load.c         probing, opening, sizing, loading, attaching the programs
  *   bpf_ring.c         the ring-buffer demultiplexer: kernel records into events
+ *   bpf_ring_drain.c   the ring buffer, read in drains of what it held when each began
  *   bpf_thread_info.c  what the model was told of each thread: its command line
  *   bpf_unwind.c       DWARF unwinding of stack copies, within its CPU budget
  *   bpf_sums.c         the kernel's sums and counters, as records at each flush
@@ -73,6 +74,11 @@ struct bpf_source {
 	int *perf_fds;
 	int nr_cpus;
 	struct ring_buffer *rb;
+	/* The ring's consumer and producer positions, a page each, read-only (bpf_ring_drain.c). */
+	const unsigned long *ring_pos;
+	size_t ring_page;
+	unsigned long drain_end; /* the producer's position when the drain began */
+	uint64_t drained;	 /* records the drain forwarded */
 	int stats_fd;
 	/* The interval's sums (bpf_sums.c). */
 	struct bpf_drain *sc_drain, *oc_drain;
@@ -193,6 +199,16 @@ void bpf_late__stop(struct bpf_source *bs);
 
 /* bpf_ring.c: the ring buffer's callback (ctx is the source). */
 int bpf_ring__on_record(void *ctx, void *data, size_t size);
+
+/*
+ * bpf_ring_drain.c. Open maps the ring buffer of map_fd (bs->rb and the
+ * positions): 0 or -errno. A drain forwards (bpf_ring__on_record) the records
+ * the ring held when it began, none written after: it returns how many, or
+ * -errno. Close accepts what open did not make.
+ */
+int bpf_ring_drain__open(struct bpf_source *bs, int map_fd);
+int bpf_ring_drain__run(struct bpf_source *bs);
+void bpf_ring_drain__close(struct bpf_source *bs);
 
 /* bpf_thread_info.c */
 void bpf_thread_info__init(struct bpf_source *bs);

@@ -207,6 +207,41 @@ static void signals_arrive_as_events(void **state)
 	loop__free(c.loop);
 }
 
+static int on_fd_counted(void *ctx, int fd, uint32_t events)
+{
+	struct counts *c = ctx;
+	char b;
+
+	assert_int_equal(read(fd, &b, 1), 1);
+	c->fd++;
+	return 0;
+}
+
+/*
+ * A signal that woke the loop with other events is handled before them: a
+ * SIGTERM that stops the loop waits for no pass or output of the same batch.
+ */
+static void signals_come_first(void **state)
+{
+	struct counts c = {.loop = loop__new()};
+	sigset_t set;
+	int p[2];
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(loop__add_fd(c.loop, p[0], on_fd_counted, &c), 0);
+	sigemptyset(&set);
+	sigaddset(&set, SIGUSR1);
+	assert_int_equal(loop__add_signals(c.loop, &set, on_signal, &c), 0);
+	assert_int_equal(write(p[1], "x", 1), 1); /* ready first */
+	raise(SIGUSR1);
+	assert_int_equal(loop__run(c.loop), 0);
+	assert_int_equal(c.signal, 1);
+	assert_int_equal(c.fd, 0);
+	loop__free(c.loop);
+	close(p[0]);
+	close(p[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -214,6 +249,7 @@ int main(void)
 		cmocka_unit_test(timer_at_keeps_its_grid),
 		cmocka_unit_test(fd_readable_and_errors_propagate),
 		cmocka_unit_test(signals_arrive_as_events),
+		cmocka_unit_test(signals_come_first),
 		cmocka_unit_test(removed_watches_are_reused),
 		cmocka_unit_test(remove_with_event_pending),
 	};
