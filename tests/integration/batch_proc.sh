@@ -9,7 +9,10 @@ command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 . "$(dirname "$0")/lib/test_wait.bash"
 
-"$TT_WORKLOADS/spin_sleep" "$TT_WL_LIFE" &
+# The sleeper wakes once a second: each wake-up may wait in a loaded box's
+# run queue (R), and 5 a second (the default) left it S in 16 of 20
+# samples at load 30.
+"$TT_WORKLOADS/spin_sleep" "$TT_WL_LIFE" 1000 &
 wl=$!
 trap 'kill $wl 2>/dev/null || true' EXIT
 wait_comms "$wl" spinner sleeper
