@@ -21,7 +21,7 @@ text=$("$TT_BIN" -b -n 1 -d 0.3 --source proc -p "$wl")
 if printf '%s' "$text" | grep -q $'\033'; then fail "raw ESC reached the text output"; fi
 if printf '%s' "$text" | grep -q $'\007'; then fail "raw BEL reached the text output"; fi
 # 16 columns: the escaped comm is cut before \x07, never inside an escape.
-echo "$text" | grep -qF ' \e[31mEVIL\xff  ' || fail "comm not shown escaped: $text"
+grep -qF ' \e[31mEVIL\xff  ' <<<"$text" || fail "comm not shown escaped: $text"
 maxlen=$(echo "$text" | awk '{ print length($0) }' | sort -n | tail -n 1)
 [ "$maxlen" -lt 400 ] || fail "a text line is $maxlen bytes: not bounded"
 
@@ -56,7 +56,7 @@ if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then
 	rc=$?
 	set -e
 	[ $rc -eq 0 ] || fail "non-root run failed ($rc): $msg"
-	echo "$msg" | grep -q "not root" || fail "no line about what non-root cannot see: $msg"
+	grep -q "not root" <<<"$msg" || fail "no line about what non-root cannot see: $msg"
 	jq -e '.nr_threads > 0' /tmp/tt_nonroot.$$ >/dev/null || fail "non-root saw no thread"
 	rm -f /tmp/tt_nonroot.$$
 fi

@@ -9,7 +9,10 @@ command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 fail() { echo "FAIL: $*"; exit 1; }
 . "$(dirname "$0")/lib/test_wait.bash"
 
-"$TT_WORKLOADS/spin_sleep" "$TT_WL_LIFE" &
+# The sleeper wakes once a second: each wake-up may wait in a loaded box's
+# run queue (R), and 5 a second (the default) left it S in 16 of 20
+# samples at load 30.
+"$TT_WORKLOADS/spin_sleep" "$TT_WL_LIFE" 1000 &
 wl=$!
 trap 'kill $wl 2>/dev/null || true' EXIT
 wait_comms "$wl" spinner sleeper
@@ -40,8 +43,8 @@ n=$(echo "$sleeper" | jq '.samples_by_syscall.clock_nanosleep // 0')
 echo "$sleeper" | jq -e '.avg_active < 0.2' >/dev/null || fail "sleeper active: $sleeper"
 
 text=$("$TT_BIN" -b -n 1 -d 0.5 --source proc -p "$wl")
-echo "$text" | grep -q 'PID .*TID .*COMM' || fail "text header missing: $text"
-echo "$text" | grep -q ' spinner ' || fail "text lacks spinner: $text"
+grep -q 'PID .*TID .*COMM' <<<"$text" || fail "text header missing: $text"
+grep -q ' spinner ' <<<"$text" || fail "text lacks spinner: $text"
 
 set +e
 "$TT_BIN" --bogus >/dev/null 2>&1
@@ -50,7 +53,7 @@ msg=$("$TT_BIN" -b -n 1 --source proc -p 2147483000 2>&1)
 rc=$?
 set -e
 [ $rc -eq 1 ] || fail "-p of a missing process must exit 1, got $rc"
-echo "$msg" | grep -q "no such process" || fail "message: $msg"
+grep -q "no such process" <<<"$msg" || fail "message: $msg"
 # SIGTERM (and SIGINT, SIGHUP) end an endless run cleanly with exit 0.
 "$TT_BIN" -b --format json --source proc -p "$wl" >/tmp/tt_sigterm.$$ &
 tt=$!

@@ -49,7 +49,7 @@ roots=(--source proc --sys-root "$dir/sys" --proc-root "$dir/proc")
 # verdict names the disk (each output is checked below, whole).
 names_disk_text() {
 	text=$("$TT_BIN" -b -n 2 -d 0.3 "${roots[@]}")
-	echo "$text" | grep -qF '| disk x\e[2J\u202e saturated'
+	grep -qF '| disk x\e[2J\u202e saturated' <<<"$text"
 }
 wait_until "the text verdict does not name the disk escaped" names_disk_text
 for b in $'\033' $'\007' "$rlo"; do
@@ -57,7 +57,7 @@ for b in $'\033' $'\007' "$rlo"; do
 		fail "raw $(printf '%s' "$b" | od -An -tx1) reached the text output: $text"
 	fi
 done
-echo "$text" | grep -qF '/e\e]52;c;aGk=\x07\u202eevil' || fail "cgroup not shown escaped: $text"
+grep -qF '/e\e]52;c;aGk=\x07\u202eevil' <<<"$text" || fail "cgroup not shown escaped: $text"
 
 names_disk_json() {
 	json=$("$TT_BIN" -b -n 2 -d 0.3 --format json "${roots[@]}")
@@ -79,7 +79,7 @@ renamed() { grep -qF "$rlo" "/proc/$sleeper/comm"; }
 wait_until "hostile_strings did not set its comm" renamed
 text=$("$TT_BIN" -b -n 1 -d 0.2 --source proc -p "$sleeper")
 if printf '%s' "$text" | grep -qF "$rlo"; then fail "raw U+202E comm in text: $text"; fi
-echo "$text" | grep -qF ' ab\u202ecd ' || fail "comm not escaped: $text"
+grep -qF ' ab\u202ecd ' <<<"$text" || fail "comm not escaped: $text"
 json=$("$TT_BIN" -b -n 1 -d 0.2 --format json --source proc -p "$sleeper")
 if printf '%s' "$json" | grep -qF "$rlo"; then fail "raw U+202E comm in JSON: $json"; fi
 [ "$(echo "$json" | jq -r '.threads[0].comm')" = "ab${rlo}cd" ] || fail "comm in JSON: $json"

@@ -28,12 +28,12 @@ set -e
 err=$(cat /tmp/tt_labels_err.$$)
 out=$(cat /tmp/tt_labels.$$)
 rm -f /tmp/tt_labels.$$ /tmp/tt_labels_err.$$
-if [ $rc -ne 0 ] && echo "$err" | grep -q "BPF source"; then
+if [ $rc -ne 0 ] && grep -q "BPF source" <<<"$err"; then
 	echo "SKIP: BPF unavailable: $err"
 	exit 77
 fi
 [ $rc -eq 0 ] || fail "exit $rc: $err"
-echo "$err" | grep -q -- "--label missing: no function no_such_fn" || fail "missing function not reported: $err"
+grep -q -- "--label missing: no function no_such_fn" <<<"$err" || fail "missing function not reported: $err"
 
 # Intervals 2 to 4 (the first one may start mid-wait).
 tail=$(echo "$out" | tail -n 3)
@@ -49,7 +49,7 @@ w=$(share waiter "IO:DataFileRead")
 p=$(share phases "7")
 [ "$p" -ge 30 ] && [ "$p" -le 70 ] || fail "phases labelled in $p% of samples, expected ~50%: $tail"
 # The evil event name is escaped in JSON, and the raw ESC never printed.
-echo "$out" | grep -qF '"wait":"\u001b[31mLock:\u0007relation"' || fail "escaped label missing"
+grep -qF '"wait":"\u001b[31mLock:\u0007relation"' <<<"$out" || fail "escaped label missing"
 if printf '%s' "$out" | grep -q $'\033'; then fail "raw ESC in the output"; fi
 # Labels are gone after end_wait: some waiter samples carry none.
 echo "$tail" | jq -s -e '[.[] | .label_groups[] | select(.labels == {})] | length > 0' >/dev/null ||

@@ -63,7 +63,7 @@ msg=$("$TT_BIN" -b -n 1 -d 0.2 --source proc -p "$wl" --export "$dir/a.folded" 2
 rc=$?
 set -e
 [ $rc -eq 1 ] || fail "existing file: exit $rc"
-echo "$msg" | grep -q -- "--force" || fail "no hint at --force: $msg"
+grep -q -- "--force" <<<"$msg" || fail "no hint at --force: $msg"
 cmp -s "$dir/keep" "$dir/a.folded" || fail "existing file changed"
 "$TT_BIN" -b -n 1 -d 0.2 --source proc -p "$wl" --export "$dir/a.folded" --force \
 	>/dev/null 2>&1 || fail "--force refused"
@@ -86,7 +86,7 @@ set +e
 msg=$("$TT_BIN" -b -n 1 -d 0.2 --source proc --export "$dir/nodir/x.json" 2>&1 >/dev/null)
 rc=$?
 set -e
-[ $rc -eq 1 ] && echo "$msg" | grep -q "nodir/x.json" || fail "missing directory: $rc $msg"
+[ $rc -eq 1 ] && grep -q "nodir/x.json" <<<"$msg" || fail "missing directory: $rc $msg"
 
 # Run through sudo: the exported files are created by the user who ran sudo
 # (in a directory of theirs: they may not write in root's).
@@ -111,7 +111,7 @@ if mount -t tmpfs -o size=12k tmpfs "$dir/full" 2>/dev/null; then
 	rc=$?
 	set -e
 	[ $rc -eq 1 ] || fail "full disk: exit $rc"
-	echo "$msg" | grep -q "No space left" || fail "full disk message: $msg"
+	grep -q "No space left" <<<"$msg" || fail "full disk message: $msg"
 	[ -z "$(ls -A "$dir/full")" ] || fail "full disk left files: $(ls -A "$dir/full")"
 else
 	echo "note: cannot mount a tmpfs (not root?): full-disk check skipped"

@@ -19,5 +19,5 @@ rc=$?
 set -e
 rm -f "$bad"
 [ $rc -eq 2 ] || fail "a bad labels file must be a usage error, got $rc"
-echo "$msg" | grep -q "$bad:2: " || fail "the error must name the line: $msg"
+grep -q "$bad:2: " <<<"$msg" || fail "the error must name the line: $msg"
 echo PASS

@@ -41,14 +41,18 @@ exec $TT_BIN --source proc -d 0.5 -p $WL -w $TUI_TMP/$1.ttr'"
 
 # close_terminal TAG: kills the session under threadtop; it must go, and its recording replay.
 close_terminal() {
-	local start ms n
+	local start ms n p
 	tm kill-session -t "$S" 2>/dev/null
 	start=$(date +%s%N)
 	# (A hang-up that is missed leaves it running for good: the deadline
 	# only has to outlast a loaded machine's slow exit.)
 	wait_until "$TUI_WAIT" "threadtop ($1) to exit after its terminal closed" gone "$TT"
 	ms=$((($(date +%s%N) - start) / 1000000))
-	pgrep -f -- "-w $TUI_TMP/$1.ttr" >/dev/null && fail "$1: a threadtop process is left"
+	# threadtop's only: the tmux server's command line holds the same words
+	# until it has gone too (later, on a loaded machine).
+	for p in $(pgrep -f -- "-w $TUI_TMP/$1.ttr"); do
+		[ "$(cat "/proc/$p/comm" 2>/dev/null)" = threadtop ] && fail "$1: a threadtop process is left"
+	done
 	"$TT_BIN" -r "$TUI_TMP/$1.ttr" -b --format json >"$TUI_TMP/$1.json" 2>"$TUI_TMP/$1.err" ||
 		fail "$1: the recording does not replay: $(cat "$TUI_TMP/$1.err")"
 	grep -q "did not finish" "$TUI_TMP/$1.err" && fail "$1: the recording was not finished"
