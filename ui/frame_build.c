@@ -216,7 +216,7 @@ void table_pane_rows_own(struct tui *t)
 		return;
 	xgrow((void **)&t->rows_buf, &t->cap_rows, t->nr_rows ? t->nr_rows : 1,
 	      sizeof(*t->rows_buf));
-	if (t->nr_rows)
+	if (t->nr_rows && from)
 		memcpy(t->rows_buf, from, t->nr_rows * sizeof(*t->rows_buf));
 	t->rows = t->rows_buf;
 }
