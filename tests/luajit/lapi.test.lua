@@ -115,7 +115,9 @@ r = sp.report()
 t.ok(r.samples >= 5, "fib at 100 ms: samples (" .. r.samples .. ")")
 t.is(sum(r), r.samples, "counters sum to samples")
 t.ok(r.vmstate.LFUNC + r.vmstate.GC + r.vmstate.INTERP > 0, "LFUNC + GC + INTERP > 0")
-t.is(r.vmstate.FFUNC + r.vmstate.CFUNC, 0, "FFUNC + CFUNC == 0")
+-- fib is Lua code; the loop's check between chunks calls sp.report(), a C
+-- function, where a tick lands now and then (twice seen in CI's parallel runs).
+t.ok(r.vmstate.FFUNC + r.vmstate.CFUNC <= 1, "FFUNC + CFUNC <= 1 (the polling's report())")
 for _, st in ipairs({ "TRACE", "RECORD", "OPT", "ASM", "EXIT" }) do
   t.is(r.vmstate[st], 0, st .. " == 0 with the JIT off")
 end
