@@ -377,7 +377,8 @@ static void fill_table_cache(struct tui *t, struct table_cache *c, const struct 
 	c->sorted = 0;
 	c->show_exact = false;
 	c->key.valid = false;
-	if (model__query_into(t->model, q, &res) < 0)
+	/* The query walks every thread: the header's threads alive now come with it. */
+	if (model__query_into_now(t->model, q, &res, header_now_due(t) ? &t->header.now : NULL) < 0)
 		return;
 	/* Take the rows; copy what points into threads the model may free. */
 	c->rows = res.rows;

@@ -165,6 +165,7 @@ struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uin
 	if (t && start_ns && t->start_time_ns && t->start_time_ns != start_ns) {
 		u64map__remove(m->threads, tid);
 		thread_free(t);
+		m->threads_freed++;
 		t = NULL;
 	}
 	if (!t) {
@@ -180,6 +181,7 @@ struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uin
 		t->cur.state = TT_ST_UNKNOWN;
 		t->cur.syscall = TT_SYSCALL_NONE;
 		u64map__put(m->threads, tid, t);
+		m->threads_added++;
 	}
 	if (!t->start_time_ns)
 		t->start_time_ns = start_ns;
@@ -231,11 +233,25 @@ static void account_cpu(struct model *m, struct thread *t, uint64_t cpu_ns, uint
 	t->cpu_last_ns = cpu_ns;
 }
 
-static void count_key(struct thread *t, struct key_counts *kc, uint32_t sec, uint64_t time_ns)
+/* Brings kc's interval counts to the interval open now (see struct key_counts). */
+static void key_roll(const struct model *m, struct key_counts *kc)
+{
+	uint32_t epoch = (uint32_t)m->intervals;
+
+	if (kc->epoch == epoch)
+		return;
+	kc->last = kc->epoch + 1 == epoch ? kc->interval : 0;
+	kc->interval = 0;
+	kc->epoch = epoch;
+}
+
+static void count_key(const struct model *m, struct thread *t, struct key_counts *kc, uint32_t sec,
+		      uint64_t time_ns)
 {
 	size_t k = (size_t)(kc - t->keys);
 
 	t->last_seen_ns = time_ns;
+	key_roll(m, kc);
 	kc->interval++;
 	kc->session++;
 	RING_ADVANCE(t->key_rings[k], kc->ring_sec, sec);
@@ -244,7 +260,7 @@ static void count_key(struct thread *t, struct key_counts *kc, uint32_t sec, uin
 }
 
 /* Moves t's pending repeats into the counts of its current key. */
-void model_settle(struct thread *t)
+void model_settle(const struct model *m, struct thread *t)
 {
 	struct key_counts *kc;
 	uint32_t n = t->pending, slot;
@@ -253,6 +269,7 @@ void model_settle(struct thread *t)
 		return;
 	t->pending = 0;
 	kc = &t->keys[t->cur_key];
+	key_roll(m, kc);
 	kc->interval += n;
 	kc->session += n;
 	RING_ADVANCE(t->key_rings[t->cur_key], kc->ring_sec, t->pending_sec);
@@ -268,12 +285,12 @@ void model_count_sample(struct model *m, struct thread *t, struct sample_key *ke
 	uint32_t sec = model_sec(m, time_ns);
 	struct key_counts *kc;
 
-	model_settle(t);
+	model_settle(m, t);
 	key->labels_id = t->labels_id;
 	kc = key_get(t, key, sec);
 	t->cur = *key;
 	t->cur_key = (uint32_t)(kc - t->keys);
-	count_key(t, kc, sec, time_ns);
+	count_key(m, t, kc, sec, time_ns);
 }
 
 static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
@@ -463,18 +480,15 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 	size_t pos = 0;
 
 	model__advance(m, now_ns);
-	model_repeat_flush(m);
+	model_repeat_flush_settled(m);
 	while (model_thread_next(m, &pos, &t)) {
 		if (t->last_seen_ns + m->opts.retain_ns < now_ns) {
 			u64map__remove_at(m->threads, &pos);
 			thread_free(t);
+			m->threads_freed++;
 			continue;
 		}
-		model_settle(t);
-		for (size_t i = 0; i < t->nr_keys; i++) {
-			t->keys[i].last = t->keys[i].interval;
-			t->keys[i].interval = 0;
-		}
+		model_settle(m, t); /* the keys move on when next counted (key_roll) */
 		trace_end_interval(m, t);
 		if (t->cpu_first_ns != UINT64_MAX) {
 			t->cpu_last_interval_ns = t->cpu_last_ns - t->cpu_interval_ns;

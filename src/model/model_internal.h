@@ -26,10 +26,16 @@ struct sample_key {
 /* Counters of one sample key of one thread, per window. */
 struct key_counts {
 	struct sample_key key;
+	/*
+	 * interval counts interval number epoch (m->intervals then), last the
+	 * one before it: an interval's end touches no key, the next count
+	 * moves them on (key_roll), readers look at epoch (model_key_samples).
+	 */
 	uint32_t interval;
-	uint32_t last; /* the last complete interval */
+	uint32_t last;
 	uint64_t session;
 	uint32_t ring_sec; /* newest second written into the key's minute ring */
+	uint32_t epoch;
 };
 
 struct thread {
@@ -125,6 +131,11 @@ struct model {
 	uint32_t cap_runs;    /* runs allocated */
 	uint32_t repeat_pass; /* passes ended (TT_EV_TICK), for the runs' stamps */
 	bool stale_flushed;   /* runs not confirmed by this pass are counted */
+	/*
+	 * Bumped when a thread is freed: the runs' cached thread pointers go
+	 * stale; and when one is added: a run's cached NULL may have a thread now.
+	 */
+	uint64_t threads_freed, threads_added;
 
 	/* Processes and the box (model_procs.c). */
 	struct u64map *procs; /* pid -> struct proc_entry, or NULL before the first */
@@ -199,7 +210,7 @@ void model_clock_tick(struct model *m, const struct tt_tick *tick);
 void model_clock_end_interval(struct model *m);
 
 /* Moves t's pending repeats into the counts of its current key. */
-void model_settle(struct thread *t);
+void model_settle(const struct model *m, struct thread *t);
 
 /*
  * model_repeat.c: TT_EV_THREAD_REPEAT. Counts are read only after
@@ -209,6 +220,7 @@ void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r);
 void model_repeat_tick(struct model *m);
 void model_repeat_before_sample(struct model *m);
 void model_repeat_flush(struct model *m);
+void model_repeat_flush_settled(struct model *m);
 void model_repeat_free(struct model *m);
 
 /* model_traced.c: the record types of tracing and on-CPU sampling. */
@@ -262,8 +274,8 @@ bool model_filter_thread(const struct model *m, const struct model_filter *f,
 			 const struct thread *t);
 bool model_filter_key(const struct model *m, const struct model_filter *f,
 		      const struct sample_key *k);
-uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window window,
-			   uint32_t now_sec);
+uint64_t model_key_samples(const struct model *m, const struct thread *t, size_t i,
+			   enum model_window window, uint32_t now_sec);
 
 /* model_age.c: ids of a newly ingested stack; at an interval's end, what ages out. */
 void model_age_stack_seen(struct model *m, uint32_t id);

@@ -294,7 +294,7 @@ static void add_thread(struct builder *b, const struct thread *t)
 
 		if (!model_filter_key(b->m, f, &kc->key))
 			continue;
-		n = model_key_samples(t, i, b->q->window, b->now_sec);
+		n = model_key_samples(b->m, t, i, b->q->window, b->now_sec);
 		if (!n)
 			continue;
 		if (!b->q->dims && b->nr) {
@@ -552,6 +552,12 @@ int model__query_into(struct model *m, const struct model_query *q, struct model
 	return run_query(m, q, res, true, NULL);
 }
 
+int model__query_into_now(struct model *m, const struct model_query *q, struct model_result *res,
+			  struct model_now *now)
+{
+	return run_query(m, q, res, true, now);
+}
+
 int model__box(struct model *m, enum model_window window, struct model_result *ret,
 	       struct model_now *now)
 {
@@ -594,7 +600,7 @@ int model__thread_syscalls(struct model *m, uint32_t tid, enum model_window wind
 		return -ENOENT;
 	for (size_t i = 0; i < t->nr_keys; i++) {
 		const struct key_counts *kc = &t->keys[i];
-		uint64_t n = model_key_samples(t, i, window, now_sec);
+		uint64_t n = model_key_samples(m, t, i, window, now_sec);
 		size_t j;
 
 		if (!n || kc->key.syscall < 0)
@@ -651,7 +657,7 @@ int model__stack_samples_except(struct model *m, const struct model_query *q,
 
 			if (!model_filter_key(m, &q->filter, &kc->key))
 				continue;
-			n = model_key_samples(t, i, q->window, now_sec);
+			n = model_key_samples(m, t, i, q->window, now_sec);
 			if (!n)
 				continue;
 			total += n;

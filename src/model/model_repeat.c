@@ -9,10 +9,11 @@
  * struct tt_thread_repeat), so a block's record usually lists exactly the
  * tids of its record of the pass before. Such a record only bumps the count
  * of its block's run; the threads take the run's count (into t->pending,
- * then their key, see model_settle) when the list changes, the second
- * changes, or a reader flushes. Touching 1,000 threads all over the heap 20
- * times a second cost more than the rest of the tick's user-space work; a
- * thread that changes costs the lookups of its block only.
+ * then their key, see model_settle) when the list changes, a third second
+ * begins, or a reader flushes (the interval's end). Touching 1,000 threads
+ * all over the heap 20 times a second cost more than the rest of the tick's
+ * user-space work; a thread that changes costs the lookups of its block
+ * only.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,13 +27,34 @@
  */
 #define MAX_RUNS 32768
 
+/* Passes of a run in one second, not yet counted. */
+struct run_part {
+	uint32_t count;	  /* the passes */
+	uint32_t sec;	  /* their second (model_sec) */
+	uint64_t time_ns; /* the latest of them */
+};
+
 struct repeat_run {
 	uint32_t *tids;
+	/*
+	 * The threads of tids, looked up once per list: on an idle box the
+	 * lists stay, and a hash look-up per thread a second was a tenth of
+	 * the TUI's CPU beside 100,000 threads. Valid while ts_freed is
+	 * 1 + m->threads_freed (no thread freed since) and, if the list has
+	 * tids with no thread (ts_nulls), ts_added is m->threads_added.
+	 */
+	struct thread **ts;
+	uint64_t ts_freed, ts_added;
+	uint32_t ts_nulls;
 	uint32_t nr, cap;
-	uint32_t pass;	  /* 1 + the pass (m->repeat_pass) that last confirmed the run */
-	uint32_t count;	  /* passes that repeated this list, not yet counted */
-	uint32_t sec;	  /* the second of those passes (model_sec) */
-	uint64_t time_ns; /* the latest of them */
+	uint32_t pass; /* 1 + the pass (m->repeat_pass) that last confirmed the run */
+	/*
+	 * Passes that repeated this list, not yet counted, of two seconds at
+	 * most: a new second does not make every thread take its run's count
+	 * then, only the interval's end (or a reader) does, the one walk a
+	 * second. prev.count is 0 unless cur.count is not.
+	 */
+	struct run_part prev, cur;
 };
 
 static void repeat_thread(struct model *m, struct thread *t, uint32_t n, uint32_t sec,
@@ -50,36 +72,70 @@ static void repeat_thread(struct model *m, struct thread *t, uint32_t n, uint32_
 			return;
 	}
 	if (t->pending && t->pending_sec != sec)
-		model_settle(t);
+		model_settle(m, t);
 	t->pending += n;
 	t->pending_sec = sec;
 }
 
-/* Counts n repeats of each of the tids; lookups first, so cache misses overlap. */
-static void repeat_tids(struct model *m, const uint32_t *tids, uint32_t nr, uint32_t n,
-			uint32_t sec, uint64_t time_ns)
+/*
+ * Counts the repeats of the parts (older first; a part of count 0 is none)
+ * for each of the threads (NULL: no such thread), and with settle moves
+ * them into the thread's key at once, while it is in the cache. The threads
+ * are asked for ahead, the first line and the one with the keys a settle
+ * writes, so that the cache misses overlap.
+ */
+static void repeat_threads(struct model *m, struct thread *const *ts, uint32_t nr,
+			   const struct run_part *older, const struct run_part *newer, bool settle)
+{
+	enum { AHEAD = 48 };
+
+	for (uint32_t i = 0; i < nr; i++) {
+		if (i + AHEAD < nr && ts[i + AHEAD]) {
+			__builtin_prefetch(ts[i + AHEAD], 1);
+			__builtin_prefetch((const char *)ts[i + AHEAD] + 64);
+		}
+		if (older->count)
+			repeat_thread(m, ts[i], older->count, older->sec, older->time_ns);
+		repeat_thread(m, ts[i], newer->count, newer->sec, newer->time_ns);
+		if (settle && ts[i])
+			model_settle(m, ts[i]);
+	}
+}
+
+/* Counts one repeat of each of the tids, looked up a chunk at a time. */
+static void repeat_tids(struct model *m, const uint32_t *tids, uint32_t nr, uint32_t sec,
+			uint64_t time_ns)
 {
 	enum { CHUNK = 64 };
+	const struct run_part none = {0}, one = {1, sec, time_ns};
 	struct thread *ts[CHUNK];
 
 	for (uint32_t base = 0; base < nr; base += CHUNK) {
 		uint32_t k = nr - base < CHUNK ? nr - base : CHUNK;
 
-		for (uint32_t i = 0; i < k; i++) {
-			ts[i] = u64map__get(m->threads, tids[base + i]);
-			if (ts[i])
-				__builtin_prefetch(ts[i], 1);
-		}
 		for (uint32_t i = 0; i < k; i++)
-			repeat_thread(m, ts[i], n, sec, time_ns);
+			ts[i] = u64map__get(m->threads, tids[base + i]);
+		repeat_threads(m, ts, k, &none, &one, false);
 	}
 }
 
-static void flush_run(struct model *m, struct repeat_run *run)
+static void flush_run(struct model *m, struct repeat_run *run, bool settle)
 {
-	if (run->count)
-		repeat_tids(m, run->tids, run->nr, run->count, run->sec, run->time_ns);
-	run->count = 0;
+	if (!run->cur.count)
+		return;
+	if (run->ts_freed != m->threads_freed + 1 ||
+	    (run->ts_nulls && run->ts_added != m->threads_added)) {
+		run->ts_nulls = 0;
+		for (uint32_t i = 0; i < run->nr; i++) {
+			run->ts[i] = u64map__get(m->threads, run->tids[i]);
+			run->ts_nulls += !run->ts[i];
+		}
+		run->ts_freed = m->threads_freed + 1;
+		run->ts_added = m->threads_added;
+	}
+	repeat_threads(m, run->ts, run->nr, &run->prev, &run->cur, settle);
+	run->prev.count = 0;
+	run->cur.count = 0;
 }
 
 void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r)
@@ -99,29 +155,38 @@ void model_repeat_ingest(struct model *m, const struct tt_thread_repeat *r)
 	run = r->block < MAX_RUNS ? &m->runs[r->block] : NULL;
 	/* Past the runs, or a second record of the block in this pass: counted at once. */
 	if (!run || run->pass == m->repeat_pass + 1) {
-		repeat_tids(m, r->tids, r->nr, 1, sec, r->hdr.time_ns);
+		repeat_tids(m, r->tids, r->nr, sec, r->hdr.time_ns);
 		return;
 	}
 	run->pass = m->repeat_pass + 1;
 	m->stale_flushed = false;
 	if (r->block >= m->nr_runs)
 		m->nr_runs = r->block + 1;
-	if (run->count && run->sec == sec && run->nr == r->nr &&
-	    !memcmp(run->tids, r->tids, r->nr * sizeof(*r->tids))) {
-		run->count++;
-		run->time_ns = r->hdr.time_ns;
+	/* The same list (counted or flushed by a reader since): its threads stay cached. */
+	if (run->nr == r->nr && !memcmp(run->tids, r->tids, r->nr * sizeof(*r->tids))) {
+		if (run->cur.count && run->cur.sec == sec) {
+			run->cur.count++;
+			run->cur.time_ns = r->hdr.time_ns;
+			return;
+		}
+		if (run->cur.count && !run->prev.count && sec > run->cur.sec) {
+			run->prev = run->cur; /* the old second waits beside the new one */
+		} else {
+			flush_run(m, run, false);
+		}
+		run->cur = (struct run_part){1, sec, r->hdr.time_ns};
 		return;
 	}
-	flush_run(m, run);
+	flush_run(m, run, false);
 	if (r->nr > run->cap) {
 		run->cap = r->nr;
 		run->tids = xrealloc(run->tids, run->cap * sizeof(*run->tids));
+		run->ts = xrealloc(run->ts, run->cap * sizeof(*run->ts));
 	}
 	memcpy(run->tids, r->tids, r->nr * sizeof(*r->tids));
 	run->nr = r->nr;
-	run->count = 1;
-	run->sec = sec;
-	run->time_ns = r->hdr.time_ns;
+	run->ts_freed = 0; /* a new list: its threads are looked up at its first flush */
+	run->cur = (struct run_part){1, sec, r->hdr.time_ns};
 }
 
 /* Runs this pass has not confirmed (so far) are lists of older passes. */
@@ -129,7 +194,7 @@ static void flush_stale(struct model *m)
 {
 	for (uint32_t i = 0; i < m->nr_runs; i++)
 		if (m->runs[i].pass != m->repeat_pass + 1)
-			flush_run(m, &m->runs[i]);
+			flush_run(m, &m->runs[i], false);
 	m->stale_flushed = true;
 }
 
@@ -156,13 +221,22 @@ void model_repeat_tick(struct model *m)
 void model_repeat_flush(struct model *m)
 {
 	for (uint32_t i = 0; i < m->nr_runs; i++)
-		flush_run(m, &m->runs[i]);
+		flush_run(m, &m->runs[i], false);
+}
+
+/* At an interval's end: the threads' counts are settled as they are flushed. */
+void model_repeat_flush_settled(struct model *m)
+{
+	for (uint32_t i = 0; i < m->nr_runs; i++)
+		flush_run(m, &m->runs[i], true);
 }
 
 void model_repeat_free(struct model *m)
 {
-	for (uint32_t i = 0; i < m->nr_runs; i++)
+	for (uint32_t i = 0; i < m->nr_runs; i++) {
 		free(m->runs[i].tids);
+		free(m->runs[i].ts);
+	}
 	free(m->runs);
 	m->runs = NULL;
 	m->nr_runs = 0;

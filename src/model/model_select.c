@@ -96,22 +96,25 @@ bool model_filter_key(const struct model *m, const struct model_filter *f,
 	return true;
 }
 
-uint64_t model_key_samples(const struct thread *t, size_t i, enum model_window window,
-			   uint32_t now_sec)
+uint64_t model_key_samples(const struct model *m, const struct thread *t, size_t i,
+			   enum model_window window, uint32_t now_sec)
 {
 	const struct key_counts *kc = &t->keys[i];
-	/* Repeats not yet settled into the current key (model.c) count too. */
+	/* Repeats not yet settled into the current key (model.c) count too: they are this interval's. */
 	uint64_t pending = i == t->cur_key ? t->pending : 0;
+	uint32_t epoch = (uint32_t)m->intervals;
 
 	switch (window) {
 	case WIN_INTERVAL:
-		return kc->interval + pending;
+		return (kc->epoch == epoch ? kc->interval : 0) + pending;
 	case WIN_MINUTE:
 		if (t->pending_sec > now_sec || now_sec - t->pending_sec >= MINUTE_SLOTS)
 			pending = 0;
 		return ring_sum_u16(t->key_rings[i], kc->ring_sec, now_sec) + pending;
 	case WIN_LAST:
-		return kc->last;
+		if (kc->epoch == epoch)
+			return kc->last;
+		return kc->epoch + 1 == epoch ? kc->interval : 0;
 	default:
 		return kc->session + pending;
 	}

@@ -90,7 +90,7 @@ int model__thread_stacks(struct model *m, enum model_window window,
 		pcomm = model_process_comm_memo(m, t, &pcomms);
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct key_counts *kc = &t->keys[i];
-			uint64_t n = model_key_samples(t, i, window, now_sec);
+			uint64_t n = model_key_samples(m, t, i, window, now_sec);
 
 			if (!n || !model_filter_key(m, filter, &kc->key))
 				continue;

@@ -59,7 +59,7 @@ uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
 
 			if ((k->state == TT_ST_R || k->state == TT_ST_Q) && k->ustack_id)
 				top_add(&top, k->ustack_id,
-					model_key_samples(t, i, window, now_sec));
+					model_key_samples(m, t, i, window, now_sec));
 		}
 	}
 	for (size_t i = 1; i < top.nr; i++)

@@ -212,9 +212,13 @@ static void lazy_repeats_read_exactly_at_any_tick(void **state)
  * the same tids pass after pass are counted as runs. One thread in three
  * changes every 13 ticks (leaving the lists, which shifts every later
  * record), another is new at tick 50, one exits at tick 90: at any tick the
- * counts equal those of full samples.
+ * counts equal those of full samples. An interval is interval_ticks long; it
+ * ends before the pass at its end or, end_late, after it (as live, where the
+ * pass of the new second comes in first); the models are read every
+ * check_every ticks (a read flushes the runs, so a long gap lets runs span
+ * seconds).
  */
-static void count_runs(bool by_block)
+static void count_runs(bool by_block, int interval_ticks, bool end_late, int check_every)
 {
 	struct model *full = model__new(NULL), *rep = model__new(NULL);
 	const uint32_t per_record = 3, nr = 9;
@@ -225,7 +229,7 @@ static void count_runs(bool by_block)
 		uint64_t t = T0 + (uint64_t)i * TICK;
 		uint32_t list[16], n = 0, block = 0;
 
-		if (i && i % 20 == 0) {
+		if (!end_late && i && i % interval_ticks == 0) {
 			model__end_interval(full, t);
 			model__end_interval(rep, t);
 		}
@@ -260,7 +264,11 @@ static void count_runs(bool by_block)
 			repeat_block(rep, t, by_block ? block : 0, list, n);
 		tick(full, t);
 		tick(rep, t);
-		if (i % 5 != 4)
+		if (end_late && i && i % interval_ticks == 0) {
+			model__end_interval(full, t + 1);
+			model__end_interval(rep, t + 1);
+		}
+		if (i % check_every != check_every - 1)
 			continue;
 		for (uint32_t tid = 20; tid < 20 + nr; tid++)
 			assert_same_in_every_window(full, rep, tid);
@@ -271,13 +279,76 @@ static void count_runs(bool by_block)
 
 static void runs_of_repeat_records_count_exactly(void **state)
 {
-	count_runs(false);
+	count_runs(false, 20, false, 5);
 }
 
 /* Records cut at the sender's block bounds: a change re-lists its block only. */
 static void runs_of_blocks_count_exactly(void **state)
 {
-	count_runs(true);
+	count_runs(true, 20, false, 5);
+}
+
+/*
+ * Runs hold the passes of two seconds before their threads take them: read
+ * rarely, with intervals that end after a new second's first pass, or
+ * mid-second every 2.5 s, the counts are still those of full samples.
+ */
+static void runs_across_seconds_count_exactly(void **state)
+{
+	count_runs(true, 20, true, 47);
+	count_runs(true, 50, true, 47);
+	count_runs(true, 50, false, 61);
+	count_runs(false, 30, true, 200);
+}
+
+/*
+ * A run keeps its threads' pointers while its list stays: a thread freed
+ * meanwhile (its tid came back as another thread, with another start time)
+ * is looked up again, never read from freed memory (ASan), and a tid with
+ * no thread yet is found once it has one.
+ */
+static void cached_threads_follow_frees_and_adds(void **state)
+{
+	struct model *m = model__new(NULL);
+	uint32_t tids[] = {12, 13}, later = 14;
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), T0 + 3 * TICK},
+		.pid = 10,
+		.tid = 13,
+		.start_time_ns = 2, /* not 1: another thread with tid 13 */
+		.weight_us = 50000,
+		.state = TT_ST_D,
+	};
+	uint64_t t = T0;
+
+	model__advance(m, T0);
+	sample(m, T0, 12, TT_ST_S, 0, 5, 0);
+	sample(m, T0, 13, TT_ST_S, 0, 5, 0);
+	tick(m, T0);
+	for (int i = 1; i <= 2; i++) {
+		t = T0 + (uint64_t)i * TICK;
+		repeat_block(m, t, 0, tids, 2);
+		repeat_block(m, t, 1, &later, 1); /* 14 has no thread yet */
+		tick(m, t);
+	}
+	model__advance(m, t);
+	assert_int_equal(query_tid(m, WIN_INTERVAL, 13).samples, 3); /* the run's pointers cached */
+	strcpy(s.comm, "sleeper");
+	model__ingest(m, &s.hdr); /* frees the first tid 13 */
+	sample(m, T0 + 3 * TICK, 14, TT_ST_S, 0, 5, 0);
+	tick(m, T0 + 3 * TICK);
+	for (int i = 4; i <= 6; i++) {
+		t = T0 + (uint64_t)i * TICK;
+		repeat_block(m, t, 0, tids, 2);
+		repeat_block(m, t, 1, &later, 1);
+		tick(m, t);
+	}
+	model__advance(m, t);
+	assert_int_equal(query_tid(m, WIN_INTERVAL, 12).samples, 6);
+	assert_int_equal(query_tid(m, WIN_INTERVAL, 13).samples, 4); /* its sample, 3 repeats */
+	assert_int_equal(query_tid(m, WIN_INTERVAL, 13).state_samples[TT_ST_D], 4);
+	assert_int_equal(query_tid(m, WIN_INTERVAL, 14).samples, 4);
+	model__free(m);
 }
 
 /* A repeat names threads the model has no sample of: they are skipped. */
@@ -332,6 +403,8 @@ int main(void)
 		cmocka_unit_test(lazy_repeats_read_exactly_at_any_tick),
 		cmocka_unit_test(runs_of_repeat_records_count_exactly),
 		cmocka_unit_test(runs_of_blocks_count_exactly),
+		cmocka_unit_test(runs_across_seconds_count_exactly),
+		cmocka_unit_test(cached_threads_follow_frees_and_adds),
 		cmocka_unit_test(unknown_tids_are_skipped),
 		cmocka_unit_test(repeated_threads_age_out),
 	};
