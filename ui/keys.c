@@ -20,7 +20,8 @@ const struct key_help keys_help[] = {
 	{"Enter", "drill down: narrow every pane to the selected row"},
 	{"Esc / Backspace", "back up one drill-down level, or clear the filter"},
 	{"/ or F3", "search (incremental); n: next match"},
-	{"\\ or F4", "filter rows by text; Esc in the prompt clears it"},
+	{"\\ or F4",
+	 "filter rows by text; in the prompt Esc clears it, Ctrl-U the line, Ctrl-W a word"},
 	{"< > or F6", "sort by the previous / next column, or pick one"},
 	{"F2", "Setup: the Threads pane's columns, kept in ~/.config/threadtop/threadtoprc"},
 	{"I", "reverse the sort order"},
@@ -90,6 +91,10 @@ static void set_not_found(struct view *v, const char *text)
 	snprintf(v->status, sizeof(v->status), "not found: %.60s", text);
 }
 
+/* The line-editing keys of a shell's prompt: ^U clears the line, ^W the word before the cursor. */
+#define KEY_CTRL_U 0x15
+#define KEY_CTRL_W 0x17
+
 static bool edit_key(char *buf, size_t cap, int key)
 {
 	size_t len = strlen(buf);
@@ -97,6 +102,18 @@ static bool edit_key(char *buf, size_t cap, int key)
 	if (key == UK_BACKSPACE || key == 127 || key == 8) {
 		if (len)
 			buf[len - 1] = '\0';
+		return true;
+	}
+	if (key == KEY_CTRL_U) {
+		buf[0] = '\0';
+		return true;
+	}
+	if (key == KEY_CTRL_W) {
+		while (len && buf[len - 1] == ' ')
+			len--;
+		while (len && buf[len - 1] != ' ')
+			len--;
+		buf[len] = '\0';
 		return true;
 	}
 	if (key >= 32 && key < 127 && len + 1 < cap) {

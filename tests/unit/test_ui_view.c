@@ -279,6 +279,22 @@ static void search_and_filter(void **state)
 	assert_string_equal(v.edit, "pg");
 	keys_dispatch(&v, &e, UK_ESC);
 	assert_string_equal(v.filter, "");
+
+	/* A shell's line keys: ^W takes the last word, ^U the whole line, live. */
+	keys_dispatch(&v, &e, '\\');
+	keys_dispatch(&v, &e, 'a');
+	keys_dispatch(&v, &e, ' ');
+	keys_dispatch(&v, &e, 'p');
+	keys_dispatch(&v, &e, 'g');
+	assert_string_equal(v.filter, "a pg");
+	assert_int_equal(keys_dispatch(&v, &e, 0x17), RX_REQUERY);
+	assert_string_equal(v.filter, "a ");
+	keys_dispatch(&v, &e, 'x');
+	assert_int_equal(keys_dispatch(&v, &e, 0x15), RX_REQUERY);
+	assert_string_equal(v.filter, "");
+	assert_string_equal(v.edit, "");
+	keys_dispatch(&v, &e, UK_ENTER);
+	assert_int_equal(v.mode, MODE_NORMAL);
 }
 
 static void toggles_help_picker(void **state)
