@@ -694,7 +694,16 @@ static int attach_iters(struct bpf_source *bs, char *err, size_t errlen)
 	return 0;
 }
 
-int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen)
+/*
+ * The on-CPU sampler's events, one CPU clock per CPU, opened disabled (the
+ * attach enables them). Opened while threadtop still has all its
+ * privileges: Debian's kernels (perf_event_paranoid 3, their
+ * SECURITY_PERF_EVENTS_RESTRICT patch) refuse perf_event_open without
+ * CAP_SYS_ADMIN, which is dropped once the sources are set up, before a
+ * deferred on-CPU sampler (the TUI's) is attached. On failure the message is
+ * in err and kept for the attach (bs->perf_open_err).
+ */
+int bpf_load__open_perf(struct bpf_source *bs, char *err, size_t errlen)
 {
 	struct perf_event_attr attr = {
 		.type = PERF_TYPE_SOFTWARE,
@@ -702,35 +711,56 @@ int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen)
 		.config = PERF_COUNT_SW_CPU_CLOCK,
 		.sample_freq = bs->opts.cpu_hz,
 		.freq = 1,
+		.disabled = 1,
 	};
-	int attached = 0;
 
 	bs->perf_links = xcalloc((size_t)bs->nr_cpus, sizeof(*bs->perf_links));
-	bs->perf_fds = xcalloc((size_t)bs->nr_cpus, sizeof(int));
+	bs->perf_fds = xmalloc((size_t)bs->nr_cpus * sizeof(int));
+	for (int cpu = 0; cpu < bs->nr_cpus; cpu++)
+		bs->perf_fds[cpu] = -1;
 	for (int cpu = 0; cpu < bs->nr_cpus; cpu++) {
 		int fd =
 			(int)syscall(SYS_perf_event_open, &attr, -1, cpu, -1, PERF_FLAG_FD_CLOEXEC);
 
-		bs->perf_fds[cpu] = fd;
+		if (fd < 0 && errno == ENODEV)
+			continue; /* offline CPU */
 		if (fd < 0) {
-			if (errno == ENODEV)
-				continue; /* offline CPU */
-			int e = errno;
-
-			snprintf(err, errlen,
+			bs->perf_open_e = -errno;
+			snprintf(bs->perf_open_err, sizeof(bs->perf_open_err),
 				 "BPF source: perf_event_open (CPU clock, CPU %d): %s; "
 				 "use --cpu-hz 0 to go without on-CPU stacks",
-				 cpu, strerror(e));
-			return -e;
+				 cpu, strerror(-bs->perf_open_e));
+			snprintf(err, errlen, "%s", bs->perf_open_err);
+			return bs->perf_open_e;
 		}
+		bs->perf_fds[cpu] = fd;
+	}
+	return 0;
+}
+
+/* Attaches the on-CPU sampler to its events (opened now unless they were). */
+int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen)
+{
+	int attached = 0, e;
+
+	if (bs->perf_open_e) {
+		snprintf(err, errlen, "%s", bs->perf_open_err);
+		return bs->perf_open_e;
+	}
+	if (!bs->perf_fds && (e = bpf_load__open_perf(bs, err, errlen)) < 0)
+		return e;
+	for (int cpu = 0; cpu < bs->nr_cpus; cpu++) {
+		int fd = bs->perf_fds[cpu];
+
+		if (fd < 0)
+			continue;
 		bs->perf_links[cpu] =
 			bpf_program__attach_perf_event(bs->oncpu->progs.sample_cpu, fd);
 		if (!bs->perf_links[cpu]) {
-			int e = errno;
-
+			e = -errno;
 			snprintf(err, errlen, "BPF source: cannot attach the on-CPU sampler: %s",
-				 strerror(e));
-			return -e;
+				 strerror(-e));
+			return e;
 		}
 		attached++;
 	}
@@ -860,6 +890,12 @@ int bpf_load__attach(struct bpf_source *bs, char *err, size_t errlen)
 	}
 	if (!e && bs->oncpu)
 		e = bpf_load__attach_perf(bs, err, errlen);
+	else if (!e && bs->late && bs->opts.cpu_hz) {
+		char why[256];
+
+		/* Now, with the privileges it needs; attached when verified (bpf_late.c). */
+		bpf_load__open_perf(bs, why, sizeof(why));
+	}
 	if (!e)
 		e = attach_tracing(bs, err, errlen);
 	return e;

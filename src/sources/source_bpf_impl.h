@@ -71,7 +71,9 @@ struct bpf_source {
 	struct bpf_labels *labels;
 	struct bpf_luajit *luajit; /* LuaJIT samples (bpf_luajit.c), NULL = none */
 	struct bpf_link **perf_links;
-	int *perf_fds;
+	int *perf_fds;		 /* -1: an offline CPU */
+	int perf_open_e;	 /* why they could not be opened: -errno, 0 = they were */
+	char perf_open_err[256]; /* and what to say */
 	int nr_cpus;
 	struct ring_buffer *rb;
 	/* The ring's consumer and producer positions, a page each, read-only (bpf_ring_drain.c). */
@@ -183,6 +185,7 @@ void bpf_load__log_checked(const struct threads_bpf *t, bool one_pass);
 void bpf_load__note_no_kfunc(const char *name);
 /* Notes the programs of every loaded object again (the thread sampler changed). */
 void bpf_load__note_all(struct bpf_source *bs);
+int bpf_load__open_perf(struct bpf_source *bs, char *err, size_t errlen);
 int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen);
 
 /*
