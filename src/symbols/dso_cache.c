@@ -239,6 +239,26 @@ struct dso *dso_cache__get_fd(struct dso_cache *c, int fd, uint64_t dev, uint64_
 	return d;
 }
 
+struct dso *dso_cache__find_file(const struct dso_cache *c, uint64_t dev, uint64_t ino)
+{
+	struct dso *found = NULL;
+	size_t pos = 0;
+	uint64_t key;
+	void *head;
+
+	if (!dev) /* no file: images in memory (the vdso) have device 0 */
+		return NULL;
+	while (u64map__next(c->by_key, &pos, &key, &head))
+		for (struct dso *d = head; d; d = d->next) {
+			if (d->dev != dev || d->ino != ino)
+				continue;
+			if (found)
+				return NULL; /* rewritten in place: which one was mapped? */
+			found = d;
+		}
+	return found;
+}
+
 struct dso *dso_cache__get_mem(struct dso_cache *c, const void *buf, size_t len, const char *name)
 {
 	struct elf_syms *es;

@@ -34,6 +34,14 @@ void dso_cache__free(struct dso_cache *c);
  */
 struct dso *dso_cache__get_fd(struct dso_cache *c, int fd, uint64_t dev, uint64_t ino,
 			      const char *path, const char *root);
+/*
+ * The file of device dev and inode ino read before (for this process or
+ * another), when it can no longer be opened (the process mapping it has
+ * exited, with its /proc/PID/map_files): NULL when none is cached, or when
+ * two are (the file was rewritten in place: which one was mapped is not
+ * known). A walk over the cache: for the failure path only.
+ */
+struct dso *dso_cache__find_file(const struct dso_cache *c, uint64_t dev, uint64_t ino);
 /* Same for an ELF image in memory (the vdso), named name. */
 struct dso *dso_cache__get_mem(struct dso_cache *c, const void *buf, size_t len, const char *name);
 

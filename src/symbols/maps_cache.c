@@ -4,7 +4,10 @@
  * /proc/PID/maps per process and per re-read, whoever asks first.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "maps_cache.h"
 #include "u64map.h"
@@ -15,8 +18,14 @@ struct process_maps {
 	uint32_t pid;
 	unsigned holders;	/* bit per user */
 	struct proc_maps *maps; /* NULL when unreadable */
+	bool gone;		/* the last read found the process exited (see maps_cache.h) */
 	uint64_t generation;
 	uint64_t read_ns;
+	/* The executable (/proc/PID/exe) when the maps were read; 0, 0 when
+	 * unreadable. Another one since means the process exec'd: its maps
+	 * are read again at once, whatever the re-read interval. */
+	uint64_t exe_dev, exe_ino;
+	uint64_t images; /* reads that found another executable than the read before */
 	void **slots[MAPS_CACHE_MAX_USERS]; /* per user, per maps entry; allocated on first use */
 };
 
@@ -71,6 +80,11 @@ int maps_cache__add_user(struct maps_cache *c)
 	return (int)c->nr_users++;
 }
 
+uint64_t maps_cache__reread_ns(const struct maps_cache *c)
+{
+	return c->reread_ns;
+}
+
 const char *maps_cache__proc_root(const struct maps_cache *c)
 {
 	return c->proc_root;
@@ -86,15 +100,51 @@ uint64_t maps_cache__reads(const struct maps_cache *c)
 	return c->reads;
 }
 
-/* A new generation: what users derived from the previous one is cleared. */
+/* The device and inode of the process's executable; 0, 0 when it is gone or unreadable. */
+static void exe_id(const struct process_maps *pm, uint64_t *ret_dev, uint64_t *ret_ino)
+{
+	char path[PATH_MAX];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%u/exe", pm->cache->proc_root, pm->pid);
+	if (stat(path, &st)) {
+		*ret_dev = *ret_ino = 0;
+		return;
+	}
+	*ret_dev = (uint64_t)st.st_dev;
+	*ret_ino = (uint64_t)st.st_ino;
+}
+
+/*
+ * A new generation: what users derived from the previous one is cleared.
+ * Except when the process has exited since the last read: what it mapped
+ * then is what its stacks still to be named hold, so those maps stay.
+ */
 static void read_maps(struct process_maps *pm)
 {
+	struct proc_maps *maps;
+	uint64_t dev, ino;
+	bool gone;
+
+	exe_id(pm, &dev, &ino); /* before the maps: an exec between them costs a re-read */
+	maps = proc_maps__read(pm->cache->proc_root, pm->pid);
+	/* No /proc/PID, or a zombie's empty maps: a live process maps its executable. */
+	gone = maps ? !proc_maps__count(maps) : errno == ENOENT || errno == ESRCH;
+	pm->read_ns = monotonic_ns();
+	pm->cache->reads++;
+	pm->gone = gone;
+	if (gone && proc_maps__count(pm->maps)) {
+		proc_maps__free(maps);
+		return;
+	}
 	clear_slots(pm);
 	proc_maps__free(pm->maps);
-	pm->maps = proc_maps__read(pm->cache->proc_root, pm->pid);
-	pm->read_ns = monotonic_ns();
+	pm->maps = maps;
+	if (pm->generation && (dev != pm->exe_dev || ino != pm->exe_ino))
+		pm->images++;
+	pm->exe_dev = dev;
+	pm->exe_ino = ino;
 	pm->generation++;
-	pm->cache->reads++;
 }
 
 struct process_maps *maps_cache__hold(struct maps_cache *c, uint32_t pid, unsigned user)
@@ -138,12 +188,33 @@ uint64_t process_maps__generation(const struct process_maps *pm)
 	return pm->generation;
 }
 
+bool process_maps__gone(const struct process_maps *pm)
+{
+	return pm->gone;
+}
+
+uint64_t process_maps__images(const struct process_maps *pm)
+{
+	return pm->images;
+}
+
+/* Whether the process runs another executable than when its maps were read. */
+static bool exec_since_read(const struct process_maps *pm)
+{
+	uint64_t dev, ino;
+
+	exe_id(pm, &dev, &ino);
+	return (dev || ino) && (dev != pm->exe_dev || ino != pm->exe_ino);
+}
+
 const struct proc_map *process_maps__find(struct process_maps *pm, uint64_t addr)
 {
 	const struct proc_map *m = proc_maps__find(pm->maps, addr);
 
-	if (!m && monotonic_ns() - pm->read_ns >= pm->cache->reread_ns) {
-		read_maps(pm); /* mapped since the last read (dlopen, JIT)? */
+	/* Mapped since the last read (dlopen, JIT), or read before an exec
+	 * (a "threadtop run" child met before it ran its command)? */
+	if (!m && (monotonic_ns() - pm->read_ns >= pm->cache->reread_ns || exec_since_read(pm))) {
+		read_maps(pm);
 		m = proc_maps__find(pm->maps, addr);
 	}
 	return m;

@@ -4,7 +4,9 @@
  * shared by every module that needs them (the symbolizer and the DWARF
  * unwinder): a new process costs one read, not one per module. When an
  * address is in no mapping (dlopen, JIT code since), the maps are read again
- * at most once per reread interval, and that read serves every user.
+ * at most once per reread interval (at once after an exec), and that read
+ * serves every user. A process that has exited keeps the maps last read
+ * while it lived: its stacks still arriving are named with them.
  *
  * Each read has a generation number; each user gets one opaque slot per
  * mapping for what it derives from it (a symbol file, an unwind table),
@@ -14,6 +16,7 @@
 #ifndef THREADTOP_MAPS_CACHE_H
 #define THREADTOP_MAPS_CACHE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "proc_maps.h"
@@ -36,6 +39,8 @@ void maps_cache__free(struct maps_cache *c);
 
 /* A user id (0 <= id < MAPS_CACHE_MAX_USERS) for holds and slots, or -ENOSPC. */
 int maps_cache__add_user(struct maps_cache *c);
+/* The least time between two reads of a process (maps_cache_opts). */
+uint64_t maps_cache__reread_ns(const struct maps_cache *c);
 /* The proc root it reads; lives as long as c. */
 const char *maps_cache__proc_root(const struct maps_cache *c);
 /* Maps files read so far (by every user). */
@@ -53,15 +58,28 @@ struct process_maps *maps_cache__hold(struct maps_cache *c, uint32_t pid, unsign
 void maps_cache__release(struct process_maps *pm, unsigned user);
 
 uint32_t process_maps__pid(const struct process_maps *pm);
-/* The current read, or NULL when the maps could not be read. Lives until the next read. */
+/* The last read that found the process alive, or NULL when none did. Lives
+ * until the next read. */
 const struct proc_maps *process_maps__maps(const struct process_maps *pm);
 /* Counts the reads of this process: a user holding state derived from an
  * older generation (entries, caches by address) drops it. */
 uint64_t process_maps__generation(const struct process_maps *pm);
 /*
+ * Whether the last read found the process exited: no /proc/PID (ENOENT,
+ * ESRCH), or empty maps (a zombie: its memory is gone).
+ */
+bool process_maps__gone(const struct process_maps *pm);
+/*
+ * Counts the reads that found the process running another executable than
+ * the read before (it exec'd): a user holding state derived by address
+ * from an older image (names of addresses) drops it.
+ */
+uint64_t process_maps__images(const struct process_maps *pm);
+/*
  * The mapping containing addr. When there is none and the last read is older
- * than the reread interval, reads the maps again (a new generation, every
- * slot cleared) and looks once more. NULL when nothing maps addr.
+ * than the reread interval, or the process has exec'd since (one stat of
+ * /proc/PID/exe), reads the maps again (a new generation, every slot
+ * cleared) and looks once more. NULL when nothing maps addr.
  */
 const struct proc_map *process_maps__find(struct process_maps *pm, uint64_t addr);
 /*

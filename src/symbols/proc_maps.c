@@ -257,6 +257,23 @@ int proc_map__open(const char *proc_root, uint32_t pid, const struct proc_map *m
 		return fd;
 	if (fd >= 0)
 		close(fd);
+	/*
+	 * The process has exited (its map_files and root went with it): the
+	 * path as this process sees it, if it is still the very file mapped
+	 * (device and inode; a container's path may name another file here).
+	 * Checked before the open too, which cannot block then (a FIFO put
+	 * there since) nor open a device.
+	 */
+	if (m->path[0] == '/' && m->inode && !(m->flags & PROC_MAP_DELETED) &&
+	    !stat(m->path, &st) && S_ISREG(st.st_mode) && st.st_ino == m->inode &&
+	    (uint64_t)st.st_dev == m->dev) {
+		fd = open(m->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+		if (fd >= 0 && !fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_ino == m->inode &&
+		    (uint64_t)st.st_dev == m->dev)
+			return fd;
+		if (fd >= 0)
+			close(fd);
+	}
 	return -ENOENT;
 }
 

@@ -33,6 +33,13 @@
 /* A cached frame; name and module strings follow it. */
 struct frame_ent {
 	struct sym_frame f;
+	/* In no mapping when named: looked up again (at most once per maps
+	 * re-read interval, or at once when they were read again since), as a
+	 * library may have been mapped after the maps were read. */
+	bool unmapped;
+	uint64_t generation;	   /* of the maps it was last looked up in */
+	uint64_t checked_ns;	   /* when */
+	struct frame_ent *retired; /* next in sym_proc's retired list */
 	char strings[];
 };
 
@@ -45,6 +52,10 @@ struct sym_proc {
 	struct timespec perfmap_mtime;
 	off_t perfmap_size;
 	struct u64map *frames; /* addr -> struct frame_ent */
+	/* Frames replaced in the cache, freed with the process: a frame lives
+	 * until symbolizer__forget_pid (symbolizer.h). */
+	struct frame_ent *retired;
+	uint64_t images; /* process_maps__images the frames were named under */
 	/* Every file it took from the cache, its slots' and those its frames'
 	 * inline chains point into (a maps re-read clears the slots, not the
 	 * frames): what keeps the files alive across sweeps. */
@@ -119,6 +130,10 @@ static void proc_free(struct sym_proc *p)
 	maps_cache__release(p->maps, p->maps_user);
 	perfmap__free(p->perfmap);
 	free_frames(p->frames);
+	for (struct frame_ent *e = p->retired, *next; e; e = next) {
+		next = e->retired;
+		free(e);
+	}
 	u64map__free(p->dsos);
 	free(p);
 }
@@ -350,8 +365,36 @@ static struct sym_proc *get_proc(struct symbolizer *s, uint32_t pid)
 	p->dsos = u64map__new();
 	p->maps = maps_cache__hold(s->maps, pid, s->maps_user);
 	p->maps_user = s->maps_user;
+	p->images = process_maps__images(p->maps);
 	u64map__put(s->procs, pid, p);
 	return p;
+}
+
+/* Moves a cached frame out of the cache (it is named again), keeping it alive. */
+static void retire_frame(struct sym_proc *p, struct frame_ent *e)
+{
+	e->retired = p->retired;
+	p->retired = e;
+}
+
+/*
+ * The process exec'd since its frames were named (its maps were read before:
+ * a "threadtop run" child met before it ran its command): every name by
+ * address is of the old image, so all are named again.
+ */
+static void follow_exec(struct sym_proc *p)
+{
+	uint64_t images = process_maps__images(p->maps), key;
+	size_t pos = 0;
+	void *val;
+
+	if (images == p->images)
+		return;
+	p->images = images;
+	while (u64map__next(p->frames, &pos, &key, &val))
+		retire_frame(p, val);
+	u64map__free(p->frames);
+	p->frames = u64map__new();
 }
 
 /*
@@ -443,6 +486,9 @@ static struct dso *mapping_dso(struct symbolizer *s, struct sym_proc *p, const s
 			snprintf(root, sizeof(root), "%s/%u/root", s->proc_root, p->pid);
 			d = dso_cache__get_fd(s->dsos, fd, m->dev, m->inode, m->path, root);
 			close(fd);
+		} else {
+			/* Exited, its file out of reach: the copy read for another process. */
+			d = dso_cache__find_file(s->dsos, m->dev, m->inode);
 		}
 	}
 	if (d)
@@ -483,21 +529,67 @@ static const char *map_name(const struct proc_map *m)
 	return slash && slash[1] ? slash + 1 : m->path;
 }
 
+/* A frame in no mapping: marked to be named again once the maps are read again. */
+static const struct sym_frame *unmapped_frame(struct sym_proc *p, const struct sym_frame *f)
+{
+	struct frame_ent *e = (struct frame_ent *)f; /* f is the first member */
+
+	e->unmapped = true;
+	e->generation = process_maps__generation(p->maps);
+	e->checked_ns = monotonic_ns();
+	return f;
+}
+
+/*
+ * The cached frame of addr, or NULL when there is none or it must be named
+ * again: it was in no mapping, and now is (the maps read again since, or
+ * due to be on a miss), or the process exec'd.
+ */
+static struct frame_ent *cached_frame(struct symbolizer *s, struct sym_proc *p, uint64_t addr)
+{
+	struct frame_ent *e = u64map__get(p->frames, addr);
+	uint64_t now;
+	bool mapped;
+
+	if (!e || !e->unmapped)
+		return e;
+	now = monotonic_ns();
+	if (e->generation == process_maps__generation(p->maps) &&
+	    now - e->checked_ns < maps_cache__reread_ns(s->maps))
+		return e;
+	mapped = process_maps__find(p->maps, addr) != NULL; /* may read them again */
+	follow_exec(p);					    /* which may drop every frame */
+	e = u64map__get(p->frames, addr);
+	if (e && mapped) {
+		u64map__remove(p->frames, addr);
+		retire_frame(p, e);
+		return NULL;
+	}
+	if (e) {
+		e->generation = process_maps__generation(p->maps);
+		e->checked_ns = now;
+	}
+	return e;
+}
+
 static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, uint64_t addr)
 {
 	struct sym_proc *p = get_proc(s, pid);
-	const struct sym_frame *cached = u64map__get(p->frames, addr);
+	struct frame_ent *cached;
 	const struct proc_map *m;
 	const struct elf_sym *sym;
 	char name[PATH_MAX + 32];
 	uint64_t off, vaddr;
 	struct dso *d;
 
+	follow_exec(p);
+	cached = cached_frame(s, p, addr);
 	if (cached) {
 		s->stats.cache_hits++;
-		return cached;
+		return &cached->f;
 	}
-	m = process_maps__find(p->maps, addr); /* re-read when new (dlopen, JIT) */
+	m = process_maps__find(p->maps, addr); /* re-read when new (dlopen, JIT) or exec'd */
+	follow_exec(p);
 	if (!m || (m->flags & PROC_MAP_ANON) ||
 	    ((m->flags & PROC_MAP_PSEUDO) && strcmp(m->path, "[vdso]"))) {
 		const struct perfmap_sym *js;
@@ -509,9 +601,12 @@ static const struct sym_frame *resolve_user(struct symbolizer *s, uint32_t pid, 
 					 SYM_FRAME_JIT);
 		s->stats.unknown++;
 		if (!m) {
-			snprintf(name, sizeof(name), "[unknown]+0x%" PRIx64, addr);
-			return new_frame(p->frames, addr, name, "[unknown]", addr,
-					 SYM_FRAME_UNKNOWN);
+			/* Exited, and in no maps read while it lived: no file can be told. */
+			const char *what = process_maps__gone(p->maps) ? SYM_EXITED : "[unknown]";
+
+			snprintf(name, sizeof(name), "%s+0x%" PRIx64, what, addr);
+			return unmapped_frame(
+				p, new_frame(p->frames, addr, name, what, addr, SYM_FRAME_UNKNOWN));
 		}
 		snprintf(name, sizeof(name), "%s+0x%" PRIx64, map_name(m), addr - m->start);
 		return new_frame(p->frames, addr, name, map_name(m), addr - m->start,

@@ -11,7 +11,9 @@
  * up in the JIT's perf-PID.map; C++ names are demangled; where the file has
  * DWARF (its own or its debug file's), the functions inlined at an address
  * come with its name. An address nothing names still gets a name:
- * "module+0xoffset" (the ELF address in that file), or "[unknown]+0xADDR".
+ * "module+0xoffset" (the ELF address in that file), "[unknown]+0xADDR" (in
+ * no mapping), or "[exited]+0xADDR" (the process had exited before its maps
+ * were read: which file covered it is not known).
  *
  * Nothing here runs on the sampling path: callers resolve at query/output
  * time. Library code: no logging, no threads.
@@ -36,6 +38,9 @@ struct symbolizer_opts {
 	 * process; it must outlive the symbolizer. NULL = its own. */
 	struct maps_cache *maps;
 };
+
+/* The module of a frame whose process had exited before its maps were read. */
+#define SYM_EXITED "[exited]"
 
 /* Flags of struct sym_frame. */
 #define SYM_FRAME_KERNEL (1u << 0)    /* a kernel address */

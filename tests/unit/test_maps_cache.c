@@ -6,7 +6,9 @@
  * the last holder; a process with no maps file. Then the real users, the
  * symbolizer and the DWARF unwinder, on one cache over a fixture /proc tree
  * whose maps file the test rewrites, and the unwinder meeting a pid whose
- * maps file appears later (a reused pid).
+ * maps file appears later (a reused pid). Then an exec (a new executable
+ * behind /proc/PID/exe), a process that exits, and the symbolizer naming
+ * through both.
  */
 #include <errno.h>
 #include <limits.h>
@@ -39,12 +41,29 @@ static const char maps_v2[] =
 	"7f0000100000-7f0000200000 r-xp 00000000 fe:01 2002 /usr/lib/dlopened.so\n"
 	"7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0 [stack]\n";
 
+/* After an exec: the executable's text is another file's. */
+static const char maps_exec[] =
+	"55d0c0000000-55d0c0002000 r--p 00000000 fe:00 1009 /usr/bin/other\n"
+	"55d0c0002000-55d0c0008000 r-xp 00002000 fe:00 1009 /usr/bin/other\n"
+	"7f0000100000-7f0000200000 r-xp 00000000 fe:01 2002 /usr/lib/dlopened.so\n"
+	"7f0000300000-7f0000400000 r-xp 00000000 fe:01 2003 /usr/lib/libnew.so\n";
+#define NEW_TEXT 0x7f0000300000ull /* mapped after the exec only */
+
 /* A /proc tree with one process, PID, whose maps file is text. */
 struct fake_proc {
 	char root[32];
 	char dir[64];
 	char maps[80];
+	char exe[80]; /* its /proc/PID/exe: a symlink the tests point at exe_a or exe_b */
+	char exe_a[80], exe_b[80];
 };
+
+/* Points PID's exe at file (an exec when it changes). */
+static void set_exe(const struct fake_proc *fp, const char *file)
+{
+	unlink(fp->exe);
+	assert_int_equal(symlink(file, fp->exe), 0);
+}
 
 static void write_maps(const struct fake_proc *fp, const char *text)
 {
@@ -66,8 +85,17 @@ static int setup(void **state)
 		return -1;
 	snprintf(fp->dir, sizeof(fp->dir), "%s/%d", fp->root, PID);
 	snprintf(fp->maps, sizeof(fp->maps), "%s/maps", fp->dir);
+	snprintf(fp->exe, sizeof(fp->exe), "%s/exe", fp->dir);
+	snprintf(fp->exe_a, sizeof(fp->exe_a), "%s/exe_a", fp->root);
+	snprintf(fp->exe_b, sizeof(fp->exe_b), "%s/exe_b", fp->root);
 	if (mkdir(fp->dir, 0700))
 		return -1;
+	for (const char *f = fp->exe_a; f; f = f == fp->exe_a ? fp->exe_b : NULL) {
+		FILE *x = fopen(f, "w");
+
+		if (!x || fclose(x))
+			return -1;
+	}
 	*state = fp;
 	return 0;
 }
@@ -77,6 +105,9 @@ static int teardown(void **state)
 	struct fake_proc *fp = *state;
 
 	unlink(fp->maps);
+	unlink(fp->exe);
+	unlink(fp->exe_a);
+	unlink(fp->exe_b);
 	rmdir(fp->dir);
 	rmdir(fp->root);
 	free(fp);
@@ -293,6 +324,116 @@ static void test_unwinder_rereads_missing(void **state)
 	maps_cache__free(c);
 }
 
+/*
+ * An exec since the read (the executable is another file): a miss reads the
+ * maps again at once, whatever the interval, and counts a new image; a
+ * miss with the same executable still waits for the interval.
+ */
+static void test_exec_rereads(void **state)
+{
+	struct fake_proc *fp = *state;
+	struct maps_cache *c;
+	struct process_maps *pm;
+	const struct proc_map *m;
+	int u;
+
+	write_maps(fp, maps_v1);
+	set_exe(fp, fp->exe_a);
+	c = maps_cache__new(
+		&(struct maps_cache_opts){.proc_root = fp->root, .reread_ns = UINT64_MAX / 2});
+	u = maps_cache__add_user(c);
+	pm = maps_cache__hold(c, PID, (unsigned)u);
+	assert_int_equal(process_maps__images(pm), 0);
+	write_maps(fp, maps_v2); /* dlopen: the same executable */
+	assert_null(process_maps__find(pm, LIB_TEXT));
+	assert_int_equal(maps_cache__reads(c), 1);
+
+	write_maps(fp, maps_exec);
+	set_exe(fp, fp->exe_b);
+	m = process_maps__find(pm, LIB_TEXT);
+	assert_non_null(m);
+	assert_string_equal(m->path, "/usr/lib/dlopened.so");
+	assert_int_equal(maps_cache__reads(c), 2);
+	assert_int_equal(process_maps__generation(pm), 2);
+	assert_int_equal(process_maps__images(pm), 1);
+	assert_string_equal(process_maps__find(pm, APP_TEXT)->path, "/usr/bin/other");
+	assert_false(process_maps__gone(pm));
+	maps_cache__free(c);
+}
+
+/*
+ * The process exits: a miss then reads nothing new, and the maps read while
+ * it lived stay (its stacks still arriving are in them), same generation.
+ */
+static void test_exited_keeps_maps(void **state)
+{
+	struct fake_proc *fp = *state;
+	struct maps_cache *c;
+	struct process_maps *pm;
+	int u;
+
+	write_maps(fp, maps_v1);
+	c = maps_cache__new(&(struct maps_cache_opts){.proc_root = fp->root, .reread_ns = 1});
+	u = maps_cache__add_user(c);
+	pm = maps_cache__hold(c, PID, (unsigned)u);
+	assert_non_null(process_maps__find(pm, APP_TEXT));
+	unlink(fp->maps); /* gone */
+	assert_null(process_maps__find(pm, LIB_TEXT));
+	assert_int_equal(maps_cache__reads(c), 2);
+	assert_true(process_maps__gone(pm));
+	assert_int_equal(process_maps__generation(pm), 1);
+	assert_int_equal(proc_maps__count(process_maps__maps(pm)), 3);
+	assert_string_equal(process_maps__find(pm, APP_TEXT + 0x30)->path, "/usr/bin/app");
+	maps_cache__free(c);
+}
+
+static const struct sym_frame *sym_at(struct symbolizer *s, uint64_t addr)
+{
+	const struct sym_frame *f = NULL;
+
+	assert_int_equal(symbolizer__resolve(s, PID, addr, false, &f), 0);
+	assert_non_null(f);
+	return f;
+}
+
+/*
+ * The symbolizer over a process whose maps change under it: an address in
+ * no mapping is named again once a library maps it; the names of the image
+ * before an exec go at the exec (a "threadtop run" child met before it ran
+ * its command: its first stacks were [unknown] for good); a process that
+ * exited keeps the maps it had, and an address they do not hold says so.
+ */
+static void test_symbolizer_follows_maps(void **state)
+{
+	struct fake_proc *fp = *state;
+	struct maps_cache *c;
+	struct symbolizer *s;
+
+	write_maps(fp, maps_v1);
+	set_exe(fp, fp->exe_a);
+	c = maps_cache__new(&(struct maps_cache_opts){.proc_root = fp->root, .reread_ns = 1});
+	s = symbolizer__new(&(struct symbolizer_opts){.debug_root = "", .maps = c});
+
+	assert_string_equal(sym_at(s, LIB_TEXT + 0x20)->name, "[unknown]+0x7f0000100020");
+	write_maps(fp, maps_v2); /* dlopen */
+	assert_string_equal(sym_at(s, LIB_TEXT + 0x20)->name, "dlopened.so+0x20");
+	assert_string_equal(sym_at(s, APP_TEXT + 0x10)->name, "app+0x2010");
+
+	/* The new image's first address is in no mapping of the old: the miss
+	 * finds the exec, and the old image's names go. */
+	write_maps(fp, maps_exec);
+	set_exe(fp, fp->exe_b);
+	assert_string_equal(sym_at(s, NEW_TEXT + 0x40)->name, "libnew.so+0x40");
+	assert_string_equal(sym_at(s, APP_TEXT + 0x10)->name, "other+0x2010");
+
+	unlink(fp->maps); /* exited */
+	unlink(fp->exe);
+	assert_string_equal(sym_at(s, APP_TEXT + 0x50)->name, "other+0x2050");
+	assert_string_equal(sym_at(s, 0x10000)->name, "[exited]+0x10000");
+	symbolizer__free(s);
+	maps_cache__free(c);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -301,6 +442,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_no_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symbolizer_and_unwinder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwinder_rereads_missing, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exec_rereads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_exited_keeps_maps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_symbolizer_follows_maps, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -274,9 +274,12 @@ static void test_fixture_proc(void **state)
 	assert_string_equal(f->name, "[heap]+0x10");
 	f = resolve(s, 4242, 0x7ffd00000010ull, false); /* [vdso]: no mem file here */
 	assert_string_equal(f->name, "[vdso]+0x10");
-	/* A pid with no maps at all still gets names. */
+	/* A pid with no maps at all (gone before they were read) still gets
+	 * names, which say why no file is known. */
 	f = resolve(s, 777, 0x401000, false);
-	assert_string_equal(f->name, "[unknown]+0x401000");
+	assert_string_equal(f->name, "[exited]+0x401000");
+	assert_string_equal(f->module, "[exited]");
+	assert_true(f->flags & SYM_FRAME_UNKNOWN);
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.kernel_symbols, 8);
 	assert_int_equal(st.procs, 2);
@@ -287,6 +290,84 @@ static void test_fixture_proc(void **state)
 	symbolizer__stats(s, &st);
 	assert_int_equal(st.procs, 1);
 	symbolizer__free(s);
+}
+
+/* The line of /proc/self/maps whose range holds addr, split before its path. */
+static void self_map_line(uint64_t addr, char *fields, size_t len, char *path, size_t path_len)
+{
+	char line[PATH_MAX + 256], range[64], perms[8], off[32], dev[16], ino[32], p[PATH_MAX];
+	FILE *f = fopen("/proc/self/maps", "r");
+	uint64_t start, end;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		int n = sscanf(line, "%63s %7s %31s %15s %31s %4095s", range, perms, off, dev, ino,
+			       p);
+
+		if (n != 6 || sscanf(range, "%" SCNx64 "-%" SCNx64, &start, &end) != 2 ||
+		    addr < start || addr >= end)
+			continue;
+		snprintf(fields, len, "%s %s %s %s %s", range, perms, off, dev, ino);
+		snprintf(path, path_len, "%s", p);
+		fclose(f);
+		return;
+	}
+	fclose(f);
+	fail_msg("no mapping of %#" PRIx64 " in /proc/self/maps", addr);
+}
+
+/* Writes <root>/<pid>/maps: one line, fields then path. */
+static void write_proc(const char *root, int pid, const char *fields, const char *path)
+{
+	char p[PATH_MAX];
+	FILE *f;
+
+	snprintf(p, sizeof(p), "%s/%d", root, pid);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/%d/maps", root, pid);
+	f = fopen(p, "w");
+	assert_non_null(f);
+	fprintf(f, "%s %s\n", fields, path);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * Processes that have exited (a fixture /proc with their maps only: no
+ * map_files, root or exe): a file still at its path, the same device and
+ * inode, is opened there; one out of reach is the copy read for another
+ * process, once there is one (before, module+offset).
+ */
+static void test_exited_files(void **state)
+{
+	char root[] = "/tmp/tt-sym-exited-XXXXXX", fields[256], path[PATH_MAX], p[PATH_MAX];
+	uint64_t addr = (uint64_t)(uintptr_t)sym_test_target_fn + 1;
+	struct symbolizer *s;
+	const struct sym_frame *f;
+
+	assert_non_null(mkdtemp(root));
+	self_map_line(addr, fields, sizeof(fields), path, sizeof(path));
+	write_proc(root, 5001, fields, "/nonexistent/tt-moved-away");
+	write_proc(root, 5002, fields, path);
+	write_proc(root, 5003, fields, "/nonexistent/tt-moved-away");
+	s = symbolizer__new(&(struct symbolizer_opts){.proc_root = root, .debug_root = ""});
+
+	f = resolve(s, 5001, addr, false);
+	assert_true(f->flags & SYM_FRAME_UNKNOWN);
+	assert_string_equal(f->module, "tt-moved-away");
+	f = resolve(s, 5002, addr, false); /* by its path */
+	assert_string_equal(f->name, "sym_test_target_fn");
+	assert_int_equal(f->offset, 1);
+	f = resolve(s, 5003, addr, false); /* the copy 5002's read */
+	assert_string_equal(f->name, "sym_test_target_fn");
+	symbolizer__free(s);
+
+	for (int pid = 5001; pid <= 5003; pid++) {
+		snprintf(p, sizeof(p), "%s/%d/maps", root, pid);
+		unlink(p);
+		snprintf(p, sizeof(p), "%s/%d", root, pid);
+		rmdir(p);
+	}
+	rmdir(root);
 }
 
 struct child {
@@ -529,6 +610,7 @@ int main(void)
 		cmocka_unit_test(test_files_age),
 		cmocka_unit_test(test_jit),
 		cmocka_unit_test(test_fixture_proc),
+		cmocka_unit_test(test_exited_files),
 		cmocka_unit_test_teardown(test_pie, kill_child),
 		cmocka_unit_test_teardown(test_nopie, kill_child),
 		cmocka_unit_test_teardown(test_stripped, kill_child),
