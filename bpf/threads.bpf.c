@@ -25,7 +25,10 @@
  * thread and sorts it the same way, against the same tt_last: an unchanged
  * thread costs its tid in a TT_EV_THREAD_REPEAT record, not a full sample
  * (Linux 6.1 took 8x the one-pass sampler's time per idle thread when each
- * was re-sent in full, most of it in user space taking the samples in).
+ * was re-sent in full, most of it in user space taking the samples in). The
+ * wakeup hooks mark the threads they wake for it, so that one asleep and
+ * unwoken is repeated on its tid alone; the kernel's walk of every task,
+ * which no program can skip, is then most of its cost.
  */
 #include "common.bpf.h"
 #include "threads.shared.h"
@@ -1258,11 +1261,34 @@ __u32 tt_task_order = 0;
 __u64 tt_task_passes = 0;
 
 /*
+ * The wakeup hooks' marks (woken.bpf.h) are trusted from the end of the first
+ * pass that ran with the hooks attached: every thread that pass checked was
+ * read after they were, so a thread woken since has its mark. Until then (and
+ * without the hooks) every thread is read.
+ */
+bool tt_marks_trusted = false;
+/* Since the start, for the log: repeats of threads found asleep and unwoken on their mark. */
+__u64 tt_unwoken_repeats = 0;
+
+/* A state a thread leaves only when woken (woken.bpf.h): S, D, T, t, I, P. */
+static __always_inline bool asleep(__u32 last_state)
+{
+	__u32 st = last_state & 0xff;
+
+	return st == TT_ST_S || st == TT_ST_D || st == TT_ST_T || st == TT_ST_t || st == TT_ST_I ||
+	       st == TT_ST_P;
+}
+
+/*
  * Runs once per thread, then once with no task at the pass's end. Sorts a
  * thread as sort_thread does, against the same tt_last: an unchanged one is
  * a tid in a repeat record, the others are sampled in full at once (a
  * sleepable iterator may sleep in the user stack walk). No tt_known: the
- * iterator walks the thread list itself.
+ * iterator walks the thread list itself. With the wakeup hooks, a thread
+ * asleep at its last check and not woken since is repeated on that alone:
+ * only its tid and tgid are read (on Linux 6.1, where this is the only
+ * sampler, the reads of its state, context switches and start time were
+ * most of the program's time per idle thread).
  */
 SEC("iter.s/task")
 int sample_tasks(struct bpf_iter__task *ctx)
@@ -1272,8 +1298,8 @@ int sample_tasks(struct bpf_iter__task *ctx)
 	struct scratch *sc;
 	struct batch *batch;
 	struct pass *p;
-	__u32 zero = 0, tid, slot, idx;
-	bool kthread;
+	__u32 zero = 0, tid, slot, idx, *mark;
+	bool kthread, claimed = false;
 	__u8 state;
 
 	batch = bpf_map_lookup_elem(&tt_iter_batch, &zero);
@@ -1284,21 +1310,36 @@ int sample_tasks(struct bpf_iter__task *ctx)
 		flush_repeats(p);
 		flush_batch(batch);
 		tt_task_passes++;
+		tt_marks_trusted = tt_wakeups_live;
 		return 0;
 	}
 	tid = task->pid;
 	if (!tid || !want_tgid(task->tgid))
 		return 0;
-	kthread = task->flags & PF_KTHREAD;
-	state = task_state(task);
 	/* Counted before the idle kernel threads leave: their coming and going moves no block. */
 	idx = tt_task_order++;
-	if (kthread && state == TT_ST_I)
-		return 0;
 	slot = tid & tt_last_mask;
 	last = bpf_map_lookup_elem(&tt_last, &slot);
-	if (last && state != TT_ST_R && last->tid == tid && (__u8)last->state == state &&
-	    last->sig == thread_sig(task) && (!(last->state & WANTS_COPY) || !claim_copy())) {
+	mark = tt_wake_marks && tt_marks_trusted ? bpf_map_lookup_elem(&tt_woke, &slot) : NULL;
+	if (mark && last && !*mark && last->tid == tid && asleep(last->state)) {
+		/* Unchanged; one waiting for a stack copy is sampled again if it gets one. */
+		claimed = (last->state & WANTS_COPY) && claim_copy();
+		if (!claimed) {
+			tt_unwoken_repeats++;
+			add_repeat(tid, idx);
+			return 0;
+		}
+	}
+	/* Taken before the task is read (a full barrier): a wakeup after it marks the slot again. */
+	if (mark && *mark)
+		__sync_lock_test_and_set(mark, 0);
+	kthread = task->flags & PF_KTHREAD;
+	state = task_state(task);
+	if (kthread && state == TT_ST_I)
+		return 0;
+	if (!claimed && last && state != TT_ST_R && last->tid == tid &&
+	    (__u8)last->state == state && last->sig == thread_sig(task) &&
+	    (!(last->state & WANTS_COPY) || !claim_copy())) {
 		add_repeat(tid, idx);
 		return 0;
 	}

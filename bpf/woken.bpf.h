@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
 /*
  * Which threads may have changed since the last pass, for the one-pass
- * thread sampler (threads.bpf.c, which includes this after its maps).
+ * thread sampler (threads.bpf.c, which includes this after its maps), and
+ * for the per-task iterator (marks, below).
  *
  * A thread asleep at its last full sample (S, D, T, t, P, an idle kernel
  * thread) changes only after try_to_wake_up woke it, and that fires
@@ -90,12 +91,38 @@ __u64 tt_woken_passes = 0;
 __u64 tt_blocks_same = 0;
 __u64 tt_wake_overruns = 0;
 
+/*
+ * For the per-task iterator (sample_tasks), which walks every thread anyway:
+ * instead of the rings, a mark per slot of tt_last (tid & tt_last_mask), set
+ * by the hooks and taken by the iterator with an atomic exchange before it
+ * reads the thread. A thread whose slot has no mark and that slept at its
+ * last check is repeated without reading the task further (its state, its
+ * context switches and start time: two or three cache lines a thread). Two
+ * tids of one slot share its mark: a wakeup of one costs the other a check.
+ */
+const volatile bool tt_wake_marks = false; /* set by the loader for sample_tasks */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TT_LAST_SLOTS); /* tt_last's slots, set by the loader */
+	__type(key, __u32);
+	__type(value, __u32);
+} tt_woke SEC(".maps");
+
 static __always_inline void push_woken(struct task_struct *p)
 {
 	struct wake_ring *r;
-	__u32 zero = 0;
+	__u32 zero = 0, slot, *mark;
 	__u64 h;
 
+	if (tt_wake_marks) {
+		slot = p->pid & tt_last_mask;
+		mark = bpf_map_lookup_elem(&tt_woke, &slot);
+		/* Read first: a thread woken again does not dirty the line again. */
+		if (mark && !*mark)
+			*mark = 1;
+		return;
+	}
 	r = bpf_map_lookup_elem(&tt_woken, &zero);
 	if (!r)
 		return;

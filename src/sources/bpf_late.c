@@ -121,6 +121,7 @@ static void switch_to_one_pass(struct bpf_source *bs, struct threads_bpf *one_pa
 	bs->threads = one_pass;
 	bs->one_pass = true;
 	bpf_load__note_all(bs);
+	bpf_load__detach_wakeups(bs); /* the iterator's */
 	bpf_load__attach_wakeups(bs);
 }
 

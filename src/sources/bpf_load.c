@@ -396,8 +396,8 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	t->rodata->tt_fd_targets = !getenv(NO_FD_TARGETS_TEST_ENV);
 	bpf_program__set_autoload(t->progs.sample_threads, one_pass);
 	bpf_program__set_autoload(t->progs.sample_tasks, !one_pass);
-	bpf_program__set_autoload(t->progs.note_wakeup, one_pass);
-	bpf_program__set_autoload(t->progs.note_wakeup_new, one_pass);
+	/* Both samplers have the wakeup hooks: rings for one, marks for the other (woken.bpf.h). */
+	t->rodata->tt_wake_marks = !one_pass;
 	t->rodata->tt_walk_every = walk_every(bs);
 	t->rodata->tt_walk_every_woken =
 		getenv(WALK_TEST_ENV) ? walk_every(bs) : bs->opts.hz * WALK_WOKEN_SECONDS;
@@ -408,6 +408,7 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 		t->rodata->tt_nr_walk_pids = (__u32)bs->opts.nr_pids;
 	}
 	bpf_map__set_max_entries(t->maps.tt_last, bs->last_slots);
+	bpf_map__set_max_entries(t->maps.tt_woke, one_pass ? 1 : bs->last_slots);
 	t->rodata->tt_last_mask = bs->last_slots - 1;
 	/* The per-task iterator sorts threads against tt_last too, but keeps no list. */
 	bpf_map__set_max_entries(t->maps.tt_known, one_pass ? bs->thread_maps : 1);
@@ -820,17 +821,18 @@ int bpf_load__probe(char *err, size_t errlen)
 }
 
 /*
- * The one-pass sampler's wakeup hooks (woken.bpf.h): with them a pass
- * rechecks only the threads woken since the last. Without (a kernel that
- * refuses them, or THREADTOP_TEST_NO_WAKEUPS), every pass rereads every
- * thread, as it can: said once in the log.
+ * The thread sampler's wakeup hooks (woken.bpf.h): with them a pass of the
+ * one-pass sampler rechecks only the threads woken since the last, and the
+ * per-task iterator reads no more of a thread asleep and unwoken than its
+ * tid. Without (a kernel that refuses them, or THREADTOP_TEST_NO_WAKEUPS),
+ * every pass rereads every thread, as it can: said once in the log.
  */
 void bpf_load__attach_wakeups(struct bpf_source *bs)
 {
 	struct threads_bpf *t = bs->threads;
 	int e;
 
-	if (!bs->one_pass || bs->wake_links[0])
+	if (bs->wake_links[0])
 		return;
 	if (getenv(NO_WAKEUPS_TEST_ENV)) {
 		log_info("BPF source: " NO_WAKEUPS_TEST_ENV

@@ -144,9 +144,12 @@ static void report_passes(struct bpf_source *bs)
 		 (unsigned long long)bs->threads->bss->tt_fd_skipped);
 	if (!bs->one_pass) {
 		log_info("thread sampler: the per-task iterator ran %llu times; it sent %llu "
-			 "repeats of unchanged threads and %llu full samples",
+			 "repeats of unchanged threads (%llu of threads asleep and not woken, "
+			 "%s) and %llu full samples",
 			 (unsigned long long)bs->threads->bss->tt_task_passes,
 			 (unsigned long long)bs->threads->bss->tt_repeats_sent,
+			 (unsigned long long)bs->threads->bss->tt_unwoken_repeats,
+			 bs->wake_links[0] ? "the wakeup hooks ran" : "no wakeup hooks",
 			 (unsigned long long)bs->threads->bss->tt_full_sent);
 		return;
 	}

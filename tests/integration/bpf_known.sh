@@ -109,6 +109,14 @@ if line=$(grep -o "thread sampler: the per-task iterator ran.*" "$TMPD/log"); th
 	echo "$line"
 	[ "$repeats" -ge "$full" ] ||
 		fail "most of what the per-task iterator sends should be repeats on a box of sleepers: $line"
+	# With the wakeup hooks most repeats are of threads asleep and unwoken,
+	# found so on their wakeup mark without reading the thread (woken.bpf.h).
+	[ -n "${THREADTOP_TEST_NO_WAKEUPS:-}" ] && exit 0
+	[[ $line == *"the wakeup hooks ran"* ]] || fail "the per-task iterator ran without the \
+wakeup hooks: $(grep -m1 'sched_wakeup hooks' "$TMPD/log") $line"
+	unwoken=$(echo "$line" | sed -E 's/.*repeats of unchanged threads \(([0-9]+) of threads asleep.*/\1/')
+	[ "$unwoken" -ge $((repeats / 2)) ] ||
+		fail "most repeats should be of threads asleep and unwoken: $line"
 	exit 0
 fi
 line=$(grep "thread sampler:" "$TMPD/log") || fail "no pass counts in the log: $(cat "$TMPD/log")"
