@@ -54,7 +54,7 @@ static void title_line(struct tui *t, int cols)
 	strftime(clock, sizeof(clock), "%H:%M:%S UTC", &tm);
 	x = screen_text(0, 0, cols, "threadtop " TT_VERSION, ROLE_TITLE, false);
 	unsigned tr = model__traced(t->model);
-	char win[64], win_short[48], rec[48] = "";
+	char win[64], win_short[48], rec[48] = "", modes[48];
 	int left;
 
 	/*
@@ -70,10 +70,10 @@ static void title_line(struct tui *t, int cols)
 	else
 		snprintf(rate, sizeof(rate), "%u Hz", t->hz);
 	/* Parts drawn whole or not at all, the clock always (it tells a frame from the next). */
-	snprintf(buf, sizeof(buf), "  source %s %s%s%s%s", t->source, rate,
-		 tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
+	snprintf(modes, sizeof(modes), "%s%s%s", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
 		 tr & MODEL_TRACED_SYSCALLS ? " +syscalls" : "",
 		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "");
+	snprintf(buf, sizeof(buf), "  source %s %s%s", t->source, rate, modes);
 	snprintf(win, sizeof(win), "  window: %s (%.1fs)", view_window_name(hi->window),
 		 hi->window_s);
 	snprintf(win_short, sizeof(win_short), "  %s %.1fs", view_window_name(hi->window),
@@ -87,7 +87,11 @@ static void title_line(struct tui *t, int cols)
 				 rs.bytes < 1000000 ? "kB" : "MB");
 	}
 	left = cols - x - 2 - (int)strlen(clock) - (int)strlen(rec);
-	if ((int)strlen(buf) <= left) {
+	/* The window says what every figure is of: the source loses its rate before the
+	 * window goes (at 80 columns with +offcpu, it did). */
+	if ((int)(strlen(buf) + strlen(win_short)) > left)
+		snprintf(buf, sizeof(buf), "  %s%s", t->source, modes);
+	if ((int)(strlen(buf) + strlen(win_short)) <= left) {
 		x += screen_text(0, x, cols - x, buf, ROLE_NORMAL, false);
 		left -= (int)strlen(buf);
 	}

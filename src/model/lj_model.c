@@ -394,6 +394,30 @@ int lj_model__functions(const struct lj_model *lm, enum model_window window, uin
 	return (int)n;
 }
 
+uint64_t lj_model__thread_top(const struct lj_model *lm, enum model_window window, uint32_t pid,
+			      uint32_t tid)
+{
+	const struct lj_thread *t = lm ? u64map__get(lm->threads, tid) : NULL;
+	const struct lj_func *best = NULL;
+	int w = win_index(window);
+	struct lj_func *f;
+	size_t pos = 0;
+	uint64_t key;
+
+	if (!t || t->pid != pid || !t->samples[w])
+		return 0;
+	while (u64map__next(t->funcs, &pos, &key, (void **)&f)) {
+		if (!f->self[w])
+			continue;
+		if (!best || f->self[w] > best->self[w] ||
+		    (f->self[w] == best->self[w] &&
+		     (f->total[w] > best->total[w] ||
+		      (f->total[w] == best->total[w] && f->fn < best->fn))))
+			best = f;
+	}
+	return best ? lj_frame_ip(best->fn) : 0;
+}
+
 uint64_t lj_model__samples(const struct lj_model *lm)
 {
 	return lm->nsamples;

@@ -71,6 +71,16 @@ struct lj_func_row {
  */
 int lj_model__functions(const struct lj_model *lm, enum model_window window, uint32_t pid,
 			uint32_t tid, size_t limit, struct lj_func_row **ret);
+/*
+ * The tag (lj_frame_ip) of thread tid's hottest Lua function in window: the
+ * one most often innermost on its Lua stack, a trace's samples counted to
+ * the function under it (lj_func_row.self, as the LuaJIT pane counts;
+ * ties: most total, then the least tag). 0 when the thread, of process
+ * pid, has no LuaJIT sample in window. One thread's functions are walked,
+ * no other's.
+ */
+uint64_t lj_model__thread_top(const struct lj_model *lm, enum model_window window, uint32_t pid,
+			      uint32_t tid);
 
 /*
  * Lua frames in stacks. A Lua function has no address, so stacks, the call

@@ -154,7 +154,8 @@ struct model_row {
 	uint32_t cur_kstack_id;
 	uint32_t cur_ustack_id;
 	/* Its hottest user function over the window (one address of it), when it
-	 * runs or waits for a CPU now, as perf top names it; 0 otherwise or unknown.
+	 * runs or waits for a CPU now, as perf top names it (a LuaJIT thread's:
+	 * its hottest Lua function, a Lua frame tag); 0 otherwise or unknown.
 	 * top_uinlined: the function inlined there that it is (frame_name's
 	 * inlined[top_uinlined - 1]); 0 = the symbol's own. */
 	uint64_t top_uip;

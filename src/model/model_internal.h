@@ -254,7 +254,8 @@ unsigned model_frame_innermost(const struct model *m, uint32_t pid, uint64_t add
 void model_age_string_retired(struct model *m, uint32_t id);
 /* model_topframe.c: t's hottest user function over window (one address of
  * it, and in *inlined the level inlined there that names it), from its
- * on-CPU samples, else its running thread samples; 0 = none. */
+ * LuaJIT samples (a Lua frame tag), else its on-CPU samples, else its
+ * running thread samples; 0 = none. */
 uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
 			       enum model_window window, uint32_t now_sec, unsigned *inlined);
 /* Whether thread t has traced data in window (it gets a row without samples). */

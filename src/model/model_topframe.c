@@ -5,7 +5,12 @@
  * function so a hot loop over several addresses is one, and named by the
  * innermost function inlined there (the call tree's leaf, the hot-functions
  * view's SELF), so a hot inlined helper reads as itself; the thread
- * sampler's running samples stand in where there are no on-CPU samples. The
+ * sampler's running samples stand in where there are no on-CPU samples. A
+ * LuaJIT thread's on-CPU stacks are its sysprof samples in every view
+ * (model__oncpu_stacks), so its top frame is its hottest Lua function (a
+ * trace's samples counted to the function it runs in, as the LuaJIT pane
+ * counts), not the JIT-compiled code's address its CPU-clock samples end
+ * in. The
  * Threads pane shows it for threads that run or wait for a CPU, where their
  * latest kernel stack (an interrupt's return) says nothing of the work.
  */
@@ -51,8 +56,13 @@ uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
 			       enum model_window window, uint32_t now_sec, unsigned *inlined)
 {
 	struct top top = {.m = m, .pid = t->pid};
+	uint64_t lua = lj_model__thread_top(m->lj, window, t->pid, t->tid);
 	size_t best = 0;
 
+	if (lua) {
+		*inlined = 0;
+		return lua;
+	}
 	if (!trace_oncpu_each(m, t, window, top_add, &top)) {
 		for (size_t i = 0; i < t->nr_keys; i++) {
 			const struct sample_key *k = &t->keys[i].key;

@@ -3,14 +3,16 @@
 # --offcpu measures exact off-CPU time: the "ping" thread of a ping-pong whose
 # peer answers after 2 ms is blocked nearly all the time, so its off-CPU time
 # (which holds its waits for a CPU: a large part on a loaded machine) and its
-# CPU time make up the wall time; both threads have run-queue figures.
+# CPU time make up the wall time; both threads have run-queue figures; the
+# off-CPU hot functions, in batch JSON and the JSON report, hold that time.
 . "$(dirname "$0")/bpf_common.bash"
 
 start pingpong 1000000 2000
 wl=$WL
 wait_threads "$wl" 2
 out=$TMPD/oc.json
-"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --offcpu --bpf-stats on --cpu-hz 0 -p "$wl" >"$out"
+"$TT_BIN" -b --format json -n 2 -d 1 --source bpf --offcpu --bpf-stats on --cpu-hz 0 -p "$wl" \
+	--export "$TMPD/report.json" >"$out"
 last=$(tail -n 1 "$out")
 wall=$(echo "$last" | jq '.interval_s * 1e9 | floor')
 ping=$(echo "$last" | jq '[.offcpu[] | select(.comm == "ping") | .ns] | add // 0')
@@ -30,4 +32,15 @@ echo "$last" | jq -e '[.offcpu[] | select(.comm == "ping") | .frames | length] |
 echo "$last" | jq -e '[.threads[] | select(.comm == "ping" or .comm == "pong") | .runq.count] | all(. > 0)' \
 	>/dev/null || fail "no run-queue waits: $(echo "$last" | jq -c '[.threads[] | {comm, runq}]')"
 echo "$last" | jq -e '.bpf_stats.on_switch.run_cnt > 0' >/dev/null || fail "no on_switch stats"
+# The same time by function (issue 25 item 3): hot_functions_offcpu sums the
+# interval's off-CPU ns, and its hottest self is a kernel function (the
+# switch); the JSON report has its own over the session.
+echo "$last" | jq -e '(.hot_functions_offcpu | length) > 0 and
+	.hot_functions_offcpu_total == ([.offcpu[].ns] | add) and
+	.hot_functions_offcpu[0].self > 0 and .hot_functions_offcpu[0].kernel and
+	all(.hot_functions_offcpu[]; .total >= .self)' >/dev/null ||
+	fail "hot_functions_offcpu: $(echo "$last" | jq -c '[.hot_functions_offcpu_total,
+		([.offcpu[].ns] | add), .hot_functions_offcpu[:3]]')"
+jq -e '.hot_functions_offcpu_total > 0 and .hot_functions_offcpu[0].self > 0' \
+	"$TMPD/report.json" >/dev/null || fail "the JSON report has no hot_functions_offcpu"
 echo PASS

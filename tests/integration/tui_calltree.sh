@@ -3,7 +3,8 @@
 # The Stacks pane's call tree by function (issue #25), driven in tmux on the
 # two_funcs workload with the BPF source (root): one process, thread
 # tf-alpha burning in alpha_spin() and tf-beta in beta_spin(), both under
-# spin_loop(). With everything expanded (E), the on-CPU tree has one root
+# spin_loop(). The Group pane by leaf user function names its rows by
+# function. With everything expanded (E), the on-CPU tree has one root
 # node for the process ("two_funcs [PID]"), one node per function (each hot
 # loop spans several addresses, which a tree by address showed as several
 # rows), and alpha_spin's and beta_spin's TOTAL% are within 5 points of
@@ -30,6 +31,17 @@ screen | grep -Eq 'PID +TID' || {
 # The Threads pane names a running thread's work: its hottest user function.
 wait_for 'tf-alpha .*alpha_spin'
 wait_for 'tf-beta .*beta_spin'
+
+# The Group pane by leaf user function: rows named by function (the
+# picker's state and syscall off, leaf user function on), no addresses.
+keys g
+wait_for 'Group by'
+keys Space Down Down Down Space Down Down Down Space Enter
+wait_for '^USER LEAF '
+wait_for '^alpha_spin '
+wait_for '^beta_spin '
+redrawn 1
+screen | grep -Eq '^[^ ]*0x[0-9a-f]+ ' && fail "the Group pane's leaf rows show addresses"
 
 keys 4
 wait_for 'ON-CPU CALL TREE'

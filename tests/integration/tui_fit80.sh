@@ -5,8 +5,9 @@
 # long_names (CPU burnt under names too long for 80 columns, below a
 # recursion deeper than the screen), two spinners (so the USE verdict has
 # something to say), a LuaJIT script with a long function name in a long
-# directory (preloaded sysprof library), --trace and a --cmd with long
-# output. For the Stacks, LuaJIT, Traces and USE panes and the header:
+# directory (preloaded sysprof library), --offcpu, --trace and a --cmd with
+# long output. For the Stacks, LuaJIT, Traces and USE panes and the header
+# (whose title names the window):
 # - no row is wider than the terminal;
 # - the panes' column titles are there (TOTAL% SELF% SAMPLES CALL TREE;
 #   SELF% TOTAL% TRACE% HOT LUA FUNCTIONS; COMPONENT UTIL% SATURATION);
@@ -92,10 +93,16 @@ verdict_ok() {
 for size in "80 24" "200 50"; do
 	read -r COLS ROWS <<<"$size"
 	new_server
-	start_session "$COLS" "$ROWS" "TERM=xterm-256color $TT_BIN -d 1 -p $PIDS \
+	start_session "$COLS" "$ROWS" "TERM=xterm-256color $TT_BIN -d 1 -p $PIDS --offcpu \
 		--trace sched:sched_process_exec --cmd 'echo $CMD_OUT and more words'; sleep 60"
 	wait_for 'F10Quit'
 	wait_gone 'no interval measured yet'
+
+	# Title: the window every figure is of, whatever the source's parts
+	# (+oncpu +offcpu pushed it out at 80 columns).
+	wait_for '^threadtop .*\+offcpu'
+	row 1 | grep -Eq ' window: | (this interval|last interval|last minute|session) [0-9]' ||
+		fail "the title does not name the window at ${COLS}x$ROWS: '$(row 1)'"
 
 	# Header: the verdict's line.
 	fits

@@ -354,12 +354,69 @@ static void equal_periods_count_one(void **state)
 	model__free(m);
 }
 
+/* A running sample of thread tid (of pid) on user stack ustack_id, from the thread sampler. */
+static void running_sample(struct model *m, uint32_t pid, uint32_t tid, uint32_t ustack_id)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), 4},
+		.pid = pid,
+		.tid = tid,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.syscall_nr = TT_SYSCALL_NONE,
+		.state = TT_ST_R,
+		.ustack_id = ustack_id,
+	};
+
+	snprintf(s.comm, sizeof(s.comm), "%s", pid == C_PID ? "burner" : "luajit");
+	ingest_raw(m, &s.hdr);
+}
+
+/*
+ * The Threads pane's TOP FRAME of a running LuaJIT thread is its hottest Lua
+ * function (its sysprof samples take the place of its CPU-clock ones in the
+ * call tree), not the unnamed address its CPU-clock samples end in; a C
+ * thread's stays its hottest C function.
+ */
+static void top_frame_is_lua(void **state)
+{
+	struct model *m = two_threads(10000, 7);
+	struct model_result res;
+	struct model_query q;
+	struct frame_name fn;
+	size_t seen = 0;
+
+	(void)state;
+	running_sample(m, LJ_PID, LJ_TID, 7);
+	running_sample(m, C_PID, C_TID, 8);
+	model_query_init(&q);
+	q.dims = DIM_BIT(DIM_TID);
+	assert_int_equal(model__query(m, &q, &res), 0);
+	for (size_t i = 0; i < res.nr; i++) {
+		const struct model_row *r = &res.rows[i];
+
+		if (r->tid == LJ_TID) {
+			assert_true(lj_frame_is_lua(r->top_uip));
+			model__frame_name(m, LJ_PID, r->top_uip, false, &fn);
+			assert_string_equal(fn.name, "hot @a.lua:1");
+			seen++;
+		} else if (r->tid == C_TID) {
+			assert_int_equal(r->top_uip, 0x4000);
+			seen++;
+		}
+		assert_int_equal(r->top_uinlined, 0);
+	}
+	assert_int_equal(seen, 2);
+	model_result__release(&res);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(period_samples),	   cmocka_unit_test(rows_weigh_time),
 		cmocka_unit_test(tree_and_hot_share_time), cmocka_unit_test(exports_count_time),
-		cmocka_unit_test(equal_periods_count_one),
+		cmocka_unit_test(equal_periods_count_one), cmocka_unit_test(top_frame_is_lua),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
