@@ -9,9 +9,10 @@
 # "stack_end", the run goes on. A sleeping no-frame-pointer thread (sampled
 # by the task iterator, stack copied with bpf_copy_from_user_task) shows the
 # chain down to pause() in the folded export with --unwind dwarf, not with fp.
-# Many sleeping threads (more than the 64 copies a pass allows), without -p
-# (the one-pass sampler): after the first passes every one of them has its
-# DWARF stack, including the threads whose stacks lie just below libc (a read
+# Many sleeping threads (more than the 64 copies a pass allows), with -p
+# (the one-pass sampler's walk of one process): after the first passes
+# every one of them has its DWARF stack, including the threads whose
+# stacks lie just below libc (a read
 # of libc's unwind tables is not a read past the stack copy). With
 # --unwind-budget 0.01, 2,000 of them get a few dozen unwinds a second.
 . "$(dirname "$0")/bpf_common.bash"
@@ -85,15 +86,21 @@ got=$(chain_of "$TMPD/auto.json" "$nofp")
 # each thread gets its DWARF stack within the first 4 passes and keeps it:
 # per thread (--export-by tid), at most 4 frame-pointer samples (5 allowed)
 # and some with the DWARF chain, however many passes the machine ran (a
-# slow guest runs a handful, this box about 60).
+# slow guest runs a handful, this box about 60). With -p: the box's other
+# threads (a CI machine's thousands) would share the 64 copies a pass.
+# Only this workload's threads count, from every file of the export (a
+# running thread makes the sleepers' stacks a sibling, .threads.folded).
 start idle_threads 200 "$TT_WL_LIFE"
 idle=$WL
 wait_threads "$idle" 201
 wait_until "idle_threads' threads asleep" all_asleep "$idle"
 "$TT_BIN" -b --format json -n 3 -d 1 --source bpf --cpu-hz 0 --unwind dwarf --unwind-budget 100 \
-	--export "$TMPD/idle.folded" --export-by tid >/dev/null 2>"$TMPD/idle.err" ||
+	-p "$idle" --export "$TMPD/idle.folded" --export-by tid >/dev/null 2>"$TMPD/idle.err" ||
 	fail "200 sleeping threads: threadtop failed: $(cat "$TMPD/idle.err")"
-read -r threads no_dwarf late dwarf total < <(awk -F';' '/^idle_threads;.*;read;/ {
+tids=$(ls "/proc/$idle/task" | tr '\n' ' ')
+read -r threads no_dwarf late dwarf total < <(cat "$TMPD"/idle*.folded | awk -F';' -v tids="$tids" '
+	BEGIN { split(tids, a, " "); for (i in a) ours["idle_threads [" a[i] "]"] = 1 }
+	/^idle_threads;.*;read;/ && ($2 in ours) {
 		n = $0; sub(/.* /, "", n); t = $2; seen[t] = 1; total += n
 		if (/;clone3;start_thread;idle;/) { d[t] += n; dwarf += n } else f[t] += n
 	}
