@@ -12,9 +12,9 @@
 # Many sleeping threads (more than the 64 copies a pass allows), with -p
 # (the one-pass sampler's walk of one process): after the first passes
 # every one of them has its DWARF stack, including the threads whose
-# stacks lie just below libc (a read
-# of libc's unwind tables is not a read past the stack copy). With
-# --unwind-budget 0.01, 2,000 of them get a few dozen unwinds a second.
+# stacks lie just below libc (a read of libc's unwind tables is not a read
+# past the stack copy). With --unwind-budget 0.01, 2,000 of them get a few
+# dozen unwinds a second.
 . "$(dirname "$0")/bpf_common.bash"
 
 top_frames() { # file pid: the frames of pid's busiest on-CPU stack, one per line
