@@ -193,9 +193,10 @@ static void bpf_free(struct source *src)
 		bpf_link__destroy(bs->iters[i]);
 	free(bs->iters);
 	for (int i = 0; i < bs->nr_cpus; i++) {
-		if (bs->perf_links)
+		/* A perf link owns its event: libbpf closes it with the link. */
+		if (bs->perf_links && bs->perf_links[i])
 			bpf_link__destroy(bs->perf_links[i]);
-		if (bs->perf_fds && bs->perf_fds[i] >= 0)
+		else if (bs->perf_fds && bs->perf_fds[i] >= 0)
 			close(bs->perf_fds[i]);
 	}
 	free(bs->perf_links);
