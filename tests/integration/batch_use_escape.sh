@@ -16,6 +16,9 @@ writer= sleeper=
 cleanup() {
 	[ -z "$writer" ] || kill "$writer" 2>/dev/null || true
 	[ -z "$sleeper" ] || kill "$sleeper" 2>/dev/null || true
+	# Gone before the files go: a writer still dying may create .diskstats
+	# behind rm (CI: "cannot remove .../proc: Directory not empty").
+	[ -z "$writer" ] || wait "$writer" 2>/dev/null || true
 	rm -rf "$dir"
 }
 trap cleanup EXIT
