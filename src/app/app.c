@@ -256,7 +256,7 @@ void app_emit(void *ctx, const struct tt_event_header *ev)
 	}
 	if (app->replay && app->o->nr_pids && !pid_wanted(app, ev))
 		return;
-	if ((app->cut_from_ns || app->cut_to_ns) && !app_replay_cut_keeps(app, ev))
+	if ((app->cut_from_ns || app->cut_to_ns) && !(ev = app_replay_cut(app, ev)))
 		return;
 	if (app->rec && recorder__write(app->rec, ev) < 0)
 		log_msg("%s; the live view goes on", recorder__error(app->rec));

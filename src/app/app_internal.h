@@ -83,6 +83,11 @@ struct app {
 	bool cut_done;		   /* past --to: the run ends */
 	bool cut_draining;	   /* past --to: taking the last interval's sums, then the end */
 	uint64_t cut_sums_ns;	   /* the last sums record (off-CPU, syscalls) before --to */
+	/* A dictionary record past --to, restamped at --to (app_replay_cut). */
+	union {
+		struct tt_event_header hdr;
+		unsigned char bytes[TT_EVENT_MAX_SIZE];
+	} cut_state;
 	bool output_failed;	   /* already said why the run stopped */
 	int err;		   /* a failure inside a handler that must end the run */
 	bool failed;		   /* the run ends with exit code 1 */
@@ -136,7 +141,11 @@ void app_mem_log(struct app *app, uint64_t now_ns);
 /* app_replay.c: opens o->read_path as the source; rate, interval and source from the file. */
 int app_replay_start(struct app *app);
 /* --from/--to: whether ev reaches the model (ends the run after --to). */
-bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev);
+/*
+ * --from/--to: ev as the range keeps it: ev, a copy restamped at --to (a
+ * dictionary record past it), or NULL (outside the range).
+ */
+const struct tt_event_header *app_replay_cut(struct app *app, const struct tt_event_header *ev);
 /* The TUI plays the recording in time: adds and arms the timer that plays it. */
 int app_replay_add_play_timer(struct app *app);
 

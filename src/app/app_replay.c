@@ -279,23 +279,33 @@ static void emit_sums_share(struct app *app, const struct tt_event_header *ev, d
 	}
 }
 
-bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
+const struct tt_event_header *app_replay_cut(struct app *app, const struct tt_event_header *ev)
 {
 	uint64_t to = app->cut_to_ns;
 
 	if (app->cut_done)
-		return false;
-	if (is_state(ev->type))
-		return true;
+		return NULL;
+	if (is_state(ev->type)) {
+		/*
+		 * Kept whatever its time, but stamped no later than --to: the
+		 * model's clock follows every record, and a stack or name
+		 * stamped past --to would stretch the last interval past it.
+		 */
+		if (!to || ev->time_ns <= to || ev->size > sizeof(app->cut_state))
+			return ev;
+		memcpy(app->cut_state.bytes, ev, ev->size);
+		app->cut_state.hdr.time_ns = to;
+		return &app->cut_state.hdr;
+	}
 	if (ev->time_ns < app->cut_from_ns ||
 	    (ev->type == TT_EV_INTERVAL && ev->time_ns <= app->cut_from_ns))
-		return false;
+		return NULL;
 	if (!to || ev->time_ns <= to) {
 		/* (not the shares emit_sums_share sends, stamped at --to) */
 		if (!app->cut_draining &&
 		    (ev->type == TT_EV_OFFCPU || ev->type == TT_EV_SYSCALL_STATS))
 			app->cut_sums_ns = ev->time_ns;
-		return true;
+		return ev;
 	}
 	/*
 	 * Past --to. The exact sums of the interval --to falls in (off-CPU and
@@ -310,10 +320,10 @@ bool app_replay_cut_keeps(struct app *app, const struct tt_event_header *ev)
 		if (base < to && ev->time_ns > base)
 			emit_sums_share(app, ev,
 					(double)(to - base) / (double)(ev->time_ns - base));
-		return false;
+		return NULL;
 	}
 	cut_close(app);
-	return false;
+	return NULL;
 }
 
 /* --from/--to as the recording's clock; the model's session starts at --from. */

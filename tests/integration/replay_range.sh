@@ -5,7 +5,9 @@
 # or a UTC wall-clock time), the JSON report exported with the range counts
 # the same samples as the batch lines and lasts as long as the range, and
 # times outside the recording, a start after the end and --from without -r
-# are refused with a clear line.
+# are refused with a clear line. A range's last line ends at --to even when
+# the recording has thread records past --to in that interval (a churn of
+# new threads).
 set -euo pipefail
 command -v jq >/dev/null || { echo "SKIP: jq is not installed"; exit 77; }
 
@@ -64,6 +66,28 @@ first=$(jq -s -r '.[0].time' "$tmp/wall.json")
 [ "$(date -u -d "$first" +%s.%N)" \> "$(date -u -d "$hms" +%s)" ] ||
 	fail "first interval $first ends before --from $hms"
 [ "$(wc -l <"$tmp/wall.json")" -lt 12 ] || fail "--from $hms printed every interval"
+
+# A churn's new threads are recorded at every pass; those past --to once
+# moved the model's clock, and a line cut at 0.5 s lasted 1 s. The last line
+# lasts from the line before it (or the first line's start) to --to.
+"$TT_WORKLOADS/churn" 30 >/dev/null &
+wl=$!
+sleep 0.2
+"$TT_BIN" -b --format json --source proc -d 1 -n 4 -p "$wl" -w "$tmp/c.ttr" >"$tmp/churn.json"
+kill -9 "$wl"
+wl=
+for to in 0.5 1.5 2.7 3.3; do
+	"$TT_BIN" -r "$tmp/c.ttr" -b --format json --to $to >"$tmp/cut.json" 2>"$tmp/err" ||
+		fail "--to $to exited $?: $(cat "$tmp/err")"
+	[ -s "$tmp/cut.json" ] || continue # the first line began after --to
+	read -r said span < <(jq -s -r --slurpfile all "$tmp/churn.json" '
+		def t: capture("^(?<s>[^.]*)\\.(?<f>[0-9]+)Z$") | ((.s + "Z") | fromdate) + ("0." + .f | tonumber);
+		($all[0] | (.time | t) - .interval_s) as $t0
+		| (if length > 1 then (.[-2].time | t) else $t0 end) as $start
+		| "\(.[-1].interval_s) \((.[-1].time | t) - $start)"' "$tmp/cut.json")
+	jq -n -e --argjson a "$said" --argjson b "$span" '($a - $b) | fabs < 0.004' >/dev/null ||
+		fail "--to $to: the last line says it lasts $said s, its times span $span s"
+done
 
 # Refusals: one line naming the option and why.
 if "$TT_BIN" -r "$tmp/a.ttr" -b --from 1000 >/dev/null 2>"$tmp/err"; then fail "--from 1000 accepted"; fi
