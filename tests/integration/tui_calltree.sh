@@ -19,7 +19,10 @@ source "$(dirname "$0")/lib/tui_common.bash"
 [ "$(id -u)" -eq 0 ] || { echo "SKIP: BPF needs root"; exit 77; }
 
 start_workload two_funcs 3 "$TUI_WL_LIFE"
-start_shell 160 50
+# Tall: fully expanded, each spinner's leaf has the kernel's interrupt paths
+# under it, about 40 rows each under software emulation (a kernel harness
+# guest), and the checks read both spinners' rows off one screen.
+start_shell 160 150
 keys "clear; $TT_BIN --source bpf -d 8 -p $WL --log $TUI_TMP/log; echo EXIT=\$?" Enter
 
 started() { screen | grep -Eq 'PID +TID|EXIT=[0-9]'; }
