@@ -66,6 +66,11 @@ expect(get("/debug/pprof/profile?seconds=1"), 404)  # --cpu-hz 0
 # Slowloris: a head sent a byte a second is cut off with a 408 within the
 # head time limit (5 s), while 20 of them (more than the 16 connections kept)
 # never make a normal request hang: it gets its answer or a quick 503.
+# A connection lives under 9 s: the limit, then the client's next look; on a
+# slow machine (TT_TEST_WAIT raised, a kernel harness guest) under 20 s, still
+# far from the 75 s a head never cut off would take.
+import os
+lived_max = 9 if int(os.environ.get("TT_TEST_WAIT", "60")) <= 60 else 20
 def slow(results, i):
     t0 = time.monotonic()
     s = socket.create_connection((host, port), timeout=15)
@@ -100,7 +105,7 @@ for t in threads:
     t.join()
 for i, (status, took) in results.items():
     assert status in (b"408", b"503", b"closed"), (i, status)
-    assert took < 9, ("slowloris connection lived", took)
+    assert took < lived_max, ("slowloris connection lived", took)
 assert sum(1 for s, _ in results.values() if s == b"408") >= 1, results
 # Many idle connections: room is made for a new one.
 idle = [socket.create_connection((host, port)) for _ in range(30)]
