@@ -40,7 +40,7 @@ leg() {
 		-p "$KL" "$@" >"$out" 2>"$TMPD/$source.err" ||
 		fail "$source leg: threadtop failed: $(cat "$TMPD/$source.err")"
 	python3 - "$out" "$TMPD/truth.log" "$checks" "$source" <<'PY' ||
-import bisect, json, sys
+import bisect, json, os, sys
 from datetime import datetime, timezone
 
 out, truth_path, checks, source = sys.argv[1], sys.argv[2], set(sys.argv[3].split(",")), sys.argv[4]
@@ -77,7 +77,15 @@ for prev, iv in zip(ivs, ivs[1:]):
     d = [(y - x) / 1e9 for x, y in zip(a, b)]  # seconds, per counter
     th = {t["comm"]: t for t in iv["threads"]}
     tag = f"@{iv['time']}"
-    if "rate" in checks:
+    # The first interval checked ends with the run's first symbol and DWARF
+    # file loads, on the sampling loop: natively a few ms, 10-30x that under
+    # software emulation (a kernel harness guest, TT_TEST_WAIT raised),
+    # where it cost 13 of 100 ticks. There the rate is judged from the next.
+    slow_first = prev is ivs[0] and int(os.environ.get("TT_TEST_WAIT", "60")) > 60
+    if slow_first and "rate" in checks:
+        print(f"{source} {tag} hz_achieved: {iv['hz_achieved']:.3f}, not judged: "
+              "the first interval on a slow machine")
+    elif "rate" in checks:
         # A pass that takes longer than a period bounds the rate whatever the
         # load: judge the rate kept against that bound (the load's effect on
         # the sampler's wake-ups is what is measured).
