@@ -204,6 +204,24 @@ char *elide_name(const char *s, int width, bool utf8, char *buf, size_t len)
 		    len);
 }
 
+char *elide_path(const char *s, int width, bool utf8, char *buf, size_t len)
+{
+	static _Thread_local struct chars c;
+	const char *m = elide_marker(utf8), *last = s[0] == '/' ? strrchr(s, '/') : NULL;
+	int budget, used = 0, head = 0;
+
+	if (elide_width(s) <= width)
+		return copy(s, buf, len);
+	/* The file's own name is what tells one target from another: keep it. */
+	budget = last ? width - elide_width(m) - elide_width(last) : -1;
+	if (!last || last == s || budget < 1)
+		return elide_name(s, width, utf8, buf, len);
+	decode(s, (size_t)(last - s), &c);
+	while (head < c.n && used + c.w[head] <= budget)
+		used += c.w[head++];
+	return join(s, c.off[head], m, last, (int)strlen(last), "", buf, len);
+}
+
 char *elide_end(const char *s, int width, bool utf8, char *buf, size_t len)
 {
 	static _Thread_local struct chars c;

@@ -46,6 +46,13 @@ int elide_width(const char *s);
  */
 char *elide_name(const char *s, int width, bool utf8, char *buf, size_t len);
 /*
+ * A file path s in at most width columns into buf: its last component
+ * (from its last '/') kept whole when it fits beside the marker, as much of
+ * the start as fits before the marker ("/var/lib/…/base/16384/2619" ->
+ * "/var/l…/2619"); else, or when s is no path, as elide_name. Returns buf.
+ */
+char *elide_path(const char *s, int width, bool utf8, char *buf, size_t len);
+/*
  * Prose s (a message, a trace line, a command line) in at most width
  * columns into buf: whole when it fits, else up to its last word that fits
  * and the marker (mid-word only when the words that fit end before half

@@ -137,7 +137,8 @@ static enum screen_role cell_role(int col, const char *text, bool selected)
 
 /*
  * A cell wider than its column loses its middle, marked (elide.h): a
- * name keeps its start and end, a command line its program's directory
+ * name keeps its start and end, an fd target's path its file's name, a
+ * command line its program's directory
  * start and its last words ("/usr/lib/…/python3 -m http.server").
  */
 static void fit_cell(int col, int w, char *buf, size_t len)
@@ -146,7 +147,10 @@ static void fit_cell(int col, int w, char *buf, size_t len)
 
 	if (ui_columns[col].kind != COLK_TEXT || elide_width(buf) <= w)
 		return;
-	elide_name(buf, w, screen_utf8(), cut, sizeof(cut));
+	if (col == COL_TARGET) /* a path keeps its file's name */
+		elide_path(buf, w, screen_utf8(), cut, sizeof(cut));
+	else
+		elide_name(buf, w, screen_utf8(), cut, sizeof(cut));
 	snprintf(buf, len, "%s", cut);
 }
 

@@ -6,7 +6,8 @@
 # newline escaped (\e, \n: the terminal obeys neither) and both ends of the
 # loopback TCP connection; at 80 columns the column is left out (the rest
 # does not fit beside it), and the thread drill-down (Enter on the FIFO's
-# reader) names the FIFO beside its read.
+# reader) names the FIFO beside its read. The path is wider than the
+# column: it loses its middle, never the file's name.
 set -u
 
 TUI_NAME=tuifd
@@ -17,7 +18,9 @@ source "$(dirname "$0")/lib/tui_common.bash"
 	exit 77
 }
 
-fifo="$TUI_TMP/fi"$'\e'"[31mfo"$'\n'"x"
+# Deep enough that no column holds the whole path: the file's name stays.
+mkdir -p "$TUI_TMP/a/deep/directory/tree/made/for/the/test"
+fifo="$TUI_TMP/a/deep/directory/tree/made/for/the/test/fi"$'\e'"[31mfo"$'\n'"x"
 "$TT_WORKLOADS/fd_waits" "$fifo" 300 >"$TUI_TMP/wl.out" 2>&1 &
 WL=$!
 TUI_PIDS+=("$WL")

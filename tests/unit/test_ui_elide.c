@@ -95,6 +95,29 @@ static void test_wide_chars(void **state)
 	assert_non_null(strstr(buf, "…"));
 }
 
+static void path(const char *s, int width, const char *want)
+{
+	char buf[256];
+
+	elide_path(s, width, true, buf, sizeof(buf));
+	assert_string_equal(buf, want);
+	assert_true(elide_width(buf) <= width);
+}
+
+/* A path keeps its file's name whole, however long, and as much of its start as fits. */
+static void test_path(void **state)
+{
+	(void)state;
+	path("/tmp/x", 10, "/tmp/x");
+	/* elide_name dropped this name's end: "/newroot/tmp/tmp…". */
+	path("/newroot/tmp/tmp.AbCdEfGhIj/fi\\e[31mfo\\nx", 20, "/newr…/fi\\e[31mfo\\nx");
+	path("/var/lib/postgresql/15/main/base/16384/2619", 12, "/var/l…/2619");
+	/* A name wider than the column: as elide_name, its middle goes. */
+	path("/tmp/a_very_long_file_name_indeed", 12, "/tmp…indeed");
+	/* No path: as elide_name. */
+	path("tcp 127.0.0.1:4000->127.0.0.1:5000", 20, "tcp 127.0…0.0.1:5000");
+}
+
 static void test_prose(void **state)
 {
 	char buf[128];
@@ -115,7 +138,7 @@ int main(void)
 		cmocka_unit_test(test_fits),	 cmocka_unit_test(test_boundaries),
 		cmocka_unit_test(test_one_word), cmocka_unit_test(test_narrow),
 		cmocka_unit_test(test_ascii),	 cmocka_unit_test(test_wide_chars),
-		cmocka_unit_test(test_prose),
+		cmocka_unit_test(test_prose),	 cmocka_unit_test(test_path),
 	};
 
 	return cmocka_run_group_tests(tests, setup, NULL);
