@@ -54,9 +54,14 @@ kill -STOP "$WL"
 kill -INT "$PERF"
 wait "$PERF" 2>/dev/null
 redrawn 2
-perf report -i "$TUI_TMP/perf.data" --no-children --sort srcline --stdio 2>/dev/null |
+perf report -i "$TUI_TMP/perf.data" --no-children --sort srcline --stdio 2>"$TUI_TMP/report.err" |
 	grep -E '^ +[0-9.]+%' >"$TUI_TMP/perf.txt"
-[ -s "$TUI_TMP/perf.txt" ] || { echo "SKIP: perf recorded no samples: $(cat "$TUI_TMP/perf.log")"; exit 77; }
+if [ ! -s "$TUI_TMP/perf.txt" ]; then
+	n=$(perf script -i "$TUI_TMP/perf.data" 2>/dev/null | wc -l)
+	[ "$n" -gt 0 ] && fail "perf recorded $n samples, but its report by source line is empty: $(head -c 400 "$TUI_TMP/report.err")"
+	echo "SKIP: perf recorded no samples of the workload: $(cat "$TUI_TMP/perf.log")"
+	exit 77
+fi
 read -r pshare pline < <(head -1 "$TUI_TMP/perf.txt" | tr -d '%')
 echo "perf: top source line $pline, $pshare% of the samples"
 
