@@ -110,13 +110,16 @@ for prev, iv in zip(ivs, ivs[1:]):
     if "active" in checks:
         check(f"{tag} always avg_active", th["always"]["avg_active"], 1.0, 0.05)
     # Sampled shares are checked over the whole run (below): per interval
-    # they carry the sampling error of a few hundred samples.
+    # they carry the sampling error of a few hundred samples. Not the slow
+    # first interval's: a tick or two (0.8 Hz in a 6.1 guest) weighed as a
+    # whole second put the run's half avg_active at 0.44 against 0.58.
     s = th["half"]["samples"]
-    run["half_active"] += th["half"]["avg_active"] * win
-    run["half_s"] += s.get("S", 0)
-    run["half_n"] += sum(s.values())
-    run["half_s_true"] += d[4]
-    run["win"] += win
+    if not slow_first:
+        run["half_active"] += th["half"]["avg_active"] * win
+        run["half_s"] += s.get("S", 0)
+        run["half_n"] += sum(s.values())
+        run["half_s_true"] += d[4]
+        run["win"] += win
     if "states" in checks:
         s = th["always"]["samples"]
         check(f"{tag} always S share", s.get("S", 0) / sum(s.values()), 0.0, 0, 0.02)
