@@ -54,7 +54,8 @@ kill -STOP "$WL"
 kill -INT "$PERF"
 wait "$PERF" 2>/dev/null
 redrawn 2
-perf report -i "$TUI_TMP/perf.data" --no-children --sort srcline --stdio 2>"$TUI_TMP/report.err" |
+perf report -i "$TUI_TMP/perf.data" --no-children --dsos inline_hot --sort srcline --stdio \
+	2>"$TUI_TMP/report.err" |
 	grep -E '^ +[0-9.]+%' >"$TUI_TMP/perf.txt"
 if [ ! -s "$TUI_TMP/perf.txt" ]; then
 	n=$(perf script -i "$TUI_TMP/perf.data" 2>/dev/null | wc -l)
