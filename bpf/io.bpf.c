@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause)
 /*
  * --io: block I/O requests per thread, device and direction: count, bytes,
- * issue-to-completion time and its log2 histogram. block_rq_issue notes the
- * request's start, its device and direction and the thread current then in
- * tt_io_inflight, keyed by the request's address; block_rq_complete takes
+ * time from the request's making to its completion (queue and device time),
+ * its log2 histogram and the queue's part. block_rq_issue notes when the
+ * request was made and issued, its device and direction and the thread
+ * current then in tt_io_inflight, keyed by the request's address; block_rq_complete takes
  * the entry out and adds the request to tt_io_stats (whose values only grow;
  * user space sends the differences each interval). Completions run in
  * interrupt context on any CPU, so the sums are added atomically.
@@ -56,6 +57,10 @@ int BPF_PROG(io_issue, struct request *rq)
 		return 0;
 	op = BPF_CORE_READ(rq, cmd_flags) & REQ_OP_MASK;
 	v.issue_ns = bpf_ktime_get_ns();
+	/* Set when made if the queue counts I/O or has a scheduler (blk_mq_need_time_stamp). */
+	v.start_ns = BPF_CORE_READ(rq, start_time_ns);
+	if (!v.start_ns || v.start_ns > v.issue_ns)
+		v.start_ns = v.issue_ns;
 	v.pid = task->tgid;
 	v.tid = task->pid;
 	v.dev = request_dev(rq);
@@ -79,7 +84,7 @@ int BPF_PROG(io_complete, struct request *rq, blk_status_t error, unsigned int n
 	in = bpf_map_lookup_elem(&tt_io_inflight, &key);
 	if (!in)
 		return 0; /* issued before the tracer started, or not ours (-p) */
-	delta = bpf_ktime_get_ns() - in->issue_ns;
+	delta = bpf_ktime_get_ns() - in->start_ns;
 	k.tid = in->tid;
 	k.dev = in->dev;
 	k.op = in->op;
@@ -100,6 +105,7 @@ int BPF_PROG(io_complete, struct request *rq, blk_status_t error, unsigned int n
 	__sync_fetch_and_add(&v->count, 1);
 	__sync_fetch_and_add(&v->bytes, nr_bytes);
 	__sync_fetch_and_add(&v->total_ns, delta);
+	__sync_fetch_and_add(&v->queue_ns, in->issue_ns - in->start_ns);
 	if (error)
 		__sync_fetch_and_add(&v->errors, 1);
 	__sync_fetch_and_add(&v->hist[log2_bucket(delta, TT_IO_HIST_BUCKETS)], 1);

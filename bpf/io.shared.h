@@ -20,6 +20,7 @@
 #define TT_IO_MINOR_MASK ((1u << TT_IO_MINOR_BITS) - 1)
 
 struct tt_io_inflight_val {
+	__u64 start_ns; /* made (the block layer's start_time_ns), else issued */
 	__u64 issue_ns;
 	__u32 pid;
 	__u32 tid;
@@ -40,7 +41,8 @@ struct tt_io_val {
 	__u32 reserved;
 	__u64 count;
 	__u64 bytes;
-	__u64 total_ns;			/* issue to completion */
+	__u64 total_ns;			/* made to completion */
+	__u64 queue_ns;			/* of that, made to issued */
 	__u64 errors;			/* completions with an error status */
 	__u32 hist[TT_IO_HIST_BUCKETS]; /* log2 ns buckets, as tt_io_stats.hist */
 	char comm[TT_COMM_LEN];

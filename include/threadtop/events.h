@@ -471,8 +471,10 @@ enum tt_io_op {
 /*
  * Block I/O requests that one thread issued to one device in one direction
  * and that completed, as deltas since the previous record of the same key
- * (--io). Latency runs from issue to the driver to completion; bucket i of
- * hist counts requests that took [2^i, 2^(i+1)) ns (bucket 0 also takes 0).
+ * (--io). Latency runs from the request's making (queued, when the kernel
+ * timed it, else its issue to the driver) to its completion; queue_ns is
+ * the part before the issue. Bucket i of hist counts requests that took
+ * [2^i, 2^(i+1)) ns (bucket 0 also takes 0).
  * The device is named inline, as the live run's /sys named it, so that a
  * replay elsewhere names it the same.
  */
@@ -487,7 +489,8 @@ struct tt_io_stats {
 	__u64 count;
 	__u64 bytes;
 	__u64 total_ns;
-	__u64 errors; /* requests completed with an error */
+	__u64 queue_ns; /* of total_ns, before the issue to the driver */
+	__u64 errors;	/* requests completed with an error */
 	__u32 hist[TT_IO_HIST_BUCKETS];
 	char comm[TT_COMM_LEN];
 	char disk[TT_IO_DISK_LEN]; /* "vda", "loop0"; "" when /sys did not say */

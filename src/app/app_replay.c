@@ -283,6 +283,7 @@ static void emit_sums_share(struct app *app, const struct tt_event_header *ev, d
 		r.count = share_of(r.count, f);
 		r.bytes = share_of(r.bytes, f);
 		r.total_ns = share_of(r.total_ns, f);
+		r.queue_ns = share_of(r.queue_ns, f);
 		r.errors = share_of(r.errors, f);
 		if (r.errors > r.count)
 			r.errors = r.count;

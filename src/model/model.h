@@ -582,8 +582,8 @@ struct model_io_row {
 	bool other;	  /* threads past the model's bound, together (comm "(other)") */
 	const char *comm; /* owned by the model, valid until the next ingest */
 	const char *disk; /* the device's name, "" when unknown; likewise */
-	uint64_t count, bytes, total_ns, errors;
-	uint64_t hist[TT_IO_HIST_BUCKETS]; /* log2 ns buckets, as in tt_io_stats */
+	uint64_t count, bytes, total_ns, queue_ns, errors; /* queue_ns: of total_ns, before issue */
+	uint64_t hist[TT_IO_HIST_BUCKETS];		   /* log2 ns buckets, as in tt_io_stats */
 };
 /*
  * The rows with requests in window, most requests first; *ret is the

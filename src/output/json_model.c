@@ -167,7 +167,7 @@ void json_hot_functions(struct json *j, const char *key, struct model *m, const 
 /* Requests of one device, or one thread on one device, summed over directions. */
 struct io_sum {
 	const struct model_io_row *first; /* names it */
-	uint64_t count, bytes, total_ns, errors;
+	uint64_t count, bytes, total_ns, queue_ns, errors;
 	uint64_t op_count[TT_IO_OP_MAX], op_bytes[TT_IO_OP_MAX];
 	uint64_t hist[TT_IO_HIST_BUCKETS];
 };
@@ -179,6 +179,7 @@ static void io_add(struct io_sum *s, const struct model_io_row *r)
 	s->count += r->count;
 	s->bytes += r->bytes;
 	s->total_ns += r->total_ns;
+	s->queue_ns += r->queue_ns;
 	s->errors += r->errors;
 	s->op_count[r->op < TT_IO_OP_MAX ? r->op : TT_IO_OTHER] += r->count;
 	s->op_bytes[r->op < TT_IO_OP_MAX ? r->op : TT_IO_OTHER] += r->bytes;
@@ -207,6 +208,7 @@ static void json_io_figures(struct json *j, const struct io_sum *s, double secon
 	json_u64(j, "errors", s->errors);
 	json_u64(j, "total_ns", s->total_ns);
 	json_u64(j, "mean_ns", s->count ? s->total_ns / s->count : 0);
+	json_u64(j, "queue_ns", s->queue_ns);
 	json_u64(j, "p50_ns", model_log2_percentile(s->hist, TT_IO_HIST_BUCKETS, 50));
 	json_u64(j, "p99_ns", model_log2_percentile(s->hist, TT_IO_HIST_BUCKETS, 99));
 	while (last > 0 && !s->hist[last])

@@ -40,7 +40,7 @@ _Static_assert(sizeof(struct tt_syscall_stats) == 48 + 4 * TT_SYSCALL_HIST_BUCKE
 	       "tt_syscall_stats layout");
 _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
 _Static_assert(sizeof(struct tt_io_stats) ==
-		       72 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
+		       80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
 	       "tt_io_stats layout");
 _Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
 _Static_assert(sizeof(struct tt_luajit_sample) == 40, "tt_luajit_sample layout");
@@ -148,7 +148,7 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				 TAIL_NONE},
 	[TT_EV_IO_STATS] = {"io_stats", TT_IO_STATS_VERSION, sizeof(struct tt_io_stats),
 			    HDR "444444"
-				"8888"
+				"88888"
 				"44444444"
 				"44444444"
 				"44444444"

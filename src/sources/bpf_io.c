@@ -92,6 +92,7 @@ static bool io_delta(void *ctx, const void *k, const void *v, const void *p, uin
 	rec.count = val->count - prev->count;
 	rec.bytes = val->bytes - prev->bytes;
 	rec.total_ns = val->total_ns - prev->total_ns;
+	rec.queue_ns = val->queue_ns - prev->queue_ns;
 	rec.errors = val->errors - prev->errors;
 	for (int i = 0; i < TT_IO_HIST_BUCKETS; i++)
 		rec.hist[i] = val->hist[i] - prev->hist[i];

@@ -113,7 +113,7 @@ static void io_stats(void **state)
 	_Alignas(8) unsigned char buf[sizeof(struct tt_io_stats)];
 	struct tt_io_stats *io = (struct tt_io_stats *)buf;
 
-	assert_int_equal(sizeof(*io), 248);
+	assert_int_equal(sizeof(*io), 256);
 	io_pattern(io);
 	roundtrip(&io->hdr);
 	assert_string_equal(tt_event_type_name(TT_EV_IO_STATS), "io_stats");
