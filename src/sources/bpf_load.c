@@ -574,10 +574,11 @@ static void io_unavailable(struct bpf_source *bs, const char *what, int e)
 {
 	char msg[256];
 
+	/* libbpf's ESRCH: no BTF type btf_trace_block_rq_* (the tracepoints are not there). */
 	snprintf(msg, sizeof(msg),
 		 "--io: cannot %s tp_btf/block_rq_issue, block_rq_complete (%s): no block I/O "
 		 "figures in this run",
-		 what, strerror(e));
+		 what, e == ESRCH ? "the kernel has no such tracepoints" : strerror(e));
 	if (bs->opts.warn)
 		bs->opts.warn(msg);
 	bpf_io__free(bs);
