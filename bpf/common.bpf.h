@@ -184,6 +184,36 @@ static __always_inline __u64 fill_stack_copy(struct tt_stack_copy *copy, __u8 *d
 	return got;
 }
 
+/* The log2 bucket of v, the last of nr taking what is larger. */
+static __always_inline __u32 log2_bucket(__u64 v, __u32 nr)
+{
+	__u32 r = 0;
+
+	if (v >> 32) {
+		v >>= 32;
+		r += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		r += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		r += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		r += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		r += 2;
+	}
+	if (v >> 1)
+		r += 1;
+	return r < nr ? r : nr - 1;
+}
+
 static __always_inline __u64 mix64(__u64 h)
 {
 	h ^= h >> 33;

@@ -38,35 +38,6 @@ struct {
 	__type(value, struct tt_sc_val);
 } tt_sc_stats SEC(".maps");
 
-static __always_inline __u32 log2_bucket(__u64 v)
-{
-	__u32 r = 0;
-
-	if (v >> 32) {
-		v >>= 32;
-		r += 32;
-	}
-	if (v >> 16) {
-		v >>= 16;
-		r += 16;
-	}
-	if (v >> 8) {
-		v >>= 8;
-		r += 8;
-	}
-	if (v >> 4) {
-		v >>= 4;
-		r += 4;
-	}
-	if (v >> 2) {
-		v >>= 2;
-		r += 2;
-	}
-	if (v >> 1)
-		r += 1;
-	return r < TT_SYSCALL_HIST_BUCKETS ? r : TT_SYSCALL_HIST_BUCKETS - 1;
-}
-
 /* Moves the accumulator of the current thread into tt_sc_stats. */
 static __always_inline void flush(struct task_struct *task, struct sc_state *st)
 {
@@ -137,7 +108,7 @@ int BPF_PROG(sys_exit, struct pt_regs *regs, long ret)
 	}
 	st->acc_count++;
 	st->acc_total_ns += delta;
-	st->acc_hist[log2_bucket(delta)]++;
+	st->acc_hist[log2_bucket(delta, TT_SYSCALL_HIST_BUCKETS)]++;
 	return 0;
 }
 

@@ -140,22 +140,7 @@ void cols_fmt_timep(uint64_t ns, char *buf, size_t len)
 
 uint64_t sc_percentile(const struct sc_stat *s, double pct)
 {
-	uint64_t n = 0, want;
-
-	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++)
-		n += s->hist[b];
-	if (!n)
-		return 0;
-	want = (uint64_t)((double)n * pct / 100.0 + 0.5);
-	if (!want)
-		want = 1;
-	n = 0;
-	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++) {
-		n += s->hist[b];
-		if (n >= want)
-			return 2ull << b;
-	}
-	return 2ull << (TT_SYSCALL_HIST_BUCKETS - 1);
+	return model_log2_percentile(s->hist, TT_SYSCALL_HIST_BUCKETS, pct);
 }
 
 /* "850ns", "12us", "3.4ms", "1.2s". */

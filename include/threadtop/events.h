@@ -48,6 +48,7 @@ enum tt_event_type {
 	TT_EV_OFFCPU_SITE = 24,	  /* a blocking site's token, before its stack copy (live only) */
 	TT_EV_THREAD_SAME = 25,	  /* blocks repeated as at the pass before (BPF source only) */
 	TT_EV_FD_TARGET = 26,	  /* what a sampled fd names, by kernel id (BPF source only) */
+	TT_EV_IO_STATS = 27,	  /* block I/O requests of one thread and device (--io) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -85,6 +86,7 @@ enum tt_event_type {
 #define TT_STACK_COPY_VERSION 1
 #define TT_PROC_INFO_VERSION 1
 #define TT_HOST_STATS_VERSION 1
+#define TT_IO_STATS_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -453,6 +455,45 @@ struct tt_syscall_stats {
 	__u64 count;
 	__u64 total_ns;
 	__u32 hist[TT_SYSCALL_HIST_BUCKETS];
+};
+
+#define TT_IO_HIST_BUCKETS 32
+#define TT_IO_DISK_LEN 32 /* bytes of a device name ("nvme0n1p1"), NUL-padded */
+
+/* The direction of block requests (struct tt_io_stats.op). */
+enum tt_io_op {
+	TT_IO_READ = 0,
+	TT_IO_WRITE = 1,
+	TT_IO_OTHER = 2, /* flush, discard, write zeroes, ... */
+	TT_IO_OP_MAX,
+};
+
+/*
+ * Block I/O requests that one thread issued to one device in one direction
+ * and that completed, as deltas since the previous record of the same key
+ * (--io). Latency runs from the request's making (queued, when the kernel
+ * timed it, else its issue to the driver) to its completion; queue_ns is
+ * the part before the issue. Bucket i of hist counts requests that took
+ * [2^i, 2^(i+1)) ns (bucket 0 also takes 0).
+ * The device is named inline, as the live run's /sys named it, so that a
+ * replay elsewhere names it the same.
+ */
+struct tt_io_stats {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid; /* the thread current when the request was issued */
+	__u32 major;
+	__u32 minor;
+	__u32 op; /* enum tt_io_op */
+	__u32 reserved;
+	__u64 count;
+	__u64 bytes;
+	__u64 total_ns;
+	__u64 queue_ns; /* of total_ns, before the issue to the driver */
+	__u64 errors;	/* requests completed with an error */
+	__u32 hist[TT_IO_HIST_BUCKETS];
+	char comm[TT_COMM_LEN];
+	char disk[TT_IO_DISK_LEN]; /* "vda", "loop0"; "" when /sys did not say */
 };
 
 enum tt_offcpu_kind {

@@ -276,6 +276,21 @@ static void emit_sums_share(struct app *app, const struct tt_event_header *ev, d
 			r.hist[i] = (__u32)share_of(r.hist[i], f);
 		if (r.count)
 			app_emit(app, &r.hdr);
+	} else if (ev->type == TT_EV_IO_STATS && ev->size == sizeof(struct tt_io_stats)) {
+		struct tt_io_stats r = *(const struct tt_io_stats *)ev;
+
+		r.hdr.time_ns = app->cut_to_ns;
+		r.count = share_of(r.count, f);
+		r.bytes = share_of(r.bytes, f);
+		r.total_ns = share_of(r.total_ns, f);
+		r.queue_ns = share_of(r.queue_ns, f);
+		r.errors = share_of(r.errors, f);
+		if (r.errors > r.count)
+			r.errors = r.count;
+		for (int i = 0; i < TT_IO_HIST_BUCKETS; i++)
+			r.hist[i] = (__u32)share_of(r.hist[i], f);
+		if (r.count)
+			app_emit(app, &r.hdr);
 	}
 }
 
@@ -303,7 +318,8 @@ const struct tt_event_header *app_replay_cut(struct app *app, const struct tt_ev
 	if (!to || ev->time_ns <= to) {
 		/* (not the shares emit_sums_share sends, stamped at --to) */
 		if (!app->cut_draining &&
-		    (ev->type == TT_EV_OFFCPU || ev->type == TT_EV_SYSCALL_STATS))
+		    (ev->type == TT_EV_OFFCPU || ev->type == TT_EV_SYSCALL_STATS ||
+		     ev->type == TT_EV_IO_STATS))
 			app->cut_sums_ns = ev->time_ns;
 		return ev;
 	}

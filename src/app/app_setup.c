@@ -75,8 +75,10 @@ int app_start_source(struct app *app)
 			.unwind_budget_pct = o->unwind_budget_pct,
 			.syscalls = o->syscalls,
 			.offcpu = o->offcpu,
+			.io = o->io,
 			/* Timing each run costs more than a tracer's run itself. */
-			.bpf_stats = o->bpf_stats < 0 ? !o->syscalls && !o->offcpu : o->bpf_stats,
+			.bpf_stats = o->bpf_stats < 0 ? !o->syscalls && !o->offcpu && !o->io
+						      : o->bpf_stats,
 			/* A recording must replay from any point: no repeats in it. */
 			.full_samples = o->write_path != NULL,
 			/* The TUI shows the thread sampler's rows first; batch output
@@ -107,8 +109,8 @@ int app_start_source(struct app *app)
 		}
 		log_msg("%s; falling back to /proc", err);
 	}
-	if (o->syscalls || o->offcpu)
-		log_msg("--syscalls and --offcpu need the BPF source: not traced");
+	if (o->syscalls || o->offcpu || o->io)
+		log_msg("--syscalls, --offcpu and --io need the BPF source: not traced");
 	if (o->labels.nr_defs)
 		log_msg("--label needs the BPF source (uprobes): no labels in this run");
 	app_progress(app, "starting the /proc thread sampler...");

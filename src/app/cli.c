@@ -57,6 +57,8 @@ void cli_usage(FILE *f)
 		"                         SECONDS (to the log pane and --log)\n"
 		"      --offcpu           trace context switches: exact off-CPU time per stack and\n"
 		"                         run-queue latency (BPF)\n"
+		"      --io               trace block I/O requests: count, bytes and latency per\n"
+		"                         thread and device (BPF)\n"
 		"      --bpf-stats on|off|auto\n"
 		"                         time threadtop's BPF programs (BPF_ENABLE_STATS; costs\n"
 		"                         every BPF program on the box; auto: on unless tracing)\n"
@@ -223,6 +225,7 @@ enum long_only {
 	OPT_PROC_BUDGET,
 	OPT_SYSCALLS,
 	OPT_OFFCPU,
+	OPT_IO,
 	OPT_BPF_STATS,
 	OPT_SCHED,
 	OPT_LABEL = 400,
@@ -271,6 +274,7 @@ static const struct option long_opts[] = {
 	{"proc-budget", required_argument, NULL, OPT_PROC_BUDGET},
 	{"syscalls", no_argument, NULL, OPT_SYSCALLS},
 	{"offcpu", no_argument, NULL, OPT_OFFCPU},
+	{"io", no_argument, NULL, OPT_IO},
 	{"bpf-stats", required_argument, NULL, OPT_BPF_STATS},
 	{"sched", required_argument, NULL, OPT_SCHED},
 	{"label", required_argument, NULL, OPT_LABEL},
@@ -516,6 +520,9 @@ static int parse_args(int argc, char **argv, struct options *ret, FILE *out, FIL
 			break;
 		case OPT_OFFCPU:
 			o.offcpu = true;
+			break;
+		case OPT_IO:
+			o.io = true;
 			break;
 		case OPT_BPF_STATS:
 			if (!strcmp(optarg, "on"))

@@ -49,6 +49,7 @@ struct options {
 	double proc_budget_pct;	     /* --proc-budget: CPU for /proc passes, % of a core */
 	bool syscalls;		     /* --syscalls, exact syscall tracing (BPF) */
 	bool offcpu;		     /* --offcpu, exact off-CPU tracing (BPF) */
+	bool io;		     /* --io, block I/O request tracing (BPF) */
 	int bpf_stats;		     /* --bpf-stats: 1 on, 0 off, -1 auto (on unless tracing) */
 	bool sched_rr;		 /* --sched rr (default): run at the lowest real-time priority */
 	struct label_set labels; /* --label, --label-clear, --label-scope, --labels */

@@ -96,6 +96,7 @@ void model__free(struct model *m)
 	free_values(m->stacks, free);
 	use_model__free(m->use);
 	trace_model_free(m);
+	model_io_free(m);
 	lj_model__free(m->lj);
 	model_timed__free(&m->timed);
 	free(m);
@@ -496,6 +497,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 		}
 	}
 	trace_model_end_interval(m);
+	model_io_end_interval(m);
 	model_procs_end_interval(m, now_ns);
 	model_age_end_interval(m, now_ns); /* after the threads: their stacks may go with them */
 	memset(m->drops_interval, 0, sizeof(m->drops_interval));

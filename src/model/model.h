@@ -496,6 +496,7 @@ double model__sample_weight_s(const struct model *m, enum model_window window);
 #define MODEL_TRACED_SYSCALLS (1u << 1) /* exact syscall figures arrived (--syscalls) */
 #define MODEL_TRACED_OFFCPU (1u << 2)	/* off-CPU time arrived (--offcpu) */
 #define MODEL_TRACED_PROGS (1u << 3)	/* BPF program statistics arrived */
+#define MODEL_TRACED_IO (1u << 4)	/* block I/O requests arrived (--io) */
 /* MODEL_TRACED_* of the data seen this session. */
 unsigned model__traced(const struct model *m);
 
@@ -572,6 +573,29 @@ struct model_syscall_stat {
 /* Exact syscall figures of thread tid, most time first. Count or -errno. */
 int model__thread_syscall_stats(struct model *m, uint32_t tid, enum model_window window,
 				struct model_syscall_stat **ret);
+
+/* Block I/O requests of one thread, device and direction (--io, model_io.c). */
+struct model_io_row {
+	uint32_t pid, tid; /* the thread current at issue */
+	uint32_t major, minor;
+	unsigned op;	  /* enum tt_io_op */
+	bool other;	  /* threads past the model's bound, together (comm "(other)") */
+	const char *comm; /* owned by the model, valid until the next ingest */
+	const char *disk; /* the device's name, "" when unknown; likewise */
+	uint64_t count, bytes, total_ns, queue_ns, errors; /* queue_ns: of total_ns, before issue */
+	uint64_t hist[TT_IO_HIST_BUCKETS];		   /* log2 ns buckets, as in tt_io_stats */
+};
+/*
+ * The rows with requests in window, most requests first; *ret is the
+ * caller's to free. Count or -errno (-EOPNOTSUPP: the minute, not kept).
+ */
+int model__io(struct model *m, enum model_window window, struct model_io_row **ret);
+/*
+ * The latency below which pct percent of a log2 histogram's nr buckets
+ * fall, as the upper bound of the bucket it falls in (2^(b+1) ns); 0 when
+ * empty.
+ */
+uint64_t model_log2_percentile(const uint64_t *hist, int nr, double pct);
 
 /* Run-queue waits of thread tid (--offcpu): 0 or -errno (-ENOENT: none). */
 int model__thread_runq(struct model *m, uint32_t tid, enum model_window window, uint64_t *ret_count,

@@ -115,6 +115,7 @@ struct model {
 	struct use_model *use;	     /* USE metrics (use_model.c) */
 	unsigned traced;	     /* MODEL_TRACED_* seen this session */
 	struct prog_stat *progs;     /* BPF program run time (model_traced.c) */
+	struct model_io *io;	     /* block I/O requests (model_io.c), NULL = none yet */
 	size_t nr_progs, cap_progs;
 
 	/* Names stack frames (model_frames.c); NULL = addresses. */
@@ -224,6 +225,10 @@ void model_repeat_flush_settled(struct model *m);
 void model_repeat_free(struct model *m);
 
 /* model_traced.c: the record types of tracing and on-CPU sampling. */
+/* Windows kept; ingest adds to the first W_ACCUM, interval end moves interval to last. */
+enum { W_INTERVAL, W_SESSION, W_ACCUM, W_LAST = W_ACCUM, W_MAX };
+/* The W_* of a window, -EOPNOTSUPP for one not kept (the minute). */
+int trace_window_index(enum model_window window);
 void traced_ingest(struct model *m, const struct tt_event_header *ev);
 void trace_thread_free(struct thread_trace *tr);
 /* What tr holds on the heap (its arrays at capacity), for model__mem. */
@@ -260,6 +265,12 @@ uint64_t model_thread_top_user(const struct model *m, const struct thread *t,
 			       enum model_window window, uint32_t now_sec, unsigned *inlined);
 /* Whether thread t has traced data in window (it gets a row without samples). */
 bool trace_thread_active(const struct thread *t, enum model_window window);
+
+/* model_io.c: TT_EV_IO_STATS, kept per thread, device and direction. */
+void model_io_ingest(struct model *m, const struct tt_io_stats *io);
+void model_io_end_interval(struct model *m);
+size_t model_io_bytes(const struct model *m);
+void model_io_free(struct model *m);
 
 /* Sum of a minute ring's slots still inside the last minute before now_sec. */
 uint64_t ring_sum_u16(const uint16_t *ring, uint32_t ring_sec, uint32_t now_sec);

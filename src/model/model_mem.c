@@ -29,6 +29,7 @@ void model__mem(const struct model *m, struct model_mem *ret)
 				     trace_thread_bytes(t->trace);
 		u64map__put(pids, t->pid, (void *)1);
 	}
+	ret->thread_bytes += model_io_bytes(m); /* traced data too, kept apart from threads */
 	ret->stack_bytes = u64map__bytes(m->stacks);
 	pos = 0;
 	while (u64map__next(m->stacks, &pos, &key, (void **)&st)) {

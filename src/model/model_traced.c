@@ -19,9 +19,6 @@
 #include "model_internal.h"
 #include "util.h"
 
-/* Windows kept; ingest adds to the first W_ACCUM, interval end moves interval to last. */
-enum { W_INTERVAL, W_SESSION, W_ACCUM, W_LAST = W_ACCUM, W_MAX };
-
 /* A stack's last minute: value and count per second (slot = sec % 60). Off-CPU
  * values are in us here (a u32 of ns holds 4 s), saturating. */
 struct trace_ring {
@@ -71,7 +68,7 @@ struct prog_stat {
 	uint64_t run_cnt[W_MAX], run_time_ns[W_MAX], misses[W_MAX];
 };
 
-static int window_index(enum model_window window)
+int trace_window_index(enum model_window window)
 {
 	switch (window) {
 	case WIN_INTERVAL:
@@ -311,6 +308,9 @@ void traced_ingest(struct model *m, const struct tt_event_header *ev)
 	case TT_EV_PROG_STATS:
 		ingest_prog_stats(m, (const struct tt_prog_stats *)ev);
 		break;
+	case TT_EV_IO_STATS:
+		model_io_ingest(m, (const struct tt_io_stats *)ev);
+		break;
 	default:
 		break;
 	}
@@ -421,7 +421,7 @@ void trace_model_free(struct model *m)
 bool trace_thread_active(const struct thread *t, enum model_window window)
 {
 	const struct thread_trace *tr = t->trace;
-	int w = window_index(window);
+	int w = trace_window_index(window);
 
 	if (!tr || w < 0)
 		return false;
@@ -481,7 +481,7 @@ static void stack_in(const struct trace_stack *ts, int w, bool offcpu, uint32_t 
 static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 		      struct model_stack_row **ret)
 {
-	int w = window_index(window);
+	int w = trace_window_index(window);
 	struct model_stack_row *rows = NULL;
 	size_t nr = 0, cap = 0, pos = 0;
 	uint32_t now_sec = model_sec(m, m->now_ns);
@@ -528,7 +528,7 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 void trace_oncpu_labels(const struct thread *t, enum model_window window,
 			void (*add)(void *arg, uint32_t labels_id, uint64_t samples), void *arg)
 {
-	int w = window_index(window);
+	int w = trace_window_index(window);
 
 	if (!t->trace || w < 0)
 		return;
@@ -543,7 +543,7 @@ void trace_oncpu_labels(const struct thread *t, enum model_window window,
 bool trace_oncpu_each(const struct model *m, const struct thread *t, enum model_window window,
 		      void (*add)(void *arg, uint32_t ustack_id, uint64_t samples), void *arg)
 {
-	int w = window_index(window);
+	int w = trace_window_index(window);
 	bool any = false;
 
 	if (!(m->traced & MODEL_TRACED_ONCPU) || (w < 0 && window != WIN_MINUTE))
@@ -583,7 +583,7 @@ int model__thread_syscall_stats(struct model *m, uint32_t tid, enum model_window
 				struct model_syscall_stat **ret)
 {
 	struct thread *t = u64map__get(m->threads, tid);
-	int w = window_index(window);
+	int w = trace_window_index(window);
 	struct model_syscall_stat *out;
 	size_t nr = 0;
 
@@ -617,7 +617,7 @@ int model__thread_runq(struct model *m, uint32_t tid, enum model_window window, 
 		       uint64_t *ret_total_ns)
 {
 	struct thread *t = u64map__get(m->threads, tid);
-	int w = window_index(window);
+	int w = trace_window_index(window);
 
 	if (w < 0)
 		return w;
@@ -630,7 +630,7 @@ int model__thread_runq(struct model *m, uint32_t tid, enum model_window window, 
 
 int model__prog_stats(struct model *m, enum model_window window, struct model_prog_stat **ret)
 {
-	int w = window_index(window);
+	int w = trace_window_index(window);
 	struct model_prog_stat *out;
 
 	*ret = NULL;

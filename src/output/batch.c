@@ -239,6 +239,8 @@ static int print_json(struct model *m, const struct batch_info *info,
 	}
 	if (model__traced(m) & MODEL_TRACED_PROGS)
 		print_json_bpf_stats(m, &j);
+	if (model__traced(m) & MODEL_TRACED_IO)
+		json_io(&j, m, WIN_INTERVAL, res->window_s);
 	if (model__label_name(m, 0))
 		print_json_label_groups(m, &j);
 	batch_luajit_json(&j, m);

@@ -2,12 +2,14 @@
 /* Model figures as JSON members (see json_model.h), shared by batch NDJSON and the report. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "hotfuncs.h"
 #include "json_model.h"
 #include "profile.h"
 #include "threadtop/events.h"
 #include "syscalls.h"
+#include "util.h"
 
 void json_thread_names(struct json *j, const struct model_row *row)
 {
@@ -160,4 +162,131 @@ void json_hot_functions(struct json *j, const char *key, struct model *m, const 
 	snprintf(total_key, sizeof(total_key), "%s_total", key);
 	json_u64(j, total_key, h->total);
 	hotfuncs__free(h);
+}
+
+/* Requests of one device, or one thread on one device, summed over directions. */
+struct io_sum {
+	const struct model_io_row *first; /* names it */
+	uint64_t count, bytes, total_ns, queue_ns, errors;
+	uint64_t op_count[TT_IO_OP_MAX], op_bytes[TT_IO_OP_MAX];
+	uint64_t hist[TT_IO_HIST_BUCKETS];
+};
+
+static void io_add(struct io_sum *s, const struct model_io_row *r)
+{
+	if (!s->first)
+		s->first = r;
+	s->count += r->count;
+	s->bytes += r->bytes;
+	s->total_ns += r->total_ns;
+	s->queue_ns += r->queue_ns;
+	s->errors += r->errors;
+	s->op_count[r->op < TT_IO_OP_MAX ? r->op : TT_IO_OTHER] += r->count;
+	s->op_bytes[r->op < TT_IO_OP_MAX ? r->op : TT_IO_OTHER] += r->bytes;
+	for (int b = 0; b < TT_IO_HIST_BUCKETS; b++)
+		s->hist[b] += r->hist[b];
+}
+
+static void json_io_figures(struct json *j, const struct io_sum *s, double seconds)
+{
+	static const char *const op_names[TT_IO_OP_MAX][2] = {
+		{"reads", "read_bytes"}, {"writes", "write_bytes"}, {"other", "other_bytes"}};
+	int last = TT_IO_HIST_BUCKETS - 1;
+	char dev[24];
+
+	json_string(j, "device", s->first->disk[0] ? s->first->disk : "");
+	snprintf(dev, sizeof(dev), "%u:%u", s->first->major, s->first->minor);
+	json_string(j, "dev", dev);
+	json_u64(j, "requests", s->count);
+	json_u64(j, "bytes", s->bytes);
+	json_double(j, "iops", seconds > 0 ? (double)s->count / seconds : 0, 1);
+	json_double(j, "mb_s", seconds > 0 ? (double)s->bytes / 1e6 / seconds : 0, 3);
+	for (int op = 0; op < TT_IO_OP_MAX; op++) {
+		json_u64(j, op_names[op][0], s->op_count[op]);
+		json_u64(j, op_names[op][1], s->op_bytes[op]);
+	}
+	json_u64(j, "errors", s->errors);
+	json_u64(j, "total_ns", s->total_ns);
+	json_u64(j, "mean_ns", s->count ? s->total_ns / s->count : 0);
+	json_u64(j, "queue_ns", s->queue_ns);
+	json_u64(j, "p50_ns", model_log2_percentile(s->hist, TT_IO_HIST_BUCKETS, 50));
+	json_u64(j, "p99_ns", model_log2_percentile(s->hist, TT_IO_HIST_BUCKETS, 99));
+	while (last > 0 && !s->hist[last])
+		last--;
+	json_begin_array(j, "hist_log2_ns");
+	for (int b = 0; b <= last; b++)
+		json_u64(j, NULL, s->hist[b]);
+	json_end_array(j);
+}
+
+static bool same_dev(const struct model_io_row *a, const struct model_io_row *b)
+{
+	return a->major == b->major && a->minor == b->minor;
+}
+
+/*
+ * Sums rows into sums by device (tid too when by_thread), in the rows'
+ * order (most requests first). Returns the sums made.
+ */
+static size_t io_group(const struct model_io_row *rows, size_t nr, bool by_thread,
+		       struct io_sum *sums)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		size_t k = 0;
+
+		while (k < n && !(same_dev(sums[k].first, &rows[i]) &&
+				  (!by_thread || (sums[k].first->tid == rows[i].tid &&
+						  sums[k].first->other == rows[i].other))))
+			k++;
+		if (k == n)
+			memset(&sums[n++], 0, sizeof(*sums));
+		io_add(&sums[k], &rows[i]);
+	}
+	return n;
+}
+
+static int cmp_io_sums(const void *a, const void *b)
+{
+	const struct io_sum *x = a, *y = b;
+
+	return (x->count < y->count) - (x->count > y->count);
+}
+
+void json_io(struct json *j, struct model *m, enum model_window window, double seconds)
+{
+	struct model_io_row *rows = NULL;
+	int nr = model__io(m, window, &rows);
+	struct io_sum *sums;
+	size_t n;
+
+	json_begin_object(j, "io");
+	sums = xcalloc(nr > 0 ? (size_t)nr : 1, sizeof(*sums));
+	n = io_group(rows, nr > 0 ? (size_t)nr : 0, false, sums);
+	qsort(sums, n, sizeof(*sums), cmp_io_sums);
+	json_begin_array(j, "devices");
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(j, NULL);
+		json_io_figures(j, &sums[i], seconds);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	n = io_group(rows, nr > 0 ? (size_t)nr : 0, true, sums);
+	qsort(sums, n, sizeof(*sums), cmp_io_sums);
+	json_begin_array(j, "threads");
+	for (size_t i = 0; i < n; i++) {
+		json_begin_object(j, NULL);
+		json_u64(j, "pid", sums[i].first->pid);
+		json_u64(j, "tid", sums[i].first->tid);
+		json_string(j, "comm", sums[i].first->comm);
+		if (sums[i].first->other)
+			json_bool(j, "other", true);
+		json_io_figures(j, &sums[i], seconds);
+		json_end_object(j);
+	}
+	json_end_array(j);
+	json_end_object(j);
+	free(sums);
+	free(rows);
 }

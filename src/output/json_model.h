@@ -33,6 +33,13 @@ void json_thread_syscalls(struct json *j, struct model *m, uint32_t tid, enum mo
 
 /* A thread's "runq" {count, total_ns} in window, when off-CPU time was traced. */
 void json_thread_runq(struct json *j, struct model *m, uint32_t tid, enum model_window window);
+/*
+ * "io": block I/O requests of window (--io) by device and by thread and
+ * device: requests, bytes, IOPS and MB/s (10^6 bytes) over seconds, the
+ * mean, p50 and p99 latency (those two: the upper bound of their log2
+ * bucket) and the histogram.
+ */
+void json_io(struct json *j, struct model *m, enum model_window window, double seconds);
 
 /* The most functions a hot_functions array lists (those of most total time). */
 #define JSON_HOT_FUNCTIONS_MAX 200

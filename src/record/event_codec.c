@@ -39,6 +39,9 @@ _Static_assert(sizeof(struct tt_cpu_sample) == 72, "tt_cpu_sample layout");
 _Static_assert(sizeof(struct tt_syscall_stats) == 48 + 4 * TT_SYSCALL_HIST_BUCKETS,
 	       "tt_syscall_stats layout");
 _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
+_Static_assert(sizeof(struct tt_io_stats) ==
+		       80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
+	       "tt_io_stats layout");
 _Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
 _Static_assert(sizeof(struct tt_luajit_sample) == 40, "tt_luajit_sample layout");
 _Static_assert(sizeof(struct tt_luajit_func) == 40, "tt_luajit_func layout");
@@ -59,6 +62,7 @@ enum tail_kind {
 	TAIL_CMD,
 	TAIL_TIDS,
 	TAIL_BUILD_ID,
+	TAIL_IO, /* no tail: a fixed record whose fields are checked */
 };
 
 _Static_assert(sizeof(struct tt_trace_line) == 40, "tt_trace_line layout");
@@ -142,6 +146,15 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				     "44444444"
 				     "44444444",
 				 TAIL_NONE},
+	[TT_EV_IO_STATS] = {"io_stats", TT_IO_STATS_VERSION, sizeof(struct tt_io_stats),
+			    HDR "444444"
+				"88888"
+				"44444444"
+				"44444444"
+				"44444444"
+				"44444444"
+				"ccc",
+			    TAIL_IO},
 	[TT_EV_OFFCPU] = {"offcpu", TT_OFFCPU_VERSION, sizeof(struct tt_offcpu), HDR "44448844c",
 			  TAIL_NONE},
 	[TT_EV_PROG_STATS] = {"prog_stats", TT_PROG_STATS_VERSION, sizeof(struct tt_prog_stats),
@@ -299,6 +312,18 @@ static const char *check_build_id(const struct tt_build_id *b)
 	return NULL;
 }
 
+/* The bounds of an I/O record: a kernel dev_t, a known direction, errors among the requests. */
+static const char *check_io(const struct tt_io_stats *io)
+{
+	if (io->major >= 1u << 12 || io->minor >= 1u << 20)
+		return "I/O device number out of range";
+	if (io->op >= TT_IO_OP_MAX)
+		return "unknown I/O direction";
+	if (!io->count || io->errors > io->count)
+		return "I/O request counts inconsistent";
+	return NULL;
+}
+
 static const char *check_tail(const struct record_desc *d, const void *fixed)
 {
 	if (d->tail == TAIL_STRING && ((const struct tt_string *)fixed)->len > TT_MAX_STRING_LEN)
@@ -333,6 +358,8 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 		return "more than 1024 threads in a repeat record";
 	if (d->tail == TAIL_BUILD_ID)
 		return check_build_id(fixed);
+	if (d->tail == TAIL_IO)
+		return check_io(fixed);
 	return NULL;
 }
 

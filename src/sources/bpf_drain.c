@@ -144,9 +144,17 @@ int bpf_drain__run(struct bpf_drain *d, bpf_drain_fn fn, void *ctx)
 			e = xmalloc(sizeof(*e) + val_off(d) + d->val_size);
 			free(u64map__put(d->prev, h, e));
 			e->changed = d->generation;
+			memcpy(e->data, key, d->key_size);
+			memcpy(e->data + val_off(d), val, d->val_size);
 		}
-		memcpy(e->data, key, d->key_size);
-		memcpy(e->data + val_off(d), val, d->val_size);
+		/*
+		 * Unchanged, the previous value stays: the kernel adds a value's
+		 * fields one by one while this reads them, so a read may catch a
+		 * count before its time; that time goes with the next change
+		 * rather than nowhere.
+		 */
+		if (changed)
+			memcpy(e->data + val_off(d), val, d->val_size);
 		e->generation = d->generation;
 		if (changed)
 			e->changed = d->generation;

@@ -31,6 +31,7 @@
 #include "source_bpf_impl.h"
 #include "util.h"
 
+#include "io.skel.h"
 #include "offcpu.skel.h"
 #include "oncpu.skel.h"
 #include "syscalls.skel.h"
@@ -526,6 +527,8 @@ void bpf_load__note_all(struct bpf_source *bs)
 		note_progs(bs, bs->syscalls->obj);
 	if (bs->offcpu)
 		note_progs(bs, bs->offcpu->obj);
+	if (bs->io)
+		note_progs(bs, bs->io->obj);
 }
 
 int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *err, size_t errlen)
@@ -564,6 +567,45 @@ void bpf_load__note_oncpu(struct bpf_source *bs)
 {
 	note_progs(bs, bs->oncpu->obj);
 	bs->dwarf_tgids_fd = bpf_map__fd(bs->oncpu->maps.tt_dwarf_tgids);
+}
+
+/* Says in one line why --io traces nothing; the run goes on without it. */
+static void io_unavailable(struct bpf_source *bs, const char *what, int e)
+{
+	char msg[256];
+
+	/* libbpf's ESRCH: no BTF type btf_trace_block_rq_* (the tracepoints are not there). */
+	snprintf(msg, sizeof(msg),
+		 "--io: cannot %s tp_btf/block_rq_issue, block_rq_complete (%s): no block I/O "
+		 "figures in this run",
+		 what, e == ESRCH ? "the kernel has no such tracepoints" : strerror(e));
+	if (bs->opts.warn)
+		bs->opts.warn(msg);
+	bpf_io__free(bs);
+}
+
+/* The block I/O tracer: a kernel without its tracepoints (or BTF for them) only warns. */
+static void load_io(struct bpf_source *bs)
+{
+	int e;
+
+	libbpf_log_reset();
+	bs->io = io_bpf__open();
+	if (!bs->io) {
+		io_unavailable(bs, "open", errno);
+		return;
+	}
+	CONFIGURE(bs->io, bs, 0);
+	bpf_map__set_max_entries(bs->io->maps.tt_io_stats, TRACE_MAP_MAX);
+	if ((e = REUSE_SHARED(bs->io, bs->threads)) < 0) {
+		io_unavailable(bs, "load", -e);
+		return;
+	}
+	if (io_bpf__load(bs->io)) {
+		io_unavailable(bs, "load", errno);
+		return;
+	}
+	note_progs(bs, bs->io->obj);
 }
 
 int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
@@ -645,6 +687,8 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 			return load_failed("offcpu", bs->offcpu->obj, errno, err, errlen);
 		note_progs(bs, bs->offcpu->obj);
 	}
+	if (bs->opts.io)
+		load_io(bs);
 	return 0;
 }
 
@@ -784,6 +828,10 @@ static int attach_tracing(struct bpf_source *bs, char *err, size_t errlen)
 			 "BPF source: cannot attach tp_btf/sched_switch, sched_wakeup: %s",
 			 strerror(e));
 		return -e;
+	}
+	if (bs->io && io_bpf__attach(bs->io)) {
+		io_unavailable(bs, "attach", errno);
+		bpf_load__note_all(bs); /* without the programs just freed */
 	}
 	return 0;
 }

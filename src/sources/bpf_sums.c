@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The BPF source's interval end (source_bpf_impl.h): the kernel's ever-growing
- * sums of the syscall and off-CPU tracers become records of the interval's
- * differences (bpf_drain.c), and so do the run time of each program and the
- * drops of every stage. The stack dedup set is emptied when it fills up.
+ * sums of the syscall, off-CPU and block I/O (bpf_io.c) tracers become records
+ * of the interval's differences (bpf_drain.c), and so do the run time of each
+ * program and the drops of every stage. The stack dedup set is emptied when it fills up.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -170,6 +170,7 @@ void bpf_sums__open(struct bpf_source *bs)
 	if (bs->offcpu)
 		bs->oc_drain = bpf_drain__new(bpf_map__fd(bs->offcpu->maps.tt_oc_agg),
 					      sizeof(struct tt_oc_key), sizeof(struct tt_oc_val));
+	bpf_io__open(bs);
 	/* Run-time statistics are a bonus: without them bpf_stats stays empty. */
 	if (bs->opts.bpf_stats)
 		bs->stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
@@ -185,6 +186,7 @@ void bpf_sums__start(struct bpf_source *bs)
 		bpf_source_run_iter(bs->offcpu->links.settle_offcpu);
 	if (bs->oc_drain)
 		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
+	bpf_io__drain(bs);
 	bs->sums_baseline = false;
 }
 
@@ -197,6 +199,7 @@ void bpf_sums__flush(struct bpf_source *bs, uint64_t now)
 		bpf_source_run_iter(bs->offcpu->links.settle_offcpu);
 	if (bs->oc_drain)
 		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
+	bpf_io__drain(bs);
 	flush_prog_stats(bs, now);
 	flush_drops(bs, now);
 	maybe_reset_stack_ids(bs);

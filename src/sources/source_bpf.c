@@ -203,6 +203,7 @@ static void bpf_free(struct source *src)
 	free(bs->perf_fds);
 	bpf_drain__free(bs->sc_drain);
 	bpf_drain__free(bs->oc_drain);
+	bpf_io__free(bs);
 	offcpu_bpf__destroy(bs->offcpu);
 	syscalls_bpf__destroy(bs->syscalls);
 	oncpu_bpf__destroy(bs->oncpu);

@@ -34,7 +34,8 @@ struct bpf_source_opts {
 	double unwind_budget_pct; /* CPU for DWARF unwinding, % of a core (0 = the default) */
 	bool syscalls;		  /* --syscalls: exact per-thread syscall counts and latency */
 	bool offcpu;		  /* --offcpu: exact off-CPU time per stack, run-queue latency */
-	bool bpf_stats;		  /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
+	bool io;	   /* --io: block requests per thread and device (warns if it cannot) */
+	bool bpf_stats;	   /* BPF_ENABLE_STATS: run time per program (costs every BPF run) */
 	bool full_samples; /* send unchanged threads as full samples, not repeats (recording) */
 	/* Verify the programs first data needs not (on-CPU, LuaJIT) on a thread of
 	 * their own, after the source is up: the TUI's first rows come sooner. */

@@ -23,8 +23,9 @@
 #include "threadtop/events.h"
 #include "threadtop/source.h"
 
-#define MAX_PROGS 8    /* programs whose run time is reported (--bpf-stats) */
-#define SWEEP_EVERY 64 /* passes between checks of the repeated threads */
+#define IO_NAMES_MAX 64 /* block devices named by bpf_io.c */
+#define MAX_PROGS 24	/* programs whose run time is reported (--bpf-stats) */
+#define SWEEP_EVERY 64	/* passes between checks of the repeated threads */
 
 struct bpf_drain;
 struct bpf_labels;
@@ -35,6 +36,7 @@ struct oncpu_bpf;
 struct ring_buffer;
 struct strtab;
 struct syscalls_bpf;
+struct io_bpf;
 struct threads_bpf;
 struct u64map;
 struct unwinder;
@@ -66,6 +68,7 @@ struct bpf_source {
 	struct oncpu_bpf *oncpu;
 	struct syscalls_bpf *syscalls;
 	struct offcpu_bpf *offcpu;
+	struct io_bpf *io; /* --io, NULL when not asked or the kernel cannot (bpf_io.c) */
 	struct bpf_link **iters;
 	size_t nr_iters;
 	struct bpf_labels *labels;
@@ -83,7 +86,13 @@ struct bpf_source {
 	uint64_t drained;	 /* records the drain forwarded */
 	int stats_fd;
 	/* The interval's sums (bpf_sums.c). */
-	struct bpf_drain *sc_drain, *oc_drain;
+	struct bpf_drain *sc_drain, *oc_drain, *io_drain;
+	/* Block devices named so far (bpf_io.c), dev_t -> name; full, slots are reused. */
+	struct io_devname {
+		uint32_t dev;
+		char name[TT_IO_DISK_LEN];
+	} io_names[IO_NAMES_MAX];
+	uint32_t nr_io_names;
 	struct prog_snap progs[MAX_PROGS];
 	int nr_progs;
 	uint64_t drops_prev[TT_DROP_MAX];
@@ -237,6 +246,13 @@ void bpf_unwind__expire(struct bpf_source *bs);
 /* One line on how unwinding went, to opts.warn. */
 void bpf_unwind__report(struct bpf_source *bs);
 void bpf_unwind__free(struct bpf_source *bs);
+
+/* bpf_io.c: the block I/O tracer's sums (--io), drained by bpf_sums.c. */
+void bpf_io__open(struct bpf_source *bs);
+void bpf_io__drain(struct bpf_source *bs);
+void bpf_io__free(struct bpf_source *bs);
+/* The DEVNAME of a uevent file's text into out (NUL-padded): its length, or -errno. */
+int io_devname_parse(const char *uevent, char *out, size_t cap);
 
 /* bpf_sums.c */
 /* After loading: the drains of the tracers' sums, run-time statistics on request. */

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Unit tests for the encoding of the BPF source's record types (on-CPU
- * sample, syscall stats, off-CPU time, program stats): round trips, every
+ * sample, syscall stats, off-CPU time, program stats, block I/O): round trips, every
  * byte of every field on the wire (no padding leaks), and truncations.
  */
 #include <errno.h>
@@ -97,6 +97,53 @@ static void prog_stats(void **state)
 	roundtrip(&p->hdr);
 }
 
+/* A valid I/O record with distinct bytes wherever the bounds allow them. */
+static void io_pattern(struct tt_io_stats *io)
+{
+	pattern(&io->hdr, TT_EV_IO_STATS, TT_IO_STATS_VERSION, sizeof(*io));
+	io->major = 259;
+	io->minor = 0xabcde;
+	io->op = TT_IO_WRITE;
+	io->count = 0x1122334455667788ull;
+	io->errors = 3;
+}
+
+static void io_stats(void **state)
+{
+	_Alignas(8) unsigned char buf[sizeof(struct tt_io_stats)];
+	struct tt_io_stats *io = (struct tt_io_stats *)buf;
+
+	assert_int_equal(sizeof(*io), 256);
+	io_pattern(io);
+	roundtrip(&io->hdr);
+	assert_string_equal(tt_event_type_name(TT_EV_IO_STATS), "io_stats");
+	/* count little-endian at offset 40, the device's name the last 32 bytes. */
+	assert_int_equal(tt_event_encode(&io->hdr, wire, sizeof(wire)), sizeof(*io));
+	assert_int_equal(wire[40], 0x88);
+	assert_int_equal(wire[47], 0x11);
+	memcpy(io->disk, "nvme0n1p1", 10);
+	assert_int_equal(tt_event_encode(&io->hdr, wire, sizeof(wire)), sizeof(*io));
+	assert_memory_equal(wire + sizeof(*io) - TT_IO_DISK_LEN, "nvme0n1p1", 10);
+	/* Out of bounds: a major past 12 bits, a minor past 20, an unknown op, no requests. */
+	io->major = 4096;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
+	io_pattern(io);
+	io->minor = 1u << 20;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
+	io_pattern(io);
+	io->op = TT_IO_OP_MAX;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
+	io_pattern(io);
+	io->count = 0;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
+	io_pattern(io);
+	io->errors = io->count + 1;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
+	io_pattern(io);
+	io->hdr.size = sizeof(*io) + 8;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io) + 8), -EINVAL);
+}
+
 static void wrong_sizes(void **state)
 {
 	struct tt_cpu_sample s = {
@@ -125,7 +172,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(cpu_sample),	 cmocka_unit_test(cpu_sample_v1),
 		cmocka_unit_test(syscall_stats), cmocka_unit_test(offcpu),
-		cmocka_unit_test(prog_stats),	 cmocka_unit_test(wrong_sizes),
+		cmocka_unit_test(prog_stats),	 cmocka_unit_test(io_stats),
+		cmocka_unit_test(wrong_sizes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: (GPL-2.0-only OR BSD-2-Clause) */
+/*
+ * The maps of the block I/O tracer (io.bpf.c) that user space sizes and
+ * reads. No includes: the includer brings __u32 and friends, and
+ * threadtop/events.h (TT_IO_HIST_BUCKETS, enum tt_io_op: the record made
+ * from tt_io_stats).
+ */
+#ifndef THREADTOP_BPF_IO_SHARED_H
+#define THREADTOP_BPF_IO_SHARED_H
+
+/*
+ * tt_io_inflight: requests issued and not yet completed, by request
+ * address. Full, a request goes uncounted (a map_full drop): a box keeps
+ * far fewer in flight (each queue's depth, 32 to 1023, per device).
+ */
+#define TT_IO_INFLIGHT_MAX 8192
+
+/* A kernel dev_t (include/linux/kdev_t.h): 12 bits of major, 20 of minor. */
+#define TT_IO_MINOR_BITS 20
+#define TT_IO_MINOR_MASK ((1u << TT_IO_MINOR_BITS) - 1)
+
+struct tt_io_inflight_val {
+	__u64 start_ns; /* made (the block layer's start_time_ns), else issued */
+	__u64 issue_ns;
+	__u32 pid;
+	__u32 tid;
+	__u32 dev; /* kernel dev_t of the partition or disk */
+	__u32 op;  /* enum tt_io_op */
+	char comm[TT_COMM_LEN];
+};
+
+/* tt_io_stats: per thread, device and direction, cumulative since the entry was made. */
+struct tt_io_key {
+	__u32 tid;
+	__u32 dev; /* kernel dev_t */
+	__u32 op;  /* enum tt_io_op */
+};
+
+struct tt_io_val {
+	__u32 pid;
+	__u32 reserved;
+	__u64 count;
+	__u64 bytes;
+	__u64 total_ns;			/* made to completion */
+	__u64 queue_ns;			/* of that, made to issued */
+	__u64 errors;			/* completions with an error status */
+	__u32 hist[TT_IO_HIST_BUCKETS]; /* log2 ns buckets, as tt_io_stats.hist */
+	char comm[TT_COMM_LEN];
+};
+
+#endif /* THREADTOP_BPF_IO_SHARED_H */

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unit tests for the model's block I/O requests (src/model/model_io.c):
+ * the interval, last and session windows per thread, device and direction,
+ * the bound on entries (threads past it go to one "(other)" entry per device
+ * and direction, device totals whole), and the percentile of a log2
+ * histogram.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model.h"
+#include "util.h"
+
+#define SEC NSEC_PER_SEC
+#define T0 (1000 * SEC)
+
+static void io(struct model *m, uint64_t t, uint32_t tid, uint32_t minor, unsigned op,
+	       uint64_t count, uint64_t ns_each)
+{
+	struct tt_io_stats r = {
+		.hdr = {TT_EV_IO_STATS, TT_IO_STATS_VERSION, sizeof(r), t},
+		.pid = 10,
+		.tid = tid,
+		.major = 7,
+		.minor = minor,
+		.op = op,
+		.count = count,
+		.bytes = count * 4096,
+		.total_ns = count * ns_each,
+		.comm = "reader",
+		.disk = "loop0",
+	};
+
+	/* ns_each in [2^b, 2^(b+1)): all in bucket b. */
+	r.hist[63 - __builtin_clzll(ns_each)] = (__u32)count;
+	model__ingest(m, &r.hdr);
+}
+
+static void windows(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_io_row *rows;
+	int nr;
+
+	model__advance(m, T0);
+	assert_false(model__traced(m) & MODEL_TRACED_IO);
+	io(m, T0 + 1, 11, 0, TT_IO_READ, 100, 50000);
+	io(m, T0 + 2, 11, 0, TT_IO_READ, 20, 50000);
+	io(m, T0 + 3, 11, 0, TT_IO_WRITE, 5, 1000000);
+	io(m, T0 + 4, 12, 1, TT_IO_READ, 300, 3000);
+	assert_true(model__traced(m) & MODEL_TRACED_IO);
+	nr = model__io(m, WIN_INTERVAL, &rows);
+	assert_int_equal(nr, 3);
+	/* Most requests first. */
+	assert_int_equal(rows[0].tid, 12);
+	assert_int_equal(rows[0].count, 300);
+	assert_int_equal(rows[1].tid, 11);
+	assert_int_equal(rows[1].op, TT_IO_READ);
+	assert_int_equal(rows[1].count, 120);
+	assert_int_equal(rows[1].bytes, 120 * 4096);
+	assert_int_equal(rows[1].total_ns, 120 * 50000);
+	assert_int_equal(rows[1].hist[15], 120);
+	assert_string_equal(rows[1].disk, "loop0");
+	assert_string_equal(rows[1].comm, "reader");
+	assert_int_equal(rows[2].op, TT_IO_WRITE);
+	free(rows);
+
+	model__end_interval(m, T0 + SEC);
+	assert_int_equal(model__io(m, WIN_INTERVAL, &rows), 0);
+	assert_null(rows);
+	assert_int_equal(model__io(m, WIN_LAST, &rows), 3);
+	free(rows);
+	io(m, T0 + SEC + 1, 11, 0, TT_IO_READ, 1, 50000);
+	nr = model__io(m, WIN_SESSION, &rows);
+	assert_int_equal(nr, 3);
+	assert_int_equal(rows[1].count, 121);
+	free(rows);
+	assert_int_equal(model__io(m, WIN_MINUTE, &rows), -EOPNOTSUPP);
+	model__free(m);
+}
+
+/* Past the bound, new threads share one entry per device and direction: totals stay whole. */
+static void bounded(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_io_row *rows;
+	uint64_t total = 0, other = 0;
+	int nr;
+
+	model__advance(m, T0);
+	for (uint32_t tid = 1; tid <= 5000; tid++)
+		io(m, T0 + tid, tid, 0, TT_IO_READ, 2, 1000);
+	nr = model__io(m, WIN_SESSION, &rows);
+	assert_int_equal(nr, 4097);
+	for (int i = 0; i < nr; i++) {
+		total += rows[i].count;
+		if (rows[i].other) {
+			other++;
+			assert_string_equal(rows[i].comm, "(other)");
+			assert_int_equal(rows[i].count, 2 * (5000 - 4096));
+		}
+	}
+	assert_int_equal(other, 1);
+	assert_int_equal(total, 2 * 5000);
+	free(rows);
+	model__free(m);
+}
+
+static void percentile(void **state)
+{
+	uint64_t hist[TT_IO_HIST_BUCKETS] = {0};
+
+	assert_int_equal(model_log2_percentile(hist, TT_IO_HIST_BUCKETS, 50), 0);
+	hist[10] = 98; /* [1024, 2048) ns */
+	hist[20] = 2;  /* [1 Mi, 2 Mi) ns */
+	assert_int_equal(model_log2_percentile(hist, TT_IO_HIST_BUCKETS, 50), 2048);
+	assert_int_equal(model_log2_percentile(hist, TT_IO_HIST_BUCKETS, 98), 2048);
+	assert_int_equal(model_log2_percentile(hist, TT_IO_HIST_BUCKETS, 99), 2u << 20);
+	hist[TT_IO_HIST_BUCKETS - 1] = 1000;
+	assert_int_equal(model_log2_percentile(hist, TT_IO_HIST_BUCKETS, 99),
+			 2ull << (TT_IO_HIST_BUCKETS - 1));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(windows),
+		cmocka_unit_test(bounded),
+		cmocka_unit_test(percentile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
