@@ -66,8 +66,16 @@ echo "workload: $count reads, mean $((total_ns / count)) ns; threadtop: $request
 tt_mean=$((ns / requests))
 wl_mean=$((total_ns / count))
 off=$((tt_mean > wl_mean ? tt_mean - wl_mean : wl_mean - tt_mean))
-((off * 5 <= wl_mean)) ||
-	fail "threadtop's mean latency $tt_mean ns is not within 20% of the workload's $wl_mean ns"
+if ((${TT_TEST_WAIT:-60} > 60)); then
+	# A slow machine (a kernel harness guest): the read's time around the
+	# request (system call, wake-up) is emulated too, 40% of the read in a
+	# 6.1 guest. The request is still a part of the read, and most of it.
+	((tt_mean <= wl_mean * 6 / 5 && tt_mean * 2 >= wl_mean)) ||
+		fail "threadtop's mean latency $tt_mean ns is not between half and 1.2x the workload's $wl_mean ns"
+else
+	((off * 5 <= wl_mean)) ||
+		fail "threadtop's mean latency $tt_mean ns is not within 20% of the workload's $wl_mean ns"
+fi
 # The reads are reads, and the device is named and counted as a whole.
 reads=$(jq -s --argjson tid "$wl" --arg dev "$name" '[.[].io.threads[]?
 	| select(.tid == $tid and .device == $dev) | .reads] | add // 0' "$live")
