@@ -64,11 +64,12 @@ end=$((SECONDS + 10))
 wait_for "^ +$lj +$lj +luajit .*(hot_loop|\\[lua\\]) *\$"
 keys 4
 wait_for 'ON-CPU CALL TREE'
-# (The title names the window: the footer's message may come and go unseen.)
+# (The title names the window: the footer's message may come and go unseen.
+# "window: session (233.1s)" when it fits, else "session 233.1s".)
 keys w
-wait_for '^threadtop .* last minute [0-9]'
+wait_for '^threadtop .* last minute \(?[0-9]'
 keys w
-wait_for '^threadtop .* session [0-9]'
+wait_for '^threadtop .* session \(?[0-9]'
 while ((SECONDS < end)); do sleep 0.2; done
 kill -STOP "$tf" "$sp" "$lj"
 sleep 0.3
