@@ -79,20 +79,20 @@ struct app {
 	uint64_t span_first_ns, span_last_ns;
 	/* --from/--to: only the records in [cut_from_ns, cut_to_ns] are measured (0 = no bound). */
 	uint64_t cut_from_ns, cut_to_ns;
-	uint64_t boot_time_ns;	   /* the recording's wall clock at monotonic 0, 0 = unknown */
-	bool cut_done;		   /* past --to: the run ends */
-	bool cut_draining;	   /* past --to: taking the last interval's sums, then the end */
-	uint64_t cut_sums_ns;	   /* the last sums record (off-CPU, syscalls) before --to */
+	uint64_t boot_time_ns; /* the recording's wall clock at monotonic 0, 0 = unknown */
+	bool cut_done;	       /* past --to: the run ends */
+	bool cut_draining;     /* past --to: taking the last interval's sums, then the end */
+	uint64_t cut_sums_ns;  /* the last sums record (off-CPU, syscalls) before --to */
 	/* A dictionary record past --to, restamped at --to (app_replay_cut). */
 	union {
 		struct tt_event_header hdr;
 		unsigned char bytes[TT_EVENT_MAX_SIZE];
 	} cut_state;
-	bool output_failed;	   /* already said why the run stopped */
-	int err;		   /* a failure inside a handler that must end the run */
-	bool failed;		   /* the run ends with exit code 1 */
-	int child_code;		   /* run: its command's exit code, 128 + signal */
-	struct frontend_host host; /* what the front end calls (app_host.c) */
+	bool output_failed;		   /* already said why the run stopped */
+	int err;			   /* a failure inside a handler that must end the run */
+	bool failed;			   /* the run ends with exit code 1 */
+	int child_code;			   /* run: its command's exit code, 128 + signal */
+	struct frontend_host host;	   /* what the front end calls (app_host.c) */
 	struct frontend_settings settings; /* what it is told of the options */
 	uint64_t mem_logged_ns;		   /* --mem-log: when the last line was written */
 	uint64_t mem_trimmed_ns;	   /* when the heap's free pages last went back */
