@@ -99,6 +99,7 @@ void tui__free(struct tui *t)
 	hotlines__free(t->lines);
 	source_files__free(t->sources);
 	lj_pane__free(t->luajit);
+	free(t->io_rows);
 	timeline__free(t->timeline);
 	export_prompt__free(t->export_prompt);
 	u64map__free(t->expanded);
