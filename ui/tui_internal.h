@@ -193,6 +193,9 @@ size_t tui_nr_rows(const struct tui *t);
  * reach: two pages past the selection, or all of them (End, search). */
 void tui_rows_needed(struct tui *t, size_t page, bool all);
 
+/* The columns the pane on screen sorts by (< > F6), left to right; their count in *ret_nr. */
+const int *tui_sort_columns(const struct tui *t, size_t *ret_nr);
+
 /* frame_build.c: asking the model, through the caches. */
 void tui_build(struct tui *t);
 void tui_sort_rows(struct tui *t);
