@@ -56,30 +56,41 @@ static void fix_sort(struct tui *t)
 	pv->reverse = false;
 }
 
-static void io_sort(struct tui *t)
+/* The selected row's identity, 0 on the first row (the top stays the top as figures change). */
+static uint64_t selected(const struct tui *t)
+{
+	const struct pane_view *pv = &t->view.per_pane[PANE_IO];
+
+	return pv->sel && pv->sel < t->nr_io_rows ? row_key(&t->io_rows[pv->sel]) : 0;
+}
+
+/* Sorts the rows by the pane's column, and selects the row of key again. */
+static void sort_keeping(struct tui *t, uint64_t key)
 {
 	struct pane_view *pv = &t->view.per_pane[PANE_IO];
-	uint64_t key = pv->sel && pv->sel < t->nr_io_rows ? row_key(&t->io_rows[pv->sel]) : 0;
 
 	fix_sort(t);
 	io_rows_sort(t->io_rows, t->nr_io_rows, pv->sort_col, pv->reverse);
-	/* The selected row stays selected, unless it is the first (the top stays the top). */
 	for (size_t i = 0; key && i < t->nr_io_rows; i++)
 		if (row_key(&t->io_rows[i]) == key)
 			pv->sel = i;
 }
 
+static void io_sort(struct tui *t)
+{
+	sort_keeping(t, selected(t));
+}
+
 static void io_build(struct tui *t, bool *header_done)
 {
-	struct pane_view *pv = &t->view.per_pane[PANE_IO];
 	const struct crumb *dev = device_crumb(&t->view);
-	uint64_t key = pv->sel && pv->sel < t->nr_io_rows ? row_key(&t->io_rows[pv->sel]) : 0;
+	uint64_t key = selected(t);
 	struct model_io_row *in = NULL;
 	struct io_rows_query q = {0};
 	struct model_filter f;
 	int n;
 
-	(void)header_done;
+	(void)header_done; /* the header asks the model itself */
 	view_filter(&t->view, &f);
 	q.threads = dev != NULL;
 	q.major = dev ? dev->io_major : 0;
@@ -93,10 +104,7 @@ static void io_build(struct tui *t, bool *header_done)
 	free(in);
 	t->io_total = io_rows_total(t->io_rows, t->nr_io_rows);
 	t->nr_io_rows = io_rows_filter(t->io_rows, t->nr_io_rows, t->view.filter);
-	io_sort(t);
-	for (size_t i = 0; key && i < t->nr_io_rows; i++)
-		if (row_key(&t->io_rows[i]) == key)
-			pv->sel = i;
+	sort_keeping(t, key);
 }
 
 static size_t io_nr_rows(const struct tui *t)
