@@ -2,12 +2,13 @@
 /*
  * The I/O pane (--io): block I/O requests per device over the window (w),
  * with IOPS, MB/s, reads and writes, p50/p99/mean latency, the share of the
- * requests shown and the log2 latency histogram (the Syscalls pane's HIST
- * column); Enter on a device shows its threads here, Enter on a thread
- * narrows every pane to it and shows the Threads pane. The rows come from
- * io_rows.h, narrowed by the drill-down's pid, tid and comm; sortable (< >
- * F6 I, a click) and filtered by the filter text (\) like the table panes.
- * Without --io it says how to get them.
+ * requests the drill-down keeps and the log2 latency histogram (the Syscalls
+ * pane's HIST column); Enter on a device shows its threads here (a device
+ * narrows this pane alone), Enter on a thread narrows every pane to it and
+ * shows the Threads pane. The rows come from io_rows.h, narrowed by the
+ * drill-down's pid, tid and comm; sortable (< > F6 I, a click) and filtered
+ * by the filter text (\) like the table panes. Without --io it says how to
+ * get them.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -15,7 +16,6 @@
 #include <string.h>
 
 #include "elide.h"
-#include "escape.h"
 #include "keys.h"
 #include "tui_internal.h"
 
