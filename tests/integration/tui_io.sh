@@ -6,9 +6,10 @@
 # shows IOPS within 10% of the reads the workload reports over that window
 # (its count over the window's seconds, which the header shows), at 80x24
 # and again at 160x40, where the histogram column joins; Enter on the device
-# lists its threads, the reader among them; Enter on the reader narrows to it
-# in the Threads pane. A replay of the run's recording shows the device with
-# the same reads; without --io the pane says in one line how to get them.
+# lists its threads, the reader among them (named with an escape sequence,
+# shown escaped); Enter on the reader narrows to it in the Threads pane. A
+# replay of the run's recording shows the device with the same reads;
+# without --io the pane says in one line how to get them.
 set -u
 
 TUI_NAME=tuiio
@@ -34,7 +35,11 @@ keys 9
 wait_for '^  no block I/O traced: run with --io'
 new_server
 
-"$TT_WORKLOADS/direct_reads" "$LOOP" 3 >"$tmp/wl.out" 2>&1 &
+# The reader runs under a name with an escape sequence: its comm shows escaped.
+reader=$tmp/$'\e[7mreader'
+cp "$TT_WORKLOADS/direct_reads" "$reader"
+shown='\\e\[7mreader' # as a regex: the name as escape_for_terminal writes it
+"$reader" "$LOOP" 3 >"$tmp/wl.out" 2>&1 &
 wl=$!
 TUI_PIDS+=("$wl")
 wait_until "$TUI_WAIT" "direct_reads to start" grep -q '^ready$' "$tmp/wl.out"
@@ -87,14 +92,14 @@ keys / "$LOOP_NAME" Enter
 keys Enter
 wait_for "^all > device $LOOP_NAME"
 wait_for '^ +TID +COMM +IOPS +MB/s +READS +WRITES +p50 +p99 '
-wait_for "^ +$wl +direct_reads +[0-9.]+ "
+wait_for "^ +$wl +$shown +[0-9.]+ "
 # Enter on the reader: the Threads pane narrowed to it.
 keys / "$wl" Enter
 keys Enter
-wait_for "^all > device $LOOP_NAME > tid $wl direct_reads"
-wait_for "^ +[0-9]+ +$wl +direct_reads "
+wait_for "^all > device $LOOP_NAME > tid $wl $shown"
+wait_for "^ +[0-9]+ +$wl +$shown "
 keys Escape
-wait_for "^ +$wl +direct_reads +[0-9.]+ "
+wait_for "^ +$wl +$shown +[0-9.]+ "
 keys q
 wait_until "$TUI_WAIT" "threadtop to quit" eval '! tm has-session -t "$S" 2>/dev/null'
 # Nothing warned of --io, and (an ASan build) no sanitizer report.
