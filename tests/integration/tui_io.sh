@@ -72,7 +72,7 @@ check_iops() {
 	secs=$(sed -En '1s/.*session \(?([0-9.]+)s.*/\1/p' <<<"$s")
 	read -r iops reads < <(awk -v n="$LOOP_NAME" '$1 == n { print $2, $4 }' <<<"$s")
 	[ -n "$secs" ] && [ -n "${iops:-}" ] || fail "$1: no session window or no $LOOP_NAME row"
-	echo "$1: $LOOP_NAME $iops IOPS ($reads reads) over ${secs}s; direct_reads made $count reads"
+	echo "$1: $LOOP_NAME $iops IOPS ($reads reads) over ${secs}s; the reader made $count reads"
 	awk -v i="$iops" -v c="$count" -v s="$secs" \
 		'BEGIN { w = c / s; exit !(i >= w * 0.9 && i <= w * 1.1) }' ||
 		fail "$1: $iops IOPS on $LOOP_NAME, the workload's $count reads over ${secs}s are $(
