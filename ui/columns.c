@@ -47,6 +47,13 @@ const struct ui_column ui_columns[COL_MAX] = {
 	[COL_PROCS] = {"PROCESSES", 22, COLK_TEXT, 40, 0, "processes"},
 	/* Takes a share of the rest; the first out where 80 columns do not hold it beside the others. */
 	[COL_TARGET] = {"FD TARGET", 0, COLK_TEXT, 15, 16, "fd_target"},
+	/* The I/O pane's; at 80 columns its devices keep reads and writes, its threads p50 and p99. */
+	[COL_DEVICE] = {"DEVICE", 12, COLK_TEXT, 0, 0, "device"},
+	[COL_IOPS] = {"IOPS", 8, COLK_NUMBER, 0, 0, "iops"},
+	[COL_MBS] = {"MB/s", 7, COLK_NUMBER, 90, 0, "mbs"},
+	[COL_READS] = {"READS", 8, COLK_NUMBER, 44, 0, "reads"},
+	[COL_WRITES] = {"WRITES", 8, COLK_NUMBER, 43, 0, "writes"},
+	[COL_MEAN] = {"MEAN", 7, COLK_NUMBER, 42, 0, "mean"},
 };
 
 size_t cols_fit(const struct ui_column *cs, size_t n, int cols, int *ret_x, int *ret_idx)
@@ -143,8 +150,7 @@ uint64_t sc_percentile(const struct sc_stat *s, double pct)
 	return model_log2_percentile(s->hist, TT_SYSCALL_HIST_BUCKETS, pct);
 }
 
-/* "850ns", "12us", "3.4ms", "1.2s". */
-static void fmt_ns(uint64_t ns, char *buf, size_t len)
+void cols_fmt_ns(uint64_t ns, char *buf, size_t len)
 {
 	if (ns < 1000)
 		snprintf(buf, len, "%" PRIu64 "ns", ns);
@@ -186,7 +192,7 @@ void cols_sc_cell(const struct sc_stat *s, int col, char *buf, size_t len)
 	else if (col == COL_TIME)
 		snprintf(buf, len, "%.1f", (double)v / 1e6);
 	else
-		fmt_ns(col == COL_HIST ? v / s->count : v, buf, len); /* HIST: the mean */
+		cols_fmt_ns(col == COL_HIST ? v / s->count : v, buf, len); /* HIST: the mean */
 }
 
 bool rows_col_descends(int col)
@@ -207,6 +213,7 @@ bool rows_col_descends(int col)
 	case COL_LABELS:
 	case COL_USER:
 	case COL_NICE:
+	case COL_DEVICE:
 		return false;
 	default:
 		return true;

@@ -308,21 +308,35 @@ static void summary_line(struct tui *t, int cols)
 		screen_text(3, x, cols - x, "  Drops 0", ROLE_NORMAL, false);
 }
 
+/* The tab of pane p: " 1 Threads " (pad), else " 1 Threads". */
+static void tab_text(const struct tui *t, int p, bool pad, char *buf, size_t len)
+{
+	/* The Threads tab says when it shows processes (H). */
+	snprintf(buf, len, " %d %s%s", p + 1,
+		 p == PANE_THREADS && view_procs(&t->view) ? (t->view.tree ? "Tree" : "Procs")
+							   : view_pane_name((enum ui_pane)p),
+		 pad ? " " : "");
+}
+
 static void tabs_line(struct tui *t, int cols)
 {
+	bool pad = true;
 	int x = 0;
 
 	t->layout.tabs_y = 4;
+	/* The tabs' own padding separates them; at 80 columns nine fit with one blank between. */
+	for (int p = 0, w = 0; p < PANE_MAX; p++) {
+		char buf[32];
+
+		tab_text(t, p, true, buf, sizeof(buf));
+		w += (int)strlen(buf);
+		pad = w <= cols;
+	}
 	for (int p = 0; p < PANE_MAX; p++) {
 		char buf[32];
 
-		/* The Threads tab says when it shows processes (H). */
-		snprintf(buf, sizeof(buf), " %d %s ", p + 1,
-			 p == PANE_THREADS && view_procs(&t->view)
-				 ? (t->view.tree ? "Tree" : "Procs")
-				 : view_pane_name((enum ui_pane)p));
+		tab_text(t, p, pad, buf, sizeof(buf));
 		t->layout.tab_x[p] = x;
-		/* The tabs' own padding separates them: eight fit in 80 columns. */
 		x += screen_text(4, x, cols - x, buf,
 				 p == (int)t->view.pane ? ROLE_TAB_ACTIVE : ROLE_TAB, false);
 	}

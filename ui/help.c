@@ -91,12 +91,14 @@ void help_draw(struct tui *t, int rows, int cols)
 void picker_draw(struct tui *t, int rows, int cols)
 {
 	bool group = t->view.mode == MODE_GROUP;
-	size_t n = group ? keys_group_dims_count : t->nr_columns;
-	int w = 44, h = (int)n + 3, x = cols - w - 2, y = 6;
+	size_t n = keys_group_dims_count;
+	const int *sortable = group ? NULL : tui_sort_columns(t, &n);
+	int w = 44, h, x = cols - w - 2, y = 6;
 	char buf[96];
 
-	if (!group && !t->table)
-		n = 0; /* the Stacks pane: its one column, no choice */
+	if (!group && n < 2)
+		n = 0; /* the Stacks pane's call tree: its one column, no choice */
+	h = (int)n + 3;
 	screen_fill(y, x, w, ROLE_COLHEAD);
 	screen_text(y, x + 1, w - 2,
 		    group ? "Group by (Space toggles, Enter/Esc done)" : "Sort by (Enter picks)",
@@ -111,7 +113,7 @@ void picker_draw(struct tui *t, int rows, int cols)
 				 t->view.group_dims & DIM_BIT(d) ? 'x' : ' ', dim_names[d]);
 		} else {
 			snprintf(buf, sizeof(buf), "%c%s", sel ? '>' : ' ',
-				 ui_columns[t->columns[i]].title);
+				 ui_columns[sortable[i]].title);
 		}
 		/* The cursor: a mark, and a role unlike the list's (visible in colour and mono). */
 		screen_text(y + 1 + (int)i, x, w, buf, sel ? ROLE_TAB_ACTIVE : ROLE_FLABEL, true);

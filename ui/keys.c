@@ -15,7 +15,8 @@
 
 const struct key_help keys_help[] = {
 	{"Tab / Shift-Tab", "next / previous pane"},
-	{"1 2 3 4 5 6 7 8", "Threads, Group, Syscalls, Stacks, Log, LuaJIT, USE, Traces pane"},
+	{"1 2 3 4 5 6 7 8 9",
+	 "Threads, Group, Syscalls, Stacks, Log, LuaJIT, USE, Traces, I/O pane"},
 	{"Up Dn PgUp PgDn Home End", "move the selection"},
 	{"Enter", "drill down: narrow every pane to the selected row"},
 	{"Esc / Backspace", "back up one drill-down level, or clear the filter"},

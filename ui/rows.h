@@ -50,6 +50,13 @@ enum ui_col {
 	COL_MODULE,   /* its binary or library, [kernel] */
 	COL_PROCS,    /* the processes it ran in */
 	COL_TARGET,   /* what the syscall's fd names: a path, a socket's addresses, a pipe */
+	/* The I/O pane's (--io, pane_io.c, io_rows.h): */
+	COL_DEVICE, /* the block device's name */
+	COL_IOPS,   /* requests per second over the window */
+	COL_MBS,    /* MB/s (10^6 bytes) over the window */
+	COL_READS,  /* read requests */
+	COL_WRITES, /* write requests */
+	COL_MEAN,   /* mean latency */
 	COL_MAX,
 };
 
@@ -109,6 +116,8 @@ uint64_t sc_percentile(const struct sc_stat *s, double pct);
 /* Column formats (columns.c). "12.3M" from bytes; TIME+ ("12:34.56") from ns. */
 void cols_fmt_bytes(uint64_t bytes, char *buf, size_t len);
 void cols_fmt_timep(uint64_t ns, char *buf, size_t len);
+/* A latency: "850ns", "12us", "3.4ms", "1.2s". */
+void cols_fmt_ns(uint64_t ns, char *buf, size_t len);
 /* Whether col is one of --syscalls' exact columns; what it sorts by; its cell ("-" for none). */
 bool cols_is_sc(int col);
 uint64_t cols_sc_value(const struct sc_stat *s, int col);

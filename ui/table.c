@@ -57,40 +57,40 @@ static void draw_mix(int y, int x, int w, const struct model_row *r)
 	screen_bar(y, x, w, parts, roles, "RQDSTZ*", 7, (double)r->samples);
 }
 
-static void draw_share(struct tui *t, int y, int x, int w, const struct model_row *r,
-		       enum screen_role role)
+void table_draw_share(int y, int x, int w, double part, double total, const char *fig,
+		      enum screen_role role)
 {
 	static const enum screen_role bar_role[] = {ROLE_BAR};
-	char fig[16];
-	double part = (double)r->samples;
-	int fw;
+	int fw = (int)strlen(fig);
 
-	rows_cell(&t->rows_ctx, r, COL_SHARE, fig, sizeof(fig));
-	fw = (int)strlen(fig);
 	if (w > fw + 1)
-		screen_bar(y, x, w - fw - 1, &part, bar_role, screen_utf8() ? "#" : "#", 1,
-			   (double)t->rows_ctx.total_samples);
+		screen_bar(y, x, w - fw - 1, &part, bar_role, "#", 1, total);
 	screen_text(y, x + w - fw, fw, fig, role, false);
 }
 
-/* The log2 latency histogram as a sparkline, two buckets a cell from 256 ns (bucket 8) up. */
-static void draw_hist(struct tui *t, int y, int x, int w, const struct model_row *r,
-		      enum screen_role role)
+static void draw_share(struct tui *t, int y, int x, int w, const struct model_row *r,
+		       enum screen_role role)
+{
+	char fig[16];
+
+	rows_cell(&t->rows_ctx, r, COL_SHARE, fig, sizeof(fig));
+	table_draw_share(y, x, w, (double)r->samples, (double)t->rows_ctx.total_samples, fig, role);
+}
+
+void table_draw_hist(int y, int x, int w, const uint64_t *hist, int nr, enum screen_role role)
 {
 	static const char *const utf8[] = {" ",	     "\u2581", "\u2582", "\u2583", "\u2584",
 					   "\u2585", "\u2586", "\u2587", "\u2588"};
 	static const char ascii[] = " .:-=+*#%@";
-	const struct sc_stat *sc;
-	uint64_t cells[TT_SYSCALL_HIST_BUCKETS / 2] = {0}, max = 0;
-	int first = 8, n = (TT_SYSCALL_HIST_BUCKETS - first) / 2;
+	uint64_t cells[32] = {0}, max = 0;
+	int first = 8, n = (nr - first) / 2;
 
-	if (!t->rows_ctx.sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
-		return;
-	sc = &t->rows_ctx.sc[r->syscall];
-	for (int b = 0; b < TT_SYSCALL_HIST_BUCKETS; b++) {
+	if (nr > 64)
+		nr = 64;
+	for (int b = 0; b < nr; b++) {
 		int c = b < first ? 0 : (b - first) / 2; /* shorter calls count in the first cell */
 
-		cells[c] += sc->hist[b];
+		cells[c] += hist[b];
 		if (cells[c] > max)
 			max = cells[c];
 	}
@@ -106,6 +106,15 @@ static void draw_hist(struct tui *t, int y, int x, int w, const struct model_row
 			snprintf(cell, sizeof(cell), "%c", ascii[cells[i] ? 1 + (int)(f * 8) : 0]);
 		screen_text(y, x + i, 1, cell, role == ROLE_SELECTED ? role : ROLE_BAR, false);
 	}
+}
+
+/* The syscall's exact latencies (--syscalls) as that histogram. */
+static void draw_hist(struct tui *t, int y, int x, int w, const struct model_row *r,
+		      enum screen_role role)
+{
+	if (!t->rows_ctx.sc || r->syscall < 0 || r->syscall >= UI_SC_MAX)
+		return;
+	table_draw_hist(y, x, w, t->rows_ctx.sc[r->syscall].hist, TT_SYSCALL_HIST_BUCKETS, role);
 }
 
 static enum screen_role cell_role(int col, const char *text, bool selected)

@@ -99,6 +99,7 @@ void tui__free(struct tui *t)
 	hotlines__free(t->lines);
 	source_files__free(t->sources);
 	lj_pane__free(t->luajit);
+	free(t->io_rows);
 	timeline__free(t->timeline);
 	export_prompt__free(t->export_prompt);
 	u64map__free(t->expanded);
@@ -207,9 +208,22 @@ static bool key_needs_all_rows(const struct tui *t, int key)
 	return t->view.mode == MODE_NORMAL && (key == UK_END || key == 'n');
 }
 
-static void make_env(struct tui *t, struct view_env *env, int key)
+const int *tui_sort_columns(const struct tui *t, size_t *ret_nr)
 {
 	const struct pane_ops *ops = ui_panes[t->view.pane];
+
+	if (t->table) {
+		*ret_nr = t->nr_columns;
+		return t->columns;
+	}
+	if (ops->columns_of)
+		return ops->columns_of(&t->view, ret_nr);
+	*ret_nr = ops->nr_columns;
+	return ops->columns;
+}
+
+static void make_env(struct tui *t, struct view_env *env, int key)
+{
 	int rows, cols;
 
 	screen_size(&rows, &cols);
@@ -217,15 +231,7 @@ static void make_env(struct tui *t, struct view_env *env, int key)
 	env->page = (size_t)tui_page(t, rows);
 	tui_rows_needed(t, env->page, key_needs_all_rows(t, key));
 	env->nr_rows = tui_nr_rows(t);
-	if (t->table) {
-		env->cols = t->columns;
-		env->nr_cols = t->nr_columns;
-	} else if (ops->columns_of) {
-		env->cols = ops->columns_of(&t->view, &env->nr_cols);
-	} else {
-		env->cols = ops->columns;
-		env->nr_cols = ops->nr_columns;
-	}
+	env->cols = tui_sort_columns(t, &env->nr_cols);
 	env->drill = env_drill;
 	env->match = env_match;
 	env->tree = env_tree;

@@ -9,10 +9,12 @@
 
 #include "panes.h"
 #include "rows.h"
+#include "screen.h"
 #include "stack_rows.h"
 #include "calltree.h"
 #include "hotfuncs.h"
 #include "hotlines.h"
+#include "io_rows.h"
 #include "source_file.h"
 #include "model.h"
 #include "threadtop/capture_view.h"
@@ -160,6 +162,13 @@ struct tui {
 
 	struct lj_pane *luajit; /* the LuaJIT pane's lines (pane_luajit.c) */
 
+	/* The I/O pane (pane_io.c): its rows, the requests their shares are
+	 * of, and the model's answer (0, or -EOPNOTSUPP: a window it lacks). */
+	struct io_row *io_rows;
+	size_t nr_io_rows, cap_io_rows;
+	uint64_t io_total;
+	int io_err;
+
 	/* The Traces pane (pane_capture.c): its text lines, each tracepoint's rate. */
 	struct cap_line *trace_lines;
 	size_t nr_trace_lines;
@@ -184,6 +193,9 @@ size_t tui_nr_rows(const struct tui *t);
  * reach: two pages past the selection, or all of them (End, search). */
 void tui_rows_needed(struct tui *t, size_t page, bool all);
 
+/* The columns the pane on screen sorts by (< > F6), left to right; their count in *ret_nr. */
+const int *tui_sort_columns(const struct tui *t, size_t *ret_nr);
+
 /* frame_build.c: asking the model, through the caches. */
 void tui_build(struct tui *t);
 void tui_sort_rows(struct tui *t);
@@ -192,6 +204,16 @@ void tui_caches_free(struct tui *t);
 /* The key of query q against the model's data now. */
 void frame_key_make(const struct tui *t, const struct model_query *q, struct frame_key *ret);
 bool frame_key_equal(const struct frame_key *a, const struct frame_key *b);
+
+/*
+ * A log2 latency histogram of nr buckets (at most 64) as a sparkline in w
+ * cells, two buckets a cell from 256 ns (bucket 8) up, the shorter ones in
+ * the first: the HIST column of the Syscalls and I/O panes (table.c).
+ */
+void table_draw_hist(int y, int x, int w, const uint64_t *hist, int nr, enum screen_role role);
+/* A SHARE cell: a bar of part of total, its figure fig at the right. */
+void table_draw_share(int y, int x, int w, double part, double total, const char *fig,
+		      enum screen_role role);
 
 void header_draw(struct tui *t, int cols);
 /* The verdict for the screen in at most width columns, escaped into buf

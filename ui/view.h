@@ -24,6 +24,7 @@ enum ui_pane {
 	PANE_LUAJIT,
 	PANE_USE,    /* USE metrics per component, the verdict, sparklines */
 	PANE_TRACES, /* --trace lines and --cmd output */
+	PANE_IO,     /* --io block requests per device, and a device's threads */
 	PANE_MAX,
 };
 
@@ -54,7 +55,9 @@ struct crumb {
 	uint32_t target_id; /* 0 = any: an fd target's string id */
 	uint64_t cgroup_id;
 	uint64_t stack_ip;
-	uint32_t labels_id;	 /* 0 = any; MODEL_NO_LABELS = samples without labels */
+	uint32_t labels_id; /* 0 = any; MODEL_NO_LABELS = samples without labels */
+	bool io_dev;	    /* the I/O pane shows the threads of device io_major:io_minor */
+	uint32_t io_major, io_minor;
 	char comm[16];		 /* "" = any */
 	char label[CRUMB_LABEL]; /* already escaped for the terminal */
 	enum ui_pane from;	 /* the pane Esc returns to */

@@ -22,6 +22,7 @@ struct frontend_settings {
 	unsigned cpu_hz; /* on-CPU stack sampling per CPU, 0 = off */
 	double delay_s;	 /* -d: the interval */
 	int export_by;	 /* --export-by, an enum export_by */
+	bool io;	 /* --io: block I/O requests are traced */
 };
 
 /* The recording (-w) in progress, for the header. */

@@ -119,6 +119,7 @@ void app_host_init(struct app *app)
 		.cpu_hz = app->o->cpu_hz,
 		.delay_s = app->delay_s,
 		.export_by = app->o->export_by,
+		.io = app->o->io,
 	};
 	app->host = (struct frontend_host){
 		.model = host_model,

@@ -94,6 +94,36 @@ static struct model *synth(uint32_t threads, uint32_t stacks, uint32_t per)
 			model__ingest(m, &sc.hdr);
 		}
 	}
+	/*
+	 * Block I/O requests (--io) of every thread, reads on one of four
+	 * devices and writes on another: past the model's 4096 entries, the
+	 * "(other)" rows. The I/O pane's figures, per device and per thread.
+	 */
+	for (uint32_t k = 0; k < threads; k++) {
+		struct tt_io_stats io = {
+			.hdr = {TT_EV_IO_STATS, TT_IO_STATS_VERSION, sizeof(io),
+				base + NSEC_PER_SEC - 1},
+			.pid = 1000 + k / 10,
+			.tid = 1000 + k,
+			.major = 259,
+		};
+
+		snprintf(io.comm, sizeof(io.comm), "worker-%u", k % 97);
+		for (uint32_t op = TT_IO_READ; op <= TT_IO_WRITE; op++) {
+			io.minor = (k + op) % 4;
+			io.op = op;
+			snprintf(io.disk, sizeof(io.disk), "nvme0n%u", io.minor + 1);
+			memset(io.hist, 0, sizeof(io.hist));
+			io.count = io.total_ns = 0;
+			for (int b = 12 + (int)op * 4; b < 18 + (int)op * 4; b++) {
+				io.hist[b] = 1 + (uint32_t)(synth_rnd() % 20);
+				io.count += io.hist[b];
+				io.total_ns += io.hist[b] * (3ull << b) / 2;
+			}
+			io.bytes = io.count * 4096;
+			model__ingest(m, &io.hdr);
+		}
+	}
 	/* One process record per 10 threads: a tree three wide (the process view, F5). */
 	synth_string(m, 65, "worker", base);
 	for (uint32_t p = 0; p < (threads + 9) / 10; p++) {
@@ -314,7 +344,9 @@ int main(int argc, char **argv)
 	bench_pane(t, "Stacks", '4', reps);
 	tui__key(t, 'E'); /* everything expanded */
 	bench_pane(t, "Stacks E", 0, reps);
-	bench_pane(t, "Hot (f)", 'f', reps); /* the hot functions of the same stacks */
+	bench_pane(t, "Hot (f)", 'f', reps);	  /* the hot functions of the same stacks */
+	bench_pane(t, "I/O", '9', reps);	  /* per device */
+	bench_pane(t, "I/O dev", UK_ENTER, reps); /* the threads of the first device */
 	tui__free(t);
 	screen_close();
 	if (!only_pane) {

@@ -10,17 +10,11 @@
 # the device as /sys does; a recording of the same run (-w) replays (-r) the
 # same io figures, interval by interval.
 . "$(dirname "$0")/bpf_common.bash"
-
-command -v losetup >/dev/null || skip "losetup is not installed (util-linux)"
-backing=$TMPD/backing.img
-# Written, not sparse: a read of a hole would reach no device.
-dd if=/dev/zero of="$backing" bs=1M count=32 oflag=direct status=none 2>/dev/null ||
-	dd if=/dev/zero of="$backing" bs=1M count=32 status=none
-loop=$(losetup -f --show --direct-io=on "$backing" 2>"$TMPD/losetup.err") ||
-	loop=$(losetup -f --show "$backing" 2>"$TMPD/losetup.err") ||
-	skip "no loop device: $(head -c 200 "$TMPD/losetup.err")"
-trap 'losetup -d "$loop" 2>/dev/null || true; cleanup' EXIT
-name=${loop#/dev/}
+. "$(dirname "$0")/lib/loop_dev.bash"
+loop_dev_setup "$TMPD"
+trap 'loop_dev_detach; cleanup' EXIT
+loop=$LOOP
+name=$LOOP_NAME
 [ -e "/sys/block/$name" ] || fail "$loop has no /sys/block/$name"
 
 # Real-time, on a CPU a spinner keeps from idling ("rt"): its wakeup after

@@ -204,6 +204,7 @@ static void panes_and_quit(void **state)
 	keys_dispatch(&v, &e, '8');
 	assert_int_equal(v.pane, PANE_TRACES);
 	assert_int_equal(keys_dispatch(&v, &e, '9'), PANE_MAX < 9 ? RX_NONE : RX_REQUERY);
+	assert_int_equal(v.pane, PANE_IO);
 	keys_dispatch(&v, &e, '3');
 	assert_int_equal(v.pane, PANE_SYSCALLS);
 	keys_dispatch(&v, &e, UK_F5); /* htop's tree, no longer the Stacks pane (that is 4) */
@@ -437,8 +438,8 @@ static void pane_table(void **state)
 		assert_true(!ui_panes[p]->table || ui_panes[p]->table->pane == (enum ui_pane)p);
 	}
 	assert_string_equal(view_pane_name(PANE_LUAJIT), "LuaJIT");
-	/* Threads 2, Group 1, Stacks 8, LuaJIT 1 */
-	assert_int_equal(lines, keys_help_count - 1 + 12);
+	/* Threads 2, Group 1, Stacks 8, LuaJIT 1, I/O 1 */
+	assert_int_equal(lines, keys_help_count - 1 + 13);
 	for (size_t i = 0; i < lines; i++)
 		assert_non_null(keys_help_line(i)->keys);
 	assert_null(keys_help_line(lines));
@@ -448,7 +449,8 @@ static void pane_table(void **state)
 	assert_string_equal(keys_help_line(17)->keys, "a"); /* a hot function's source lines */
 	assert_string_equal(keys_help_line(20)->keys, "o");
 	assert_string_equal(keys_help_line(21)->keys, "c"); /* the Stacks pane's process roots */
-	assert_string_equal(keys_help_line(23)->keys, "w or F7");
+	assert_string_equal(keys_help_line(23)->keys, "Enter (I/O pane)"); /* the last pane's */
+	assert_string_equal(keys_help_line(24)->keys, "w or F7");
 }
 
 /* A hot function's narrowing shows the call tree; Esc comes back to the hot functions. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The panes of the TUI behind one interface (as htop's Panel): what the
- * front end asks of whichever pane is on screen, and the table of the eight
+ * front end asks of whichever pane is on screen, and the table of the nine
  * panes. The table panes (Threads, Group, Syscalls) share one set of
  * operations (table.c, frame_build.c) and differ in their struct
  * table_pane: which columns each shows and what Enter on a row narrows to.
@@ -90,7 +90,7 @@ struct pane_ops {
 	const char *export_ext;
 };
 
-/* The eight panes, indexed by enum ui_pane (panes.c). */
+/* The nine panes, indexed by enum ui_pane (panes.c). */
 extern const struct pane_ops *const ui_panes[PANE_MAX];
 
 /* The operations shared by the table panes (table.c, frame_build.c). */
@@ -112,7 +112,7 @@ bool table_pane_match(struct tui *t, size_t row, const char *text);
 
 extern const struct pane_ops pane_threads_ops, pane_group_ops, pane_syscalls_ops;
 extern const struct pane_ops pane_stacks_ops, pane_log_ops, pane_luajit_ops;
-extern const struct pane_ops pane_use_ops, pane_traces_ops;
+extern const struct pane_ops pane_use_ops, pane_traces_ops, pane_io_ops;
 
 /*
  * The columns the Threads pane offers in its thread view (procs false) or
