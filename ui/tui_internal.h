@@ -111,6 +111,7 @@ struct tui {
 	int redraw_timer;
 
 	uint64_t data_gen; /* see struct frame_key */
+	uint64_t log_seen; /* log_total() at the Log pane's last frame */
 
 	/*
 	 * The table pane's rows (Threads, Group, Syscalls), sorted: the pane's

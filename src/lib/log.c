@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 
 static char ring[LOG_RING][LOG_LINE];
 static size_t head, count;
+static uint64_t total; /* messages ever logged */
 static FILE *file;
 static bool echo = true;
 
@@ -53,6 +55,7 @@ __attribute__((format(printf, 2, 0))) static void log_line_v(bool to_stderr, con
 
 	vsnprintf(line, LOG_LINE, fmt, ap);
 	head = (head + 1) % LOG_RING;
+	total++;
 	if (count < LOG_RING)
 		count++;
 	if (to_stderr && echo)
@@ -104,4 +107,9 @@ const char *log_line(size_t i)
 size_t log_count(void)
 {
 	return count;
+}
+
+uint64_t log_total(void)
+{
+	return total;
 }

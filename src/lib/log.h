@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define LOG_RING 256
 #define LOG_LINE 512
@@ -30,5 +31,7 @@ int log_file_text(const char *text);
 /* The i-th most recent message (0 = newest), or NULL. Owned by the log. */
 const char *log_line(size_t i);
 size_t log_count(void);
+/* Messages logged since the start: grows by one a message, also once the ring is full. */
+uint64_t log_total(void);
 
 #endif /* THREADTOP_LOG_H */

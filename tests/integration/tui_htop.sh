@@ -220,10 +220,14 @@ keys q
 wait_for '^PROMPT\$'
 # A bad rc file: one line naming the file and line, and threadtop runs.
 echo 'thread_columns=pid bogus' >"$XDG_CONFIG_HOME/threadtop/threadtoprc"
-# At 80x24: the Log pane shows the selected (newest) message whole, wrapped.
+# At 80x24: the Log pane shows the selected message whole, wrapped. -d 3:
+# the start-up line about the first interval comes after the search below
+# has selected the rc file's message, and the selection follows that
+# message down (it stayed on the row, on the message above, and the rc
+# file's was cut).
 new_server
 start_shell 80 24
-keys "clear; XDG_CONFIG_HOME='$XDG_CONFIG_HOME' $TT_BIN --source proc -d 1 -p $PIDS" Enter
+keys "clear; XDG_CONFIG_HOME='$XDG_CONFIG_HOME' $TT_BIN --source proc -d 3 -p $PIDS" Enter
 wait_for '^rc file: .*threadtoprc'
 wait_for '^ +PID +TID +COMM '
 keys 5
@@ -240,6 +244,9 @@ whole_rc_message() {
 		grep -q 'fix or remove the file)' <<<"$log"
 }
 wait_until "$TUI_WAIT" "the Log pane to show the rc file's message whole" whole_rc_message
+wait_for 'first interval shown'
+redrawn 1
+whole_rc_message || fail "a new message took the selection off the rc file's: $(screen)"
 keys q
 wait_for '^PROMPT\$'
 echo "PASS: tui_htop"

@@ -25,9 +25,26 @@ static bool log_pane_match(struct tui *t, size_t row, const char *text)
 	return s && strcasestr(s, text);
 }
 
+/*
+ * Newest first, so a new message moves every row down one: a selection
+ * below the newest follows its message (a search's find stayed put, and a
+ * late start-up line put the selection on the message above it). On the
+ * newest, it stays there: the pane then follows the news.
+ */
+static void follow_selection(struct tui *t, struct pane_view *pv, size_t n)
+{
+	uint64_t total = log_total(), add = total - t->log_seen;
+
+	if (t->log_seen && add && pv->sel) {
+		pv->sel = pv->sel + add < n ? pv->sel + (size_t)add : n - 1;
+		pv->top = pv->top + add < n ? pv->top + (size_t)add : pv->sel;
+	}
+	t->log_seen = total;
+}
+
 static void log_pane_draw(struct tui *t, int y, int h, int cols)
 {
-	const struct pane_view *pv = &t->view.per_pane[PANE_LOG];
+	struct pane_view *pv = &t->view.per_pane[PANE_LOG];
 	size_t n = log_count();
 	char buf[LOG_LINE * 4], cut[LOG_LINE * 4];
 
@@ -40,6 +57,7 @@ static void log_pane_draw(struct tui *t, int y, int h, int cols)
 		screen_text(y + 2, 2, cols - 2, "no messages", ROLE_DIM, false);
 		return;
 	}
+	follow_selection(t, pv, n);
 	for (int k = 0, line = 0; line < h - 1; k++) {
 		size_t i = pv->top + (size_t)k;
 		const char *s;
