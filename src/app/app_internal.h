@@ -140,10 +140,10 @@ void app_mem_log(struct app *app, uint64_t now_ns);
 
 /* app_replay.c: opens o->read_path as the source; rate, interval and source from the file. */
 int app_replay_start(struct app *app);
-/* --from/--to: whether ev reaches the model (ends the run after --to). */
 /*
  * --from/--to: ev as the range keeps it: ev, a copy restamped at --to (a
- * dictionary record past it), or NULL (outside the range).
+ * dictionary record past it), or NULL (outside the range; past --to it
+ * ends the run).
  */
 const struct tt_event_header *app_replay_cut(struct app *app, const struct tt_event_header *ev);
 /* The TUI plays the recording in time: adds and arms the timer that plays it. */
