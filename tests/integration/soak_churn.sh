@@ -6,6 +6,8 @@
 # outside ASan, whose quarantine holds freed memory on purpose).
 set -euo pipefail
 fail() { echo "FAIL: $*"; exit 1; }
+# A command that fails under set -e ends the test: say which.
+trap 'echo "FAIL: line $LINENO: \"$BASH_COMMAND\" exited $?"' ERR
 . "$(dirname "$0")/lib/test_wait.bash"
 secs=${TT_SOAK_SECONDS:-20}
 out=$(mktemp)
@@ -25,12 +27,15 @@ trap 'kill $wl $tt 2>/dev/null || true; rm -f "$out"' EXIT
 # full: source_proc.c's kept_names) and one per process (its task
 # directory), which come and go with them: those are counted apart, and the
 # ones whose thread or process is gone (not yet swept, at most a pass's
-# worth) are the stale.
+# worth) are the stale. A tick's fd can close between the glob and its
+# readlink: that fd is not counted, and never fails the pipeline (it ended
+# a CI run's test silently, the last readlink's status being pipefail's).
 kept_re='^/proc/[0-9]+/task(/[0-9]+/(schedstat|stat|syscall|wchan))?$'
 sample() { # fds rss_kb stale
 	local min=100000 n stale=0 f t
 	for _ in $(seq 20); do
-		n=$(for f in "/proc/$tt/fd/"*; do readlink "$f"; done 2>/dev/null | grep -Evc "$kept_re")
+		n=$(for f in "/proc/$tt/fd/"*; do readlink "$f" || true; done 2>/dev/null |
+			grep -Evc "$kept_re" || true)
 		[ "$n" -lt "$min" ] && min=$n
 		sleep 0.05
 	done
