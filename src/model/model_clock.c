@@ -36,9 +36,10 @@ void model_clock_tick(struct model *m, const struct tt_tick *tick)
 	uint32_t missed = tick->hdr.version >= 2 ? tick->missed : 0;
 
 	/*
-	 * The first pass of a run stands for the period before it: sampling
-	 * began there, not when the source started loading, so the first
-	 * window's length is the time its passes cover.
+	 * The first pass of a run stands for the time before it since the
+	 * sampling clock started (its weight; a period when it came on time):
+	 * the source's tracers count from there, not from when it started
+	 * loading, so the first window's length is the time they cover.
 	 */
 	if (!m->first_pass_ns)
 		m->first_pass_ns = tick->hdr.time_ns;
