@@ -544,7 +544,9 @@ int model__luajit_stacks(struct model *m, enum model_window window, struct model
  * (NULL = not wanted) as keys, for the views to leave out their other
  * stacks. Weighed by time: a row's ns is each of its samples times its
  * sampler's period, period_ns for the CPU clock, its thread's interval for
- * a LuaJIT sample. Counts stay samples of period_ns: a LuaJIT row's value
+ * a LuaJIT sample; where the CPU clock also sampled a LuaJIT thread in
+ * window (cpu_clock), its rows share out that time in proportion to theirs,
+ * so that threads compare on one clock. Counts stay samples of period_ns: a LuaJIT row's value
  * and count are model__period_samples(ns, period_ns); the CPU clock's as
  * they were. LuaJIT rows come first. Returns the count or -errno.
  */

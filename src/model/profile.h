@@ -87,11 +87,12 @@ struct profile_sample {
 /*
  * One on-CPU sample at its time (model_timed.h), for time-ordered views
  * (speedscope's evented profiles): it stands for ns of the stack of that
- * sample (samples[sample].ns / samples[sample].taken for the CPU clock's).
+ * sample: an equal share, samples[sample].ns / samples[sample].taken, the
+ * remainder a nanosecond each to the first, so a stack's add up to its ns.
  */
 struct profile_timed {
 	uint64_t time_ns; /* CLOCK_MONOTONIC, as recorded */
-	uint64_t ns;	  /* the time it stands for (a LuaJIT sample: its own interval) */
+	uint64_t ns;	  /* the time it stands for */
 	uint32_t sample;  /* index into profile.samples */
 };
 

@@ -111,6 +111,7 @@ void profile_add_timed(struct model *m, struct profile *p, enum model_window win
 {
 	const struct model_timed_ring *r = model__timed(m);
 	struct sort_entry *out = NULL;
+	uint64_t *given;
 	struct u64map *idx;
 	size_t nr = 0, cap = 0;
 
@@ -143,22 +144,30 @@ void profile_add_timed(struct model *m, struct profile *p, enum model_window win
 			continue;
 		xgrow((void **)&out, &cap, nr + 1, sizeof(*out));
 		out[nr] = (struct sort_entry){
-			e->pid,
-			e->tid,
-			e->time_ns,
-			/* A LuaJIT sample stands for its own interval (as achieved), the
-			 * CPU clock's for its share of its stack's. */
-			e->lj_key && e->weight_us ? (uint64_t)e->weight_us * NSEC_PER_USEC
-			: p->samples[s].taken	  ? p->samples[s].ns / p->samples[s].taken
-						  : 0,
-			i,
-			(uint32_t)s,
+			e->pid,	    e->tid,
+			e->time_ns, 0, /* its share of its stack's time, once in time order */
+			i,	    (uint32_t)s,
 		};
 		nr++;
 	}
 	u64map__free(idx);
 	if (nr)
 		qsort(out, nr, sizeof(*out), cmp_entries);
+	/*
+	 * A sample stands for an equal share of its stack's time (a LuaJIT
+	 * stack's time is on the CPU clock: model__oncpu_stacks), the first
+	 * ns % taken of them a nanosecond more, so that a stack's samples add up
+	 * to its time to the nanosecond.
+	 */
+	given = nr ? xcalloc(p->nr_samples, sizeof(*given)) : NULL;
+	for (size_t i = 0; i < nr; i++) {
+		const struct profile_sample *ps = &p->samples[out[i].sample];
+
+		if (ps->taken)
+			out[i].ns =
+				ps->ns / ps->taken + (given[out[i].sample]++ < ps->ns % ps->taken);
+	}
+	free(given);
 	p->timed = nr ? xmalloc(nr * sizeof(*p->timed)) : NULL;
 	for (size_t i = 0; i < nr; i++)
 		p->timed[i] = (struct profile_timed){out[i].time_ns, out[i].ns, out[i].sample};

@@ -114,12 +114,12 @@ static void lua_samples(struct model *m, uint32_t interval_us, int n)
 }
 
 /*
- * The C thread: 10 CPU-clock samples at 99 Hz (10.101 ms each: 101 ms) in
+ * The C thread: c_n CPU-clock samples at 99 Hz (10.101 ms each) in
  * main;c_burn. The LuaJIT thread: lua_n samples every interval_us ms in
- * main;lua_pcall;main chunk;hot, and 10 CPU-clock samples of its own, which
- * its sysprof samples replace.
+ * main;lua_pcall;main chunk;hot, and lj_clock_n CPU-clock samples of its
+ * own, which its sysprof samples replace (and whose time they share out).
  */
-static struct model *two_threads(uint32_t interval_us, int lua_n)
+static struct model *threads_clocked(uint32_t interval_us, int lua_n, int c_n, int lj_clock_n)
 {
 	static const uint64_t host[] = {0x3000, 0x2000, 0x1000}; /* leaf first */
 	static const uint64_t burn[] = {0x4000, 0x1000};
@@ -143,10 +143,16 @@ static struct model *two_threads(uint32_t interval_us, int lua_n)
 		memcpy(fu.f.data, names[i], fu.f.len);
 		ingest_raw(m, &fu.f.hdr);
 	}
-	cpu_samples(m, C_PID, C_TID, 8, 10101, 10);
-	cpu_samples(m, LJ_PID, LJ_TID, 7, 10101, 10);
+	cpu_samples(m, C_PID, C_TID, 8, 10101, c_n);
+	cpu_samples(m, LJ_PID, LJ_TID, 7, 10101, lj_clock_n);
 	lua_samples(m, interval_us, lua_n);
 	return m;
+}
+
+/* 10 CPU-clock samples of the C thread (101 ms), none of the LuaJIT one: its own weights stand. */
+static struct model *two_threads(uint32_t interval_us, int lua_n)
+{
+	return threads_clocked(interval_us, lua_n, 10, 0);
 }
 
 static const struct model_stack_row *row_of(const struct model_stack_row *rows, int n, uint32_t tid)
@@ -174,7 +180,7 @@ static void period_samples(void **state)
 /* The rows: one of each thread, the LuaJIT one's samples of the CPU clock's period. */
 static void rows_weigh_time(void **state)
 {
-	struct model *m = two_threads(1000, 100);
+	struct model *m = threads_clocked(1000, 100, 10, 10);
 	struct model_stack_row *rows = NULL;
 	struct u64map *lj = u64map__new();
 	const struct model_stack_row *c, *l;
@@ -191,13 +197,55 @@ static void rows_weigh_time(void **state)
 	assert_int_equal(c->count, 10);
 	assert_int_equal(c->taken, 10);
 	assert_int_equal(c->ns, 10 * 10101010ull);
-	assert_int_equal(l->ns, 100 * 1000000ull); /* 100 samples of 1 ms */
+	/* 100 samples of 1 ms share out the CPU clock's 10 samples of the thread. */
+	assert_int_equal(l->ns, 10 * 10101010ull);
 	assert_int_equal(l->taken, 100);
-	assert_int_equal(l->value, 10); /* 100 ms: 9.9 CPU-clock samples, not 100 */
+	assert_int_equal(l->value, 10); /* 10, not 100 */
 	assert_int_equal(l->count, 10);
 	assert_true(l->ustack_id >= TT_LJ_STACK_ID_BASE);
 	free(rows);
 	u64map__free(lj);
+	model__free(m);
+
+	/* Not sampled by the CPU clock: its own 100 ms, 9.9 CPU-clock samples. */
+	m = two_threads(1000, 100);
+	n = model__oncpu_stacks(m, WIN_SESSION, model_cpu_period_ns(99), true, NULL, &rows);
+	assert_int_equal(n, 2);
+	l = row_of(rows, n, LJ_TID);
+	assert_int_equal(l->ns, 100 * 1000000ull);
+	assert_int_equal(l->value, 10);
+	free(rows);
+	model__free(m);
+}
+
+/*
+ * The CPU clock skipped periods that fired late (a guest the host left
+ * idle): 5 samples of each thread where each ran 100 ms. The LuaJIT
+ * thread's own samples say 100 ms; counted so, it held 2/3 of the time. On
+ * the one clock the two share it evenly.
+ */
+static void late_clock_keeps_shares(void **state)
+{
+	struct model *m = threads_clocked(1000, 100, 5, 5);
+	struct model_stack_row *rows = NULL;
+	const struct model_stack_row *c, *l;
+	int n;
+
+	(void)state;
+	n = model__oncpu_stacks(m, WIN_SESSION, model_cpu_period_ns(99), true, NULL, &rows);
+	assert_int_equal(n, 2);
+	c = row_of(rows, n, C_TID);
+	l = row_of(rows, n, LJ_TID);
+	assert_int_equal(c->ns, 5 * 10101010ull);
+	assert_int_equal(l->ns, c->ns);
+	assert_int_equal(l->value, 5);
+	assert_int_equal(l->taken, 100);
+	free(rows);
+	/* Without the CPU clock (--cpu-hz 0) the LuaJIT thread's own time stands. */
+	n = model__oncpu_stacks(m, WIN_SESSION, model_cpu_period_ns(99), false, NULL, &rows);
+	assert_int_equal(n, 1);
+	assert_int_equal(rows[0].ns, 100 * 1000000ull);
+	free(rows);
 	model__free(m);
 }
 
@@ -282,10 +330,11 @@ static char *export_text(struct model *m, enum export_format fmt, unsigned cpu_h
 	return text;
 }
 
-/* The profile, the folded export and the JSON report count the same, by time. */
+/* The profile, the folded export and the JSON report count the same, by time
+ * (the LuaJIT thread's on the CPU clock's 9 samples of it). */
 static void exports_count_time(void **state)
 {
-	struct model *m = two_threads(1000, 100);
+	struct model *m = threads_clocked(1000, 100, 10, 9);
 	struct profile_opts po = {.window = WIN_SESSION, .namer = &namer, .cpu_hz = 99};
 	struct profile *p = profile__build(m, &po);
 	char *folded, *json, *svg, *at;
@@ -299,9 +348,9 @@ static void exports_count_time(void **state)
 			continue;
 		if (s->tid == LJ_TID) {
 			lj++;
-			assert_int_equal(s->count, 10);
+			assert_int_equal(s->count, 9);
 			assert_int_equal(s->taken, 100);
-			assert_int_equal(s->ns, 100000000ull);
+			assert_int_equal(s->ns, 9 * 10101010ull); /* the CPU clock's 9 */
 		} else {
 			c++;
 			assert_int_equal(s->tid, C_TID);
@@ -311,31 +360,31 @@ static void exports_count_time(void **state)
 	}
 	assert_int_equal(lj, 1);
 	assert_int_equal(c, 1);
-	assert_int_equal(p->total_count[PROFILE_ONCPU], 20);
+	assert_int_equal(p->total_count[PROFILE_ONCPU], 19);
 	profile__free(p);
 
 	folded = export_text(m, EXPORT_FOLDED, 99);
 	assert_string_equal(folded,
 			    "burner;main;c_burn 10\n"
 			    "luajit;main;lua_pcall;main chunk @a.lua:0_[lua];hot @a.lua:1_[lua] "
-			    "10\n");
+			    "9\n");
 	free(folded);
 
 	json = export_text(m, EXPORT_JSON, 99);
 	at = strstr(json, "\"hot_functions\":[");
 	assert_non_null(at);
-	/* Shares of time: 101.0101 ms and 100 ms of 201.0101 ms. */
+	/* Shares of time: 101.0101 ms and 90.9091 ms of 191.9192 ms. */
 	assert_non_null(strstr(at, "\"name\":\"c_burn\",\"module\":\"burner\",\"self\":10,"
-				   "\"total\":10,\"self_pct\":50.25,\"total_pct\":50.25"));
-	assert_non_null(strstr(at, "\"name\":\"hot @a.lua:1\",\"module\":\"[lua]\",\"self\":10,"
-				   "\"total\":10,\"self_pct\":49.75,\"total_pct\":49.75"));
-	assert_non_null(strstr(json, "\"total_count\":20"));
+				   "\"total\":10,\"self_pct\":52.63,\"total_pct\":52.63"));
+	assert_non_null(strstr(at, "\"name\":\"hot @a.lua:1\",\"module\":\"[lua]\",\"self\":9,"
+				   "\"total\":9,\"self_pct\":47.37,\"total_pct\":47.37"));
+	assert_non_null(strstr(json, "\"total_count\":19"));
 	free(json);
 
 	/* The flame graph: frames as wide as their time, counted in samples. */
 	svg = export_text(m, EXPORT_SVG, 99);
-	assert_non_null(strstr(svg, "data-info=\"burner (10 samples, 50.25%)\""));
-	assert_non_null(strstr(svg, "data-info=\"luajit (10 samples, 49.75%)\""));
+	assert_non_null(strstr(svg, "data-info=\"burner (10 samples, 52.63%)\""));
+	assert_non_null(strstr(svg, "data-info=\"luajit (9 samples, 47.37%)\""));
 	free(svg);
 	model__free(m);
 }
@@ -414,9 +463,13 @@ static void top_frame_is_lua(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(period_samples),	   cmocka_unit_test(rows_weigh_time),
-		cmocka_unit_test(tree_and_hot_share_time), cmocka_unit_test(exports_count_time),
-		cmocka_unit_test(equal_periods_count_one), cmocka_unit_test(top_frame_is_lua),
+		cmocka_unit_test(period_samples),
+		cmocka_unit_test(rows_weigh_time),
+		cmocka_unit_test(late_clock_keeps_shares),
+		cmocka_unit_test(tree_and_hot_share_time),
+		cmocka_unit_test(exports_count_time),
+		cmocka_unit_test(equal_periods_count_one),
+		cmocka_unit_test(top_frame_is_lua),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
