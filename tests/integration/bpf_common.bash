@@ -37,10 +37,11 @@ WL_PIDS=()
 cleanup() {
 	for p in "${WL_PIDS[@]}"; do
 		# Children first (a vfork child outlives its killed parent otherwise).
+		# CONT: a workload the test stopped takes the TERM only once it runs.
 		for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
-			kill "$c" 2>/dev/null || true
+			kill "$c" 2>/dev/null && kill -CONT "$c" 2>/dev/null || true
 		done
-		kill "$p" 2>/dev/null || true
+		kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null || true
 	done
 	rm -rf "$TMPD"
 }

@@ -124,11 +124,15 @@ echo "$line (tasks created on the box meanwhile: $created)"
 # With the wakeup hooks a new task is a wakeup, not a walk: most passes
 # recheck only the woken threads' blocks, however much the box forks.
 if [[ $line == *"only the blocks of woken threads"* ]]; then
-	read -r walks woken < <(echo "$line" |
-		sed -E 's/.* ([0-9]+) passes walked.* ([0-9]+) only the blocks of woken.*/\1 \2/')
-	[ "$woken" -ge $(((walks + woken) * 9 / 10)) ] ||
-		fail "most passes should recheck only woken threads: $line"
-	exit 0
+	re='.* ([0-9]+) passes walked.* after ([0-9]+) overruns.* ([0-9]+) only the blocks of woken.*'
+	read -r walks overruns woken < <(echo "$line" | sed -E "s/$re/\\1 \\2 \\3/")
+	[ "$woken" -ge $(((walks + woken) * 9 / 10)) ] && exit 0
+	# A ring holds 4096 wakeups a CPU between passes: a box that wakes more
+	# (a loaded CI box's other work: 58 overruns in 141 passes) makes them walk.
+	[ "$((overruns * 2))" -ge "$walks" ] && skip "the box woke threads faster than the wakeup \
+rings hold between passes ($overruns overruns): the passes walked, so the woken-only passes were \
+not tested ($line)"
+	fail "most passes should recheck only woken threads: $line"
 fi
 [ -n "${THREADTOP_TEST_NO_WAKEUPS:-}" ] || fail "the one-pass sampler ran without its wakeup \
 hooks: $(grep -m1 'sched_wakeup hooks' "$TMPD/log") $line"

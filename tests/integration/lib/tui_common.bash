@@ -41,8 +41,11 @@ tui_cleanup() {
 	for s in "${TUI_SERVERS[@]}"; do
 		tmux -L "$s" kill-server 2>/dev/null || true
 	done
+	# A workload a test stopped (kill -STOP) and then failed with holds the
+	# signal until it runs again, and with it the output ctest waits on: a
+	# failure became a 300 s timeout. CONT lets it take the TERM.
 	for p in "${TUI_PIDS[@]}"; do
-		kill "$p" 2>/dev/null || true
+		kill "$p" 2>/dev/null && kill -CONT "$p" 2>/dev/null || true
 	done
 	rm -rf "$TUI_TMP"
 }
