@@ -44,7 +44,12 @@ grep -q 'lua_cpcall;[^;]*;lua_pcall;main chunk @' "$TMPD/lj.folded" ||
 [ "$phantom" = 0 ] || fail "$phantom samples show table.sort above the comparator it called"
 [ "$entry" = 0 ] || fail "$entry samples end in a VM entry"
 [ "$own" = 0 ] || fail "$own samples show a frame of the profiler"
-if [ -n "$truth" ]; then
+# A split over 1 is the workload's own timing failing, not a share: its
+# os.clock calls cost most of the comparator's time where a syscall is slow
+# (1.1008 under TCG on 6.1 at host load 13).
+if [ -n "$truth" ] && awk -v t="$truth" 'BEGIN { exit !(t > 1) }'; then
+	echo "# comparator share not judged: the workload's own split, $truth, is over 1"
+elif [ -n "$truth" ]; then
 	awk -v c="$cmp" -v s="$sort" -v t="$truth" -v x="$cside" \
 		'BEGIN { d = c / s - t; exit !(d <= x + 0.1 && d >= -0.1) }' ||
 		fail "comparator share $cmp/$sort is outside the workload's $truth - 0.1 .. + $cside (C side) + 0.1"

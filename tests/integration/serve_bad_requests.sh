@@ -118,14 +118,19 @@ PY
 wait_lines "$TMPD/batch.json" $((before + 3)) "$TT"
 
 # The server never held the loop for long: its longest handler is well under
-# a tick (50 ms at 20 Hz), whatever else loads the box.
+# a tick (50 ms at 20 Hz), whatever else loads the box. Under software
+# emulation (a kernel harness guest: TT_TEST_WAIT raised) everything runs
+# 10-50x slower and the host takes the vCPU away for tens of ms at a time
+# (0.1 s seen there on a host at load 13): the bound there is 0.25 s.
 curl -sf --max-time 5 -H "Authorization: Bearer $(cat "$TMPD/token")" "http://$ADDR/metrics" \
 	>"$TMPD/metrics.txt" || fail "GET /metrics after the attack"
 longest=$(metric "$TMPD/metrics.txt" threadtop_serve_longest_handler_seconds) ||
 	fail "no threadtop_serve_longest_handler_seconds"
 busy=$(metric "$TMPD/metrics.txt" threadtop_serve_busy_seconds_total)
-python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < 0.025)' "$longest" ||
-	fail "a server handler held the loop for $longest s"
+bound=0.025
+[ "${TT_TEST_WAIT:-60}" -gt 60 ] && bound=0.25
+python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))' "$longest" "$bound" ||
+	fail "a server handler held the loop for $longest s (at most $bound s here)"
 
 # Sampling passes per second, before and during the attack (the lines it
 # spans): the same, give or take what the loaded box takes from everyone.
