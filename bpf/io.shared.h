@@ -21,11 +21,13 @@
 
 struct tt_io_inflight_val {
 	__u64 start_ns; /* made (the block layer's start_time_ns), else issued */
-	__u64 issue_ns;
+	__u64 issue_ns; /* 0 until issued */
 	__u32 pid;
-	__u32 tid;
-	__u32 dev; /* kernel dev_t of the partition or disk */
-	__u32 op;  /* enum tt_io_op */
+	__u32 tid;    /* the maker (see io.bpf.c) */
+	__u32 dev;    /* kernel dev_t of the partition or disk */
+	__u32 op;     /* enum tt_io_op */
+	__u32 worker; /* 1: made by an io_uring worker for thread tid */
+	__u32 reserved;
 	char comm[TT_COMM_LEN];
 };
 
@@ -44,6 +46,7 @@ struct tt_io_val {
 	__u64 total_ns;			/* made to completion */
 	__u64 queue_ns;			/* of that, made to issued */
 	__u64 errors;			/* completions with an error status */
+	__u64 worker;			/* requests an io_uring worker made for the thread */
 	__u32 hist[TT_IO_HIST_BUCKETS]; /* log2 ns buckets, as tt_io_stats.hist */
 	char comm[TT_COMM_LEN];
 };
