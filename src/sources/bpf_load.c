@@ -583,6 +583,21 @@ static bool kernel_has_tracepoint(const char *name)
 	return has;
 }
 
+/* The last lines libbpf said (the verifier's verdict ends its log), a line each to --log. */
+static void log_libbpf_tail(const char *who, int lines)
+{
+	const char *p = libbpf_log + libbpf_log_len, *end;
+
+	while (p > libbpf_log && lines >= 0)
+		if (*--p == '\n')
+			lines--;
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '\n');
+		if (end > p)
+			log_info("%s: libbpf: %.*s", who, (int)(end - p), p);
+	}
+}
+
 /* Says in one line why --io traces nothing; the run goes on without it. */
 static void io_unavailable(struct bpf_source *bs, const char *what, int e)
 {
@@ -595,6 +610,7 @@ static void io_unavailable(struct bpf_source *bs, const char *what, int e)
 		 what, e == ESRCH ? "the kernel has no such tracepoints" : strerror(e));
 	if (bs->opts.warn)
 		bs->opts.warn(msg);
+	log_libbpf_tail("--io", 40);
 	bpf_io__free(bs);
 }
 
