@@ -2,12 +2,28 @@
 /*
  * --io: block I/O requests per thread, device and direction: count, bytes,
  * time from the request's making to its completion (queue and device time),
- * its log2 histogram and the queue's part. block_rq_issue notes when the
- * request was made and issued, its device and direction and the thread
- * current then in tt_io_inflight, keyed by the request's address; block_rq_complete takes
- * the entry out and adds the request to tt_io_stats (whose values only grow;
+ * its log2 histogram and the queue's part. A request is its maker's: the
+ * thread current at block_io_start (Linux 6.5+: where a bio becomes a
+ * request, in the context that submitted it), else at block_rq_issue (which
+ * also runs in kblockd's workers or in interrupts, dispatching what others
+ * made). The work of an io_uring worker thread (iou-wrk-TID) is the thread's
+ * it serves, which made the io_uring request. tt_io_inflight holds each
+ * request from its making in a slot of its own; block_rq_issue notes when
+ * it was made and issued, its device and direction; block_rq_complete frees
+ * the slot and adds the request to tt_io_stats (whose values only grow;
  * user space sends the differences each interval). Completions run in
  * interrupt context on any CPU, so the sums are added atomically.
+ *
+ * The slots are an array, not a hash map: every request takes three or
+ * four map operations, and a hash map's insert and delete (a bucket lock,
+ * an element from a free list) cost more than the rest of the programs
+ * (all three programs: 704 ns a request with a hash map, 414 with the
+ * array, at fio's queue depth 32: benchmarks.md). A
+ * request's slot is the first of TT_IO_INFLIGHT_PROBES after its address's
+ * hash that holds it, else the first free one, claimed by compare-and-swap
+ * (two CPUs making requests at once never share one); it is its request's
+ * until the completion frees it, and a request address is used again only
+ * after the request is freed, which follows its completion.
  */
 #include "common.bpf.h"
 #include "io.shared.h"
@@ -15,11 +31,34 @@
 #define REQ_OP_MASK 0xff /* include/linux/blk_types.h: the op in cmd_flags' low bits */
 #define REQ_OP_READ 0
 #define REQ_OP_WRITE 1
+#define PF_IO_WORKER 0x00000010 /* include/linux/sched.h: io_uring's io-wq and SQPOLL threads */
+
+/*
+ * io_uring/io-wq.c's worker (task_struct.worker_private of an io-wq thread,
+ * Linux 5.17+) and the io-wq it belongs to, whose task is the thread that
+ * queued the work (each thread submitting to io_uring has its own io-wq).
+ * Before 6.4 a worker belongs to a per-node io_wqe, which points to the io-wq.
+ */
+struct io_wq___tt {
+	struct task_struct *task;
+} __attribute__((preserve_access_index));
+
+struct io_wqe___tt {
+	struct io_wq___tt *wq;
+} __attribute__((preserve_access_index));
+
+struct io_worker___tt {
+	struct io_wq___tt *wq;	 /* 6.4+ */
+	struct io_wqe___tt *wqe; /* before */
+} __attribute__((preserve_access_index));
+
+/* Set by the loader: io_start is loaded (the kernel has block_io_start). */
+const volatile bool tt_io_made = false;
 
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, TT_IO_INFLIGHT_MAX);
-	__type(key, __u64);
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TT_IO_INFLIGHT_SLOTS);
+	__type(key, __u32);
 	__type(value, struct tt_io_inflight_val);
 } tt_io_inflight SEC(".maps");
 
@@ -50,45 +89,198 @@ static __always_inline __u32 request_dev(struct request *rq)
 	       ((__u32)disk->first_minor & TT_IO_MINOR_MASK);
 }
 
+/* "iou-wrk-": the name io-wq gives its threads, 8 bytes read as one. */
+#define IOU_WRK_PREFIX 0x2d6b72772d756f69ull
+
+/*
+ * The thread a request made by TASK is for: TASK, or for an io-wq worker the
+ * thread whose io-wq it is. SQPOLL threads (iou-sqp-) are io workers with
+ * no io_worker: they stay themselves, named as such.
+ */
+static __always_inline struct task_struct *request_owner(struct task_struct *task, __u32 *worker)
+{
+	struct io_worker___tt *w;
+	struct task_struct *owner;
+	__u64 prefix;
+
+	if (!(task->flags & PF_IO_WORKER) || !bpf_core_field_exists(task->worker_private))
+		return task;
+	__builtin_memcpy(&prefix, task->comm, sizeof(prefix));
+	if (prefix != IOU_WRK_PREFIX)
+		return task;
+	w = task->worker_private;
+	if (bpf_core_field_exists(w->wq))
+		owner = BPF_CORE_READ(w, wq, task);
+	else if (bpf_core_field_exists(w->wqe))
+		owner = BPF_CORE_READ(w, wqe, wq, task);
+	else
+		owner = NULL;
+	if (!owner)
+		return task;
+	*worker = 1;
+	return owner;
+}
+
+/* Fills in whom V is for (pid, tid, comm, worker); false when not wanted (-p). */
+static __always_inline bool note_maker(struct tt_io_inflight_val *v)
+{
+	struct task_struct *task = bpf_get_current_task_btf(), *owner;
+
+	owner = request_owner(task, &v->worker);
+	if (owner == task) {
+		if (!want_tgid(task->tgid))
+			return false;
+		v->pid = task->tgid;
+		v->tid = task->pid;
+		bpf_get_current_comm(v->comm, sizeof(v->comm));
+		return true;
+	}
+	v->pid = BPF_CORE_READ(owner, tgid);
+	v->tid = BPF_CORE_READ(owner, pid);
+	if (!want_tgid(v->pid))
+		return false;
+	BPF_CORE_READ_STR_INTO(&v->comm, owner, comm);
+	return true;
+}
+
+/*
+ * Probe i of request rq. Its address's low 32 bits, mixed (requests lie a
+ * request's size apart): the verifier lets a program with CAP_PERFMON take
+ * a pointer's low half as a number, not multiply the pointer itself.
+ */
+static __always_inline struct tt_io_inflight_val *slot(__u64 rq, __u32 i)
+{
+	__u32 k = (((__u32)rq * 0x9e3779b1u) >> 18) + i;
+
+	k &= TT_IO_INFLIGHT_SLOTS - 1;
+	return bpf_map_lookup_elem(&tt_io_inflight, &k);
+}
+
+/* The slot that holds request rq, or NULL. */
+static __always_inline struct tt_io_inflight_val *find_slot(__u64 rq)
+{
+	struct tt_io_inflight_val *s;
+
+	for (__u32 i = 0; i < TT_IO_INFLIGHT_PROBES; i++) {
+		s = slot(rq, i);
+		if (s && s->rq == rq)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * A slot for request rq: the one that holds it (a request made or issued
+ * again), else a free one claimed; NULL when all its probes are taken.
+ */
+static __always_inline struct tt_io_inflight_val *claim_slot(__u64 rq)
+{
+	struct tt_io_inflight_val *s = find_slot(rq);
+
+	if (s)
+		return s;
+	for (__u32 i = 0; i < TT_IO_INFLIGHT_PROBES; i++) {
+		s = slot(rq, i);
+		if (s && !s->rq && __sync_val_compare_and_swap(&s->rq, 0, rq) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+/* Frees s, rq's slot, after its fields were read (the swap orders them first). */
+static __always_inline void free_slot(struct tt_io_inflight_val *s, __u64 rq)
+{
+	__sync_val_compare_and_swap(&s->rq, rq, 0);
+}
+
+/* Copies v, whose fields are all set, into rq's slot; a drop when there is none. */
+static __always_inline void store(__u64 rq, struct tt_io_inflight_val *v)
+{
+	struct tt_io_inflight_val *s = claim_slot(rq);
+
+	if (!s) {
+		count_drop(TT_DROP_MAP_FULL);
+		return;
+	}
+	v->rq = rq;
+	*s = *v;
+}
+
+/*
+ * A bio became a request, in the context that submitted it (Linux 6.5+; the
+ * loader leaves this program out where the kernel has no such tracepoint).
+ * The entry waits for its issue; a request made again at the same address
+ * (one made and ended unissued) starts over.
+ */
+SEC("tp_btf/block_io_start")
+int BPF_PROG(io_start, struct request *rq)
+{
+	struct tt_io_inflight_val v = {}, *s;
+
+	if (note_maker(&v)) {
+		store((__u64)rq, &v);
+		return 0;
+	}
+	/* Not ours (-p): a slot still holding this address must not name a maker at its issue. */
+	s = find_slot((__u64)rq);
+	if (s)
+		free_slot(s, (__u64)rq);
+	return 0;
+}
+
+/* The request's times, device and direction, at its issue to the driver. */
+static __always_inline void note_issue(struct tt_io_inflight_val *v, struct request *rq)
+{
+	__u32 op = rq->cmd_flags & REQ_OP_MASK;
+
+	v->issue_ns = bpf_ktime_get_ns();
+	/* Set when made if the queue counts I/O or has a scheduler (blk_mq_need_time_stamp). */
+	v->start_ns = rq->start_time_ns;
+	if (!v->start_ns || v->start_ns > v->issue_ns)
+		v->start_ns = v->issue_ns;
+	v->dev = request_dev(rq);
+	v->op = op == REQ_OP_READ ? TT_IO_READ : op == REQ_OP_WRITE ? TT_IO_WRITE : TT_IO_OTHER;
+}
+
 SEC("tp_btf/block_rq_issue")
 int BPF_PROG(io_issue, struct request *rq)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct tt_io_inflight_val v = {};
-	__u64 key = (__u64)rq;
-	__u32 op;
+	struct tt_io_inflight_val v = {}, *in;
 
-	if (!want_tgid(task->tgid))
+	/*
+	 * Made while io_start watched: the maker is known (a requeued request
+	 * is issued again). Without io_start an entry here is a requeued
+	 * request's or one whose completion went unseen: the issuer's anew.
+	 */
+	if (tt_io_made) {
+		in = find_slot((__u64)rq);
+		if (in) {
+			note_issue(in, rq);
+			return 0;
+		}
+	}
+	/* Not seen made (no block_io_start, made before the tracer, a flush): the issuer's. */
+	if (!note_maker(&v))
 		return 0;
-	op = rq->cmd_flags & REQ_OP_MASK;
-	v.issue_ns = bpf_ktime_get_ns();
-	/* Set when made if the queue counts I/O or has a scheduler (blk_mq_need_time_stamp). */
-	v.start_ns = rq->start_time_ns;
-	if (!v.start_ns || v.start_ns > v.issue_ns)
-		v.start_ns = v.issue_ns;
-	v.pid = task->tgid;
-	v.tid = task->pid;
-	v.dev = request_dev(rq);
-	v.op = op == REQ_OP_READ ? TT_IO_READ : op == REQ_OP_WRITE ? TT_IO_WRITE : TT_IO_OTHER;
-	bpf_get_current_comm(v.comm, sizeof(v.comm));
-	/* A requeued request is issued again: its entry starts over. */
-	if (bpf_map_update_elem(&tt_io_inflight, &key, &v, BPF_ANY))
-		count_drop(TT_DROP_MAP_FULL);
+	note_issue(&v, rq);
+	store((__u64)rq, &v);
 	return 0;
 }
 
 SEC("tp_btf/block_rq_complete")
 int BPF_PROG(io_complete, struct request *rq, blk_status_t error, unsigned int nr_bytes)
 {
-	__u64 key = (__u64)rq, delta;
 	struct tt_io_inflight_val *in;
+	__u64 delta;
 	struct tt_io_key k = {};
 	struct tt_io_val *v;
 	long err;
 
-	in = bpf_map_lookup_elem(&tt_io_inflight, &key);
+	in = find_slot((__u64)rq);
 	if (!in)
 		return 0; /* issued before the tracer started, or not ours (-p) */
+	if (!in->issue_ns)
+		goto out; /* made and ended unissued (a queue that died) */
 	delta = bpf_ktime_get_ns() - in->start_ns;
 	k.tid = in->tid;
 	k.dev = in->dev;
@@ -113,8 +305,10 @@ int BPF_PROG(io_complete, struct request *rq, blk_status_t error, unsigned int n
 	__sync_fetch_and_add(&v->queue_ns, in->issue_ns - in->start_ns);
 	if (error)
 		__sync_fetch_and_add(&v->errors, 1);
+	if (in->worker)
+		__sync_fetch_and_add(&v->worker, 1);
 	__sync_fetch_and_add(&v->hist[log2_bucket(delta, TT_IO_HIST_BUCKETS)], 1);
 out:
-	bpf_map_delete_elem(&tt_io_inflight, &key);
+	free_slot(in, (__u64)rq);
 	return 0;
 }

@@ -76,6 +76,7 @@ size_t io_rows_build(const struct model_io_row *in, size_t n, const struct io_ro
 			o->writes += r->count;
 		o->bytes += r->bytes;
 		o->total_ns += r->total_ns;
+		o->io_worker += r->io_worker;
 		for (int b = 0; b < TT_IO_HIST_BUCKETS; b++)
 			o->hist[b] += r->hist[b];
 	}
@@ -186,6 +187,9 @@ char *io_rows_cell(const struct io_row *r, int col, double window_s, uint64_t to
 	case COL_DEVICE:
 	case COL_COMM:
 		escape_for_terminal(r->name, strnlen(r->name, sizeof(r->name)), buf, len);
+		if (col == COL_COMM && r->io_worker &&
+		    strlen(buf) + sizeof(IO_ROWS_WORKER_MARK) <= len)
+			strcat(buf, IO_ROWS_WORKER_MARK);
 		break;
 	case COL_TID:
 	case COL_PID:

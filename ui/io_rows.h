@@ -15,6 +15,9 @@
 
 #include "model.h"
 
+/* After a thread's name: io_uring's io-wq workers (iou-wrk-TID) made requests of it. */
+#define IO_ROWS_WORKER_MARK " +iou-wrk"
+
 /* A device, or a thread's requests to one device. */
 struct io_row {
 	uint32_t major, minor;
@@ -24,6 +27,7 @@ struct io_row {
 	 * did not say), or the thread's comm. */
 	char name[TT_IO_DISK_LEN];
 	uint64_t count, reads, writes, bytes, total_ns;
+	uint64_t io_worker;		   /* of count, made by io_uring workers for the thread */
 	uint64_t hist[TT_IO_HIST_BUCKETS]; /* log2 ns buckets */
 };
 
@@ -51,7 +55,9 @@ void io_rows_sort(struct io_row *rows, size_t n, int col, bool reverse);
 /*
  * Cell col of r as text into buf (escaped for the terminal), its rates over
  * window_s seconds ("-" when the window has no length), its share of total
- * requests. COL_HIST reads as the mean latency. Returns buf.
+ * requests. COL_HIST reads as the mean latency; a thread's COL_COMM ends in
+ * IO_ROWS_WORKER_MARK when io_uring workers made some of its requests.
+ * Returns buf.
  */
 char *io_rows_cell(const struct io_row *r, int col, double window_s, uint64_t total, char *buf,
 		   size_t len);

@@ -86,7 +86,7 @@ enum tt_event_type {
 #define TT_STACK_COPY_VERSION 1
 #define TT_PROC_INFO_VERSION 1
 #define TT_HOST_STATS_VERSION 1
-#define TT_IO_STATS_VERSION 1
+#define TT_IO_STATS_VERSION 2 /* 2: io_worker */
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -481,11 +481,15 @@ enum tt_io_op {
 struct tt_io_stats {
 	struct tt_event_header hdr;
 	__u32 pid;
-	__u32 tid; /* the thread current when the request was issued */
+	__u32 tid; /* the thread that made the requests (bpf/io.bpf.c says which) */
 	__u32 major;
 	__u32 minor;
 	__u32 op; /* enum tt_io_op */
-	__u32 reserved;
+	/*
+	 * Of count, the requests an io_uring worker thread (iou-wrk-TID) made
+	 * for thread tid, which queued them. Version 2; version 1 reserved it (0).
+	 */
+	__u32 io_worker;
 	__u64 count;
 	__u64 bytes;
 	__u64 total_ns;

@@ -287,6 +287,9 @@ static void emit_sums_share(struct app *app, const struct tt_event_header *ev, d
 		r.errors = share_of(r.errors, f);
 		if (r.errors > r.count)
 			r.errors = r.count;
+		r.io_worker = (__u32)share_of(r.io_worker, f);
+		if (r.io_worker > r.count)
+			r.io_worker = (__u32)r.count;
 		for (int i = 0; i < TT_IO_HIST_BUCKETS; i++)
 			r.hist[i] = (__u32)share_of(r.hist[i], f);
 		if (r.count)

@@ -578,14 +578,15 @@ int model__thread_syscall_stats(struct model *m, uint32_t tid, enum model_window
 
 /* Block I/O requests of one thread, device and direction (--io, model_io.c). */
 struct model_io_row {
-	uint32_t pid, tid; /* the thread current at issue */
+	uint32_t pid, tid; /* the thread that made the requests (bpf/io.bpf.c) */
 	uint32_t major, minor;
 	unsigned op;	  /* enum tt_io_op */
 	bool other;	  /* threads past the model's bound, together (comm "(other)") */
 	const char *comm; /* owned by the model, valid until the next ingest */
 	const char *disk; /* the device's name, "" when unknown; likewise */
 	uint64_t count, bytes, total_ns, queue_ns, errors; /* queue_ns: of total_ns, before issue */
-	uint64_t hist[TT_IO_HIST_BUCKETS];		   /* log2 ns buckets, as in tt_io_stats */
+	uint64_t io_worker;		   /* of count, made by an io_uring worker for the thread */
+	uint64_t hist[TT_IO_HIST_BUCKETS]; /* log2 ns buckets, as in tt_io_stats */
 };
 /*
  * The rows with requests in window, most requests first; *ret is the

@@ -24,6 +24,7 @@ struct io_entry {
 	char comm[TT_COMM_LEN];
 	char disk[TT_IO_DISK_LEN];
 	uint64_t count[W_MAX], bytes[W_MAX], total_ns[W_MAX], queue_ns[W_MAX], errors[W_MAX];
+	uint64_t io_worker[W_MAX];
 	uint64_t hist[W_MAX][TT_IO_HIST_BUCKETS];
 };
 
@@ -102,6 +103,7 @@ void model_io_ingest(struct model *m, const struct tt_io_stats *r)
 		e->total_ns[w] += r->total_ns;
 		e->queue_ns[w] += r->queue_ns;
 		e->errors[w] += r->errors;
+		e->io_worker[w] += r->hdr.version >= 2 ? r->io_worker : 0;
 		for (int b = 0; b < TT_IO_HIST_BUCKETS; b++)
 			e->hist[w][b] += r->hist[b];
 	}
@@ -120,9 +122,11 @@ void model_io_end_interval(struct model *m)
 		e->total_ns[W_LAST] = e->total_ns[W_INTERVAL];
 		e->queue_ns[W_LAST] = e->queue_ns[W_INTERVAL];
 		e->errors[W_LAST] = e->errors[W_INTERVAL];
+		e->io_worker[W_LAST] = e->io_worker[W_INTERVAL];
 		memcpy(e->hist[W_LAST], e->hist[W_INTERVAL], sizeof(e->hist[W_LAST]));
 		e->count[W_INTERVAL] = e->bytes[W_INTERVAL] = 0;
 		e->total_ns[W_INTERVAL] = e->queue_ns[W_INTERVAL] = e->errors[W_INTERVAL] = 0;
+		e->io_worker[W_INTERVAL] = 0;
 		memset(e->hist[W_INTERVAL], 0, sizeof(e->hist[W_INTERVAL]));
 	}
 }
@@ -190,6 +194,7 @@ int model__io(struct model *m, enum model_window window, struct model_io_row **r
 		r->total_ns = e->total_ns[w];
 		r->queue_ns = e->queue_ns[w];
 		r->errors = e->errors[w];
+		r->io_worker = e->io_worker[w];
 		memcpy(r->hist, e->hist[w], sizeof(r->hist));
 		nr++;
 	}

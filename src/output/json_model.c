@@ -167,7 +167,7 @@ void json_hot_functions(struct json *j, const char *key, struct model *m, const 
 /* Requests of one device, or one thread on one device, summed over directions. */
 struct io_sum {
 	const struct model_io_row *first; /* names it */
-	uint64_t count, bytes, total_ns, queue_ns, errors;
+	uint64_t count, bytes, total_ns, queue_ns, errors, io_worker;
 	uint64_t op_count[TT_IO_OP_MAX], op_bytes[TT_IO_OP_MAX];
 	uint64_t hist[TT_IO_HIST_BUCKETS];
 };
@@ -181,6 +181,7 @@ static void io_add(struct io_sum *s, const struct model_io_row *r)
 	s->total_ns += r->total_ns;
 	s->queue_ns += r->queue_ns;
 	s->errors += r->errors;
+	s->io_worker += r->io_worker;
 	s->op_count[r->op < TT_IO_OP_MAX ? r->op : TT_IO_OTHER] += r->count;
 	s->op_bytes[r->op < TT_IO_OP_MAX ? r->op : TT_IO_OTHER] += r->bytes;
 	for (int b = 0; b < TT_IO_HIST_BUCKETS; b++)
@@ -206,6 +207,7 @@ static void json_io_figures(struct json *j, const struct io_sum *s, double secon
 		json_u64(j, op_names[op][1], s->op_bytes[op]);
 	}
 	json_u64(j, "errors", s->errors);
+	json_u64(j, "io_worker_requests", s->io_worker);
 	json_u64(j, "total_ns", s->total_ns);
 	json_u64(j, "mean_ns", s->count ? s->total_ns / s->count : 0);
 	json_u64(j, "queue_ns", s->queue_ns);

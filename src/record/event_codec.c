@@ -319,7 +319,7 @@ static const char *check_io(const struct tt_io_stats *io)
 		return "I/O device number out of range";
 	if (io->op >= TT_IO_OP_MAX)
 		return "unknown I/O direction";
-	if (!io->count || io->errors > io->count)
+	if (!io->count || io->errors > io->count || io->io_worker > io->count)
 		return "I/O request counts inconsistent";
 	return NULL;
 }

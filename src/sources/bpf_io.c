@@ -94,6 +94,7 @@ static bool io_delta(void *ctx, const void *k, const void *v, const void *p, uin
 	rec.total_ns = val->total_ns - prev->total_ns;
 	rec.queue_ns = val->queue_ns - prev->queue_ns;
 	rec.errors = val->errors - prev->errors;
+	rec.io_worker = (__u32)(val->worker - prev->worker);
 	for (int i = 0; i < TT_IO_HIST_BUCKETS; i++)
 		rec.hist[i] = val->hist[i] - prev->hist[i];
 	memcpy(rec.comm, val->comm, TT_COMM_LEN);

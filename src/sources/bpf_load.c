@@ -569,6 +569,35 @@ void bpf_load__note_oncpu(struct bpf_source *bs)
 	bs->dwarf_tgids_fd = bpf_map__fd(bs->oncpu->maps.tt_dwarf_tgids);
 }
 
+/* Whether the kernel's BTF has tracepoint NAME (for tp_btf), as THREADTOP_TEST_NO_KFUNC allows. */
+static bool kernel_has_tracepoint(const char *name)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	char type[96];
+	bool has;
+
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	has = btf && !hidden_for_test(name) &&
+	      btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF) > 0;
+	btf__free(btf);
+	return has;
+}
+
+/* The last lines libbpf said (the verifier's verdict ends its log), a line each to --log. */
+static void log_libbpf_tail(const char *who, int lines)
+{
+	const char *p = libbpf_log + libbpf_log_len, *end;
+
+	while (p > libbpf_log && lines >= 0)
+		if (*--p == '\n')
+			lines--;
+	for (; *p; p = *end ? end + 1 : end) {
+		end = strchrnul(p, '\n');
+		if (end > p)
+			log_info("%s: libbpf: %.*s", who, (int)(end - p), p);
+	}
+}
+
 /* Says in one line why --io traces nothing; the run goes on without it. */
 static void io_unavailable(struct bpf_source *bs, const char *what, int e)
 {
@@ -581,6 +610,7 @@ static void io_unavailable(struct bpf_source *bs, const char *what, int e)
 		 what, e == ESRCH ? "the kernel has no such tracepoints" : strerror(e));
 	if (bs->opts.warn)
 		bs->opts.warn(msg);
+	log_libbpf_tail("--io", 40);
 	bpf_io__free(bs);
 }
 
@@ -597,6 +627,12 @@ static void load_io(struct bpf_source *bs)
 	}
 	CONFIGURE(bs->io, bs, 0);
 	bpf_map__set_max_entries(bs->io->maps.tt_io_stats, TRACE_MAP_MAX);
+	/* block_io_start (6.5+) names who made a request; without it, who issued it. */
+	bs->io->rodata->tt_io_made = kernel_has_tracepoint("block_io_start");
+	bpf_program__set_autoload(bs->io->progs.io_start, bs->io->rodata->tt_io_made);
+	if (!bs->io->rodata->tt_io_made)
+		log_info("--io: this kernel has no tracepoint block_io_start (Linux 6.5+): a "
+			 "request is counted for the thread that issued it to the driver");
 	if ((e = REUSE_SHARED(bs->io, bs->threads)) < 0) {
 		io_unavailable(bs, "load", -e);
 		return;

@@ -3,8 +3,9 @@
  * Unit tests for the model's block I/O requests (src/model/model_io.c):
  * the interval, last and session windows per thread, device and direction,
  * the bound on entries (threads past it go to one "(other)" entry per device
- * and direction, device totals whole), and the percentile of a log2
- * histogram.
+ * and direction, device totals whole), the requests io_uring workers made
+ * for a thread (none in a version 1 record, which reserved the field), and
+ * the percentile of a log2 histogram.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -22,8 +23,9 @@
 #define SEC NSEC_PER_SEC
 #define T0 (1000 * SEC)
 
-static void io(struct model *m, uint64_t t, uint32_t tid, uint32_t minor, unsigned op,
-	       uint64_t count, uint64_t ns_each)
+/* A record of count requests of thread tid, each ns_each (all in its log2 bucket). */
+static struct tt_io_stats record(uint64_t t, uint32_t tid, uint32_t minor, unsigned op,
+				 uint64_t count, uint64_t ns_each)
 {
 	struct tt_io_stats r = {
 		.hdr = {TT_EV_IO_STATS, TT_IO_STATS_VERSION, sizeof(r), t},
@@ -41,6 +43,14 @@ static void io(struct model *m, uint64_t t, uint32_t tid, uint32_t minor, unsign
 
 	/* ns_each in [2^b, 2^(b+1)): all in bucket b. */
 	r.hist[63 - __builtin_clzll(ns_each)] = (__u32)count;
+	return r;
+}
+
+static void io(struct model *m, uint64_t t, uint32_t tid, uint32_t minor, unsigned op,
+	       uint64_t count, uint64_t ns_each)
+{
+	struct tt_io_stats r = record(t, tid, minor, op, count, ns_each);
+
 	model__ingest(m, &r.hdr);
 }
 
@@ -114,6 +124,46 @@ static void bounded(void **state)
 	model__free(m);
 }
 
+/* A record of count requests of thread tid, worker of them made by io_uring workers. */
+static void io_worker(struct model *m, uint64_t t, uint32_t tid, unsigned version, uint64_t count,
+		      uint32_t worker)
+{
+	struct tt_io_stats r = record(t, tid, 0, TT_IO_READ, count, 3000);
+
+	r.hdr.version = version;
+	r.io_worker = worker;
+	model__ingest(m, &r.hdr);
+}
+
+static void io_workers(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_io_row *rows;
+
+	model__advance(m, T0);
+	io_worker(m, T0 + 1, 11, TT_IO_STATS_VERSION, 100, 60);
+	io_worker(m, T0 + 2, 11, TT_IO_STATS_VERSION, 50, 50);
+	io_worker(m, T0 + 3, 11, 1, 10, 7); /* version 1: the field was reserved */
+	assert_int_equal(model__io(m, WIN_INTERVAL, &rows), 1);
+	assert_int_equal(rows[0].count, 160);
+	assert_int_equal(rows[0].io_worker, 110);
+	free(rows);
+	model__end_interval(m, T0 + SEC);
+	assert_int_equal(model__io(m, WIN_LAST, &rows), 1);
+	assert_int_equal(rows[0].io_worker, 110);
+	free(rows);
+	io_worker(m, T0 + SEC + 1, 11, TT_IO_STATS_VERSION, 4, 0);
+	assert_int_equal(model__io(m, WIN_INTERVAL, &rows), 1);
+	assert_int_equal(rows[0].io_worker, 0);
+	free(rows);
+	assert_int_equal(model__io(m, WIN_SESSION, &rows), 1);
+	assert_int_equal(rows[0].count, 164);
+	assert_int_equal(rows[0].io_worker, 110);
+	free(rows);
+	model__free(m);
+	(void)state;
+}
+
 static void percentile(void **state)
 {
 	uint64_t hist[TT_IO_HIST_BUCKETS] = {0};
@@ -134,6 +184,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(windows),
 		cmocka_unit_test(bounded),
+		cmocka_unit_test(io_workers),
 		cmocka_unit_test(percentile),
 	};
 

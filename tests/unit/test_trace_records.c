@@ -139,6 +139,14 @@ static void io_stats(void **state)
 	io_pattern(io);
 	io->errors = io->count + 1;
 	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
+	/* More requests by io_uring workers than requests. */
+	io_pattern(io);
+	io->count = 5;
+	io->errors = 0;
+	io->io_worker = 5;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), 0);
+	io->io_worker = 6;
+	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
 	io_pattern(io);
 	io->hdr.size = sizeof(*io) + 8;
 	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io) + 8), -EINVAL);

@@ -197,6 +197,35 @@ static void other_row(void **state)
 	(void)state;
 }
 
+/* A thread's requests made partly by io_uring workers: its name says so, a device's does not. */
+static void io_worker_mark(void **state)
+{
+	struct io_rows_query q = {.threads = true, .major = 7, .minor = 0};
+	struct model_io_row r[2] = {mrow(21, 0, TT_IO_READ, 5, 3000, "ring", "loop0"),
+				    mrow(22, 0, TT_IO_READ, 5, 3000, "plain", "loop0")};
+	struct io_row *rows = NULL;
+	size_t cap = 0;
+	char buf[64];
+
+	r[0].io_worker = 3;
+	assert_int_equal(io_rows_build(r, 2, &q, &rows, &cap), 2);
+	assert_int_equal(find(rows, 2, 0, 21)->io_worker, 3);
+	assert_string_equal(io_rows_cell(find(rows, 2, 0, 21), COL_COMM, 1.0, 10, buf, sizeof(buf)),
+			    "ring" IO_ROWS_WORKER_MARK);
+	assert_string_equal(io_rows_cell(find(rows, 2, 0, 22), COL_COMM, 1.0, 10, buf, sizeof(buf)),
+			    "plain");
+	/* No room for the mark: the name alone. */
+	assert_string_equal(io_rows_cell(find(rows, 2, 0, 21), COL_COMM, 1.0, 10, buf, 8), "ring");
+	free(rows);
+	q.threads = false;
+	cap = 0;
+	rows = NULL;
+	assert_int_equal(io_rows_build(r, 2, &q, &rows, &cap), 1);
+	assert_string_equal(io_rows_cell(&rows[0], COL_DEVICE, 1.0, 10, buf, sizeof(buf)), "loop0");
+	free(rows);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +233,7 @@ int main(void)
 		cmocka_unit_test(threads_of_a_device),
 		cmocka_unit_test(escaped_and_filtered),
 		cmocka_unit_test(other_row),
+		cmocka_unit_test(io_worker_mark),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
