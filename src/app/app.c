@@ -377,6 +377,18 @@ static bool last_waits(const struct app *app)
 	return cmds && app->o->count && app->intervals + 1 >= app->o->count && cmdcap__busy(cmds);
 }
 
+/*
+ * What the first pass stands for: a source that counts from the clock's
+ * start (its start op: tracers' sums and samples, the BPF source) has it
+ * stand for the time since, however late it came (start_ticks); one whose
+ * passes are all it has (/proc) for a period (0), so that a late first pass
+ * makes a short first interval, not one of time nothing was sampled in.
+ */
+static uint64_t first_since(const struct app *app, uint64_t now)
+{
+	return app->source->ops->start ? now - app->tick_origin_ns : 0;
+}
+
 static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 {
 	struct app *app = ctx;
@@ -388,9 +400,7 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 		due = app->tick_index + 1;
 	app->source->clock = (struct source_clock){
 		.period_ns = app->tick_ns,
-		/* The first pass stands for the time since the clock started:
-		 * the tracers' sums and samples count from there (start_ticks). */
-		.since_ns = now - (app->last_pass_ns ? app->last_pass_ns : app->tick_origin_ns),
+		.since_ns = app->last_pass_ns ? now - app->last_pass_ns : first_since(app, now),
 		.missed = (uint32_t)(due - app->tick_index - 1),
 	};
 	app->ticks_missed += due - app->tick_index - 1;
@@ -513,12 +523,12 @@ static int on_signal(void *ctx, int signo)
 /*
  * The sampling clock starts when the loop does: start-up work (loading BPF,
  * the front end's first paint) is neither a missed tick nor part of the
- * first interval. The source's sums and samples count from here, and so does
- * the first interval: its first pass stands for the time since (on_tick),
- * and when the loop takes that pass late (a slow machine, a stopped
- * process) the ticks it skipped are missed ones. Counting the interval from
- * the first pass instead gave a first line of 0.06 s with 4 s of two
- * threads' off-CPU time in it.
+ * first interval. A source's sums and samples count from here, and so does
+ * the first interval of a source that has them: its first pass stands for
+ * the time since (first_since), and when the loop takes that pass late (a
+ * slow machine, a stopped process) the ticks it skipped are missed ones.
+ * Counting the interval from the first pass instead gave a first line of
+ * 0.06 s with 4 s of two threads' off-CPU time in it.
  */
 static int start_ticks(struct app *app)
 {

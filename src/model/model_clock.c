@@ -36,10 +36,10 @@ void model_clock_tick(struct model *m, const struct tt_tick *tick)
 	uint32_t missed = tick->hdr.version >= 2 ? tick->missed : 0;
 
 	/*
-	 * The first pass of a run stands for the time before it since the
-	 * sampling clock started (its weight; a period when it came on time):
-	 * the source's tracers count from there, not from when it started
-	 * loading, so the first window's length is the time they cover.
+	 * The first pass of a run stands for the time before it (its weight):
+	 * a period, or for a source whose tracers count from the sampling
+	 * clock's start, the time since (app.c's first_since). Not the time
+	 * the source took to load: the first window is what was sampled.
 	 */
 	if (!m->first_pass_ns)
 		m->first_pass_ns = tick->hdr.time_ns;
