@@ -1,7 +1,7 @@
 -- SPDX-License-Identifier: GPL-2.0-only
 -- A LuaJIT workload with known shares: three Lua functions get about 50%,
 -- 30% and 20% of its CPU time, and it measures the time each really took
--- (os.clock around each call). Usage: luajit lj_shares.lua SECONDS [OUT]:
+-- (os.clock around each call). Usage: luajit shares.lua SECONDS [OUT]:
 -- runs for SECONDS of CPU time, then writes "name share" lines (percent of
 -- its measured CPU time) to OUT (default: stdout). The functions start on
 -- the lines the test looks for: heavy_a 10, heavy_b 15, heavy_c 20.
