@@ -355,7 +355,13 @@ static void name_frame(struct ljvm_proc *lp, uint32_t pid, uint64_t id, uint64_t
 	if (id == TT_LJVM_ID_BAD) {
 		len = (size_t)snprintf(name, sizeof(name), "[lua?]");
 	} else if (id & TT_LJVM_ID_FFUNC) {
-		len = (size_t)snprintf(name, sizeof(name), "[builtin#%u]", (unsigned)(id & 0xff));
+		unsigned ffid = (unsigned)(id & 0xff);
+		const struct ljvm_build *b = lp->build;
+
+		if (ffid < b->nr_ffnames && b->ffnames[ffid])
+			len = (size_t)snprintf(name, sizeof(name), "%s", b->ffnames[ffid]);
+		else
+			len = (size_t)snprintf(name, sizeof(name), "[builtin#%u]", ffid);
 		flags = TT_LJ_FUNC_C;
 	} else {
 		len = proto_name(pid, lp->build, id & ~TT_LJVM_ID_LUA, name, sizeof(name));

@@ -22,6 +22,10 @@ struct ljvm_build {
 	/* What user space reads to name a Lua function: GCproto.chunkname
 	 * (GCRef of a GCstr) and .firstline, GCstr.len and its bytes. */
 	uint16_t proto_chunkname, proto_firstline, str_len, str_data;
+	/* Fast functions' names by ffid ("string.byte"; NULL: unknown), as the
+	 * build's own jit.util.funcinfo says (tests/luajit/ljvm_ffnames.lua). */
+	const char *const *ffnames;
+	size_t nr_ffnames;
 };
 
 /* The build of build_id (hex), or NULL when unknown. */
