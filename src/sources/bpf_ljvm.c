@@ -12,6 +12,7 @@
 
 #include "bpf_ljvm.h"
 #include "elf_symbols.h"
+#include "log.h"
 #include "ljvm.skel.h"
 #include "ljvm_builds.h"
 #include "proc_maps.h"
@@ -25,6 +26,7 @@
 #define TIDS_MAX 65536			/* LuaJIT threads with a CPU sample waiting */
 #define CHUNK_MAX 256			/* bytes of a chunk name kept */
 #define WARNED_MAX 16			/* refused builds said once each, this many */
+#define QUIET_MAX 300 /* CPU samples of a VM process without a LuaJIT one: said in the log */
 
 enum proc_state {
 	PROC_NONE = 1, /* no LuaJIT VM threadtop can read */
@@ -36,7 +38,8 @@ struct ljvm_proc {
 	enum proc_state state;
 	uint64_t checked_ns;
 	const struct ljvm_build *build;
-	struct u64map *named; /* frame id -> read time (ns, never 0) */
+	struct u64map *named;		  /* frame id -> name hash and read time (name_frame) */
+	uint32_t cpu_samples, lj_samples; /* since it went to the unwinder, up to QUIET_MAX */
 };
 
 struct bpf_ljvm {
@@ -254,6 +257,16 @@ void bpf_ljvm__on_cpu(struct bpf_ljvm *lj, const struct tt_cpu_sample *s)
 	}
 	if (lp->state != PROC_VM)
 		return;
+	/*
+	 * The attach-time check of the layout is each sample's (ljvm.bpf.c:
+	 * is_g): a process whose samples never pass it is said in the log once.
+	 */
+	if (lp->cpu_samples < QUIET_MAX && ++lp->cpu_samples == QUIET_MAX && !lp->lj_samples)
+		log_info("LuaJIT (agentless): pid %u maps %s but none of its first %u on-CPU "
+			 "samples found its VM (DISPATCH in r14 leading to a global_State whose "
+			 "main thread links back): no Lua ran on CPU, or this process's layout "
+			 "is not the table's",
+			 s->pid, lp->build->what, QUIET_MAX);
 	if (u64map__count(lj->tids) >= TIDS_MAX && !u64map__get(lj->tids, s->tid)) {
 		u64map__free(lj->tids);
 		lj->tids = u64map__new();
@@ -395,6 +408,7 @@ void bpf_ljvm__on_sample(struct bpf_ljvm *lj, const struct tt_luajit_sample *s,
 	if (!lp || lp->state != PROC_VM || s->nr > TT_LJ_MAX_FRAMES ||
 	    s->hdr.size != sizeof(*s) + s->nr * sizeof(__u64))
 		return;
+	lp->lj_samples++;
 	memcpy(&u.s, s, s->hdr.size);
 	cpu = (uint64_t)(uintptr_t)u64map__remove(lj->tids, s->tid);
 	if (cpu) {

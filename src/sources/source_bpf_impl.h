@@ -10,6 +10,7 @@
  *   bpf_unwind.c       DWARF unwinding of stack copies, within its CPU budget
  *   bpf_sums.c         the kernel's sums and counters, as records at each flush
  *   bpf_targets.c      the thread sampler's fd targets: kernel ids into strings
+ *   bpf_ljvm.c         agentless LuaJIT: Lua stacks of unmodified VMs (bpf_ljvm.h)
  * Internal to the BPF source.
  */
 #ifndef THREADTOP_SOURCE_BPF_IMPL_H

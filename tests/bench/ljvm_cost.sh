@@ -9,18 +9,21 @@
 #    run by Debian's luajit while threadtop samples the box at 99 Hz.
 # Prints each pair and the medians. Needs root and a built release tree.
 #
-# usage: tests/bench/ljvm_cost.sh [-n PAIRS] [-b THREADTOP]
+# usage: tests/bench/ljvm_cost.sh [-n PAIRS] [-s SCALE] [-b THREADTOP]
+#   SCALE multiplies the workload's size (default 4: about 3 s of CPU)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 pairs=7
 bin=$src/build/release/threadtop
-while getopts "n:b:h" o; do
+export BENCH_SCALE=4
+while getopts "n:s:b:h" o; do
 	case $o in
 	n) pairs=$OPTARG ;;
+	s) BENCH_SCALE=$OPTARG ;;
 	b) bin=$OPTARG ;;
 	*)
-		sed -n '3,12p' "$0"
+		sed -n '3,13p' "$0"
 		exit 2
 		;;
 	esac
