@@ -4,7 +4,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -15,6 +14,7 @@
 #include "log.h"
 #include "ljvm.skel.h"
 #include "ljvm_builds.h"
+#include "ljvm_names.h"
 #include "proc_maps.h"
 #include "u64map.h"
 #include "util.h"
@@ -24,7 +24,6 @@
 #define PROCS_MAX 65536			/* processes remembered; past it, forgotten */
 #define NAMES_MAX 65536			/* names remembered per process; past it, none new */
 #define TIDS_MAX 65536			/* LuaJIT threads with a CPU sample waiting */
-#define CHUNK_MAX 256			/* bytes of a chunk name kept */
 #define WARNED_MAX 16			/* refused builds said once each, this many */
 #define QUIET_MAX 300 /* CPU samples of a VM process without a LuaJIT one: said in the log */
 
@@ -276,50 +275,12 @@ void bpf_ljvm__on_cpu(struct bpf_ljvm *lj, const struct tt_cpu_sample *s)
 		    (void *)(uintptr_t)((uint64_t)s->ustack_id << 32 | (s->weight_us | 1u << 31)));
 }
 
-/* Reads len bytes at addr of process pid; 0 or -1. */
-static int peek(uint32_t pid, uint64_t addr, void *buf, size_t len)
-{
-	struct iovec local = {buf, len}, remote = {(void *)(uintptr_t)addr, len};
-
-	return process_vm_readv((pid_t)pid, &local, 1, &remote, 1, 0) == (ssize_t)len ? 0 : -1;
-}
-
-/*
- * The name of Lua function (GCproto) proto of pid: "@chunk:firstline", the
- * chunk name as the program gave it, cut to CHUNK_MAX bytes; "[lua?]" when
- * its memory does not read as a prototype.
- */
-static size_t proto_name(uint32_t pid, const struct ljvm_build *b, uint64_t proto, char *out,
-			 size_t cap)
-{
-	uint64_t chunk;
-	uint32_t len;
-	int32_t line;
-	char buf[CHUNK_MAX];
-	int n;
-
-	if (peek(pid, proto + b->proto_chunkname, &chunk, sizeof(chunk)) ||
-	    peek(pid, proto + b->proto_firstline, &line, sizeof(line)))
-		goto bad;
-	chunk &= (1ull << 47) - 1;
-	if (!chunk || peek(pid, chunk + b->str_len, &len, sizeof(len)) || line < 0)
-		goto bad;
-	if (len > sizeof(buf))
-		len = sizeof(buf);
-	if (len && peek(pid, chunk + b->str_data, buf, len))
-		goto bad;
-	n = snprintf(out, cap, "%.*s:%d", (int)len, buf, line);
-	return n < 0 ? 0 : (size_t)n < cap ? (size_t)n : cap - 1;
-bad:
-	return (size_t)snprintf(out, cap, "[lua?]");
-}
-
 static void announce(const struct event_sink *sink, uint32_t pid, uint64_t id, uint32_t flags,
 		     const char *name, size_t len, uint64_t time_ns)
 {
 	union {
 		struct tt_luajit_func f;
-		unsigned char room[sizeof(struct tt_luajit_func) + CHUNK_MAX + 32];
+		unsigned char room[sizeof(struct tt_luajit_func) + LJVM_NAME_MAX];
 	} u;
 
 	if (len > sizeof(u.room) - sizeof(u.f))
@@ -355,7 +316,7 @@ static void name_frame(struct ljvm_proc *lp, uint32_t pid, uint64_t id, uint64_t
 {
 	uint64_t seen = (uint64_t)(uintptr_t)u64map__get(lp->named, id);
 	uint32_t sec = (uint32_t)(now / 1000000000u) | 1u, flags = 0, hash;
-	char name[CHUNK_MAX + 32];
+	char name[LJVM_NAME_MAX];
 	size_t len;
 
 	if (id < TT_LJVM_ID_LUA)
@@ -368,16 +329,10 @@ static void name_frame(struct ljvm_proc *lp, uint32_t pid, uint64_t id, uint64_t
 	if (id == TT_LJVM_ID_BAD) {
 		len = (size_t)snprintf(name, sizeof(name), "[lua?]");
 	} else if (id & TT_LJVM_ID_FFUNC) {
-		unsigned ffid = (unsigned)(id & 0xff);
-		const struct ljvm_build *b = lp->build;
-
-		if (ffid < b->nr_ffnames && b->ffnames[ffid])
-			len = (size_t)snprintf(name, sizeof(name), "%s", b->ffnames[ffid]);
-		else
-			len = (size_t)snprintf(name, sizeof(name), "[builtin#%u]", ffid);
+		len = ljvm_ffunc_name(lp->build, (unsigned)(id & 0xff), name, sizeof(name));
 		flags = TT_LJ_FUNC_C;
 	} else {
-		len = proto_name(pid, lp->build, id & ~TT_LJVM_ID_LUA, name, sizeof(name));
+		len = ljvm_proto_name(pid, lp->build, id & ~TT_LJVM_ID_LUA, name, sizeof(name));
 	}
 	hash = name_hash(name, len);
 	u64map__put(lp->named, id, (void *)(uintptr_t)((uint64_t)hash << 32 | sec));
