@@ -7,7 +7,8 @@
 # functions in the on-CPU stacks of batch JSON and of the folded export, with
 # shares within 10 points of the script's own, and show the VM states (source
 # "bpf"): TRACE with the JIT on, LFUNC with it off (-joff: the interpreter's
-# BASE register and L->base paths).
+# BASE register and L->base paths). A recording replays them; a process with
+# libthreadtop-sysprof.so preloaded shows the library's samples only.
 . "$(dirname "$0")/bpf_common.bash"
 
 command -v luajit >/dev/null || skip "luajit is not installed"
@@ -79,4 +80,36 @@ run_one() {
 
 run_one jit "" TRACE
 run_one interp -joff LFUNC
-echo "ok: unmodified luajit named, shares within $TOL points, VM states from bpf"
+
+# A recording keeps them: the replay names the functions, source bpf.
+luajit "$SCRIPT" 30 /dev/null &
+lj=$!
+WL_PIDS+=("$lj")
+sleep 0.5
+timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -d 1 -n 3 -p "$lj" -w "$TMPD/lj.ttr" \
+	>/dev/null 2>"$TMPD/rec.err" || fail "recording failed: $(tail -n 3 "$TMPD/rec.err")"
+kill "$lj"
+"$TT_BIN" -b --format json -r "$TMPD/lj.ttr" >"$TMPD/replay.json" 2>"$TMPD/replay.err" ||
+	fail "replay failed: $(tail -n 3 "$TMPD/replay.err")"
+jq -s -e --argjson p "$lj" '[.[].luajit[] | select(.pid == $p)] | length > 0 and
+	all(.source == "bpf") and ([.[].top_functions[].name] | any(test("shares\\.lua:10$")))' \
+	"$TMPD/replay.json" >/dev/null ||
+	fail "the replay lost the agentless samples: $(jq -c '.luajit' "$TMPD/replay.json" | tail -n 1)"
+
+# The preloaded library wins where both could read a process.
+why=$(sysprof_unusable luajit)
+if [ -z "$why" ]; then
+	LD_PRELOAD=$SYSPROF_LIB luajit "$SCRIPT" 30 /dev/null &
+	lj=$!
+	WL_PIDS+=("$lj")
+	sleep 0.5
+	timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -d 1 -n 3 -p "$lj" \
+		>"$TMPD/both.json" 2>/dev/null || fail "threadtop failed beside the library"
+	kill "$lj"
+	jq -s -e --argjson p "$lj" '[.[].luajit[] | select(.pid == $p)] | length > 0 and
+		all(.source == "library")' "$TMPD/both.json" >/dev/null ||
+		fail "not the library's samples alone: $(jq -c '.luajit' "$TMPD/both.json" | tail -n 1)"
+else
+	echo "note: the library-wins check skipped: $why"
+fi
+echo "ok: unmodified luajit named, shares within $TOL points, VM states from bpf, replayed, library first"
