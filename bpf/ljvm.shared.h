@@ -39,7 +39,8 @@ struct tt_ljvm_proc {
 #define TT_LJVM_ID_LUA (1ull << 61)		    /* | the GCproto's address */
 #define TT_LJVM_ID_FFUNC (1ull << 62)		    /* | ffid */
 #define TT_LJVM_ID_BAD ((1ull << 62) | 0xffffffull) /* "[lua?]": a frame that did not read */
-#define TT_LJVM_FIDELITY 9 /* INTERP/LFUNC apart from FFUNC, CFUNC ... TRACE */
+#define TT_LJVM_ID_TRACE (1ull << 63) /* | trace number: user space's leaf of a TRACE sample */
+#define TT_LJVM_FIDELITY 9	      /* INTERP/LFUNC apart from FFUNC, CFUNC ... TRACE */
 
 /* The slot of ljvm.bpf.c's program in oncpu.bpf.c's tail-call array. */
 #define TT_LJVM_TAIL_SLOT 0

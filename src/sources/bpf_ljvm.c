@@ -326,7 +326,12 @@ static void name_frame(struct ljvm_proc *lp, uint32_t pid, uint64_t id, uint64_t
 		return;
 	if (!seen && u64map__count(lp->named) >= NAMES_MAX)
 		return;
-	if (id == TT_LJVM_ID_BAD) {
+	if (id & TT_LJVM_ID_TRACE) {
+		/* Its number, as the library's TRACE frames have it; the Lua frame
+		 * under it says where it runs. */
+		len = (size_t)snprintf(name, sizeof(name), "TRACE [%u]", (unsigned)(uint32_t)id);
+		flags = TT_LJ_FUNC_TRACE;
+	} else if (id == TT_LJVM_ID_BAD) {
 		len = (size_t)snprintf(name, sizeof(name), "[lua?]");
 	} else if (id & TT_LJVM_ID_FFUNC) {
 		len = ljvm_ffunc_name(lp->build, (unsigned)(id & 0xff), name, sizeof(name));
@@ -369,6 +374,15 @@ void bpf_ljvm__on_sample(struct bpf_ljvm *lj, const struct tt_luajit_sample *s,
 	if (cpu) {
 		u.s.ustack_id = (uint32_t)(cpu >> 32);
 		u.s.weight_us = (uint32_t)cpu & ~(1u << 31);
+	}
+	/* A JIT-compiled sample's leaf is its trace, above the Lua frame it runs in. */
+	if (u.s.vmstate == TT_LJ_TRACE && u.s.traceno > 0 && u.s.nr) {
+		uint16_t n = u.s.nr < TT_LJ_MAX_FRAMES ? u.s.nr : TT_LJ_MAX_FRAMES - 1;
+
+		memmove(&u.s.frames[1], &u.s.frames[0], n * sizeof(u.s.frames[0]));
+		u.s.frames[0] = TT_LJVM_ID_TRACE | (uint32_t)u.s.traceno;
+		u.s.nr = (uint16_t)(n + 1);
+		u.s.hdr.size = (uint32_t)(sizeof(u.s) + u.s.nr * sizeof(u.s.frames[0]));
 	}
 	for (uint16_t i = 0; i < u.s.nr; i++)
 		name_frame(lp, s->pid, u.s.frames[i], s->hdr.time_ns, sink);

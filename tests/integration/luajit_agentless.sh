@@ -6,8 +6,8 @@
 # the split itself. threadtop (BPF source, default mode) must name those
 # functions in the on-CPU stacks of batch JSON and of the folded export, with
 # shares within 10 points of the script's own, and show the VM states (source
-# "bpf"): TRACE with the JIT on, LFUNC with it off (-joff: the interpreter's
-# BASE register and L->base paths). A recording replays them; a process with
+# "bpf"): TRACE with the JIT on (its stacks ending in "TRACE [n]"), LFUNC
+# with it off (-joff: the interpreter's BASE register and L->base paths). A recording replays them; a process with
 # libthreadtop-sysprof.so preloaded shows the library's samples only.
 . "$(dirname "$0")/bpf_common.bash"
 
@@ -56,13 +56,15 @@ run_one() {
 	local js
 	js=$(jq -s -r --argjson p "$lj" '[.[].oncpu[] | select(.pid == $p)] as $r |
 		([$r[].samples] | add) as $n |
-		[10, 15, 20] | map(. as $l | ([$r[] | select(.frames[-1] |
+		[10, 15, 20] | map(. as $l | ([$r[] | select(.frames |
+			map(select(startswith("TRACE [") | not)) | .[-1] |
 			test("shares\\.lua:" + ($l | tostring) + "_\\[lua\\]$")) | .samples] | add // 0)
 			* 1000 / $n | round / 10) | map(tostring) | join(" ")' "$out")
 	read -r js_a js_b js_c <<<"$js"
 	# Folded export: the same from the session's stacks.
 	local fs
 	fs=$(awk '{ n = $NF; t += n; sub(/ [0-9]+$/, ""); k = split($0, f, ";")
+		while (k > 1 && f[k] ~ /^TRACE \[/) k--
 		if (f[k] ~ /shares\.lua:10_\[lua\]$/) a += n
 		if (f[k] ~ /shares\.lua:15_\[lua\]$/) b += n
 		if (f[k] ~ /shares\.lua:20_\[lua\]$/) c += n }
@@ -70,6 +72,11 @@ run_one() {
 		"$folded")
 	read -r fs_a fs_b fs_c <<<"$fs"
 	echo "$mode: own $own_a/$own_b/$own_c  json $js_a/$js_b/$js_c  folded $fs_a/$fs_b/$fs_c"
+	# JIT-compiled samples end in their trace's number, above the function it runs in.
+	if [ "$state" = TRACE ]; then
+		grep -Eq 'shares\.lua:(10|15|20)_\[lua\];TRACE \[[0-9]+\]_\[lua\] [0-9]+$' "$folded" ||
+			fail "$mode: no TRACE [n] frame above a Lua function in $folded"
+	fi
 	for pair in "$own_a $js_a" "$own_b $js_b" "$own_c $js_c" \
 		"$own_a $fs_a" "$own_b $fs_b" "$own_c $fs_c"; do
 		# shellcheck disable=SC2086
