@@ -90,6 +90,14 @@ struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd, int self_p
 	REUSE(tt_stack_ids)
 	REUSE(tt_counters)
 #undef REUSE
+	/* What it needs beyond the on-CPU sampler: said by name when missing. */
+	if (!e && libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop, NULL) == 0) {
+		e = ENOTSUP;
+		snprintf(err, errlen,
+			 "LuaJIT (agentless): this kernel has no bpf_loop (Linux 5.17+): no Lua "
+			 "stacks of processes without libthreadtop-sysprof.so");
+		goto fail;
+	}
 	if (!e && ljvm_bpf__load(lj->skel))
 		e = errno;
 	if (e) {
