@@ -9,9 +9,12 @@
  * one in TT_AUTO_PROBE_EVERY as it found, in tt_dwarf_tgids) the sample is followed by a
  * TT_EV_STACK_COPY: the user registers and up to tt_stack_bytes of user
  * stack, which user space unwinds with the binaries' DWARF CFI. With --label
- * each sample carries the thread's labels hash (labels.bpf.h).
+ * each sample carries the thread's labels hash (labels.bpf.h). A user
+ * thread's sample is followed by a tail call to the agentless LuaJIT
+ * unwinder (ljvm.bpf.c) when it loaded.
  */
 #include "labels.bpf.h"
+#include "ljvm.shared.h"
 
 const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
 const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_COPY_MAX */
@@ -60,6 +63,17 @@ struct {
 	__type(key, __u32);
 	__type(value, struct scratch);
 } tt_cpu_scratch SEC(".maps");
+
+/*
+ * The agentless LuaJIT unwinder (ljvm.bpf.c), tail-called after each user
+ * thread's sample when it loaded; an empty slot costs nothing but the call.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} tt_lj_tail SEC(".maps");
 
 /* Set by user space while its unwinding budget for this second is spent. */
 __u32 tt_copies_paused = 0;
@@ -171,7 +185,10 @@ int sample_cpu(struct bpf_perf_event_data *ctx)
 		s->ustack_id = stack_id(&sc->stack, bytes, tgid, false);
 	}
 	if (!kthread && want_copy(tgid, bytes) && copy_and_emit(task, s, bytes))
-		return 0;
+		goto lua;
 	emit(s, sizeof(*s));
+lua:
+	if (!kthread)
+		bpf_tail_call(ctx, &tt_lj_tail, TT_LJVM_TAIL_SLOT);
 	return 0;
 }

@@ -711,10 +711,18 @@ struct tt_luajit_sample {
 	__u32 weight_us; /* thread CPU time it stands for: the library's interval, as achieved */
 	__s32 traceno;	 /* trace number of TRACE samples, else 0 */
 	__u8 vmstate;	 /* enum tt_lj_vmstate */
-	__u8 fidelity;	 /* how many of the 10 states this process tells apart */
+	__u8 fidelity;	 /* states told apart, of 10; | TT_LJ_FIDELITY_BPF */
 	__u16 nr;	 /* frames in the tail, at most TT_LJ_MAX_FRAMES */
 	__u64 frames[];
 };
+
+/*
+ * The top bit of tt_luajit_sample.fidelity: the sample was taken by
+ * threadtop's eBPF unwinder of an unmodified VM (bpf/ljvm.bpf.c), not by
+ * libthreadtop-sysprof.so in the process. The count is in the low bits.
+ */
+#define TT_LJ_FIDELITY_BPF 0x80u
+#define TT_LJ_FIDELITY_MASK 0x7fu
 
 /* Flags of struct tt_luajit_func. */
 #define TT_LJ_FUNC_C (1u << 0)	   /* a C or builtin function (id is its address) */

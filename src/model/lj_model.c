@@ -43,6 +43,7 @@ struct lj_thread {
 	uint32_t pid, tid;
 	uint64_t last_ns; /* its latest sample */
 	uint8_t fidelity;
+	bool agentless; /* its latest sample came from the eBPF unwinder, not the library */
 	uint32_t weight_us;
 	uint64_t counts[W_MAX][TT_LJ_VMSTATE_MAX];
 	uint64_t samples[W_MAX];
@@ -197,7 +198,8 @@ static void ingest_sample(struct lj_model *lm, const struct tt_luajit_sample *s)
 	lm->nsamples++;
 	if (s->hdr.time_ns > t->last_ns)
 		t->last_ns = s->hdr.time_ns;
-	t->fidelity = s->fidelity;
+	t->fidelity = s->fidelity & TT_LJ_FIDELITY_MASK;
+	t->agentless = s->fidelity & TT_LJ_FIDELITY_BPF;
 	t->weight_us = s->weight_us;
 	for (int w = 0; w < W_MAX; w++) {
 		t->counts[w][s->vmstate]++;
@@ -319,6 +321,7 @@ int lj_model__threads(const struct lj_model *lm, enum model_window window, uint3
 		rows[n] = (struct lj_thread_row){.pid = t->pid,
 						 .tid = t->tid,
 						 .fidelity = t->fidelity,
+						 .agentless = t->agentless,
 						 .weight_us = t->weight_us};
 		memcpy(rows[n].counts, t->counts[w], sizeof(rows[n].counts));
 		rows[n].samples = t->samples[w];

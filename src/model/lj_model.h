@@ -42,6 +42,7 @@ struct lj_thread_row {
 	uint32_t pid;
 	uint32_t tid;
 	uint8_t fidelity; /* VM states this process tells apart */
+	bool agentless;	  /* read by the eBPF unwinder (no library in the process) */
 	uint32_t weight_us;
 	uint64_t counts[TT_LJ_VMSTATE_MAX];
 	uint64_t samples;

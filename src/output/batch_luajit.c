@@ -58,6 +58,7 @@ void batch_luajit_json_window(struct json *j, struct model *m, enum model_window
 		json_string(j, "comm", thread_comm(m, r->tid, &res));
 		model_result__release(&res);
 		json_u64(j, "fidelity", r->fidelity);
+		json_string(j, "source", r->agentless ? "bpf" : "library");
 		json_u64(j, "interval_us", r->weight_us);
 		json_begin_object(j, "counters");
 		for (int s = 0; s < TT_LJ_VMSTATE_MAX; s++)
@@ -94,8 +95,9 @@ void batch_luajit_text(FILE *out, struct model *m)
 		char name[128];
 		int nf;
 
-		fprintf(out, "luajit %u/%u  samples %llu  fidelity %u/10 ", r->pid, r->tid,
-			(unsigned long long)r->samples, r->fidelity);
+		fprintf(out, "luajit %u/%u  samples %llu  fidelity %u/10 (%s) ", r->pid, r->tid,
+			(unsigned long long)r->samples, r->fidelity,
+			r->agentless ? "bpf" : "library");
 		for (int s = 0; s < TT_LJ_VMSTATE_MAX; s++)
 			if (r->counts[s])
 				fprintf(out, " %s %.0f%%", lj_vmstate_name((unsigned)s),

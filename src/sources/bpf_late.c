@@ -26,6 +26,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_ljvm.h"
 #include "bpf_luajit.h"
 #include "log.h"
 #include "source_bpf_impl.h"
@@ -49,6 +50,8 @@ struct bpf_late {
 	char oncpu_why[512];
 	struct bpf_luajit *luajit;
 	char luajit_why[PATH_MAX + 160];
+	struct bpf_ljvm *ljvm;
+	char ljvm_why[256];
 	uint64_t start_ns, end_ns;
 };
 
@@ -70,6 +73,8 @@ static void *late_main(void *arg)
 		l->one_pass_log = xstrdup(bpf_source__libbpf_log()); /* the next load resets it */
 	if (bs->opts.cpu_hz)
 		l->oncpu_err = bpf_load__oncpu(bs, &l->oncpu, l->oncpu_why, sizeof(l->oncpu_why));
+	if (l->oncpu)
+		l->ljvm = bpf_load__ljvm(bs, l->oncpu, l->ljvm_why, sizeof(l->ljvm_why));
 	l->luajit = bpf_luajit__new(bs->threads->obj, bs->opts.self_pid, bs->opts.nr_pids > 0,
 				    l->luajit_why, sizeof(l->luajit_why));
 	l->end_ns = monotonic_ns();
@@ -150,6 +155,9 @@ void bpf_late__poll(struct bpf_source *bs)
 		warn(bs, l->luajit_why);
 	if (l->oncpu) {
 		bs->oncpu = l->oncpu;
+		bs->ljvm = l->ljvm;
+		if (!bs->ljvm && *l->ljvm_why)
+			warn(bs, l->ljvm_why);
 		bpf_load__note_oncpu(bs);
 		if (bpf_load__attach_perf(bs, err, sizeof(err)) < 0) {
 			char msg[640];
@@ -183,6 +191,7 @@ void bpf_late__stop(struct bpf_source *bs)
 	bs->late_load = NULL;
 	threads_bpf__destroy(l->one_pass);
 	free(l->one_pass_log);
+	bpf_ljvm__free(l->ljvm); /* first: its program is in oncpu's tail-call slot */
 	oncpu_bpf__destroy(l->oncpu);
 	bpf_luajit__free(l->luajit);
 	free(l);

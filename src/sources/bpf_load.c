@@ -26,6 +26,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpf_labels.h"
+#include "bpf_ljvm.h"
 #include "bpf_luajit.h"
 #include "log.h"
 #include "source_bpf_impl.h"
@@ -523,6 +524,8 @@ void bpf_load__note_all(struct bpf_source *bs)
 	note_progs(bs, bs->threads->obj);
 	if (bs->oncpu)
 		note_progs(bs, bs->oncpu->obj);
+	if (bs->ljvm)
+		note_progs(bs, bpf_ljvm__object(bs->ljvm));
 	if (bs->syscalls)
 		note_progs(bs, bs->syscalls->obj);
 	if (bs->offcpu)
@@ -563,9 +566,24 @@ destroy:
 	return e;
 }
 
+struct bpf_ljvm *bpf_load__ljvm(const struct bpf_source *bs, struct oncpu_bpf *oncpu, char *why,
+				size_t whylen)
+{
+	const char *off = getenv("THREADTOP_NO_LJVM");
+
+	*why = 0;
+	if (off && !strcmp(off, "1"))
+		return NULL; /* asked for: an A/B switch for benchmarks, or a way out */
+	return bpf_ljvm__new(bs->threads->obj, bpf_map__fd(oncpu->maps.tt_lj_tail),
+			     bs->opts.self_pid, bs->opts.nr_pids > 0, 1000000u / bs->opts.cpu_hz,
+			     bs->opts.warn, why, whylen);
+}
+
 void bpf_load__note_oncpu(struct bpf_source *bs)
 {
 	note_progs(bs, bs->oncpu->obj);
+	if (bs->ljvm)
+		note_progs(bs, bpf_ljvm__object(bs->ljvm));
 	bs->dwarf_tgids_fd = bpf_map__fd(bs->oncpu->maps.tt_dwarf_tgids);
 }
 
@@ -684,8 +702,14 @@ int bpf_load__all(struct bpf_source *bs, char *err, size_t errlen)
 
 	if (bs->opts.cpu_hz && !bs->late && (e = bpf_load__oncpu(bs, &bs->oncpu, err, errlen)) < 0)
 		return e;
-	if (bs->oncpu)
+	if (bs->oncpu) {
+		char why[256];
+
+		bs->ljvm = bpf_load__ljvm(bs, bs->oncpu, why, sizeof(why));
+		if (!bs->ljvm && *why && bs->opts.warn)
+			bs->opts.warn(why);
 		bpf_load__note_oncpu(bs);
+	}
 	if (bs->opts.syscalls) {
 		libbpf_log_reset();
 		bs->syscalls = syscalls_bpf__open();

@@ -5,7 +5,8 @@
  * to the sink, after what user space adds to them: a thread new to the model
  * is announced first (bpf_thread_info.c), a sample followed by its stack copy
  * gets the stack unwound from it (bpf_unwind.c) and its fd target's string
- * (bpf_targets.c), and a record of unchanged
+ * (bpf_targets.c), an agentless LuaJIT sample the stack of the CPU sample it
+ * follows and its frames' names (bpf_ljvm.c), and a record of unchanged
  * threads is checked against what the model has, or sent as the full samples
  * it stands for when recording.
  */
@@ -14,6 +15,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "bpf_ljvm.h"
 #include "event_codec.h"
 #include "source_bpf_impl.h"
 #include "threads.shared.h"
@@ -21,6 +23,14 @@
 #include "util.h"
 
 #include "threads.skel.h"
+
+/* A CPU sample, as it goes to the model: the agentless LuaJIT unwinder sees it first. */
+static void cpu_sample(struct bpf_source *bs, const struct tt_cpu_sample *s)
+{
+	if (bs->ljvm)
+		bpf_ljvm__on_cpu(bs->ljvm, s);
+	sink_emit(&bs->base.sink, &s->hdr);
+}
 
 static void unwind_sample(struct bpf_source *bs, const struct tt_cpu_sample *in,
 			  const struct tt_stack_copy *copy)
@@ -33,7 +43,7 @@ static void unwind_sample(struct bpf_source *bs, const struct tt_cpu_sample *in,
 		id = bpf_unwind__copy(bs, copy);
 	if (id)
 		s.ustack_id = id;
-	sink_emit(&bs->base.sink, &s.hdr);
+	cpu_sample(bs, &s);
 }
 
 /* The stack copy of a thread off CPU (thread sampler): unwound now, used by its sample. */
@@ -272,7 +282,7 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 				struct tt_cpu_sample s = *(const struct tt_cpu_sample *)ev;
 
 				s.flags &= (__u16)~TT_CPU_STACK_COPY;
-				sink_emit(&bs->base.sink, &s.hdr);
+				cpu_sample(bs, &s);
 				bs->user_drops[TT_DROP_READ_ERROR]++;
 				return 0;
 			}
@@ -311,6 +321,13 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 		} else if (ev->type == TT_EV_THREAD_SAME &&
 			   ev->size >= sizeof(struct tt_thread_same)) {
 			on_same(bs, (const struct tt_thread_same *)ev);
+		} else if (ev->type == TT_EV_CPU_SAMPLE &&
+			   ev->size == sizeof(struct tt_cpu_sample)) {
+			cpu_sample(bs, (const struct tt_cpu_sample *)ev);
+		} else if (ev->type == TT_EV_LUAJIT_SAMPLE && bs->ljvm &&
+			   ev->size >= sizeof(struct tt_luajit_sample)) {
+			bpf_ljvm__on_sample(bs->ljvm, (const struct tt_luajit_sample *)ev,
+					    &bs->base.sink);
 		} else {
 			sink_emit(&bs->base.sink, ev);
 		}

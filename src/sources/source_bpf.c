@@ -18,6 +18,7 @@
 
 #include "bpf_drain.h"
 #include "bpf_labels.h"
+#include "bpf_ljvm.h"
 #include "bpf_luajit.h"
 #include "log.h"
 #include "proc_info.h"
@@ -189,6 +190,7 @@ static void bpf_free(struct source *src)
 	bpf_ring_drain__close(bs);
 	bpf_labels__free(bs->labels);
 	bpf_luajit__free(bs->luajit);
+	bpf_ljvm__free(bs->ljvm);
 	for (size_t i = 0; i < bs->nr_iters; i++)
 		bpf_link__destroy(bs->iters[i]);
 	free(bs->iters);

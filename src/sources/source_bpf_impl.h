@@ -10,6 +10,7 @@
  *   bpf_unwind.c       DWARF unwinding of stack copies, within its CPU budget
  *   bpf_sums.c         the kernel's sums and counters, as records at each flush
  *   bpf_targets.c      the thread sampler's fd targets: kernel ids into strings
+ *   bpf_ljvm.c         agentless LuaJIT: Lua stacks of unmodified VMs (bpf_ljvm.h)
  * Internal to the BPF source.
  */
 #ifndef THREADTOP_SOURCE_BPF_IMPL_H
@@ -31,6 +32,7 @@ struct bpf_drain;
 struct bpf_labels;
 struct bpf_link;
 struct bpf_luajit;
+struct bpf_ljvm;
 struct offcpu_bpf;
 struct oncpu_bpf;
 struct ring_buffer;
@@ -73,6 +75,7 @@ struct bpf_source {
 	size_t nr_iters;
 	struct bpf_labels *labels;
 	struct bpf_luajit *luajit; /* LuaJIT samples (bpf_luajit.c), NULL = none */
+	struct bpf_ljvm *ljvm;	   /* agentless LuaJIT (bpf_ljvm.c), NULL = none */
 	struct bpf_link **perf_links;
 	int *perf_fds;		 /* -1: an offline CPU */
 	int perf_open_e;	 /* why they could not be opened: -errno, 0 = they were */
@@ -170,6 +173,12 @@ void bpf_load__detach_wakeups(struct bpf_source *bs);
 /* The on-CPU sampler: loads it into bs->oncpu (any thread); notes its
  * programs and maps (the loop's thread); attaches it to every CPU. */
 int bpf_load__oncpu(const struct bpf_source *bs, struct oncpu_bpf **ret, char *err, size_t errlen);
+/*
+ * The agentless LuaJIT unwinder chained to oncpu (bpf_ljvm.h), or NULL with
+ * why it is not there in why (nothing when THREADTOP_NO_LJVM=1 says so).
+ */
+struct bpf_ljvm *bpf_load__ljvm(const struct bpf_source *bs, struct oncpu_bpf *oncpu, char *why,
+				size_t whylen);
 void bpf_load__note_oncpu(struct bpf_source *bs);
 /* The one-pass thread sampler, sharing bs->threads' maps (any thread). */
 int bpf_load__one_pass(const struct bpf_source *bs, struct threads_bpf **ret, char *err,

@@ -47,6 +47,8 @@ static void func(struct model *m, uint32_t pid, uint64_t id, const char *name, u
 	model__ingest(m, &u.f.hdr);
 }
 
+static uint8_t next_fidelity = 8; /* of the samples sample() makes */
+
 static void sample(struct model *m, uint32_t pid, uint32_t tid, unsigned vmstate,
 		   const uint64_t *frames, unsigned nr)
 {
@@ -61,7 +63,7 @@ static void sample(struct model *m, uint32_t pid, uint32_t tid, unsigned vmstate
 	u.s.pid = pid;
 	u.s.tid = tid;
 	u.s.vmstate = (uint8_t)vmstate;
-	u.s.fidelity = 8;
+	u.s.fidelity = next_fidelity;
 	u.s.weight_us = 10000;
 	u.s.nr = (uint16_t)nr;
 	memcpy(u.s.frames, frames, nr * 8);
@@ -124,6 +126,30 @@ static void counters_and_functions(void **state)
 	assert_int_equal(lj_model__threads(model__luajit(m), WIN_SESSION, 100, &rows), 1);
 	free(rows);
 	assert_int_equal(lj_model__threads(model__luajit(m), WIN_SESSION, 999, &rows), 0);
+	free(rows);
+	model__free(m);
+}
+
+/* An agentless sample (TT_LJ_FIDELITY_BPF) says so in the row, without the bit in the count. */
+static void agentless_source(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct lj_thread_row *rows = NULL;
+	const uint64_t fr[] = {16};
+	int n;
+
+	(void)state;
+	next_fidelity = TT_LJ_FIDELITY_BPF | 9;
+	sample(m, 100, 101, TT_LJ_LFUNC, fr, 1);
+	next_fidelity = 10;
+	sample(m, 200, 201, TT_LJ_LFUNC, fr, 1);
+	next_fidelity = 8;
+	n = lj_model__threads(model__luajit(m), WIN_INTERVAL, 0, &rows);
+	assert_int_equal(n, 2);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(rows[i].fidelity, rows[i].pid == 100 ? 9 : 10);
+		assert_int_equal(rows[i].agentless, rows[i].pid == 100);
+	}
 	free(rows);
 	model__free(m);
 }
@@ -547,6 +573,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(counters_and_functions),
+		cmocka_unit_test(agentless_source),
 		cmocka_unit_test(renamed_and_unknown),
 		cmocka_unit_test(reused_tid),
 		cmocka_unit_test(late_name_one_row),

@@ -346,7 +346,8 @@ static void block_text(const struct lj_block *b, int width, char *buf, size_t le
 				     b->row.pid, b->nr_threads, comm, b->row.samples);
 	if (o >= len)
 		return;
-	snprintf(tail, sizeof(tail), "  fidelity %u/10", b->row.fidelity);
+	snprintf(tail, sizeof(tail), "  fidelity %u/10 (%s)", b->row.fidelity,
+		 b->row.agentless ? "bpf" : "library");
 	if (elide_width(buf) + elide_width(tail) > width)
 		return;
 	o += (size_t)snprintf(buf + o, len - o, "%s", tail);

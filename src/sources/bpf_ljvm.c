@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Agentless LuaJIT, the user-space half (see bpf_ljvm.h). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpf_ljvm.h"
+#include "elf_symbols.h"
+#include "log.h"
+#include "ljvm.skel.h"
+#include "ljvm_builds.h"
+#include "ljvm_names.h"
+#include "proc_maps.h"
+#include "u64map.h"
+#include "util.h"
+
+#define RECHECK_NS (10ull * 1000000000) /* a process is looked at again this often */
+#define RENAME_S 10u			/* a Lua function's name is read again this often */
+#define PROCS_MAX 65536			/* processes remembered; past it, forgotten */
+#define NAMES_MAX 65536			/* names remembered per process; past it, none new */
+#define TIDS_MAX 65536			/* LuaJIT threads with a CPU sample waiting */
+#define WARNED_MAX 16			/* refused builds said once each, this many */
+#define QUIET_MAX 300 /* CPU samples of a VM process without a LuaJIT one: said in the log */
+
+enum proc_state {
+	PROC_NONE = 1, /* no LuaJIT VM threadtop can read */
+	PROC_VM,       /* in tt_ljvm_procs */
+	PROC_LIBRARY,  /* libthreadtop-sysprof.so feeds it: the library wins */
+};
+
+struct ljvm_proc {
+	enum proc_state state;
+	uint64_t checked_ns;
+	const struct ljvm_build *build;
+	struct u64map *named;		  /* frame id -> name hash and read time (name_frame) */
+	uint32_t cpu_samples, lj_samples; /* since it went to the unwinder, up to QUIET_MAX */
+};
+
+struct bpf_ljvm {
+	struct ljvm_bpf *skel;
+	int procs_fd;
+	struct u64map *procs; /* tgid -> struct ljvm_proc */
+	struct u64map *tids;  /* tid -> ustack_id << 32 | weight_us of its last CPU sample */
+	void (*warn)(const char *msg);
+	char warned[WARNED_MAX][48];
+	size_t nr_warned;
+};
+
+static void proc_free(void *p)
+{
+	struct ljvm_proc *lp = p;
+
+	if (lp)
+		u64map__free(lp->named);
+	free(lp);
+}
+
+struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd, int self_pid,
+			       bool filter_tgids, unsigned oncpu_weight_us,
+			       void (*warn)(const char *msg), char *err, size_t errlen)
+{
+	struct bpf_ljvm *lj = xcalloc(1, sizeof(*lj));
+	struct bpf_map *m;
+	__u32 slot = TT_LJVM_TAIL_SLOT;
+	int e, fd;
+
+	lj->warn = warn;
+	lj->skel = ljvm_bpf__open();
+	if (!lj->skel) {
+		e = errno;
+		snprintf(err, errlen, "LuaJIT (agentless): cannot open bpf/ljvm.bpf.c: %s",
+			 strerror(e));
+		goto fail;
+	}
+	lj->skel->rodata->tt_self_tgid = (__u32)self_pid;
+	lj->skel->rodata->tt_filter_tgids = filter_tgids;
+	lj->skel->rodata->tt_weight_us = oncpu_weight_us;
+	e = 0;
+#define REUSE(name)                                                 \
+	if (!e && (m = bpf_object__find_map_by_name(first, #name))) \
+		e = -bpf_map__reuse_fd(lj->skel->maps.name, bpf_map__fd(m));
+	REUSE(tt_events)
+	REUSE(tt_drops)
+	REUSE(tt_tgids)
+	REUSE(tt_stack_ids)
+	REUSE(tt_counters)
+#undef REUSE
+	/* What it needs beyond the on-CPU sampler: said by name when missing. */
+	if (!e && libbpf_probe_bpf_helper(BPF_PROG_TYPE_PERF_EVENT, BPF_FUNC_loop, NULL) == 0) {
+		e = ENOTSUP;
+		snprintf(err, errlen,
+			 "LuaJIT (agentless): this kernel has no bpf_loop (Linux 5.17+): no Lua "
+			 "stacks of processes without libthreadtop-sysprof.so");
+		goto fail;
+	}
+	if (!e && ljvm_bpf__load(lj->skel))
+		e = errno;
+	if (e) {
+		snprintf(err, errlen,
+			 "LuaJIT (agentless): the kernel refused bpf/ljvm.bpf.c: %s (no Lua stacks "
+			 "of processes without libthreadtop-sysprof.so; --log FILE keeps the "
+			 "verifier's log)",
+			 strerror(e));
+		goto fail;
+	}
+	fd = bpf_program__fd(lj->skel->progs.tt_ljvm_sample);
+	if (bpf_map_update_elem(tail_fd, &slot, &fd, BPF_ANY)) {
+		e = errno;
+		snprintf(
+			err, errlen,
+			"LuaJIT (agentless): cannot chain bpf/ljvm.bpf.c to the on-CPU sampler: %s",
+			strerror(e));
+		goto fail;
+	}
+	lj->procs_fd = bpf_map__fd(lj->skel->maps.tt_ljvm_procs);
+	lj->procs = u64map__new();
+	lj->tids = u64map__new();
+	return lj;
+fail:
+	bpf_ljvm__free(lj);
+	errno = e;
+	return NULL;
+}
+
+void bpf_ljvm__free(struct bpf_ljvm *lj)
+{
+	if (!lj)
+		return;
+	ljvm_bpf__destroy(lj->skel);
+	if (lj->procs)
+		u64map__free_all(lj->procs, proc_free);
+	u64map__free(lj->tids);
+	free(lj);
+}
+
+struct bpf_object *bpf_ljvm__object(const struct bpf_ljvm *lj)
+{
+	return lj->skel->obj;
+}
+
+/* Says once per build-id that a LuaJIT of pid is not a known build. */
+static void refuse(struct bpf_ljvm *lj, uint32_t pid, const char *path, const char *build_id)
+{
+	char msg[PATH_MAX + 320];
+
+	for (size_t i = 0; i < lj->nr_warned; i++)
+		if (!strcmp(lj->warned[i], build_id))
+			return;
+	if (lj->nr_warned == WARNED_MAX)
+		return;
+	snprintf(lj->warned[lj->nr_warned++], sizeof(lj->warned[0]), "%s", build_id);
+	snprintf(msg, sizeof(msg),
+		 "LuaJIT (agentless): %s (pid %u) has build-id %s, not a build threadtop "
+		 "knows the layout of (src/sources/ljvm_builds.c): no Lua stacks from it "
+		 "unless it loads libthreadtop-sysprof.so",
+		 path, pid, *build_id ? build_id : "(none)");
+	if (lj->warn)
+		lj->warn(msg);
+}
+
+static bool is_lj_path(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, "luajit", 6) || !strncmp(base, "libluajit", 9);
+}
+
+/*
+ * The layout of mapping m of pid when its file is a known LuaJIT build, with
+ * the interpreter's addresses in the process; NULL otherwise.
+ */
+static const struct ljvm_build *known_build(struct bpf_ljvm *lj, uint32_t pid,
+					    const struct proc_map *m, struct tt_ljvm_proc *ret)
+{
+	const struct ljvm_build *b = NULL;
+	struct elf_syms *es;
+	char hex[48] = "";
+	uint64_t vaddr;
+	int fd = proc_map__open(NULL, pid, m);
+
+	if (fd < 0)
+		return NULL;
+	es = elf_syms__layout_from_fd(fd);
+	close(fd);
+	if (!es)
+		return NULL;
+	elf_syms__build_id_hex(es, hex, sizeof(hex));
+	b = ljvm_build__find(hex);
+	if (!b)
+		refuse(lj, pid, m->path, hex);
+	else if (elf_syms__offset_to_vaddr(es, m->offset, &vaddr) < 0 || b->vm_lo < vaddr ||
+		 b->vm_hi > vaddr + (m->end - m->start))
+		b = NULL; /* this mapping is not the one with the interpreter */
+	if (b) {
+		*ret = b->layout;
+		ret->vm_lo = m->start + (b->vm_lo - vaddr);
+		ret->vm_hi = m->start + (b->vm_hi - vaddr);
+	}
+	elf_syms__free(es);
+	return b;
+}
+
+/* Looks at pid's mappings: a known LuaJIT VM goes to the unwinder. */
+static void check(struct bpf_ljvm *lj, uint32_t pid, struct ljvm_proc *lp)
+{
+	struct proc_maps *maps = proc_maps__read(NULL, pid);
+	const struct ljvm_build *b = NULL;
+	struct tt_ljvm_proc layout;
+	bool library = false;
+
+	for (size_t i = 0; maps && i < proc_maps__count(maps); i++) {
+		const struct proc_map *m = proc_maps__get(maps, i);
+
+		if (strstr(m->path, "libthreadtop-sysprof"))
+			library = true;
+		if (!b && (m->flags & PROC_MAP_EXEC) && is_lj_path(m->path))
+			b = known_build(lj, pid, m, &layout);
+	}
+	proc_maps__free(maps);
+	if (library && lp->state != PROC_LIBRARY)
+		lp->state = PROC_LIBRARY;
+	if (lp->state == PROC_LIBRARY || !b) {
+		if (lp->state == PROC_VM)
+			bpf_map_delete_elem(lj->procs_fd, &pid);
+		if (lp->state != PROC_LIBRARY)
+			lp->state = PROC_NONE;
+		return;
+	}
+	if (lp->state != PROC_VM || lp->build != b) {
+		if (bpf_map_update_elem(lj->procs_fd, &pid, &layout, BPF_ANY))
+			return;
+		lp->state = PROC_VM;
+		lp->build = b;
+		if (!lp->named)
+			lp->named = u64map__new();
+	}
+}
+
+void bpf_ljvm__on_cpu(struct bpf_ljvm *lj, const struct tt_cpu_sample *s)
+{
+	struct ljvm_proc *lp = u64map__get(lj->procs, s->pid);
+	uint64_t now = s->hdr.time_ns;
+
+	if (s->flags & TT_CPU_KTHREAD)
+		return;
+	if (!lp) {
+		if (u64map__count(lj->procs) >= PROCS_MAX) {
+			u64map__free_all(lj->procs, proc_free);
+			lj->procs = u64map__new();
+		}
+		lp = xcalloc(1, sizeof(*lp));
+		u64map__put(lj->procs, s->pid, lp);
+		lp->checked_ns = now;
+		check(lj, s->pid, lp);
+	} else if (now - lp->checked_ns > RECHECK_NS) {
+		lp->checked_ns = now;
+		check(lj, s->pid, lp);
+	}
+	if (lp->state != PROC_VM)
+		return;
+	/*
+	 * The attach-time check of the layout is each sample's (ljvm.bpf.c:
+	 * is_g): a process whose samples never pass it is said in the log once.
+	 */
+	if (lp->cpu_samples < QUIET_MAX && ++lp->cpu_samples == QUIET_MAX && !lp->lj_samples)
+		log_info("LuaJIT (agentless): pid %u maps %s but none of its first %u on-CPU "
+			 "samples found its VM (DISPATCH in r14 leading to a global_State whose "
+			 "main thread links back): no Lua ran on CPU, or this process's layout "
+			 "is not the table's",
+			 s->pid, lp->build->what, QUIET_MAX);
+	if (u64map__count(lj->tids) >= TIDS_MAX && !u64map__get(lj->tids, s->tid)) {
+		u64map__free(lj->tids);
+		lj->tids = u64map__new();
+	}
+	/* Never 0: the weight is. */
+	u64map__put(lj->tids, s->tid,
+		    (void *)(uintptr_t)((uint64_t)s->ustack_id << 32 | (s->weight_us | 1u << 31)));
+}
+
+static void announce(const struct event_sink *sink, uint32_t pid, uint64_t id, uint32_t flags,
+		     const char *name, size_t len, uint64_t time_ns)
+{
+	union {
+		struct tt_luajit_func f;
+		unsigned char room[sizeof(struct tt_luajit_func) + LJVM_NAME_MAX];
+	} u;
+
+	if (len > sizeof(u.room) - sizeof(u.f))
+		len = sizeof(u.room) - sizeof(u.f);
+	memset(&u.f, 0, sizeof(u.f));
+	u.f.hdr = (struct tt_event_header){TT_EV_LUAJIT_FUNC, TT_LUAJIT_FUNC_VERSION,
+					   (uint32_t)(sizeof(u.f) + len), time_ns};
+	u.f.id = id;
+	u.f.pid = pid;
+	u.f.flags = flags;
+	u.f.len = (uint32_t)len;
+	memcpy(u.f.data, name, len);
+	sink_emit(sink, &u.f.hdr);
+}
+
+static uint32_t name_hash(const char *s, size_t len)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)s[i]) * 16777619u;
+	return h;
+}
+
+/*
+ * Names frame id of lp's process when new to it; a Lua function's name is
+ * read again when RENAME_S passed (its prototype freed, another may be at
+ * that address), and sent when it changed. lp->named holds, per id, the
+ * name's hash << 32 | the second it was read (never 0).
+ */
+static void name_frame(struct ljvm_proc *lp, uint32_t pid, uint64_t id, uint64_t now,
+		       const struct event_sink *sink)
+{
+	uint64_t seen = (uint64_t)(uintptr_t)u64map__get(lp->named, id);
+	uint32_t sec = (uint32_t)(now / 1000000000u) | 1u, flags = 0, hash;
+	char name[LJVM_NAME_MAX];
+	size_t len;
+
+	if (id < TT_LJVM_ID_LUA)
+		return; /* a C function: the frame namer names its address */
+	if (seen &&
+	    (!(id & TT_LJVM_ID_LUA) || (id & TT_LJVM_ID_FFUNC) || sec - (uint32_t)seen < RENAME_S))
+		return;
+	if (!seen && u64map__count(lp->named) >= NAMES_MAX)
+		return;
+	if (id & TT_LJVM_ID_TRACE) {
+		/* Its number, as the library's TRACE frames have it; the Lua frame
+		 * under it says where it runs. */
+		len = (size_t)snprintf(name, sizeof(name), "TRACE [%u]", (unsigned)(uint32_t)id);
+		flags = TT_LJ_FUNC_TRACE;
+	} else if (id == TT_LJVM_ID_BAD) {
+		len = (size_t)snprintf(name, sizeof(name), "[lua?]");
+	} else if (id & TT_LJVM_ID_FFUNC) {
+		len = ljvm_ffunc_name(lp->build, (unsigned)(id & 0xff), name, sizeof(name));
+		flags = TT_LJ_FUNC_C;
+	} else {
+		len = ljvm_proto_name(pid, lp->build, id & ~TT_LJVM_ID_LUA, name, sizeof(name));
+	}
+	hash = name_hash(name, len);
+	u64map__put(lp->named, id, (void *)(uintptr_t)((uint64_t)hash << 32 | sec));
+	if (!seen || (uint32_t)(seen >> 32) != hash)
+		announce(sink, pid, id, flags, name, len, now);
+}
+
+void bpf_ljvm__on_sample(struct bpf_ljvm *lj, const struct tt_luajit_sample *s,
+			 const struct event_sink *sink)
+{
+	union {
+		struct tt_luajit_sample s;
+		unsigned char
+			room[sizeof(struct tt_luajit_sample) + TT_LJ_MAX_FRAMES * sizeof(__u64)];
+	} u;
+	struct ljvm_proc *lp = u64map__get(lj->procs, s->pid);
+	uint64_t cpu;
+
+	if (!(s->fidelity & TT_LJ_FIDELITY_BPF)) {
+		/* The library's: it wins, the unwinder leaves the process. */
+		if (lp && lp->state == PROC_VM)
+			bpf_map_delete_elem(lj->procs_fd, &s->pid);
+		if (lp)
+			lp->state = PROC_LIBRARY;
+		sink_emit(sink, &s->hdr);
+		return;
+	}
+	if (!lp || lp->state != PROC_VM || s->nr > TT_LJ_MAX_FRAMES ||
+	    s->hdr.size != sizeof(*s) + s->nr * sizeof(__u64))
+		return;
+	lp->lj_samples++;
+	memcpy(&u.s, s, s->hdr.size);
+	cpu = (uint64_t)(uintptr_t)u64map__remove(lj->tids, s->tid);
+	if (cpu) {
+		u.s.ustack_id = (uint32_t)(cpu >> 32);
+		u.s.weight_us = (uint32_t)cpu & ~(1u << 31);
+	}
+	/* A JIT-compiled sample's leaf is its trace, above the Lua frame it runs in. */
+	if (u.s.vmstate == TT_LJ_TRACE && u.s.traceno > 0 && u.s.nr) {
+		uint16_t n = u.s.nr < TT_LJ_MAX_FRAMES ? u.s.nr : TT_LJ_MAX_FRAMES - 1;
+
+		memmove(&u.s.frames[1], &u.s.frames[0], n * sizeof(u.s.frames[0]));
+		u.s.frames[0] = TT_LJVM_ID_TRACE | (uint32_t)u.s.traceno;
+		u.s.nr = (uint16_t)(n + 1);
+		u.s.hdr.size = (uint32_t)(sizeof(u.s) + u.s.nr * sizeof(u.s.frames[0]));
+	}
+	for (uint16_t i = 0; i < u.s.nr; i++)
+		name_frame(lp, s->pid, u.s.frames[i], s->hdr.time_ns, sink);
+	sink_emit(sink, &u.s.hdr);
+}

@@ -1,0 +1,75 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# What the agentless LuaJIT unwinder (bpf/ljvm.bpf.c) costs, in alternating
+# pairs of threadtop runs without it (THREADTOP_NO_LJVM=1) and with it:
+#  - per sample: sample_cpu's average run time (--bpf-stats; the unwinder is
+#    tail-called, so its time is counted there) with -p on a LuaJIT process
+#    running tests/luajit/workloads/shares.lua, JIT on;
+#  - the slowdown: the CPU time (user + sys) of tests/bench/sysprof_workload.lua
+#    run by Debian's luajit while threadtop samples the box at 99 Hz.
+# Prints each pair and the medians. Needs root and a built release tree.
+#
+# usage: tests/bench/ljvm_cost.sh [-n PAIRS] [-s SCALE] [-b THREADTOP]
+#   SCALE multiplies the workload's size (default 4: about 3 s of CPU)
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+pairs=7
+bin=$src/build/release/threadtop
+export BENCH_SCALE=4
+while getopts "n:s:b:h" o; do
+	case $o in
+	n) pairs=$OPTARG ;;
+	s) BENCH_SCALE=$OPTARG ;;
+	b) bin=$OPTARG ;;
+	*)
+		sed -n '3,13p' "$0"
+		exit 2
+		;;
+	esac
+done
+command -v luajit >/dev/null || { echo "luajit is not installed"; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# per_sample OFF: sample_cpu's ns per run over 4 s of a LuaJIT process.
+per_sample() {
+	local lj
+	luajit "$src/tests/luajit/workloads/shares.lua" 30 /dev/null &
+	lj=$!
+	sleep 0.3
+	THREADTOP_NO_LJVM=$1 "$bin" -b --format json -d 1 -n 5 -p "$lj" --bpf-stats on \
+		>"$tmp/ps.json" 2>/dev/null
+	kill "$lj" 2>/dev/null
+	wait "$lj" 2>/dev/null
+	jq -s '[.[1:][].bpf_stats.sample_cpu] | ([.[].run_time_ns] | add) / ([.[].run_cnt] | add) | floor' \
+		"$tmp/ps.json"
+}
+
+# slowdown OFF: the CPU seconds of the workload while threadtop runs.
+slowdown() {
+	local tt f=$tmp/time
+	THREADTOP_NO_LJVM=$1 "$bin" -b --format json -d 1 -n 100000 >"$tmp/sd.json" 2>/dev/null &
+	tt=$!
+	until [ -s "$tmp/sd.json" ]; do sleep 0.1; done
+	/usr/bin/time -o "$f" -f "%U %S" luajit "$here/sysprof_workload.lua" >/dev/null 2>&1
+	kill -INT "$tt"
+	wait "$tt" 2>/dev/null
+	awk '{ printf "%.3f\n", $1 + $2 }' "$f"
+}
+
+med() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+ps_off=() ps_on=() ratio_ps=() sd_off=() sd_on=() ratio_sd=()
+for ((i = 0; i < pairs; i++)); do
+	if ((i % 2)); then
+		b=$(per_sample 0) a=$(per_sample 1) d=$(slowdown 0) c=$(slowdown 1)
+	else
+		a=$(per_sample 1) b=$(per_sample 0) c=$(slowdown 1) d=$(slowdown 0)
+	fi
+	ps_off+=("$a") ps_on+=("$b") sd_off+=("$c") sd_on+=("$d")
+	ratio_sd+=("$(awk -v x="$c" -v y="$d" 'BEGIN { printf "%.4f", y / x }')")
+	echo "pair $i: sample_cpu ns/run off $a on $b; workload CPU s off $c on $d"
+done
+echo "median sample_cpu ns/run: off $(med "${ps_off[@]}") on $(med "${ps_on[@]}")"
+echo "median workload CPU s: off $(med "${sd_off[@]}") on $(med "${sd_on[@]}");" \
+	"median pair ratio on/off $(med "${ratio_sd[@]}")"
