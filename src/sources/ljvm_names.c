@@ -23,9 +23,9 @@ size_t ljvm_proto_name(uint32_t pid, const struct ljvm_build *b, uint64_t proto,
 		       size_t cap)
 {
 	char buf[LJVM_CHUNK_MAX];
-	uint64_t chunk;
-	uint32_t len;
-	int32_t line;
+	uint64_t chunk = 0;
+	uint32_t len = 0;
+	int32_t line = 0;
 
 	if (peek(pid, proto + b->proto_chunkname, &chunk, sizeof(chunk)) ||
 	    peek(pid, proto + b->proto_firstline, &line, sizeof(line)))

@@ -237,6 +237,8 @@ int proc_map__open(const char *proc_root, uint32_t pid, const struct proc_map *m
 	struct stat st;
 	int fd;
 
+	if (!proc_root)
+		proc_root = "/proc";
 	snprintf(path, sizeof(path), "%s/%u/map_files/%" PRIx64 "-%" PRIx64, proc_root, pid,
 		 m->start, m->end);
 	fd = open(path, O_RDONLY | O_CLOEXEC);

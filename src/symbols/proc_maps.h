@@ -55,8 +55,8 @@ const struct proc_map *proc_maps__get(const struct proc_maps *maps, size_t i);
  * <proc_root>/PID/map_files (deleted files, other mount namespaces), else
  * <proc_root>/PID/root + path when the inode matches, else /proc/PID/exe when
  * it is that file, else (the process has exited) path itself when it is still
- * the file mapped (device and inode). Returns an O_CLOEXEC fd the caller
- * closes, or -ENOENT.
+ * the file mapped (device and inode). proc_root NULL = "/proc". Returns an
+ * O_CLOEXEC fd the caller closes, or -ENOENT.
  */
 int proc_map__open(const char *proc_root, uint32_t pid, const struct proc_map *m);
 /*
