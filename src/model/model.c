@@ -396,7 +396,6 @@ static void timed_luajit(struct model *m, const struct tt_luajit_sample *s)
 						    .tid = s->tid,
 						    .ustack_id = s->ustack_id,
 						    .interval = (uint32_t)m->intervals,
-						    .weight_us = s->weight_us,
 					    });
 }
 

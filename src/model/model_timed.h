@@ -31,7 +31,6 @@ struct model_timed {
 	uint32_t kstack_id, ustack_id; /* CPU clock: the sample's stacks; LuaJIT: 0, host stack */
 	uint32_t labels_id;	       /* as in model_stack_row; 0 when !labels_known */
 	uint32_t interval;	       /* the model's intervals ended when it came: its windows */
-	uint32_t weight_us;	       /* LuaJIT: the CPU time it stands for; else 0 */
 	bool labels_known;
 };
 
