@@ -136,15 +136,18 @@ python3 -c 'import sys; sys.exit(not float(sys.argv[1]) < float(sys.argv[2]))' "
 # spans): the same, give or take what the loaded box takes from everyone.
 # Shares of the rate before, not equal tick counts: under TCG the ticks of
 # a 1 s interval vary whatever the server does (6.1 in the kernel harness).
-python3 - "$TMPD/batch.json" "$before" <<'PY' || fail "sampling was disturbed"
+# Under emulation (TT_TEST_WAIT raised) one interval may lose more: on 6.12
+# with one host thread for both vCPUs, 13 of 20 ticks/s while the flood ran.
+python3 - "$TMPD/batch.json" "$before" "${TT_TEST_WAIT:-60}" <<'PY' || fail "sampling was disturbed"
 import json, sys
 lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
 n = int(sys.argv[2])
+floor = 0.5 if int(sys.argv[3]) > 60 else 0.75
 rate = lambda l: l["cost"]["ticks"] / l["interval_s"]
 base = sorted(rate(l) for l in lines[1:n])[(n - 1) // 2]
 during = [rate(l) for l in lines[n:]]
 print("ticks/s before %.2f, during %s" % (base, ["%.2f" % r for r in during]))
-assert all(r >= 0.75 * base for r in during), (base, during)
+assert all(r >= floor * base for r in during), (base, during)
 # Over the attack the rate keeps 90% of before's on average: a steady loss
 # shows, one interval the loaded box (or emulation) stretched does not.
 mean = lambda v: sum(v) / len(v)
