@@ -39,6 +39,7 @@ struct ljvm_proc {
 	const struct ljvm_build *build;
 	struct u64map *named;		  /* frame id -> name hash and read time (name_frame) */
 	uint32_t cpu_samples, lj_samples; /* since it went to the unwinder, up to QUIET_MAX */
+	bool said_unread;		  /* the log said its LuaJIT file could not be read */
 };
 
 struct bpf_ljvm {
@@ -173,10 +174,12 @@ static bool is_lj_path(const char *path)
 
 /*
  * The layout of mapping m of pid when its file is a known LuaJIT build, with
- * the interpreter's addresses in the process; NULL otherwise.
+ * the interpreter's addresses in the process; NULL otherwise, with *unread
+ * set when the file itself could not be opened or read as ELF.
  */
 static const struct ljvm_build *known_build(struct bpf_ljvm *lj, uint32_t pid,
-					    const struct proc_map *m, struct tt_ljvm_proc *ret)
+					    const struct proc_map *m, struct tt_ljvm_proc *ret,
+					    const char **unread)
 {
 	const struct ljvm_build *b = NULL;
 	struct elf_syms *es;
@@ -184,12 +187,16 @@ static const struct ljvm_build *known_build(struct bpf_ljvm *lj, uint32_t pid,
 	uint64_t vaddr;
 	int fd = proc_map__open(NULL, pid, m);
 
-	if (fd < 0)
+	if (fd < 0) {
+		*unread = "its file cannot be opened (/proc/PID/map_files, root or exe)";
 		return NULL;
+	}
 	es = elf_syms__layout_from_fd(fd);
 	close(fd);
-	if (!es)
+	if (!es) {
+		*unread = "its file is not ELF that threadtop can read";
 		return NULL;
+	}
 	elf_syms__build_id_hex(es, hex, sizeof(hex));
 	b = ljvm_build__find(hex);
 	if (!b)
@@ -219,8 +226,17 @@ static void check(struct bpf_ljvm *lj, uint32_t pid, struct ljvm_proc *lp)
 
 		if (strstr(m->path, "libthreadtop-sysprof"))
 			library = true;
-		if (!b && (m->flags & PROC_MAP_EXEC) && is_lj_path(m->path))
-			b = known_build(lj, pid, m, &layout);
+		if (!b && (m->flags & PROC_MAP_EXEC) && is_lj_path(m->path)) {
+			const char *unread = NULL;
+
+			b = known_build(lj, pid, m, &layout, &unread);
+			if (unread && !lp->said_unread) {
+				lp->said_unread = true;
+				log_info("LuaJIT (agentless): pid %u maps %s, but %s: its VM is "
+					 "not read",
+					 pid, m->path, unread);
+			}
+		}
 	}
 	proc_maps__free(maps);
 	if (library && lp->state != PROC_LIBRARY)
