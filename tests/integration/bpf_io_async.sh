@@ -6,8 +6,8 @@
 # in the thread), one through io_uring with IOSQE_ASYNC (issued by the
 # process's io-wq worker threads, iou-wrk-TID, for it), one through Linux
 # AIO (io_submit). In batch JSON, io.threads[] on that device counts each
-# thread's reads: its bytes are READS x 4096 within 2% (never more), its
-# requests at most READS (two adjacent reads may merge) and within 2%; the
+# thread's reads: its bytes are READS x 4096 within 5% (never more), its
+# requests at most READS (two adjacent reads may merge) and within 5%; the
 # worker's requests are the io_uring thread's, named by it, all of them in
 # io_worker_requests, and no row is a worker's; the other two threads' have
 # none there. Run twice: requests counted for the thread that made them
@@ -66,9 +66,13 @@ one_run() {
 		IFS=$'\t' read -r requests bytes worker comm < <(figures "$tid")
 		echo "$label: $kind (tid $tid): $requests requests, $bytes bytes," \
 			"$worker by io_uring workers, comm $comm"
-		((bytes <= READS * 4096 && bytes * 100 >= READS * 4096 * 98)) ||
+		# Within 5%, not 2%: requests count at their completion, and the
+		# kernel sometimes fires no block_rq_complete for one (README, --io's
+		# limits; biolatency misses the same): 56 of aio's 2,000 in a loaded
+		# ASan run, the other threads' 8 and 0.
+		((bytes <= READS * 4096 && bytes * 100 >= READS * 4096 * 95)) ||
 			fail "$label: $kind's $READS reads of 4096 bytes counted as $bytes bytes"
-		((requests <= READS && requests * 100 >= READS * 98)) ||
+		((requests <= READS && requests * 100 >= READS * 95)) ||
 			fail "$label: $kind's $READS reads counted as $requests requests"
 		[ "$comm" = "$kind" ] || fail "$label: $kind's requests are named $comm"
 		if [ "$want_worker" = all ]; then
