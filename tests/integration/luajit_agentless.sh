@@ -17,6 +17,13 @@ command -v luajit >/dev/null || skip "luajit is not installed"
 
 SCRIPT=$TT_SRC/tests/luajit/workloads/shares.lua
 TOL=10
+# Shares are judged on on-CPU samples of one thread. On a busy box (CI runs
+# tests in parallel on 2 CPUs) the workload may get a few percent of a CPU:
+# at 99 Hz that was 9 samples in 5 s, too few to judge a share within 10
+# points. 997 Hz gives ~50 samples a second even at 5% of a CPU; fewer than
+# MIN_SAMPLES means the box starved the workload, and the test says so.
+HZ=997
+MIN_SAMPLES=150
 
 # shares FILE: "name share" lines -> "a b c" shares of heavy_a, heavy_b, heavy_c.
 shares() {
@@ -30,17 +37,19 @@ within() {
 
 run_one() {
 	local mode=$1 jitopt=$2 state=$3 out=$TMPD/$1.json folded=$TMPD/$1.folded lj
-	luajit $jitopt "$SCRIPT" 12 "$TMPD/$mode.own" &
+	# 60 s of CPU at most; it stops when threadtop is done (the stop file).
+	luajit $jitopt "$SCRIPT" 60 "$TMPD/$mode.own" "$TMPD/$mode.stop" &
 	lj=$!
 	WL_PIDS+=("$lj")
 	sleep 0.5
-	timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -d 1 -n 5 -p "$lj" \
+	timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -d 1 -n 5 -p "$lj" --cpu-hz $HZ \
 		--export "$folded" >"$out" 2>"$TMPD/$mode.err" ||
 		fail "$mode: threadtop failed: $(tail -n 3 "$TMPD/$mode.err")"
 	if grep -q "not a build threadtop knows" "$TMPD/$mode.err"; then
 		skip "$(grep -m1 "not a build threadtop knows" "$TMPD/$mode.err")"
 	fi
 	grep -q "agentless" "$TMPD/$mode.err" && fail "$mode: $(grep -m1 agentless "$TMPD/$mode.err")"
+	touch "$TMPD/$mode.stop"
 	wait "$lj" || fail "$mode: the workload failed"
 	read -r own_a own_b own_c < <(shares "$TMPD/$mode.own")
 
@@ -52,6 +61,10 @@ run_one() {
 		([.[].counters[$s]] | add) > 0.5 * ([.[].counters.samples] | add)' "$out" >/dev/null ||
 		fail "$mode: $state is not most samples: $(jq -c '[.luajit[].counters]' "$out" | tail -n 1)"
 
+	local n
+	n=$(jq -s --argjson p "$lj" '[.[].oncpu[] | select(.pid == $p) | .samples] | add // 0' "$out")
+	[ "$n" -ge $MIN_SAMPLES ] || skip "$mode: the busy box gave the workload $n on-CPU samples" \
+		"in 5 s at $HZ Hz (less than 3% of a CPU); $MIN_SAMPLES are needed to judge shares"
 	# Batch JSON on-CPU stacks: shares of the leaf Lua function.
 	local js
 	js=$(jq -s -r --argjson p "$lj" '[.[].oncpu[] | select(.pid == $p)] as $r |

@@ -1,10 +1,10 @@
 -- SPDX-License-Identifier: GPL-2.0-only
 -- A LuaJIT workload with known shares: three Lua functions get about 50%,
 -- 30% and 20% of its CPU time, and it measures the time each really took
--- (os.clock around each call). Usage: luajit shares.lua SECONDS [OUT]:
--- runs for SECONDS of CPU time, then writes "name share" lines (percent of
--- its measured CPU time) to OUT (default: stdout). The functions start on
--- the lines the test looks for: heavy_a 10, heavy_b 15, heavy_c 20.
+-- (os.clock around each call). Usage: luajit shares.lua SECONDS [OUT [STOP]]:
+-- runs for SECONDS of CPU time or until the file STOP exists, then writes
+-- "name share" lines (percent of its CPU time) to OUT (stdout). The functions
+-- start on the lines the test looks for: heavy_a 10, heavy_b 15, heavy_c 20.
 local clock = os.clock
 
 local function heavy_a(n) -- line 10
@@ -24,13 +24,21 @@ local function heavy_c(n) -- line 20
 end
 
 local secs = tonumber(arg[1] or 5)
+local stop = arg[3]
 local want = { heavy_a = 0.5, heavy_b = 0.3, heavy_c = 0.2 }
 local fns = { heavy_a = heavy_a, heavy_b = heavy_b, heavy_c = heavy_c }
 local order = { "heavy_a", "heavy_b", "heavy_c" }
 local spent = { heavy_a = 0, heavy_b = 0, heavy_c = 0 }
 local sink = 0
 local t0 = clock()
+local picks = 0
 while clock() - t0 < secs do
+	picks = picks + 1
+	-- every ~100 ms of CPU time: has the caller asked it to stop?
+	if stop and picks % 50 == 0 then
+		local f = io.open(stop)
+		if f then f:close(); break end
+	end
 	local total = clock() - t0 + 1e-9
 	-- the function furthest below its share runs next, for about 2 ms
 	local pick, gap = order[1], -1
