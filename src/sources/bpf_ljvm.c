@@ -13,18 +13,25 @@
 #include "elf_symbols.h"
 #include "log.h"
 #include "ljvm.skel.h"
+#include "maps_cache.h"
 #include "ljvm_builds.h"
 #include "ljvm_names.h"
 #include "proc_maps.h"
 #include "u64map.h"
 #include "util.h"
 
-#define RECHECK_NS (10ull * 1000000000) /* a process is looked at again this often */
-#define RENAME_S 10u			/* a Lua function's name is read again this often */
-#define PROCS_MAX 65536			/* processes remembered; past it, forgotten */
-#define NAMES_MAX 65536			/* names remembered per process; past it, none new */
-#define TIDS_MAX 65536			/* LuaJIT threads with a CPU sample waiting */
-#define WARNED_MAX 16			/* refused builds said once each, this many */
+/* A process's maps are read again (shared with the symbolizer and the
+ * unwinder) 1 s after its first CPU sample, then 2, 4... up to every 60 s:
+ * a LuaJIT library dlopen'd at start-up is found soon, a long-lived process
+ * costs one read a minute. Re-reads by the other users are followed free. */
+#define REFRESH_MIN_NS (1ull * 1000000000)
+#define REFRESH_MAX_NS (60ull * 1000000000)
+#define IDLE_NS (60ull * 1000000000) /* a process with no CPU sample this long is forgotten */
+#define RENAME_S 10u		     /* a Lua function's name is read again this often */
+#define PROCS_MAX 4096		     /* processes remembered; past it, the idlest forgotten */
+#define NAMES_MAX 65536		     /* names remembered per process; past it, none new */
+#define TIDS_MAX 65536		     /* LuaJIT threads with a CPU sample waiting */
+#define WARNED_MAX 16		     /* refused builds said once each, this many */
 #define QUIET_MAX 300 /* CPU samples of a VM process without a LuaJIT one: said in the log */
 
 enum proc_state {
@@ -34,8 +41,18 @@ enum proc_state {
 };
 
 struct ljvm_proc {
+	struct bpf_ljvm *lj;
+	uint32_t pid;
 	enum proc_state state;
-	uint64_t checked_ns;
+	struct process_maps *maps; /* held: one read shared with the symbolizer and unwinder */
+	uint64_t generation;	   /* of maps when last checked */
+	uint64_t seen_ns;	   /* its last CPU sample */
+	uint64_t refresh_ns, refresh_gap_ns;
+	/* The LuaJIT mapping last judged and the verdict (build or none, and
+	 * the layout): checking the same mapping again opens no file. */
+	uint64_t lj_dev, lj_ino, lj_start, lj_offset;
+	const struct ljvm_build *lj_build;
+	struct tt_ljvm_proc lj_layout;
 	const struct ljvm_build *build;
 	struct u64map *named;		  /* frame id -> name hash and read time (name_frame) */
 	uint32_t cpu_samples, lj_samples; /* since it went to the unwinder, up to QUIET_MAX */
@@ -45,6 +62,10 @@ struct ljvm_proc {
 struct bpf_ljvm {
 	struct ljvm_bpf *skel;
 	int procs_fd;
+	struct maps_cache *shared_maps; /* the symbolizer's (opts), joined at the first sample */
+	struct maps_cache *maps, *own_maps; /* the one used: shared, or its own */
+	unsigned maps_user;
+	uint64_t expired_ns;  /* when idle processes were last forgotten */
 	struct u64map *procs; /* tgid -> struct ljvm_proc */
 	struct u64map *tids;  /* tid -> ustack_id << 32 | weight_us of its last CPU sample */
 	void (*warn)(const char *msg);
@@ -52,25 +73,35 @@ struct bpf_ljvm {
 	size_t nr_warned;
 };
 
+/* Forgets a process: the unwinder stops reading it, its maps are let go. */
 static void proc_free(void *p)
 {
 	struct ljvm_proc *lp = p;
 
-	if (lp)
-		u64map__free(lp->named);
+	if (!lp)
+		return;
+	if (lp->state == PROC_VM)
+		bpf_map_delete_elem(lp->lj->procs_fd, &lp->pid);
+	maps_cache__release(lp->maps, lp->lj->maps_user);
+	u64map__free(lp->named);
 	free(lp);
 }
 
-struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd, int self_pid,
-			       bool filter_tgids, unsigned oncpu_weight_us,
-			       void (*warn)(const char *msg), char *err, size_t errlen)
+static uint64_t proc_seen(const void *p)
+{
+	return ((const struct ljvm_proc *)p)->seen_ns;
+}
+
+struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd,
+			       const struct bpf_ljvm_opts *opts, char *err, size_t errlen)
 {
 	struct bpf_ljvm *lj = xcalloc(1, sizeof(*lj));
 	struct bpf_map *m;
 	__u32 slot = TT_LJVM_TAIL_SLOT;
 	int e, fd;
 
-	lj->warn = warn;
+	lj->warn = opts->warn;
+	lj->shared_maps = opts->maps; /* joined on the loop's thread: this may be another */
 	lj->skel = ljvm_bpf__open();
 	if (!lj->skel) {
 		e = errno;
@@ -78,9 +109,9 @@ struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd, int self_p
 			 strerror(e));
 		goto fail;
 	}
-	lj->skel->rodata->tt_self_tgid = (__u32)self_pid;
-	lj->skel->rodata->tt_filter_tgids = filter_tgids;
-	lj->skel->rodata->tt_weight_us = oncpu_weight_us;
+	lj->skel->rodata->tt_self_tgid = (__u32)opts->self_pid;
+	lj->skel->rodata->tt_filter_tgids = opts->filter_tgids;
+	lj->skel->rodata->tt_weight_us = opts->oncpu_weight_us;
 	e = 0;
 #define REUSE(name)                                                 \
 	if (!e && (m = bpf_object__find_map_by_name(first, #name))) \
@@ -134,7 +165,8 @@ void bpf_ljvm__free(struct bpf_ljvm *lj)
 		return;
 	ljvm_bpf__destroy(lj->skel);
 	if (lj->procs)
-		u64map__free_all(lj->procs, proc_free);
+		u64map__free_all(lj->procs, proc_free); /* before the maps they hold */
+	maps_cache__free(lj->own_maps);
 	u64map__free(lj->tids);
 	free(lj);
 }
@@ -185,7 +217,7 @@ static const struct ljvm_build *known_build(struct bpf_ljvm *lj, uint32_t pid,
 	struct elf_syms *es;
 	char hex[48] = "";
 	uint64_t vaddr;
-	int fd = proc_map__open(NULL, pid, m);
+	int fd = proc_map__open(maps_cache__proc_root(lj->maps), pid, m);
 
 	if (fd < 0) {
 		*unread = "its file cannot be opened (/proc/PID/map_files, root or exe)";
@@ -213,43 +245,64 @@ static const struct ljvm_build *known_build(struct bpf_ljvm *lj, uint32_t pid,
 	return b;
 }
 
-/* Looks at pid's mappings: a known LuaJIT VM goes to the unwinder. */
-static void check(struct bpf_ljvm *lj, uint32_t pid, struct ljvm_proc *lp)
+/*
+ * The verdict on LuaJIT mapping m of lp's process: known_build's, or the one
+ * given last time when m is the mapping judged then (no file opened again).
+ */
+static const struct ljvm_build *judge(struct bpf_ljvm *lj, struct ljvm_proc *lp,
+				      const struct proc_map *m, struct tt_ljvm_proc *ret)
 {
-	struct proc_maps *maps = proc_maps__read(NULL, pid);
+	struct tt_ljvm_proc layout = {0};
+	const char *unread = NULL;
+
+	if (lp->lj_start == m->start && lp->lj_offset == m->offset && lp->lj_dev == m->dev &&
+	    lp->lj_ino == m->inode) {
+		*ret = lp->lj_layout;
+		return lp->lj_build;
+	}
+	lp->lj_build = known_build(lj, lp->pid, m, &layout, &unread);
+	lp->lj_layout = layout;
+	*ret = layout;
+	lp->lj_start = m->start;
+	lp->lj_offset = m->offset;
+	lp->lj_dev = m->dev;
+	lp->lj_ino = m->inode;
+	if (unread && !lp->said_unread) {
+		lp->said_unread = true;
+		log_info("LuaJIT (agentless): pid %u maps %s, but %s: its VM is not read", lp->pid,
+			 m->path, unread);
+	}
+	return lp->lj_build;
+}
+
+/* Looks at lp's mappings as last read: a known LuaJIT VM goes to the unwinder. */
+static void check(struct bpf_ljvm *lj, struct ljvm_proc *lp)
+{
+	const struct proc_maps *maps = process_maps__maps(lp->maps);
 	const struct ljvm_build *b = NULL;
 	struct tt_ljvm_proc layout;
 	bool library = false;
 
+	lp->generation = process_maps__generation(lp->maps);
 	for (size_t i = 0; maps && i < proc_maps__count(maps); i++) {
 		const struct proc_map *m = proc_maps__get(maps, i);
 
 		if (strstr(m->path, "libthreadtop-sysprof"))
 			library = true;
-		if (!b && (m->flags & PROC_MAP_EXEC) && is_lj_path(m->path)) {
-			const char *unread = NULL;
-
-			b = known_build(lj, pid, m, &layout, &unread);
-			if (unread && !lp->said_unread) {
-				lp->said_unread = true;
-				log_info("LuaJIT (agentless): pid %u maps %s, but %s: its VM is "
-					 "not read",
-					 pid, m->path, unread);
-			}
-		}
+		if (!b && (m->flags & PROC_MAP_EXEC) && is_lj_path(m->path))
+			b = judge(lj, lp, m, &layout);
 	}
-	proc_maps__free(maps);
 	if (library && lp->state != PROC_LIBRARY)
 		lp->state = PROC_LIBRARY;
 	if (lp->state == PROC_LIBRARY || !b) {
 		if (lp->state == PROC_VM)
-			bpf_map_delete_elem(lj->procs_fd, &pid);
+			bpf_map_delete_elem(lj->procs_fd, &lp->pid);
 		if (lp->state != PROC_LIBRARY)
 			lp->state = PROC_NONE;
 		return;
 	}
 	if (lp->state != PROC_VM || lp->build != b) {
-		if (bpf_map_update_elem(lj->procs_fd, &pid, &layout, BPF_ANY))
+		if (bpf_map_update_elem(lj->procs_fd, &lp->pid, &layout, BPF_ANY))
 			return;
 		lp->state = PROC_VM;
 		lp->build = b;
@@ -258,26 +311,63 @@ static void check(struct bpf_ljvm *lj, uint32_t pid, struct ljvm_proc *lp)
 	}
 }
 
+/* The maps cache, joined as a user on first use (the loop's thread). */
+static void join_maps(struct bpf_ljvm *lj)
+{
+	int user = lj->shared_maps ? maps_cache__add_user(lj->shared_maps) : -ENOSPC;
+
+	lj->maps = lj->shared_maps;
+	if (user < 0) { /* none, or no room: its own, reading what it needs alone */
+		lj->maps = lj->own_maps = maps_cache__new(NULL);
+		user = maps_cache__add_user(lj->maps);
+	}
+	lj->maps_user = (unsigned)user;
+}
+
+/* The process of a CPU sample, checked when new or when its maps changed. */
+static struct ljvm_proc *proc_of(struct bpf_ljvm *lj, uint32_t pid, uint64_t now)
+{
+	struct ljvm_proc *lp = u64map__get(lj->procs, pid);
+
+	if (!lj->maps)
+		join_maps(lj);
+	if (now - lj->expired_ns > IDLE_NS / 4) {
+		/* Exited or idle processes let their maps go. */
+		lj->expired_ns = now;
+		u64map__expire(lj->procs, now, IDLE_NS, proc_seen, proc_free);
+	}
+	if (!lp) {
+		u64map__trim(lj->procs, PROCS_MAX - 1, proc_seen, proc_free);
+		lp = xcalloc(1, sizeof(*lp));
+		lp->lj = lj;
+		lp->pid = pid;
+		lp->state = PROC_NONE;
+		lp->maps = maps_cache__hold(lj->maps, pid, lj->maps_user);
+		lp->refresh_gap_ns = REFRESH_MIN_NS;
+		lp->refresh_ns = now + lp->refresh_gap_ns;
+		u64map__put(lj->procs, pid, lp);
+		check(lj, lp);
+	} else if ((int64_t)(now - lp->refresh_ns) >= 0) {
+		/* What nobody else re-read for (a dlopen, an exec): a read now and then. */
+		process_maps__refresh(lp->maps);
+		lp->refresh_gap_ns = lp->refresh_gap_ns * 2 < REFRESH_MAX_NS
+					     ? lp->refresh_gap_ns * 2
+					     : REFRESH_MAX_NS;
+		lp->refresh_ns = now + lp->refresh_gap_ns;
+	}
+	if (process_maps__generation(lp->maps) != lp->generation)
+		check(lj, lp);
+	lp->seen_ns = now;
+	return lp;
+}
+
 void bpf_ljvm__on_cpu(struct bpf_ljvm *lj, const struct tt_cpu_sample *s)
 {
-	struct ljvm_proc *lp = u64map__get(lj->procs, s->pid);
-	uint64_t now = s->hdr.time_ns;
+	struct ljvm_proc *lp;
 
 	if (s->flags & TT_CPU_KTHREAD)
 		return;
-	if (!lp) {
-		if (u64map__count(lj->procs) >= PROCS_MAX) {
-			u64map__free_all(lj->procs, proc_free);
-			lj->procs = u64map__new();
-		}
-		lp = xcalloc(1, sizeof(*lp));
-		u64map__put(lj->procs, s->pid, lp);
-		lp->checked_ns = now;
-		check(lj, s->pid, lp);
-	} else if (now - lp->checked_ns > RECHECK_NS) {
-		lp->checked_ns = now;
-		check(lj, s->pid, lp);
-	}
+	lp = proc_of(lj, s->pid, s->hdr.time_ns);
 	if (lp->state != PROC_VM)
 		return;
 	/*

@@ -21,24 +21,33 @@
 
 struct bpf_object;
 struct bpf_ljvm;
+struct maps_cache;
+
+struct bpf_ljvm_opts {
+	int self_pid;		       /* threadtop's own process: never unwound */
+	bool filter_tgids;	       /* -p: only the processes in tt_tgids */
+	unsigned oncpu_weight_us;      /* each sample's weight: the on-CPU period */
+	struct maps_cache *maps;       /* shared with the symbolizer (joined on the loop's
+					* thread, at the first sample); NULL: its own */
+	void (*warn)(const char *msg); /* told which LuaJIT builds are refused; may be NULL */
+};
 
 /*
- * Loads the unwinder sharing first's maps, with oncpu_weight_us as its
- * samples' weight, and puts it in tail_fd's slot (oncpu.bpf.c's
- * tt_lj_tail). warn (may be NULL) is told which LuaJIT builds are refused.
- * NULL with a one-line reason in err when it cannot (the sampler goes on
- * without Lua stacks of unmodified processes).
+ * Loads the unwinder sharing first's maps and puts it in tail_fd's slot
+ * (oncpu.bpf.c's tt_lj_tail). NULL with a one-line reason in err when it
+ * cannot (the sampler goes on without Lua stacks of unmodified processes).
  */
-struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd, int self_pid,
-			       bool filter_tgids, unsigned oncpu_weight_us,
-			       void (*warn)(const char *msg), char *err, size_t errlen);
+struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd,
+			       const struct bpf_ljvm_opts *opts, char *err, size_t errlen);
 void bpf_ljvm__free(struct bpf_ljvm *lj);
 /* Its BPF object (for the run-time statistics), owned by lj. */
 struct bpf_object *bpf_ljvm__object(const struct bpf_ljvm *lj);
 
 /*
- * A CPU sample going to the model: a process not checked lately is checked
- * for a LuaJIT VM; a LuaJIT thread's stack is kept for its LuaJIT sample.
+ * A CPU sample going to the model: its process is checked for a LuaJIT VM
+ * when new, and again when its maps were read anew (by any user of the
+ * shared cache, or by a refresh 1, 2, 4... up to 60 s apart); a LuaJIT
+ * thread's stack is kept for its LuaJIT sample.
  */
 void bpf_ljvm__on_cpu(struct bpf_ljvm *lj, const struct tt_cpu_sample *s);
 /*

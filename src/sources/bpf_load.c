@@ -575,8 +575,14 @@ struct bpf_ljvm *bpf_load__ljvm(const struct bpf_source *bs, struct oncpu_bpf *o
 	if (off && !strcmp(off, "1"))
 		return NULL; /* asked for: an A/B switch for benchmarks, or a way out */
 	return bpf_ljvm__new(bs->threads->obj, bpf_map__fd(oncpu->maps.tt_lj_tail),
-			     bs->opts.self_pid, bs->opts.nr_pids > 0, 1000000u / bs->opts.cpu_hz,
-			     bs->opts.warn, why, whylen);
+			     &(struct bpf_ljvm_opts){
+				     .self_pid = bs->opts.self_pid,
+				     .filter_tgids = bs->opts.nr_pids > 0,
+				     .oncpu_weight_us = 1000000u / bs->opts.cpu_hz,
+				     .maps = bs->opts.maps,
+				     .warn = bs->opts.warn,
+			     },
+			     why, whylen);
 }
 
 void bpf_load__note_oncpu(struct bpf_source *bs)

@@ -220,6 +220,14 @@ const struct proc_map *process_maps__find(struct process_maps *pm, uint64_t addr
 	return m;
 }
 
+bool process_maps__refresh(struct process_maps *pm)
+{
+	if (monotonic_ns() - pm->read_ns < pm->cache->reread_ns)
+		return false;
+	read_maps(pm);
+	return true;
+}
+
 void **process_maps__slot(struct process_maps *pm, unsigned user, const struct proc_map *m)
 {
 	size_t idx;

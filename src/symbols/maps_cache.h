@@ -83,6 +83,12 @@ uint64_t process_maps__images(const struct process_maps *pm);
  */
 const struct proc_map *process_maps__find(struct process_maps *pm, uint64_t addr);
 /*
+ * Reads the maps again unless the last read is younger than the reread
+ * interval: for a user that must see what was mapped since without an
+ * address to miss (a library that may have been dlopen'd). Whether it read.
+ */
+bool process_maps__refresh(struct process_maps *pm);
+/*
  * User's slot for mapping m (an entry of the current read): NULL until the
  * user stores a pointer there; cleared by the next read. The cache never
  * frees what a slot points to. NULL when there are no maps.

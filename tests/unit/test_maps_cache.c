@@ -210,6 +210,36 @@ static void test_reread_once_for_both(void **state)
 	maps_cache__free(c); /* still held: freed anyway */
 }
 
+/* A refresh reads what was mapped with no address to miss, at most once per interval. */
+static void test_refresh(void **state)
+{
+	struct fake_proc *fp = *state;
+	struct maps_cache *c;
+	struct process_maps *pm;
+	int u;
+
+	write_maps(fp, maps_v1);
+	c = maps_cache__new(
+		&(struct maps_cache_opts){.proc_root = fp->root, .reread_ns = UINT64_MAX / 2});
+	u = maps_cache__add_user(c);
+	pm = maps_cache__hold(c, PID, (unsigned)u);
+	write_maps(fp, maps_v2);		 /* dlopen */
+	assert_false(process_maps__refresh(pm)); /* within the interval: nothing read */
+	assert_int_equal(maps_cache__reads(c), 1);
+	assert_int_equal(proc_maps__count(process_maps__maps(pm)), 3);
+	maps_cache__free(c);
+
+	c = maps_cache__new(&(struct maps_cache_opts){.proc_root = fp->root, .reread_ns = 1});
+	u = maps_cache__add_user(c);
+	pm = maps_cache__hold(c, PID, (unsigned)u);
+	write_maps(fp, maps_exec);
+	assert_true(process_maps__refresh(pm));
+	assert_int_equal(maps_cache__reads(c), 2);
+	assert_int_equal(process_maps__generation(pm), 2);
+	assert_int_equal(proc_maps__count(process_maps__maps(pm)), 4);
+	maps_cache__free(c);
+}
+
 static void test_no_process(void **state)
 {
 	struct fake_proc *fp = *state;
@@ -439,6 +469,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_one_read_two_users, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_reread_once_for_both, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_refresh, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_process, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symbolizer_and_unwinder, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unwinder_rereads_missing, setup, teardown),
