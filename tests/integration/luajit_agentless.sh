@@ -101,6 +101,27 @@ run_one() {
 run_one jit "" TRACE
 run_one interp -joff LFUNC
 
+# A process that becomes LuaJIT under threadtop's eyes: it spins as bash
+# until threadtop printed its first interval (sampled, checked: no VM), then
+# execs luajit. Its Lua functions are named all the same, once its maps are
+# read again.
+bash -c 'while [ ! -e "$2" ]; do :; done; exec luajit "$1" 30 /dev/null' _ \
+	"$SCRIPT" "$TMPD/exec.go" &
+lj=$!
+WL_PIDS+=("$lj")
+timeout $((2 * TT_TEST_WAIT)) "$TT_BIN" -b --format json -d 1 -n 6 -p "$lj" \
+	>"$TMPD/exec.json" 2>"$TMPD/exec.err" &
+tt=$!
+wait_first_line "$TMPD/exec.json"
+touch "$TMPD/exec.go"
+wait "$tt" || fail "exec: threadtop failed: $(tail -n 3 "$TMPD/exec.err")"
+kill "$lj"
+jq -s -e --argjson p "$lj" '[.[].oncpu[] | select(.pid == $p)] as $r |
+	($r | any(.comm == "bash")) and
+	($r | any(.frames | any(test("shares\\.lua:10_\\[lua\\]$"))))' "$TMPD/exec.json" >/dev/null ||
+	fail "exec: not both bash's stacks and then Lua frames: $(jq -c '[.oncpu[] |
+		[.comm, .frames[-1]]]' "$TMPD/exec.json" | tr '\n' ' ' | cut -c1-400)"
+
 # A recording keeps them: the replay names the functions, source bpf.
 luajit "$SCRIPT" 30 /dev/null &
 lj=$!
@@ -132,4 +153,4 @@ if [ -z "$why" ]; then
 else
 	echo "note: the library-wins check skipped: $why"
 fi
-echo "ok: unmodified luajit named, shares within $TOL points, VM states from bpf, replayed, library first"
+echo "ok: unmodified luajit named, shares within $TOL points, VM states from bpf, found after an exec, replayed, library first"
