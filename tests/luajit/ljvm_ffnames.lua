@@ -22,7 +22,10 @@ end
 scan("", _G)
 for _, lib in ipairs({ "string", "table", "math", "io", "os", "coroutine", "debug", "bit", "jit",
 		"jit.util", "jit.opt", "jit.profile", "package", "ffi", "string.buffer",
-		"table.new", "table.clear" }) do
+		"table.new", "table.clear",
+		-- OpenResty's branch (luajit2) only
+		"table.isempty", "table.isarray", "table.nkeys", "table.clone", "thread.exdata",
+		"thread.exdata2" }) do
 	local ok, t = pcall(require, lib)
 	if ok and type(t) == "table" then scan(lib .. ".", t)
 	elseif ok and type(t) == "function" then
