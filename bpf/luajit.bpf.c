@@ -56,7 +56,7 @@ static __always_inline int send_sample(struct lj_scratch *sc, __u32 tgid, __u32 
 	if (h && !bpf_probe_read_user(sc->stack.ips, h * sizeof(__u64), (const void *)sc->p.host))
 		bytes = h * sizeof(__u64);
 	sc->rec.hdr.type = TT_EV_LUAJIT_SAMPLE;
-	sc->rec.hdr.version = TT_LUAJIT_SAMPLE_VERSION;
+	sc->rec.hdr.version = TT_LUAJIT_SAMPLE_VERSION_LIB;
 	sc->rec.hdr.size = sizeof(sc->rec) + n * sizeof(__u64);
 	sc->rec.hdr.time_ns = bpf_ktime_get_ns();
 	sc->rec.pid = tgid;

@@ -79,7 +79,11 @@ enum tt_event_type {
 #define TT_PROG_STATS_VERSION 1
 #define TT_THREAD_LABELS_VERSION 2 /* 2: labels_hash */
 #define TT_LABEL_NAME_VERSION 1
-#define TT_LUAJIT_SAMPLE_VERSION 1
+/* 2: an agentless sample, whose fidelity carries TT_LJ_FIDELITY_BPF (a reader
+ * older than the bit skips it rather than read fidelity 137); the library's
+ * samples stay version 1, the same layout, which every reader reads. */
+#define TT_LUAJIT_SAMPLE_VERSION 2
+#define TT_LUAJIT_SAMPLE_VERSION_LIB 1
 #define TT_LUAJIT_FUNC_VERSION 1
 #define TT_TRACE_LINE_VERSION 1
 #define TT_CMD_OUTPUT_VERSION 1
