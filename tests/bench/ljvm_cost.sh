@@ -6,7 +6,9 @@
 #    tail-called, so its time is counted there) with -p on a LuaJIT process
 #    running tests/luajit/workloads/shares.lua, JIT on;
 #  - the slowdown: the CPU time (user + sys) of tests/bench/sysprof_workload.lua
-#    run by Debian's luajit while threadtop samples the box at 99 Hz.
+#    run by Debian's luajit while threadtop samples the box at 99 Hz, and
+#    without threadtop at all (what on-CPU sampling with the unwinder costs
+#    the process in all: issue 28's 1% budget).
 # Prints each pair and the medians. Needs root and a built release tree.
 #
 # usage: tests/bench/ljvm_cost.sh [-n PAIRS] [-s SCALE] [-b THREADTOP]
@@ -58,18 +60,27 @@ slowdown() {
 	awk '{ printf "%.3f\n", $1 + $2 }' "$f"
 }
 
+# alone: the workload's CPU seconds with no threadtop running.
+alone() {
+	local f=$tmp/time
+	/usr/bin/time -o "$f" -f "%U %S" luajit "$here/sysprof_workload.lua" >/dev/null 2>&1
+	awk '{ printf "%.3f\n", $1 + $2 }' "$f"
+}
+
 med() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
-ps_off=() ps_on=() ratio_ps=() sd_off=() sd_on=() ratio_sd=()
+ps_off=() ps_on=() ratio_ps=() sd_off=() sd_on=() ratio_sd=() sd_none=() ratio_none=()
 for ((i = 0; i < pairs; i++)); do
 	if ((i % 2)); then
-		b=$(per_sample 0) a=$(per_sample 1) d=$(slowdown 0) c=$(slowdown 1)
+		b=$(per_sample 0) a=$(per_sample 1) d=$(slowdown 0) c=$(slowdown 1) e=$(alone)
 	else
-		a=$(per_sample 1) b=$(per_sample 0) c=$(slowdown 1) d=$(slowdown 0)
+		e=$(alone) a=$(per_sample 1) b=$(per_sample 0) c=$(slowdown 1) d=$(slowdown 0)
 	fi
-	ps_off+=("$a") ps_on+=("$b") sd_off+=("$c") sd_on+=("$d")
+	ps_off+=("$a") ps_on+=("$b") sd_off+=("$c") sd_on+=("$d") sd_none+=("$e")
 	ratio_sd+=("$(awk -v x="$c" -v y="$d" 'BEGIN { printf "%.4f", y / x }')")
-	echo "pair $i: sample_cpu ns/run off $a on $b; workload CPU s off $c on $d"
+	ratio_none+=("$(awk -v x="$e" -v y="$d" 'BEGIN { printf "%.4f", y / x }')")
+	echo "pair $i: sample_cpu ns/run off $a on $b; workload CPU s off $c on $d, alone $e"
 done
 echo "median sample_cpu ns/run: off $(med "${ps_off[@]}") on $(med "${ps_on[@]}")"
-echo "median workload CPU s: off $(med "${sd_off[@]}") on $(med "${sd_on[@]}");" \
-	"median pair ratio on/off $(med "${ratio_sd[@]}")"
+echo "median workload CPU s: off $(med "${sd_off[@]}") on $(med "${sd_on[@]}")" \
+	"alone $(med "${sd_none[@]}"); median pair ratio on/off $(med "${ratio_sd[@]}")," \
+	"on/alone $(med "${ratio_none[@]}")"
