@@ -327,15 +327,17 @@ static void join_maps(struct bpf_ljvm *lj)
 /* The process of a CPU sample, checked when new or when its maps changed. */
 static struct ljvm_proc *proc_of(struct bpf_ljvm *lj, uint32_t pid, uint64_t now)
 {
-	struct ljvm_proc *lp = u64map__get(lj->procs, pid);
+	struct ljvm_proc *lp;
 
 	if (!lj->maps)
 		join_maps(lj);
 	if (now - lj->expired_ns > IDLE_NS / 4) {
-		/* Exited or idle processes let their maps go. */
+		/* Exited or idle processes let their maps go (before the look-up:
+		 * this process may be one of them). */
 		lj->expired_ns = now;
 		u64map__expire(lj->procs, now, IDLE_NS, proc_seen, proc_free);
 	}
+	lp = u64map__get(lj->procs, pid);
 	if (!lp) {
 		u64map__trim(lj->procs, PROCS_MAX - 1, proc_seen, proc_free);
 		lp = xcalloc(1, sizeof(*lp));
