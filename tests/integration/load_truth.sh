@@ -138,8 +138,14 @@ for prev, iv in zip(ivs, ivs[1:]):
         s = th["always"]["samples"]
         check(f"{tag} always S share", s.get("S", 0) / sum(s.values()), 0.0, 0, 0.02)
     if "cpu" in checks:
+        # The truth is interpolated between the workload's log lines; under
+        # emulation a bursty thread's CPU between them is not linear enough
+        # for 1 point in a short interval (blocker 4.1 against 3.04 in 0.46 s
+        # on a 6.1 guest): 2 points there.
+        cpu_abs = 2.0 if emulated else 1.0
         for i, comm in enumerate(("always", "half", "blocker")):
-            check(f"{tag} {comm} cpu_pct", th[comm]["cpu_pct"], d[1 + i] / win * 100, 0.10, 1.0)
+            check(f"{tag} {comm} cpu_pct", th[comm]["cpu_pct"], d[1 + i] / win * 100, 0.10,
+                  cpu_abs)
     if "offcpu" in checks:
         tid = th["blocker"]["tid"]
         off = sum(r["ns"] for r in iv.get("offcpu", []) if r["tid"] == tid) / 1e9
