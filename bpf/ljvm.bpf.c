@@ -202,7 +202,10 @@ static __always_inline __u8 tt_state(__s32 vmstate, __u8 leaf_ffid, __u32 nframe
 			return TT_LJ_INTERP;
 		return leaf_ffid > FF_C && leaf_ffid != 0xff ? TT_LJ_FFUNC : TT_LJ_LFUNC;
 	case VMST_C:
-		return leaf_ffid > FF_C && leaf_ffid != 0xff ? TT_LJ_FFUNC : TT_LJ_CFUNC;
+		/* A C function, or a fast function's C fallback: CFUNC either
+		 * way, as the library counts it (sysprof_vm.c), so that a
+		 * state means the same whichever source saw it. */
+		return TT_LJ_CFUNC;
 	case VMST_GC:
 		return TT_LJ_GC;
 	case VMST_EXIT:

@@ -5,18 +5,22 @@
 # C builtins and FFI; alloc: allocation; jitheavy: compiled loops) and on
 # sort (table.sort with a Lua comparator): the VM-state shares and the top
 # leaf functions of threadtop's sysprof (Debian's luajit, the library
-# preloaded), of `luajit -jp=v` / `-jp=f` (jit.p), and, when a tarantool/
+# preloaded), of threadtop's agentless eBPF unwinder (nothing preloaded,
+# `-p` at --cpu-hz 997 for 3 s, root), of `luajit -jp=v` / `-jp=f`
+# (jit.p), and, when a tarantool/
 # luajit source tree is given with -t, of Tarantool's own sysprof, built
 # from that tree in this script's scratch directory (never installed).
 # Last, the workload's own split where it measures one (os.clock): the
 # compiled loop's CPU share of jitheavy, the comparator's share of sort.
 #
 # usage: tests/bench/sysprof_vs.sh [-t TARANTOOL_LUAJIT_SRC] [-s SECONDS] [-r ROUNDS]
+#   TT_SVS_ONLY="cheavy sort" runs those workloads only.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 wl=$src/tests/luajit/workloads
 lib=$src/build/release/lib/libthreadtop-sysprof.so
+tt=$src/build/release/threadtop
 parser=$src/build/release/bin/luajit-parse-sysprof
 ttsrc="" secs=1.5 rounds=1
 while getopts "t:s:r:h" o; do
@@ -24,7 +28,7 @@ while getopts "t:s:r:h" o; do
 	t) ttsrc=$OPTARG ;;
 	s) secs=$OPTARG ;;
 	r) rounds=$OPTARG ;;
-	*) sed -n '2,14p' "$0"; exit 2 ;;
+	*) sed -n '2,17p' "$0"; exit 2 ;;
 	esac
 done
 if [ ! -f "$lib" ] || [ ! -x "$parser" ]; then
@@ -69,6 +73,34 @@ if SORT_SPLIT then
 end
 LUA
 
+# The agentless run's driver: the workload over and over until the stop file.
+cat >"$tmp/loop.lua" <<'LUA'
+local chunk = assert(loadfile(arg[1]))
+repeat
+  chunk() jit.on()
+  local f = io.open(arg[2])
+  if f then f:close() end
+until f
+LUA
+# agentless W: threadtop -p on the unmodified luajit: states, then top 5.
+agentless() {
+	local lj
+	rm -f "$tmp/stop"
+	luajit "$tmp/loop.lua" "$wl/$1.lua" "$tmp/stop" >/dev/null 2>&1 &
+	lj=$!
+	sleep 0.3
+	"$tt" -b --format json -d 1 -n 3 -p "$lj" --cpu-hz 997 --export "$tmp/a-$1.folded" \
+		--force >"$tmp/a-$1.json" 2>/dev/null
+	touch "$tmp/stop"
+	wait "$lj"
+	jq -s -r '[.[].luajit[].counters] as $c | ([$c[].samples] | add) as $n |
+		["INTERP", "LFUNC", "FFUNC", "CFUNC", "GC", "EXIT", "RECORD", "OPT", "ASM", "TRACE"] |
+		map("\(.) \(([$c[][.]] | add) * 1000 / ([$n, 1] | max) | round / 10)") |
+		"   states  n=\($n) " + join(" ")' "$tmp/a-$1.json"
+	grep "^luajit;" "$tmp/a-$1.folded" | sed -E 's/;TRACE \[[0-9]+\]_\[lua\]( [0-9]+)$/\1/' \
+		>"$tmp/a-$1.lj" && top5 "$tmp/a-$1.lj"
+}
+
 # Leaf-frame shares of a folded file, top 5.
 top5() {
 	awk '{ n = $NF; $NF = ""; sub(/ $/, ""); k = split($0, f, ";"); s[f[k]] += n; t += n }
@@ -77,11 +109,11 @@ top5() {
 }
 # The comparator's share of the samples under table.sort.
 sortshare() {
-	awk '/table\.sort/ { n = $NF; t += n; if ($0 ~ /table\.sort;[^;]*sort\.lua:11/) c += n }
+	awk '/table\.sort/ { n = $NF; t += n; if ($0 ~ /table\.sort(_\[lua\])?;[^;]*sort\.lua:11/) c += n }
 	END { if (t) printf "          comparator %.1f%% of the samples in table.sort\n", 100 * c / t }' "$1"
 }
 
-for w in ffloop fib cheavy alloc jitheavy sort; do
+for w in ${TT_SVS_ONLY:-ffloop fib cheavy alloc jitheavy sort}; do
 	for ((r = 0; r < rounds; r++)); do
 		echo "== $w"
 		echo "-- threadtop sysprof (mode C)"
@@ -96,6 +128,11 @@ for w in ffloop fib cheavy alloc jitheavy sort; do
 			else
 				echo "          mode C crashed (exit $?)"
 			fi
+		fi
+		if [ "$(id -u)" -eq 0 ]; then
+			echo "-- threadtop agentless (eBPF, nothing preloaded; TRACE leaves folded into their function)"
+			agentless "$w"
+			[ $w = sort ] && sortshare "$tmp/a-$w.lj"
 		fi
 		echo "-- jit.p (-jp=v, -jp=f)"
 		luajit -jp=v "$wl/$w.lua" 2>&1 | grep '%' | head -6 | tr -s ' ' | paste -sd' ' | sed 's/^/   states /'
