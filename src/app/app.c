@@ -377,6 +377,13 @@ static bool last_waits(const struct app *app)
 	return cmds && app->o->count && app->intervals + 1 >= app->o->count && cmdcap__busy(cmds);
 }
 
+/* Whether the interval goes on past the pass at now. Half a tick early
+ * counts as on time: the tick at the end may fire a hair before it. */
+static bool interval_goes_on(const struct app *app, uint64_t now)
+{
+	return now + app->tick_ns / 2 < app->interval_end_ns || last_waits(app);
+}
+
 /*
  * What the first pass stands for: a source that counts from the clock's
  * start (its start op: tracers' sums and samples, the BPF source) has it
@@ -402,6 +409,7 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 		.period_ns = app->tick_ns,
 		.since_ns = app->last_pass_ns ? now - app->last_pass_ns : first_since(app, now),
 		.missed = (uint32_t)(due - app->tick_index - 1),
+		.ends_interval = !interval_goes_on(app, now),
 	};
 	app->ticks_missed += due - app->tick_index - 1;
 	if (app->names_pending && !symbolizer__kernel_pending(app->sym)) {
@@ -420,8 +428,7 @@ static int on_tick(void *ctx, uint64_t now, uint64_t expirations)
 	if (err < 0 && err != -EAGAIN)
 		log_msg("%s source: sampling failed: %s", app_source_name(app), strerror(-err));
 	app->ticks++;
-	/* Half a tick early counts as on time: the tick at the end may fire a hair before it. */
-	if (now + app->tick_ns / 2 < app->interval_end_ns || last_waits(app))
+	if (interval_goes_on(app, now))
 		return 0;
 	while (app->interval_end_ns <= now + app->tick_ns / 2)
 		app->interval_end_ns += app->interval_ns;

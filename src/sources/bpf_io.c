@@ -100,7 +100,7 @@ static bool io_delta(void *ctx, const void *k, const void *v, const void *p, uin
 	memcpy(rec.comm, val->comm, TT_COMM_LEN);
 	rec.comm[TT_COMM_LEN - 1] = '\0';
 	memcpy(rec.disk, devname(bs, rec.major, rec.minor), TT_IO_DISK_LEN);
-	sink_emit(&bs->base.sink, &rec.hdr);
+	bpf_sums__emit(bs, &rec.hdr);
 	return true;
 }
 

@@ -47,7 +47,7 @@ static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p
 	rec.total_ns = val->total_ns - prev->total_ns;
 	for (int i = 0; i < TT_SYSCALL_HIST_BUCKETS; i++)
 		rec.hist[i] = val->hist[i] - prev->hist[i];
-	sink_emit(&bs->base.sink, &rec.hdr);
+	bpf_sums__emit(bs, &rec.hdr);
 	return true;
 }
 
@@ -78,8 +78,63 @@ static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p,
 	rec.count = val->count - prev->count;
 	memcpy(rec.comm, val->comm, TT_COMM_LEN);
 	rec.comm[TT_COMM_LEN - 1] = '\0';
-	sink_emit(&bs->base.sink, &rec.hdr);
+	bpf_sums__emit(bs, &rec.hdr);
 	return true;
+}
+
+/* Each held record starts 8-byte aligned, as its fields want. */
+#define HELD_ROUND(n) (((size_t)(n) + 7) & ~(size_t)7)
+
+void bpf_sums__emit(struct bpf_source *bs, const struct tt_event_header *hdr)
+{
+	if (!bs->sums_holding) {
+		sink_emit(&bs->base.sink, hdr);
+		return;
+	}
+	size_t room = HELD_ROUND(hdr->size);
+
+	if (bs->held_len + room > bs->held_cap) {
+		bs->held_cap = (bs->held_len + room) * 2;
+		bs->held = xrealloc(bs->held, bs->held_cap);
+	}
+	memcpy(bs->held + bs->held_len, hdr, hdr->size);
+	bs->held_len += room;
+}
+
+/* The tracers' sums read now: syscalls, off-CPU time (what is still running
+ * counted up to now: each interval gets its part) and block I/O. */
+static void read_sums(struct bpf_source *bs)
+{
+	if (bs->sc_drain)
+		bpf_drain__run(bs->sc_drain, syscall_delta, bs);
+	if (bs->oc_drain && bs->offcpu->links.settle_offcpu)
+		bpf_source_run_iter(bs->offcpu->links.settle_offcpu);
+	if (bs->oc_drain)
+		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
+	bpf_io__drain(bs);
+}
+
+void bpf_sums__harvest(struct bpf_source *bs)
+{
+	/* What the ring holds first: the blocking sites' stack copies the
+	 * off-CPU sums name are unwound from it. */
+	bpf_ring_drain__run(bs);
+	bs->sums_holding = true;
+	read_sums(bs);
+	bs->sums_holding = false;
+	bs->sums_harvested = true;
+}
+
+/* The held records, in the order they were read. */
+static void release_held(struct bpf_source *bs)
+{
+	for (size_t off = 0; off < bs->held_len;) {
+		const struct tt_event_header *hdr = (const void *)(bs->held + off);
+
+		sink_emit(&bs->base.sink, hdr);
+		off += HELD_ROUND(hdr->size);
+	}
+	bs->held_len = 0;
 }
 
 static void flush_prog_stats(struct bpf_source *bs, uint64_t now)
@@ -180,26 +235,19 @@ void bpf_sums__start(struct bpf_source *bs)
 {
 	/* What the tracers summed while threadtop was starting is no interval's. */
 	bs->sums_baseline = true;
-	if (bs->sc_drain)
-		bpf_drain__run(bs->sc_drain, syscall_delta, bs);
-	if (bs->oc_drain && bs->offcpu->links.settle_offcpu)
-		bpf_source_run_iter(bs->offcpu->links.settle_offcpu);
-	if (bs->oc_drain)
-		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
-	bpf_io__drain(bs);
+	read_sums(bs);
 	bs->sums_baseline = false;
 }
 
 void bpf_sums__flush(struct bpf_source *bs, uint64_t now)
 {
-	if (bs->sc_drain)
-		bpf_drain__run(bs->sc_drain, syscall_delta, bs);
-	/* Off-CPU time still running is counted up to now: each interval gets its part. */
-	if (bs->oc_drain && bs->offcpu->links.settle_offcpu)
-		bpf_source_run_iter(bs->offcpu->links.settle_offcpu);
-	if (bs->oc_drain)
-		bpf_drain__run(bs->oc_drain, offcpu_delta, bs);
-	bpf_io__drain(bs);
+	/* Read at the start of the pass that ended the interval (bpf_tick), sent
+	 * now: after the ring's records, whose stacks the sums name. */
+	if (bs->sums_harvested)
+		release_held(bs);
+	else
+		read_sums(bs);
+	bs->sums_harvested = false;
 	flush_prog_stats(bs, now);
 	flush_drops(bs, now);
 	maybe_reset_stack_ids(bs);

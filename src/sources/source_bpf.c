@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <bpf/bpf.h>
@@ -30,6 +31,8 @@
 #include "oncpu.skel.h"
 #include "syscalls.skel.h"
 #include "threads.skel.h"
+
+#define SLOW_PASS_TEST_ENV "THREADTOP_TEST_SLOW_PASS_MS"
 
 static struct bpf_source *to_bpf(struct source *src)
 {
@@ -85,6 +88,8 @@ static int bpf_tick(struct source *src, uint64_t now)
 	int err = 0;
 
 	bpf_late__poll(bs);
+	if (src->clock.ends_interval)
+		bpf_sums__harvest(bs);
 	bs->threads->bss->tt_nr_samples = 0;
 	bs->threads->bss->tt_pass_ns = start;
 	bs->threads->bss->tt_task_order = 0;
@@ -106,6 +111,13 @@ static int bpf_tick(struct source *src, uint64_t now)
 			err = e;
 	}
 	bpf_ring_drain__run(bs); /* the pass's records, before its tick record */
+	if (src->clock.ends_interval && bs->test_slow_pass_ms) {
+		/* A test's pass as slow as a loaded box's unwinding makes it, once. */
+		nanosleep(&(struct timespec){bs->test_slow_pass_ms / 1000,
+					     (long)(bs->test_slow_pass_ms % 1000) * 1000000L},
+			  NULL);
+		bs->test_slow_pass_ms = 0;
+	}
 	bpf_thread_info__sweep(bs);
 	if (bs->pinfo)
 		proc_info__pass(bs->pinfo, start); /* timed as the pass's samples */
@@ -205,6 +217,7 @@ static void bpf_free(struct source *src)
 	free(bs->perf_fds);
 	bpf_drain__free(bs->sc_drain);
 	bpf_drain__free(bs->oc_drain);
+	free(bs->held);
 	bpf_io__free(bs);
 	offcpu_bpf__destroy(bs->offcpu);
 	syscalls_bpf__destroy(bs->syscalls);
@@ -238,6 +251,7 @@ static const struct source_ops bpf_ops = {
 struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_sink sink,
 			       char *err, size_t errlen)
 {
+	const char *slow;
 	struct bpf_source *bs;
 	int e;
 
@@ -286,6 +300,8 @@ struct source *bpf_source__new(const struct bpf_source_opts *opts, struct event_
 	}
 	bpf_sums__open(bs);
 	bpf_late__start(bs);
+	slow = getenv(SLOW_PASS_TEST_ENV);
+	bs->test_slow_pass_ms = slow ? (uint32_t)strtoul(slow, NULL, 10) : 0;
 	return &bs->base;
 fail:
 	bpf_free(&bs->base);

@@ -106,7 +106,14 @@ struct bpf_source {
 	struct u64map *seen;
 	uint32_t generation;
 	bool sums_baseline; /* bpf_sums__start: drains take the sums as they are, send nothing */
-	bool one_pass;	    /* sample_threads (one run per pass) is loaded, else sample_tasks */
+	/* bpf_sums__harvest: the sums read at a pass's start, held until the flush. */
+	bool sums_holding, sums_harvested;
+	/* THREADTOP_TEST_SLOW_PASS_MS: the first pass that ends an interval
+	 * sleeps this long after its records (tests of harvest timing). */
+	uint32_t test_slow_pass_ms;
+	unsigned char *held;
+	size_t held_len, held_cap;
+	bool one_pass; /* sample_threads (one run per pass) is loaded, else sample_tasks */
 	const char
 		*missing_kfunc; /* a kfunc of sample_threads the kernel lacks (static), or NULL */
 	int cmdline_pid;
@@ -266,7 +273,15 @@ int io_devname_parse(const char *uevent, char *out, size_t cap);
 /* bpf_sums.c */
 /* After loading: the drains of the tracers' sums, run-time statistics on request. */
 void bpf_sums__open(struct bpf_source *bs);
-/* The sums, program run times and drops of the interval as records. */
+/*
+ * At the start of a pass that ends an interval (source_clock.ends_interval):
+ * the tracers' sums are read now, where the pass's samples are taken, and
+ * held, to be sent by the flush after the pass's records.
+ */
+void bpf_sums__harvest(struct bpf_source *bs);
+/* A sums record: to the sink, or held while harvesting. */
+void bpf_sums__emit(struct bpf_source *bs, const struct tt_event_header *hdr);
+/* The sums (as harvested, or read now), program run times and drops of the interval as records. */
 void bpf_sums__flush(struct bpf_source *bs, uint64_t now);
 /* The clock starts: the tracers' sums so far become the baseline, sent to no interval. */
 void bpf_sums__start(struct bpf_source *bs);
