@@ -137,7 +137,12 @@ for prev, iv in zip(ivs, ivs[1:]):
     if "states" in checks:
         s = th["always"]["samples"]
         check(f"{tag} always S share", s.get("S", 0) / sum(s.values()), 0.0, 0, 0.02)
-    if "cpu" in checks:
+    if "cpu" in checks and emulated and win < 0.5:
+        # After a late first interval the next ends on the clock's schedule,
+        # a fraction of a second later: "half" 2.0 against 6.287 in 0.19 s
+        # on a 6.1 guest, where its run/sleep phases are not linear.
+        print(f"{source} {tag} cpu_pct: not judged, a {win:.2f} s interval under emulation")
+    elif "cpu" in checks:
         # The truth is interpolated between the workload's log lines; under
         # emulation a bursty thread's CPU between them is not linear enough
         # for 1 point in a short interval (blocker 4.1 against 3.04 in 0.46 s
