@@ -24,6 +24,46 @@
 #include "syscalls.skel.h"
 #include "threads.skel.h"
 
+/* Each held record starts 8-byte aligned, as its fields want, after the
+ * off-CPU site its user stack is named by (0 = none). */
+#define HELD_ROUND(n) (((size_t)(n) + 7) & ~(size_t)7)
+#define HELD_SITE sizeof(uint64_t)
+
+/* An off-CPU record sent now: its site's unwound stack, or its own. */
+static void emit_offcpu(struct bpf_source *bs, const struct tt_event_header *hdr, uint64_t site)
+{
+	struct tt_offcpu rec;
+
+	memcpy(&rec, hdr, sizeof(rec));
+	rec.ustack_id = bpf_unwind__site_stack(bs, site, rec.ustack_id);
+	sink_emit(&bs->base.sink, &rec.hdr);
+}
+
+static void held_emit(struct bpf_source *bs, const struct tt_event_header *hdr, uint64_t site)
+{
+	size_t room = HELD_SITE + HELD_ROUND(hdr->size);
+
+	if (!bs->sums_holding) {
+		if (hdr->type == TT_EV_OFFCPU)
+			emit_offcpu(bs, hdr, site);
+		else
+			sink_emit(&bs->base.sink, hdr);
+		return;
+	}
+	if (bs->held_len + room > bs->held_cap) {
+		bs->held_cap = (bs->held_len + room) * 2;
+		bs->held = xrealloc(bs->held, bs->held_cap);
+	}
+	memcpy(bs->held + bs->held_len, &site, HELD_SITE);
+	memcpy(bs->held + bs->held_len + HELD_SITE, hdr, hdr->size);
+	bs->held_len += room;
+}
+
+void bpf_sums__emit(struct bpf_source *bs, const struct tt_event_header *hdr)
+{
+	held_emit(bs, hdr, 0);
+}
+
 static bool syscall_delta(void *ctx, const void *k, const void *v, const void *p, uint32_t *ret_pid,
 			  uint32_t *ret_tid)
 {
@@ -72,33 +112,16 @@ static bool offcpu_delta(void *ctx, const void *k, const void *v, const void *p,
 	rec.tid = key->tid;
 	rec.labels_hash = key->labels_hash;
 	rec.kstack_id = key->kstack_id;
-	rec.ustack_id = bpf_unwind__site_stack(bs, key->site, key->ustack_id);
 	rec.kind = key->kind;
 	rec.total_ns = val->total_ns - prev->total_ns;
 	rec.count = val->count - prev->count;
 	memcpy(rec.comm, val->comm, TT_COMM_LEN);
 	rec.comm[TT_COMM_LEN - 1] = '\0';
-	bpf_sums__emit(bs, &rec.hdr);
+	/* A blocking site's stack is unwound from a copy still in the ring when
+	 * the sums are harvested: named when the record is sent. */
+	rec.ustack_id = key->ustack_id;
+	held_emit(bs, &rec.hdr, key->site);
 	return true;
-}
-
-/* Each held record starts 8-byte aligned, as its fields want. */
-#define HELD_ROUND(n) (((size_t)(n) + 7) & ~(size_t)7)
-
-void bpf_sums__emit(struct bpf_source *bs, const struct tt_event_header *hdr)
-{
-	if (!bs->sums_holding) {
-		sink_emit(&bs->base.sink, hdr);
-		return;
-	}
-	size_t room = HELD_ROUND(hdr->size);
-
-	if (bs->held_len + room > bs->held_cap) {
-		bs->held_cap = (bs->held_len + room) * 2;
-		bs->held = xrealloc(bs->held, bs->held_cap);
-	}
-	memcpy(bs->held + bs->held_len, hdr, hdr->size);
-	bs->held_len += room;
 }
 
 /* The tracers' sums read now: syscalls, off-CPU time (what is still running
@@ -116,9 +139,8 @@ static void read_sums(struct bpf_source *bs)
 
 void bpf_sums__harvest(struct bpf_source *bs)
 {
-	/* What the ring holds first: the blocking sites' stack copies the
-	 * off-CPU sums name are unwound from it. */
-	bpf_ring_drain__run(bs);
+	/* Map reads only: the ring (whose unwinding can take a loaded box
+	 * a quarter of a second) is drained after, before the release. */
 	bs->sums_holding = true;
 	read_sums(bs);
 	bs->sums_holding = false;
@@ -129,10 +151,15 @@ void bpf_sums__harvest(struct bpf_source *bs)
 static void release_held(struct bpf_source *bs)
 {
 	for (size_t off = 0; off < bs->held_len;) {
-		const struct tt_event_header *hdr = (const void *)(bs->held + off);
+		const struct tt_event_header *hdr = (const void *)(bs->held + off + HELD_SITE);
+		uint64_t site;
 
-		sink_emit(&bs->base.sink, hdr);
-		off += HELD_ROUND(hdr->size);
+		memcpy(&site, bs->held + off, HELD_SITE);
+		if (hdr->type == TT_EV_OFFCPU)
+			emit_offcpu(bs, hdr, site);
+		else
+			sink_emit(&bs->base.sink, hdr);
+		off += HELD_SITE + HELD_ROUND(hdr->size);
 	}
 	bs->held_len = 0;
 }
