@@ -87,9 +87,10 @@ static int bpf_tick(struct source *src, uint64_t now)
 	uint64_t start = monotonic_ns();
 	int err = 0;
 
-	bpf_late__poll(bs);
+	/* First: adopting the late programs (attaching them) can take a while. */
 	if (src->clock.ends_interval)
 		bpf_sums__harvest(bs);
+	bpf_late__poll(bs);
 	bs->threads->bss->tt_nr_samples = 0;
 	bs->threads->bss->tt_pass_ns = start;
 	bs->threads->bss->tt_task_order = 0;
