@@ -87,7 +87,8 @@ static int bpf_tick(struct source *src, uint64_t now)
 	uint64_t start = monotonic_ns();
 	int err = 0;
 
-	/* First: adopting the late programs (attaching them) can take a while. */
+	/* The interval's sums before anything slow (source_clock.ends_interval):
+	 * adopting the late programs, the pass, its unwinding. */
 	if (src->clock.ends_interval)
 		bpf_sums__harvest(bs);
 	bpf_late__poll(bs);
