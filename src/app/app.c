@@ -308,11 +308,26 @@ static void emit_clock(struct app *app, uint64_t now)
 	app_emit(app, &c.hdr);
 }
 
+/*
+ * The interval ends at the pass at now, where its sums were read
+ * (source_clock.ends_interval), not when its records are all in: the wall
+ * clock of its end ("time" in JSON, the title, recordings) is now's, not
+ * that of the flush after a pass a loaded box made slow (0.25 s of DWARF
+ * unwinding under ASan set one interval's window that much late against a
+ * workload's own log).
+ */
+static uint64_t realtime_at(uint64_t mono)
+{
+	uint64_t real = realtime_ns(), since = monotonic_ns() - mono;
+
+	return real > since ? real - since : real;
+}
+
 static void emit_interval(struct app *app, uint64_t now)
 {
 	struct tt_interval iv = {
 		.hdr = {TT_EV_INTERVAL, TT_INTERVAL_VERSION, sizeof(iv), now},
-		.realtime_ns = realtime_ns(),
+		.realtime_ns = realtime_at(now),
 		.seq = app->interval_seq++,
 	};
 
