@@ -12,7 +12,9 @@
  * it was made and issued, its device and direction; block_rq_complete frees
  * the slot and adds the request to tt_io_stats (whose values only grow;
  * user space sends the differences each interval). Completions run in
- * interrupt context on any CPU, so the sums are added atomically.
+ * interrupt context on any CPU, so the sums are added atomically. The
+ * thread that made a request itself has it noted in tt_io_live, which names
+ * the request a sample of it in D waits on (io_wait.bpf.h).
  *
  * The slots are an array, not a hash map: every request takes three or
  * four map operations, and a hash map's insert and delete (a bucket lock,
@@ -25,8 +27,8 @@
  * until the completion frees it, and a request address is used again only
  * after the request is freed, which follows its completion.
  */
-#include "common.bpf.h"
-#include "io.shared.h"
+#define TT_IO_TRACER /* io_wait.bpf.h: the maps, not the sampler's part */
+#include "io_wait.bpf.h"
 
 #define REQ_OP_MASK 0xff /* include/linux/blk_types.h: the op in cmd_flags' low bits */
 #define REQ_OP_READ 0
@@ -54,13 +56,6 @@ struct io_worker___tt {
 
 /* Set by the loader: io_start is loaded (the kernel has block_io_start). */
 const volatile bool tt_io_made = false;
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, TT_IO_INFLIGHT_SLOTS);
-	__type(key, __u32);
-	__type(value, struct tt_io_inflight_val);
-} tt_io_inflight SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -121,7 +116,8 @@ static __always_inline struct task_struct *request_owner(struct task_struct *tas
 	return owner;
 }
 
-/* Fills in whom V is for (pid, tid, comm, worker); false when not wanted (-p). */
+/* Fills in whom V is for (pid, tid, comm, worker); false when not wanted (-p).
+ * v->worker says whether an io_uring worker made it for its owner. */
 static __always_inline bool note_maker(struct tt_io_inflight_val *v)
 {
 	struct task_struct *task = bpf_get_current_task_btf(), *owner;
@@ -148,11 +144,15 @@ static __always_inline bool note_maker(struct tt_io_inflight_val *v)
  * request's size apart): the verifier lets a program with CAP_PERFMON take
  * a pointer's low half as a number, not multiply the pointer itself.
  */
+static __always_inline __u32 slot_key(__u64 rq, __u32 i)
+{
+	return ((((__u32)rq * 0x9e3779b1u) >> 18) + i) & (TT_IO_INFLIGHT_SLOTS - 1);
+}
+
 static __always_inline struct tt_io_inflight_val *slot(__u64 rq, __u32 i)
 {
-	__u32 k = (((__u32)rq * 0x9e3779b1u) >> 18) + i;
+	__u32 k = slot_key(rq, i);
 
-	k &= TT_IO_INFLIGHT_SLOTS - 1;
 	return bpf_map_lookup_elem(&tt_io_inflight, &k);
 }
 
@@ -172,19 +172,38 @@ static __always_inline struct tt_io_inflight_val *find_slot(__u64 rq)
 /*
  * A slot for request rq: the one that holds it (a request made or issued
  * again), else a free one claimed; NULL when all its probes are taken.
+ * *key: its index.
  */
-static __always_inline struct tt_io_inflight_val *claim_slot(__u64 rq)
+static __always_inline struct tt_io_inflight_val *claim_slot(__u64 rq, __u32 *key)
 {
-	struct tt_io_inflight_val *s = find_slot(rq);
+	struct tt_io_inflight_val *s;
 
-	if (s)
-		return s;
 	for (__u32 i = 0; i < TT_IO_INFLIGHT_PROBES; i++) {
-		s = slot(rq, i);
+		*key = slot_key(rq, i);
+		s = bpf_map_lookup_elem(&tt_io_inflight, key);
+		if (s && s->rq == rq)
+			return s;
+	}
+	for (__u32 i = 0; i < TT_IO_INFLIGHT_PROBES; i++) {
+		*key = slot_key(rq, i);
+		s = bpf_map_lookup_elem(&tt_io_inflight, key);
 		if (s && !s->rq && __sync_val_compare_and_swap(&s->rq, 0, rq) == 0)
 			return s;
 	}
 	return NULL;
+}
+
+/* The current thread made request rq, in slot key: its D-state samples name it (io_wait.bpf.h). */
+static __always_inline void note_live(__u32 tid, __u64 rq, __u32 key)
+{
+	struct tt_io_live *l = bpf_map_lookup_elem(&tt_io_live, &tid), n = {.rq = rq, .slot = key};
+
+	if (!l) {
+		bpf_map_update_elem(&tt_io_live, &tid, &n, BPF_ANY);
+		return;
+	}
+	l->rq = rq;
+	l->slot = key;
 }
 
 /* Frees s, rq's slot, after its fields were read (the swap orders them first). */
@@ -193,10 +212,14 @@ static __always_inline void free_slot(struct tt_io_inflight_val *s, __u64 rq)
 	__sync_val_compare_and_swap(&s->rq, rq, 0);
 }
 
-/* Copies v, whose fields are all set, into rq's slot; a drop when there is none. */
+/*
+ * Copies v, whose fields are all set, into rq's slot; a drop when there is
+ * none. A request its maker made itself is noted as the maker's.
+ */
 static __always_inline void store(__u64 rq, struct tt_io_inflight_val *v)
 {
-	struct tt_io_inflight_val *s = claim_slot(rq);
+	__u32 key = 0;
+	struct tt_io_inflight_val *s = claim_slot(rq, &key);
 
 	if (!s) {
 		count_drop(TT_DROP_MAP_FULL);
@@ -204,6 +227,33 @@ static __always_inline void store(__u64 rq, struct tt_io_inflight_val *v)
 	}
 	v->rq = rq;
 	*s = *v;
+	if (!v->worker)
+		note_live(v->tid, rq, key);
+}
+
+/*
+ * The request's start, device, direction and size, now (at its making or
+ * issue). The start is the block layer's, set when made if the queue counts
+ * I/O or has a scheduler (blk_mq_need_time_stamp), else now.
+ */
+static __always_inline void note_request(struct tt_io_inflight_val *v, struct request *rq,
+					 __u64 now)
+{
+	__u32 op = rq->cmd_flags & REQ_OP_MASK;
+
+	v->start_ns = rq->start_time_ns;
+	if (!v->start_ns || v->start_ns > now)
+		v->start_ns = now;
+	v->dev = request_dev(rq);
+	v->op = op == REQ_OP_READ ? TT_IO_READ : op == REQ_OP_WRITE ? TT_IO_WRITE : TT_IO_OTHER;
+	v->bytes = rq->__data_len;
+}
+
+/* At its issue to the driver: as note_request, and when. */
+static __always_inline void note_issue(struct tt_io_inflight_val *v, struct request *rq)
+{
+	v->issue_ns = bpf_ktime_get_ns();
+	note_request(v, rq, v->issue_ns);
 }
 
 /*
@@ -218,6 +268,7 @@ int BPF_PROG(io_start, struct request *rq)
 	struct tt_io_inflight_val v = {}, *s;
 
 	if (note_maker(&v)) {
+		note_request(&v, rq, bpf_ktime_get_ns());
 		store((__u64)rq, &v);
 		return 0;
 	}
@@ -226,20 +277,6 @@ int BPF_PROG(io_start, struct request *rq)
 	if (s)
 		free_slot(s, (__u64)rq);
 	return 0;
-}
-
-/* The request's times, device and direction, at its issue to the driver. */
-static __always_inline void note_issue(struct tt_io_inflight_val *v, struct request *rq)
-{
-	__u32 op = rq->cmd_flags & REQ_OP_MASK;
-
-	v->issue_ns = bpf_ktime_get_ns();
-	/* Set when made if the queue counts I/O or has a scheduler (blk_mq_need_time_stamp). */
-	v->start_ns = rq->start_time_ns;
-	if (!v->start_ns || v->start_ns > v->issue_ns)
-		v->start_ns = v->issue_ns;
-	v->dev = request_dev(rq);
-	v->op = op == REQ_OP_READ ? TT_IO_READ : op == REQ_OP_WRITE ? TT_IO_WRITE : TT_IO_OTHER;
 }
 
 SEC("tp_btf/block_rq_issue")

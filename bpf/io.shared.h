@@ -31,8 +31,21 @@ struct tt_io_inflight_val {
 	__u32 dev;    /* kernel dev_t of the partition or disk */
 	__u32 op;     /* enum tt_io_op */
 	__u32 worker; /* 1: made by an io_uring worker for thread tid */
-	__u32 reserved;
+	__u32 bytes;  /* the request's size (__data_len) */
 	char comm[TT_COMM_LEN];
+};
+
+/*
+ * tt_io_live: per thread (tid), the latest request it made (io_wait.bpf.h):
+ * its address and slot in tt_io_inflight, which still hold it while it is
+ * in flight.
+ */
+#define TT_IO_LIVE_MAX 16384
+
+struct tt_io_live {
+	__u64 rq;
+	__u32 slot;
+	__u32 pad;
 };
 
 /* tt_io_stats: per thread, device and direction, cumulative since the entry was made. */

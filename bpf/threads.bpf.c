@@ -294,6 +294,7 @@ static __always_inline bool ring_room(__u64 bytes)
 }
 
 #include "fd_target.bpf.h"
+#include "io_wait.bpf.h"
 
 /*
  * Sends the saved user registers and stack of a thread off CPU, for DWARF
@@ -474,7 +475,9 @@ static __always_inline __u32 take_sample(struct task_struct *task, struct scratc
 	if (!kthread && !read_syscall(task, s) && state != TT_ST_R)
 		s->flags |= TT_SAMPLE_USER_MODE;
 	fd_target_note(task, s);
-	/* After the target: a target the ring refused leaves the sample whole, without it. */
+	if (state == TT_ST_D)
+		io_wait_send(tgid, s->tid, s->hdr.time_ns);
+	/* After the target and the request: either refused leaves the sample whole, without it. */
 	refused = tt_ring_refused;
 
 	/* A thread on a CPU has no stack we could read consistently. */

@@ -153,6 +153,34 @@ static char *esc(const char *s, char *buf, size_t len)
 	return escape_for_terminal(s, strlen(s), buf, len);
 }
 
+/*
+ * What a thread waits on: the fd target of its syscall and, in D, the block
+ * request it made that is in flight (--io): "/data/f (vda read 4.0K 1.2ms)".
+ */
+static void target_cell(const struct rows_ctx *c, const struct model_row *r, char *buf, size_t len)
+{
+	const char *fd = row_target(c, r);
+	char disk[TT_IO_DISK_LEN * 4 + 1], size[16], age[16], path[256];
+	struct model_io_wait w;
+
+	if (!is_thread_row(c) || !c->m || model__thread_io_wait(c->m, r->tid, &w) < 0) {
+		esc(fd, buf, len);
+		return;
+	}
+	if (w.disk[0])
+		esc(w.disk, disk, sizeof(disk));
+	else
+		snprintf(disk, sizeof(disk), "%u:%u", w.major, w.minor);
+	cols_fmt_bytes(w.bytes, size, sizeof(size));
+	cols_fmt_ns(w.age_ns, age, sizeof(age));
+	if (!fd) {
+		snprintf(buf, len, "%s %s %s %s", disk, model_io_op_name(w.op), size, age);
+		return;
+	}
+	esc(fd, path, sizeof(path));
+	snprintf(buf, len, "%s (%s %s %s %s)", path, disk, model_io_op_name(w.op), size, age);
+}
+
 char *rows_labels(const struct model *m, uint32_t labels_id, char *buf, size_t len)
 {
 	const char *names[TT_LABEL_SLOTS], *values[TT_LABEL_SLOTS];
@@ -253,7 +281,7 @@ char *rows_cell(const struct rows_ctx *c, const struct model_row *r, int col, ch
 		esc(row_wchan(c, r), buf, len);
 		break;
 	case COL_TARGET:
-		esc(row_target(c, r), buf, len);
+		target_cell(c, r, buf, len);
 		break;
 	case COL_KLEAF:
 	case COL_ULEAF:

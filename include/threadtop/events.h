@@ -49,6 +49,7 @@ enum tt_event_type {
 	TT_EV_THREAD_SAME = 25,	  /* blocks repeated as at the pass before (BPF source only) */
 	TT_EV_FD_TARGET = 26,	  /* what a sampled fd names, by kernel id (BPF source only) */
 	TT_EV_IO_STATS = 27,	  /* block I/O requests of one thread and device (--io) */
+	TT_EV_IO_WAIT = 28,	  /* the request a thread sampled in D had in flight (--io) */
 	/*
 	 * Stream marks, 32 and up: written by the application, not by sources,
 	 * so that a recording replays the loop's clock and intervals exactly.
@@ -91,6 +92,7 @@ enum tt_event_type {
 #define TT_PROC_INFO_VERSION 1
 #define TT_HOST_STATS_VERSION 1
 #define TT_IO_STATS_VERSION 2 /* 2: io_worker */
+#define TT_IO_WAIT_VERSION 1
 
 /*
  * Thread states. R is "on a CPU"; Q is "runnable but waiting for a CPU"
@@ -502,6 +504,30 @@ struct tt_io_stats {
 	__u32 hist[TT_IO_HIST_BUCKETS];
 	char comm[TT_COMM_LEN];
 	char disk[TT_IO_DISK_LEN]; /* "vda", "loop0"; "" when /sys did not say */
+};
+
+/*
+ * A thread sampled in uninterruptible sleep (D) while the oldest block
+ * request it made was still in flight (--io): the request it most likely
+ * waits on, sent with the sample (same hdr.time_ns) by the BPF thread
+ * sampler; the sample's later repeats carry it on. age_ns is its age when
+ * the sampler read the thread, which may be well after the pass's start
+ * (hdr.time_ns) on a loaded box. The device is named inline as in
+ * tt_io_stats; the kernel sends "" and user space fills it in.
+ */
+#define TT_IO_WAIT_ISSUED (1u << 0) /* issued to the driver (else queued in the block layer) */
+
+struct tt_io_wait {
+	struct tt_event_header hdr;
+	__u32 pid;
+	__u32 tid;
+	__u32 major;
+	__u32 minor;
+	__u32 op;    /* enum tt_io_op */
+	__u32 flags; /* TT_IO_WAIT_* */
+	__u64 bytes;
+	__u64 age_ns; /* since made (queued), else issued: as tt_io_stats' latency starts */
+	char disk[TT_IO_DISK_LEN];
 };
 
 enum tt_offcpu_kind {

@@ -319,6 +319,7 @@ static void ingest_sample(struct model *m, const struct tt_thread_sample *s)
 		m->weight_us = s->weight_us;
 	account_cpu(m, t, s->cpu_time_ns, sec);
 	model_count_sample(m, t, &key, s->hdr.time_ns);
+	trace_sample_seen(t, s->hdr.time_ns);
 }
 
 static void ingest_info(struct model *m, const struct tt_thread_info *info)

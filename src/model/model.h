@@ -600,6 +600,21 @@ int model__io(struct model *m, enum model_window window, struct model_io_row **r
  */
 uint64_t model_log2_percentile(const uint64_t *hist, int nr, double pct);
 
+/* The block request a thread in D waits on (--io): that of its latest sample. */
+struct model_io_wait {
+	uint32_t major, minor;
+	const char *disk; /* as /sys named it live, "" when it did not; the model's */
+	enum tt_io_op op;
+	bool issued; /* issued to the driver, else queued in the block layer */
+	uint64_t bytes;
+	uint64_t age_ns; /* since it was made, to the thread's latest sample or repeat */
+};
+
+/* What thread tid, in D now, waits on (--io): 0, or -ENOENT (not in D, or none known). */
+int model__thread_io_wait(const struct model *m, uint32_t tid, struct model_io_wait *ret);
+/* "read", "write" or "other" (enum tt_io_op). */
+const char *model_io_op_name(unsigned op);
+
 /* Run-queue waits of thread tid (--offcpu): 0 or -errno (-ENOENT: none). */
 int model__thread_runq(struct model *m, uint32_t tid, enum model_window window, uint64_t *ret_count,
 		       uint64_t *ret_total_ns);

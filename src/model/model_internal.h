@@ -231,6 +231,8 @@ enum { W_INTERVAL, W_SESSION, W_ACCUM, W_LAST = W_ACCUM, W_MAX };
 int trace_window_index(enum model_window window);
 void traced_ingest(struct model *m, const struct tt_event_header *ev);
 void trace_thread_free(struct thread_trace *tr);
+/* A full sample of t at time_ns came in: what it waits on is the sample's (model_traced.c). */
+void trace_sample_seen(struct thread *t, uint64_t time_ns);
 /* What tr holds on the heap (its arrays at capacity), for model__mem. */
 size_t trace_thread_bytes(const struct thread_trace *tr);
 /* Calls fn with every stack id (kernel and user, 0 included) tr's stacks name. */

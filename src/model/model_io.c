@@ -226,3 +226,10 @@ uint64_t model_log2_percentile(const uint64_t *hist, int nr, double pct)
 	}
 	return 2ull << (nr - 1);
 }
+
+const char *model_io_op_name(unsigned op)
+{
+	static const char *const names[TT_IO_OP_MAX] = {"read", "write", "other"};
+
+	return op < TT_IO_OP_MAX ? names[op] : "other";
+}

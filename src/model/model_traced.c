@@ -61,6 +61,8 @@ struct thread_trace {
 	struct trace_syscall *sc;
 	size_t nr_sc, cap_sc;
 	uint64_t runq_count[W_MAX], runq_ns[W_MAX];
+	/* The request its latest sample in D waits on (--io), hdr.time_ns that sample's; 0: none. */
+	struct tt_io_wait io_wait;
 };
 
 struct prog_stat {
@@ -269,6 +271,50 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 	m->traced |= MODEL_TRACED_OFFCPU;
 }
 
+/*
+ * The request a thread's sample in D waits on: it comes with the sample (the
+ * same time, before or after it) and holds while the thread repeats it
+ * (trace_sample_seen). A thread not seen yet has no sample to hold it.
+ */
+static void ingest_io_wait(struct model *m, const struct tt_io_wait *w)
+{
+	struct thread *t = u64map__get(m->threads, w->tid);
+
+	if (!t || t->pid != w->pid)
+		return;
+	trace_of(t)->io_wait = *w;
+	t->trace->io_wait.disk[TT_IO_DISK_LEN - 1] = '\0';
+}
+
+void trace_sample_seen(struct thread *t, uint64_t time_ns)
+{
+	/* A new sample without its own request ends the old one's. */
+	if (t->trace && t->trace->io_wait.hdr.time_ns && t->trace->io_wait.hdr.time_ns != time_ns)
+		t->trace->io_wait.hdr.time_ns = 0;
+}
+
+int model__thread_io_wait(const struct model *m, uint32_t tid, struct model_io_wait *ret)
+{
+	struct thread *t = u64map__get(m->threads, tid);
+	const struct tt_io_wait *w;
+
+	if (!t || !t->trace || !t->trace->io_wait.hdr.time_ns || t->cur.state != TT_ST_D)
+		return -ENOENT;
+	w = &t->trace->io_wait;
+	*ret = (struct model_io_wait){
+		.major = w->major,
+		.minor = w->minor,
+		.disk = w->disk,
+		.op = w->op < TT_IO_OP_MAX ? w->op : TT_IO_OTHER,
+		.issued = w->flags & TT_IO_WAIT_ISSUED,
+		.bytes = w->bytes,
+		/* The thread has not run since (its repeats): in flight until then at least. */
+		.age_ns = w->age_ns +
+			  (t->last_seen_ns > w->hdr.time_ns ? t->last_seen_ns - w->hdr.time_ns : 0),
+	};
+	return 0;
+}
+
 static void ingest_prog_stats(struct model *m, const struct tt_prog_stats *p)
 {
 	struct prog_stat *ps = NULL;
@@ -310,6 +356,9 @@ void traced_ingest(struct model *m, const struct tt_event_header *ev)
 		break;
 	case TT_EV_IO_STATS:
 		model_io_ingest(m, (const struct tt_io_stats *)ev);
+		break;
+	case TT_EV_IO_WAIT:
+		ingest_io_wait(m, (const struct tt_io_wait *)ev);
 		break;
 	default:
 		break;

@@ -87,6 +87,7 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 	json_thread_syscalls(j, m, row->tid, WIN_INTERVAL, sc, nr, false);
 	free(sc);
 	json_thread_runq(j, m, row->tid, WIN_INTERVAL);
+	json_thread_io_wait(j, m, row->tid);
 	json_end_object(j);
 }
 

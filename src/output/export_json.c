@@ -65,6 +65,7 @@ static void write_thread(const struct export_ctx *x, struct json *j, const struc
 	json_thread_syscalls(j, x->m, row->tid, x->o->window, sc, nr, true);
 	free(sc);
 	json_thread_runq(j, x->m, row->tid, x->o->window);
+	json_thread_io_wait(j, x->m, row->tid);
 	json_end_object(j);
 }
 

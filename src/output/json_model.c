@@ -110,6 +110,24 @@ void json_thread_runq(struct json *j, struct model *m, uint32_t tid, enum model_
 	json_end_object(j);
 }
 
+void json_thread_io_wait(struct json *j, struct model *m, uint32_t tid)
+{
+	struct model_io_wait w;
+	char dev[24];
+
+	if (model__thread_io_wait(m, tid, &w) < 0)
+		return;
+	json_begin_object(j, "io_wait");
+	json_string(j, "device", w.disk);
+	snprintf(dev, sizeof(dev), "%u:%u", w.major, w.minor);
+	json_string(j, "dev", dev);
+	json_string(j, "op", model_io_op_name(w.op));
+	json_u64(j, "bytes", w.bytes);
+	json_u64(j, "age_ns", w.age_ns);
+	json_bool(j, "issued", w.issued);
+	json_end_object(j);
+}
+
 void json_hot_functions(struct json *j, const char *key, struct model *m, const struct profile *p,
 			int kind)
 {

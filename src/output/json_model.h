@@ -33,6 +33,8 @@ void json_thread_syscalls(struct json *j, struct model *m, uint32_t tid, enum mo
 
 /* A thread's "runq" {count, total_ns} in window, when off-CPU time was traced. */
 void json_thread_runq(struct json *j, struct model *m, uint32_t tid, enum model_window window);
+/* "io_wait": the block request thread tid, in D, waits on (--io), when one is known. */
+void json_thread_io_wait(struct json *j, struct model *m, uint32_t tid);
 /*
  * "io": block I/O requests of window (--io) by device and by thread and
  * device: requests, bytes, IOPS and MB/s (10^6 bytes) over seconds, the

@@ -42,6 +42,7 @@ _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
 _Static_assert(sizeof(struct tt_io_stats) ==
 		       80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
 	       "tt_io_stats layout");
+_Static_assert(sizeof(struct tt_io_wait) == 56 + TT_IO_DISK_LEN, "tt_io_wait layout");
 _Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
 _Static_assert(sizeof(struct tt_luajit_sample) == 40, "tt_luajit_sample layout");
 _Static_assert(sizeof(struct tt_luajit_func) == 40, "tt_luajit_func layout");
@@ -62,7 +63,8 @@ enum tail_kind {
 	TAIL_CMD,
 	TAIL_TIDS,
 	TAIL_BUILD_ID,
-	TAIL_IO, /* no tail: a fixed record whose fields are checked */
+	TAIL_IO,      /* no tail: a fixed record whose fields are checked */
+	TAIL_IO_WAIT, /* the same */
 };
 
 _Static_assert(sizeof(struct tt_trace_line) == 40, "tt_trace_line layout");
@@ -155,6 +157,11 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				"44444444"
 				"ccc",
 			    TAIL_IO},
+	[TT_EV_IO_WAIT] = {"io_wait", TT_IO_WAIT_VERSION, sizeof(struct tt_io_wait),
+			   HDR "444444"
+			       "88"
+			       "cc",
+			   TAIL_IO_WAIT},
 	[TT_EV_OFFCPU] = {"offcpu", TT_OFFCPU_VERSION, sizeof(struct tt_offcpu), HDR "44448844c",
 			  TAIL_NONE},
 	[TT_EV_PROG_STATS] = {"prog_stats", TT_PROG_STATS_VERSION, sizeof(struct tt_prog_stats),
@@ -324,6 +331,17 @@ static const char *check_io(const struct tt_io_stats *io)
 	return NULL;
 }
 
+static const char *check_io_wait(const struct tt_io_wait *w)
+{
+	if (w->major >= 1u << 12 || w->minor >= 1u << 20)
+		return "I/O device number out of range";
+	if (w->op >= TT_IO_OP_MAX)
+		return "unknown I/O direction";
+	if (w->flags & ~TT_IO_WAIT_ISSUED)
+		return "unknown I/O wait flags";
+	return NULL;
+}
+
 static const char *check_tail(const struct record_desc *d, const void *fixed)
 {
 	if (d->tail == TAIL_STRING && ((const struct tt_string *)fixed)->len > TT_MAX_STRING_LEN)
@@ -360,6 +378,8 @@ static const char *check_tail(const struct record_desc *d, const void *fixed)
 		return check_build_id(fixed);
 	if (d->tail == TAIL_IO)
 		return check_io(fixed);
+	if (d->tail == TAIL_IO_WAIT)
+		return check_io_wait(fixed);
 	return NULL;
 }
 

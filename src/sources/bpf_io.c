@@ -104,6 +104,18 @@ static bool io_delta(void *ctx, const void *k, const void *v, const void *p, uin
 	return true;
 }
 
+void bpf_io__on_wait(struct bpf_source *bs, const struct tt_io_wait *w)
+{
+	struct tt_io_wait rec = *w;
+
+	if (rec.major >= 1u << 12 || rec.minor > TT_IO_MINOR_MASK || rec.op >= TT_IO_OP_MAX) {
+		bs->user_drops[TT_DROP_READ_ERROR]++;
+		return;
+	}
+	memcpy(rec.disk, devname(bs, rec.major, rec.minor), TT_IO_DISK_LEN);
+	sink_emit(&bs->base.sink, &rec.hdr);
+}
+
 void bpf_io__open(struct bpf_source *bs)
 {
 	if (bs->io)

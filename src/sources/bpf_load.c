@@ -32,6 +32,7 @@
 #include "source_bpf_impl.h"
 #include "util.h"
 
+#include "io.shared.h"
 #include "io.skel.h"
 #include "offcpu.skel.h"
 #include "oncpu.skel.h"
@@ -144,6 +145,10 @@ void bpf_load__note_no_kfunc(const char *name)
 		bpf_map__set_max_entries((skel)->maps.tt_tgids,                               \
 					 (bs)->opts.nr_pids ? (__u32)(bs)->opts.nr_pids : 1); \
 	} while (0)
+
+/* skel's map NAME is first's. */
+#define REUSE_MAP(skel, first, name) \
+	bpf_map__reuse_fd((skel)->maps.name, bpf_map__fd((first)->maps.name))
 
 #define REUSE_SHARED(skel, first) \
 	(bpf_map__reuse_fd((skel)->maps.tt_events, bpf_map__fd((first)->maps.tt_events)) ?:  \
@@ -396,6 +401,10 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	t->rodata->tt_unwind_mode = bs->opts.unwind;
 	t->rodata->tt_stack_bytes = bs->opts.stack_bytes;
 	t->rodata->tt_fd_targets = !getenv(NO_FD_TARGETS_TEST_ENV);
+	/* The block I/O tracer's requests in flight, which D-state samples name (io_wait.bpf.h). */
+	t->rodata->tt_io_on = bs->opts.io;
+	bpf_map__set_max_entries(t->maps.tt_io_inflight, bs->opts.io ? TT_IO_INFLIGHT_SLOTS : 1);
+	bpf_map__set_max_entries(t->maps.tt_io_live, bs->opts.io ? TT_IO_LIVE_MAX : 1);
 	bpf_program__set_autoload(t->progs.sample_threads, one_pass);
 	bpf_program__set_autoload(t->progs.sample_tasks, !one_pass);
 	/* Both samplers have the wakeup hooks: rings for one, marks for the other (woken.bpf.h). */
@@ -419,11 +428,12 @@ static int open_threads(const struct bpf_source *bs, bool one_pass, const struct
 	bpf_map__set_max_entries(t->maps.tt_blocks,
 				 one_pass ? bs->thread_maps / TT_REPEAT_BLOCK : 1);
 	t->rodata->tt_known_max = one_pass ? bs->thread_maps : 1;
-	/* The two samplers share their fd targets too: one id space, each target sent once. */
-	if (reuse && (e = REUSE_SHARED(t, reuse) ?: bpf_map__reuse_fd(t->maps.tt_fd_ids,
-								       bpf_map__fd(reuse->maps.tt_fd_ids)) ?:
-					    bpf_map__reuse_fd(t->maps.tt_fd_next,
-							      bpf_map__fd(reuse->maps.tt_fd_next))) < 0) {
+	/* The two samplers share their fd targets too (one id space, each target
+	 * sent once), and the block requests in flight. */
+	if (reuse && (e = REUSE_SHARED(t, reuse) ?: REUSE_MAP(t, reuse, tt_fd_ids)
+					 ?: REUSE_MAP(t, reuse, tt_fd_next)
+					 ?: REUSE_MAP(t, reuse, tt_io_inflight)
+					 ?: REUSE_MAP(t, reuse, tt_io_live)) < 0) {
 		e = load_failed("threads", t->obj, -e, err, errlen);
 		goto destroy;
 	}
@@ -657,7 +667,8 @@ static void load_io(struct bpf_source *bs)
 	if (!bs->io->rodata->tt_io_made)
 		log_info("--io: this kernel has no tracepoint block_io_start (Linux 6.5+): a "
 			 "request is counted for the thread that issued it to the driver");
-	if ((e = REUSE_SHARED(bs->io, bs->threads)) < 0) {
+	if ((e = REUSE_SHARED(bs->io, bs->threads) ?: REUSE_MAP(bs->io, bs->threads, tt_io_inflight)
+						     ?: REUSE_MAP(bs->io, bs->threads, tt_io_live)) < 0) {
 		io_unavailable(bs, "load", -e);
 		return;
 	}
@@ -878,6 +889,28 @@ int bpf_load__attach_perf(struct bpf_source *bs, char *err, size_t errlen)
 	return attached ? 0 : -ENODEV;
 }
 
+/*
+ * The block I/O tracer, completions first: a request made or issued while
+ * its completion went unwatched would hold its slot (and, for a D-state
+ * sample of its maker, pass for in flight) until its address came again.
+ * Sets errno on failure.
+ */
+static int attach_io(struct io_bpf *io)
+{
+	io->links.io_complete = bpf_program__attach(io->progs.io_complete);
+	if (!io->links.io_complete)
+		return -1;
+	io->links.io_issue = bpf_program__attach(io->progs.io_issue);
+	if (!io->links.io_issue)
+		return -1;
+	if (io->rodata->tt_io_made) {
+		io->links.io_start = bpf_program__attach(io->progs.io_start);
+		if (!io->links.io_start)
+			return -1;
+	}
+	return 0;
+}
+
 static int attach_tracing(struct bpf_source *bs, char *err, size_t errlen)
 {
 	if (bs->syscalls && syscalls_bpf__attach(bs->syscalls)) {
@@ -895,7 +928,7 @@ static int attach_tracing(struct bpf_source *bs, char *err, size_t errlen)
 			 strerror(e));
 		return -e;
 	}
-	if (bs->io && io_bpf__attach(bs->io)) {
+	if (bs->io && attach_io(bs->io) < 0) {
 		io_unavailable(bs, "attach", errno);
 		bpf_load__note_all(bs); /* without the programs just freed */
 	}

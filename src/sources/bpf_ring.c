@@ -312,6 +312,8 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 			iter_copy(bs, (const struct tt_stack_copy *)ev);
 		} else if (ev->type == TT_EV_FD_TARGET) {
 			bpf_targets__on_record(bs, ev, ev->size);
+		} else if (ev->type == TT_EV_IO_WAIT && ev->size == sizeof(struct tt_io_wait)) {
+			bpf_io__on_wait(bs, (const struct tt_io_wait *)ev);
 		} else if (ev->type == TT_EV_THREAD_REPEAT &&
 			   ev->size >= sizeof(struct tt_thread_repeat)) {
 			const struct tt_thread_repeat *r = (const struct tt_thread_repeat *)ev;

@@ -266,6 +266,8 @@ void bpf_unwind__free(struct bpf_source *bs);
 /* bpf_io.c: the block I/O tracer's sums (--io), drained by bpf_sums.c. */
 void bpf_io__open(struct bpf_source *bs);
 void bpf_io__drain(struct bpf_source *bs);
+/* A TT_EV_IO_WAIT from the thread sampler, its device named, to the sink. */
+void bpf_io__on_wait(struct bpf_source *bs, const struct tt_io_wait *w);
 void bpf_io__free(struct bpf_source *bs);
 /* The DEVNAME of a uevent file's text into out (NUL-padded): its length, or -errno. */
 int io_devname_parse(const char *uevent, char *out, size_t cap);

@@ -4,8 +4,8 @@
  * the interval, last and session windows per thread, device and direction,
  * the bound on entries (threads past it go to one "(other)" entry per device
  * and direction, device totals whole), the requests io_uring workers made
- * for a thread (none in a version 1 record, which reserved the field), and
- * the percentile of a log2 histogram.
+ * for a thread (none in a version 1 record, which reserved the field), the
+ * percentile of a log2 histogram, and the request a thread in D waits on.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -179,13 +179,122 @@ static void percentile(void **state)
 			 2ull << (TT_IO_HIST_BUCKETS - 1));
 }
 
+/* A 20 Hz sample of thread 11 of process 10 in state st. */
+static void sample(struct model *m, uint64_t t, enum tt_state st)
+{
+	struct tt_thread_sample s = {
+		.hdr = {TT_EV_THREAD_SAMPLE, TT_THREAD_SAMPLE_VERSION, sizeof(s), t},
+		.pid = 10,
+		.tid = 11,
+		.start_time_ns = 1,
+		.weight_us = 50000,
+		.syscall_nr = 17, /* pread64 */
+		.state = (uint8_t)st,
+		.comm = "reader",
+	};
+
+	model__ingest(m, &s.hdr);
+}
+
+static void io_wait(struct model *m, uint64_t t, uint32_t tid, uint64_t age)
+{
+	struct tt_io_wait w = {
+		.hdr = {TT_EV_IO_WAIT, TT_IO_WAIT_VERSION, sizeof(w), t},
+		.pid = 10,
+		.tid = tid,
+		.major = 7,
+		.op = TT_IO_READ,
+		.flags = TT_IO_WAIT_ISSUED,
+		.bytes = 4096,
+		.age_ns = age,
+		.disk = "loop0",
+	};
+
+	model__ingest(m, &w.hdr);
+}
+
+static void tick(struct model *m, uint64_t t)
+{
+	struct tt_tick k = {.hdr = {TT_EV_TICK, TT_TICK_VERSION, sizeof(k), t}, .weight_us = 50000};
+
+	model__ingest(m, &k.hdr);
+}
+
+static void repeat(struct model *m, uint64_t t)
+{
+	union {
+		struct tt_thread_repeat r;
+		unsigned char buf[sizeof(struct tt_thread_repeat) + sizeof(uint32_t)];
+	} u = {0};
+
+	u.r.hdr = (struct tt_event_header){TT_EV_THREAD_REPEAT, TT_THREAD_REPEAT_VERSION,
+					   sizeof(u.buf), t};
+	u.r.nr = 1;
+	u.r.tids[0] = 11;
+	model__ingest(m, &u.r.hdr);
+}
+
+/*
+ * The request a sample in D waits on: with the sample, whichever comes
+ * first; carried by its repeats (older as they go); gone with the next
+ * sample that has none, or not in D; never for a thread not seen.
+ */
+static void io_waits(void **state)
+{
+	struct model *m = model__new(NULL);
+	uint64_t t = T0, ms = NSEC_PER_SEC / 1000;
+	struct model_io_wait w;
+
+	(void)state;
+	io_wait(m, t, 99, ms); /* a thread with no sample yet: nothing to hold it */
+	assert_int_equal(model__thread_io_wait(m, 99, &w), -ENOENT);
+	sample(m, t, TT_ST_D);
+	io_wait(m, t, 11, ms);
+	tick(m, t);
+	assert_int_equal(model__thread_io_wait(m, 11, &w), 0);
+	assert_string_equal(w.disk, "loop0");
+	assert_int_equal(w.major, 7);
+	assert_int_equal(w.op, TT_IO_READ);
+	assert_true(w.issued);
+	assert_int_equal(w.bytes, 4096);
+	assert_int_equal(w.age_ns, ms);
+	assert_string_equal(model_io_op_name(w.op), "read");
+
+	/* Not run since: the same request, 50 ms older once the repeats count (the interval's end). */
+	t += 50 * ms;
+	repeat(m, t);
+	tick(m, t);
+	model__end_interval(m, t);
+	assert_int_equal(model__thread_io_wait(m, 11, &w), 0);
+	assert_int_equal(w.age_ns, 51 * ms);
+
+	/* The next request comes before its sample. */
+	t += 50 * ms;
+	io_wait(m, t, 11, 2 * ms);
+	sample(m, t, TT_ST_D);
+	tick(m, t);
+	assert_int_equal(model__thread_io_wait(m, 11, &w), 0);
+	assert_int_equal(w.age_ns, 2 * ms);
+
+	/* In D without a request (a lock), then asleep: none. */
+	t += 50 * ms;
+	sample(m, t, TT_ST_D);
+	tick(m, t);
+	assert_int_equal(model__thread_io_wait(m, 11, &w), -ENOENT);
+	t += 50 * ms;
+	io_wait(m, t, 11, ms);
+	sample(m, t, TT_ST_S);
+	tick(m, t);
+	assert_int_equal(model__thread_io_wait(m, 11, &w), -ENOENT);
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(windows),
-		cmocka_unit_test(bounded),
-		cmocka_unit_test(io_workers),
-		cmocka_unit_test(percentile),
+		cmocka_unit_test(windows),    cmocka_unit_test(bounded),
+		cmocka_unit_test(io_workers), cmocka_unit_test(percentile),
+		cmocka_unit_test(io_waits),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
