@@ -27,7 +27,9 @@ one_run() {
 	local label=$1 wl out live=$TMPD/live.json tt
 	shift
 	out=$TMPD/async_reads.out
-	rm -f "$out" # the last run's "ready" line is not this one's
+	# The last run's files go first: its "ready" line is not this one's, and
+	# its lines would pass for this run's until the shell truncates them.
+	rm -f "$out" "$live"
 	start async_reads "$loop" "$READS" 8
 	wl=$WL
 	wait_until "async_reads did not start" grep -qs '^ready ' "$out"
@@ -38,7 +40,11 @@ one_run() {
 	WL_PIDS+=("$tt")
 	# Two intervals printed: the tracer's baseline (what it summed while starting) is behind.
 	wait_until "threadtop wrote 2 lines" _lines_or_gone "$live" 2 "$tt"
-	has_lines "$live" 2 || fail "$label: threadtop ended: $(head -c 600 "$TMPD/err")"
+	if ! has_lines "$live" 2; then
+		wait "$tt"
+		fail "$label: threadtop ended (status $?): $(head -c 600 "$TMPD/err")" \
+			"$(tail -n 5 "$TMPD/log")"
+	fi
 	kill -USR1 "$wl"
 	wait_until "async_reads did not finish" grep -qs '^done ' "$out"
 	wait_whole_interval "$live" "$tt"
