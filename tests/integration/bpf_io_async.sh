@@ -41,8 +41,9 @@ one_run() {
 	# Two intervals printed: the tracer's baseline (what it summed while starting) is behind.
 	wait_until "threadtop wrote 2 lines" _lines_or_gone "$live" 2 "$tt"
 	if ! has_lines "$live" 2; then
-		wait "$tt"
-		fail "$label: threadtop ended (status $?): $(head -c 600 "$TMPD/err")" \
+		local status=0
+		wait "$tt" || status=$?
+		fail "$label: threadtop ended (status $status): $(head -c 600 "$TMPD/err")" \
 			"$(tail -n 5 "$TMPD/log")"
 	fi
 	kill -USR1 "$wl"
