@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "escape.h"
 #include "log.h"
 #include "user_file.h"
 #include "util.h"
@@ -51,9 +52,12 @@ void log_set_stderr(bool on)
 __attribute__((format(printf, 2, 0))) static void log_line_v(bool to_stderr, const char *fmt,
 							     va_list ap)
 {
-	char *line = ring[head];
+	char *line = ring[head], raw[LOG_LINE];
 
-	vsnprintf(line, LOG_LINE, fmt, ap);
+	/* Messages carry what other users control (paths, names): escaped once
+	 * here for stderr, the log file and the ring the TUI shows. */
+	vsnprintf(raw, sizeof(raw), fmt, ap);
+	escape_for_terminal(raw, strlen(raw), line, LOG_LINE);
 	head = (head + 1) % LOG_RING;
 	total++;
 	if (count < LOG_RING)

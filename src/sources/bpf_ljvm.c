@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* Agentless LuaJIT, the user-space half (see bpf_ljvm.h). */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 
 #include "bpf_ljvm.h"
 #include "elf_symbols.h"
+#include "hash.h"
 #include "log.h"
 #include "ljvm.skel.h"
 #include "maps_cache.h"
@@ -32,7 +34,22 @@
 #define NAMES_MAX 65536		     /* names remembered per process; past it, none new */
 #define TIDS_MAX 65536		     /* LuaJIT threads with a CPU sample waiting */
 #define WARNED_MAX 16		     /* refused builds said once each, this many */
-#define QUIET_MAX 300 /* CPU samples of a VM process without a LuaJIT one: said in the log */
+#define QUIET_MAX 300  /* CPU samples of a VM process without a LuaJIT one: said in the log */
+#define FILES_MAX 8192 /* executable files judged for a LuaJIT linked in; past it, judged anew */
+
+/*
+ * What marks a LuaJIT linked into a program or library of another name
+ * (tarantool, an nginx built with it): the API function a host exports so
+ * that the C modules it loads find it (Lua's own API, lua_pcall..., would
+ * also match PUC Lua, whose VM is not LuaJIT's).
+ */
+#define LJ_EXPORT "luaJIT_setmode"
+
+/* A file's verdict in bpf_ljvm.files (none: not judged yet). */
+enum lj_file {
+	LJ_FILE_NO = 1,
+	LJ_FILE_YES,
+};
 
 enum proc_state {
 	PROC_NONE = 1, /* no LuaJIT VM threadtop can read */
@@ -68,6 +85,10 @@ struct bpf_ljvm {
 	uint64_t expired_ns;  /* when idle processes were last forgotten */
 	struct u64map *procs; /* tgid -> struct ljvm_proc */
 	struct u64map *tids;  /* tid -> ustack_id << 32 | weight_us of its last CPU sample */
+	/* Files of other names judged for a LuaJIT linked in (linked_in): hash of
+	 * (device, inode) -> enum lj_file; what the judging cost, for the log. */
+	struct u64map *files;
+	uint64_t files_judged, files_linked, judge_ns;
 	void (*warn)(const char *msg);
 	char warned[WARNED_MAX][48];
 	size_t nr_warned;
@@ -152,6 +173,7 @@ struct bpf_ljvm *bpf_ljvm__new(struct bpf_object *first, int tail_fd,
 	lj->procs_fd = bpf_map__fd(lj->skel->maps.tt_ljvm_procs);
 	lj->procs = u64map__new();
 	lj->tids = u64map__new();
+	lj->files = u64map__new();
 	return lj;
 fail:
 	bpf_ljvm__free(lj);
@@ -163,11 +185,16 @@ void bpf_ljvm__free(struct bpf_ljvm *lj)
 {
 	if (!lj)
 		return;
+	if (lj->files_judged)
+		log_info("LuaJIT (agentless): %" PRIu64 " executable files judged for a LuaJIT "
+			 "linked in (%" PRIu64 " had one) in %.1f ms",
+			 lj->files_judged, lj->files_linked, (double)lj->judge_ns / 1e6);
 	ljvm_bpf__destroy(lj->skel);
 	if (lj->procs)
 		u64map__free_all(lj->procs, proc_free); /* before the maps they hold */
 	maps_cache__free(lj->own_maps);
 	u64map__free(lj->tids);
+	u64map__free(lj->files);
 	free(lj);
 }
 
@@ -177,7 +204,8 @@ struct bpf_object *bpf_ljvm__object(const struct bpf_ljvm *lj)
 }
 
 /* Says once per build-id that a LuaJIT of pid is not a known build. */
-static void refuse(struct bpf_ljvm *lj, uint32_t pid, const char *path, const char *build_id)
+static void refuse(struct bpf_ljvm *lj, uint32_t pid, const char *path, const char *build_id,
+		   bool linked_in)
 {
 	char msg[PATH_MAX + 320];
 
@@ -188,10 +216,11 @@ static void refuse(struct bpf_ljvm *lj, uint32_t pid, const char *path, const ch
 		return;
 	snprintf(lj->warned[lj->nr_warned++], sizeof(lj->warned[0]), "%s", build_id);
 	snprintf(msg, sizeof(msg),
-		 "LuaJIT (agentless): %s (pid %u) has build-id %s, not a build threadtop "
+		 "LuaJIT (agentless): %s (pid %u)%s has build-id %s, not a build threadtop "
 		 "knows the layout of (src/sources/ljvm_builds.c): no Lua stacks from it "
 		 "unless it loads libthreadtop-sysprof.so",
-		 path, pid, *build_id ? build_id : "(none)");
+		 path, pid, linked_in ? ", with LuaJIT linked in (it exports " LJ_EXPORT ")," : "",
+		 *build_id ? build_id : "(none)");
 	if (lj->warn)
 		lj->warn(msg);
 }
@@ -202,6 +231,41 @@ static bool is_lj_path(const char *path)
 
 	base = base ? base + 1 : path;
 	return !strncmp(base, "luajit", 6) || !strncmp(base, "libluajit", 9);
+}
+
+/*
+ * Whether executable mapping m of pid is a file with LuaJIT linked in: it
+ * exports LJ_EXPORT. Judged once per file, by the exports alone (a few
+ * thousand names at most, read once), however many processes map it.
+ */
+static bool linked_in(struct bpf_ljvm *lj, uint32_t pid, const struct proc_map *m)
+{
+	uint64_t key = hash_word(hash_word(HASH_INIT, m->dev), m->inode);
+	uintptr_t v = (uintptr_t)u64map__get(lj->files, key);
+	uint64_t t0 = monotonic_ns();
+	struct elf_syms *es;
+	int fd;
+
+	if (v)
+		return v == LJ_FILE_YES;
+	if (!m->inode || m->path[0] != '/')
+		return false; /* anonymous, [vdso]: no file */
+	fd = proc_map__open(maps_cache__proc_root(lj->maps), pid, m);
+	if (fd < 0)
+		return false; /* judged again next time: the process may have gone */
+	es = elf_syms__exports_from_fd(fd);
+	close(fd);
+	v = es && elf_syms__by_name(es, LJ_EXPORT) ? LJ_FILE_YES : LJ_FILE_NO;
+	elf_syms__free(es);
+	lj->files_judged++;
+	lj->files_linked += v == LJ_FILE_YES;
+	lj->judge_ns += monotonic_ns() - t0;
+	if (u64map__count(lj->files) >= FILES_MAX) {
+		u64map__free(lj->files);
+		lj->files = u64map__new();
+	}
+	u64map__put(lj->files, key, (void *)v);
+	return v == LJ_FILE_YES;
 }
 
 /*
@@ -232,7 +296,7 @@ static const struct ljvm_build *known_build(struct bpf_ljvm *lj, uint32_t pid,
 	elf_syms__build_id_hex(es, hex, sizeof(hex));
 	b = ljvm_build__find(hex);
 	if (!b)
-		refuse(lj, pid, m->path, hex);
+		refuse(lj, pid, m->path, hex, !is_lj_path(m->path));
 	else if (elf_syms__offset_to_vaddr(es, m->offset, &vaddr) < 0 || b->vm_lo < vaddr ||
 		 b->vm_hi > vaddr + (m->end - m->start))
 		b = NULL; /* this mapping is not the one with the interpreter */
@@ -289,7 +353,8 @@ static void check(struct bpf_ljvm *lj, struct ljvm_proc *lp)
 
 		if (strstr(m->path, "libthreadtop-sysprof"))
 			library = true;
-		if (!b && (m->flags & PROC_MAP_EXEC) && is_lj_path(m->path))
+		if (!b && (m->flags & PROC_MAP_EXEC) &&
+		    (is_lj_path(m->path) || linked_in(lj, lp->pid, m)))
 			b = judge(lj, lp, m, &layout);
 	}
 	if (library && lp->state != PROC_LIBRARY)

@@ -40,6 +40,13 @@ struct elf_syms {
 	bool has_dwarf; /* a non-empty .debug_info */
 };
 
+/* What a read keeps besides the layout (segments, build-id, debuglink). */
+enum read_mode {
+	READ_LAYOUT,  /* nothing more */
+	READ_EXPORTS, /* .dynsym's functions: what the file exports */
+	READ_ALL,     /* .symtab's functions, else .dynsym's */
+};
+
 /* A symbol while the table is built: the name as a pool offset. */
 struct sym_tmp {
 	uint64_t addr, size;
@@ -249,7 +256,7 @@ static void finish_symbols(struct elf_syms *es, struct syms_builder *b)
 	b->pool = NULL;
 }
 
-static int read_elf(Elf *elf, uint64_t file_size, bool layout_only, struct elf_syms *es)
+static int read_elf(Elf *elf, uint64_t file_size, enum read_mode mode, struct elf_syms *es)
 {
 	struct syms_builder b = {0};
 	Elf_Scn *symtab = NULL, *dynsym = NULL, *scn = NULL;
@@ -324,11 +331,13 @@ static int read_elf(Elf *elf, uint64_t file_size, bool layout_only, struct elf_s
 			}
 		}
 	}
-	if (layout_only) {
+	if (mode == READ_LAYOUT || (mode == READ_EXPORTS && !dynsym)) {
 		es->pool = xstrdup("");
 		es->syms = xcalloc(1, sizeof(*es->syms));
 		return 0;
 	}
+	if (mode == READ_EXPORTS)
+		symtab = NULL; /* a file's exports are its dynamic symbols */
 	if (symtab) {
 		err = add_symbols(elf, symtab, &symtab_sh, shnum, file_size, &b);
 		es->table = ELF_TABLE_SYMTAB;
@@ -349,7 +358,7 @@ static int read_elf(Elf *elf, uint64_t file_size, bool layout_only, struct elf_s
 	return 0;
 }
 
-static struct elf_syms *from_elf(Elf *elf, uint64_t file_size, bool layout_only)
+static struct elf_syms *from_elf(Elf *elf, uint64_t file_size, enum read_mode mode)
 {
 	struct elf_syms *es;
 	int err;
@@ -359,7 +368,7 @@ static struct elf_syms *from_elf(Elf *elf, uint64_t file_size, bool layout_only)
 		return NULL;
 	}
 	es = xcalloc(1, sizeof(*es));
-	err = read_elf(elf, file_size, layout_only, es);
+	err = read_elf(elf, file_size, mode, es);
 	elf_end(elf);
 	if (err) {
 		elf_syms__free(es);
@@ -369,7 +378,7 @@ static struct elf_syms *from_elf(Elf *elf, uint64_t file_size, bool layout_only)
 	return es;
 }
 
-static struct elf_syms *from_fd(int fd, bool layout_only)
+static struct elf_syms *from_fd(int fd, enum read_mode mode)
 {
 	struct stat st;
 
@@ -380,17 +389,22 @@ static struct elf_syms *from_fd(int fd, bool layout_only)
 		return NULL;
 	}
 	elf_version(EV_CURRENT);
-	return from_elf(elf_begin(fd, ELF_C_READ, NULL), (uint64_t)st.st_size, layout_only);
+	return from_elf(elf_begin(fd, ELF_C_READ, NULL), (uint64_t)st.st_size, mode);
 }
 
 struct elf_syms *elf_syms__from_fd(int fd)
 {
-	return from_fd(fd, false);
+	return from_fd(fd, READ_ALL);
 }
 
 struct elf_syms *elf_syms__layout_from_fd(int fd)
 {
-	return from_fd(fd, true);
+	return from_fd(fd, READ_LAYOUT);
+}
+
+struct elf_syms *elf_syms__exports_from_fd(int fd)
+{
+	return from_fd(fd, READ_EXPORTS);
 }
 
 struct elf_syms *elf_syms__from_path(const char *path)
@@ -421,7 +435,7 @@ struct elf_syms *elf_syms__from_mem(const void *buf, size_t len)
 	copy = xmalloc(len);
 	memcpy(copy, buf, len);
 	elf_version(EV_CURRENT);
-	es = from_elf(elf_memory(copy, len), len, false);
+	es = from_elf(elf_memory(copy, len), len, READ_ALL);
 	err = errno;
 	free(copy);
 	errno = err;
@@ -453,6 +467,14 @@ const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr)
 	if (s->size ? vaddr - s->addr >= s->size : vaddr - s->addr >= ELF_SIZE_MAX_SPAN)
 		return NULL;
 	return s;
+}
+
+const struct elf_sym *elf_syms__by_name(const struct elf_syms *es, const char *name)
+{
+	for (size_t i = 0; es && i < es->nr; i++)
+		if (!strcmp(es->syms[i].name, name))
+			return &es->syms[i];
+	return NULL;
 }
 
 size_t elf_syms__count(const struct elf_syms *es)

@@ -47,12 +47,19 @@ struct elf_syms *elf_syms__from_path(const char *path);
 /* Layout, build-id and debuglink only, no symbols: cheap, to find a file's
  * cache key before deciding to read its symbols. */
 struct elf_syms *elf_syms__layout_from_fd(int fd);
+/* Layout and the functions the file exports (.dynsym, none when it has no
+ * dynamic symbols): what it offers to the code it loads, e.g. a program
+ * with a language runtime linked in. */
+struct elf_syms *elf_syms__exports_from_fd(int fd);
 struct elf_syms *elf_syms__from_mem(const void *buf, size_t len);
 void elf_syms__free(struct elf_syms *es);
 
 /* The function symbol covering vaddr (or the nearest one below it when its
  * size is unknown), or NULL. Lives as long as es. */
 const struct elf_sym *elf_syms__find(const struct elf_syms *es, uint64_t vaddr);
+/* The function symbol named name, or NULL (a linear search: for a file's
+ * exports, not for a full .symtab on a hot path). */
+const struct elf_sym *elf_syms__by_name(const struct elf_syms *es, const char *name);
 size_t elf_syms__count(const struct elf_syms *es);
 enum elf_syms_table elf_syms__table(const struct elf_syms *es);
 

@@ -60,6 +60,22 @@ static int teardown(void **state)
 	return 0;
 }
 
+static void exercise(struct elf_syms *es);
+
+/* Reads path's exports too (the reader of the LuaJIT-linked-in check): the
+ * same damage must not hurt it either. */
+static void load_exports(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct elf_syms *es;
+
+	assert_true(fd >= 0);
+	es = elf_syms__exports_from_fd(fd);
+	close(fd);
+	elf_syms__by_name(es, "main");
+	exercise(es); /* and frees it */
+}
+
 /* Writes buf to the scratch file and reads it back with elf_syms. */
 static struct elf_syms *load_bytes(const void *buf, size_t len)
 {
@@ -72,6 +88,7 @@ static struct elf_syms *load_bytes(const void *buf, size_t len)
 	if (len)
 		assert_int_equal(fwrite(buf, 1, len, f), len);
 	fclose(f);
+	load_exports(path);
 	return elf_syms__from_path(path);
 }
 
@@ -145,6 +162,41 @@ static void test_libc(void **state)
 			found = 1;
 	}
 	assert_true(found);
+	elf_syms__free(es);
+}
+
+/* A file's exports are its dynamic symbols, found by name; .symtab's are not exports. */
+static void test_exports(void **state)
+{
+	int fd = open("/lib/x86_64-linux-gnu/libc.so.6", O_RDONLY | O_CLOEXEC);
+	struct elf_syms *es, *self;
+
+	if (fd < 0) {
+		skip();
+		return;
+	}
+	es = elf_syms__exports_from_fd(fd);
+	close(fd);
+	assert_non_null(es);
+	assert_int_equal(elf_syms__table(es), ELF_TABLE_DYNSYM);
+	assert_non_null(elf_syms__by_name(es, "qsort"));
+	assert_string_equal(elf_syms__by_name(es, "qsort")->name, "qsort");
+	assert_null(elf_syms__by_name(es, "luaJIT_setmode"));
+	assert_null(elf_syms__by_name(es, ""));
+	elf_syms__free(es);
+
+	/* This test binary: elf_test_target_fn is in .symtab, not exported. */
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	es = elf_syms__exports_from_fd(fd);
+	close(fd);
+	self = elf_syms__from_path("/proc/self/exe");
+	assert_non_null(es);
+	assert_non_null(self);
+	assert_null(elf_syms__by_name(es, "elf_test_target_fn"));
+	assert_non_null(elf_syms__by_name(self, "elf_test_target_fn"));
+	assert_null(elf_syms__by_name(NULL, "qsort"));
+	elf_syms__free(self);
 	elf_syms__free(es);
 }
 
@@ -285,11 +337,9 @@ static void test_random_damage(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_self),
-		cmocka_unit_test(test_libc),
-		cmocka_unit_test(test_not_elf),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_hostile_headers),
+		cmocka_unit_test(test_self),	      cmocka_unit_test(test_libc),
+		cmocka_unit_test(test_exports),	      cmocka_unit_test(test_not_elf),
+		cmocka_unit_test(test_truncated),     cmocka_unit_test(test_hostile_headers),
 		cmocka_unit_test(test_random_damage),
 	};
 
