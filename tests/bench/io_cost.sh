@@ -17,9 +17,12 @@
 #
 # qd32: fio's random 4 KiB O_DIRECT reads at queue depth 32 (FIO_ENGINE,
 # io_uring by default, or libaio), FIO_SECS seconds a run, of a loop device
-# over a file in tmpfs (/dev/shm; or DEVICE, read only): one request per
-# read, served from memory by the loop device's worker, so the box's CPUs,
-# not a disk, bound the rate, and a tracer's cost per request shows whole.
+# over a file in tmpfs (/dev/shm): one request per read, served from memory
+# by the loop device's worker, so the box's CPUs, not a disk, bound the
+# rate, and a tracer's cost per request shows whole. Or of DEVICE, read
+# only: a disk, or a file on one (written, not sparse: O_DIRECT reads of it
+# go through the file system to the disk under it, one request each), where
+# the device's time, not the CPUs, bounds the rate.
 # Rounds of four runs, without a tracer, under threadtop -b at its
 # defaults, under threadtop -b --io, under
 # bcc's biolatency (libbpf-tools, Debian's libbpf-tools; BIOLATENCY names
