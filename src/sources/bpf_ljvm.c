@@ -242,14 +242,15 @@ static bool linked_in(struct bpf_ljvm *lj, uint32_t pid, const struct proc_map *
 {
 	uint64_t key = hash_word(hash_word(HASH_INIT, m->dev), m->inode);
 	uintptr_t v = (uintptr_t)u64map__get(lj->files, key);
-	uint64_t t0 = monotonic_ns();
 	struct elf_syms *es;
+	uint64_t t0;
 	int fd;
 
 	if (v)
 		return v == LJ_FILE_YES;
 	if (!m->inode || m->path[0] != '/')
 		return false; /* anonymous, [vdso]: no file */
+	t0 = monotonic_ns();
 	fd = proc_map__open(maps_cache__proc_root(lj->maps), pid, m);
 	if (fd < 0)
 		return false; /* judged again next time: the process may have gone */
