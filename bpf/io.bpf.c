@@ -14,7 +14,10 @@
  * user space sends the differences each interval). Completions run in
  * interrupt context on any CPU, so the sums are added atomically. The
  * thread that made a request itself has it noted in tt_io_live, which names
- * the request a sample of it in D waits on (io_wait.bpf.h).
+ * the request a sample of it in D waits on (io_wait.bpf.h). The sums are
+ * also kept apart by the stacks where each request was made (note_stacks:
+ * walked once per path of each thread), for the exports' requests, time and
+ * bytes by stack.
  *
  * The slots are an array, not a hash map: every request takes three or
  * four map operations, and a hash map's insert and delete (a bucket lock,
@@ -56,6 +59,71 @@ struct io_worker___tt {
 
 /* Set by the loader: io_start is loaded (the kernel has block_io_start). */
 const volatile bool tt_io_made = false;
+
+/*
+ * The paths a thread made requests by, IO_PATHS of them, replaced in turn:
+ * walking a request's stacks costs 3 us in the kernel's unwinder and up to
+ * 10 us more where a user stack has no frame pointers (127 frames of
+ * garbage), 20 times the rest of --io a request, so they are walked for the
+ * first request of each path and reused for the next ones. A path is what
+ * sets a request's stacks apart without walking them: the user call site
+ * (the system call, its place in the code and on the stack, its fd), the
+ * request's flags (direction, sync, metadata, readahead) and the function
+ * its bio completes in (direct I/O, buffered, a buffer head's, a flush).
+ */
+#define IO_PATHS 4
+
+struct io_paths {
+	__u64 key[IO_PATHS];
+	__u64 site[IO_PATHS]; /* its user stack's copy was sent (tt_io_key.site), 0 = none */
+	__u32 kstack_id[IO_PATHS];
+	__u32 ustack_id[IO_PATHS];
+	__u32 need_copy[IO_PATHS]; /* a copy is still to be sent (none could be then) */
+	__u32 next;		   /* the slot replaced next */
+};
+
+const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
+const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_COPY_MAX */
+
+/* Set by user space while its unwinding budget for this second is spent. */
+__u32 tt_copies_paused = 0;
+
+/* A path's user stack copy after its key (tt_offcpu_site, as the off-CPU tracer's), in one record. */
+#pragma clang diagnostic push
+#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
+struct io_copy_buf {
+	struct tt_offcpu_site site;
+	struct tt_stack_copy copy;
+	__u8 data[TT_STACK_COPY_MAX + 8 + PAGE];
+};
+#pragma clang diagnostic pop
+
+/* Indexed by CPU (a per-CPU array value cannot be this large); used by the maker's program only. */
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1); /* set to the number of CPUs by the loader */
+	__type(key, __u32);
+	__type(value, struct io_copy_buf);
+} tt_io_copy_bufs SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct io_paths);
+} tt_io_paths SEC(".maps");
+
+/*
+ * Stack buffers per CPU: one for io_start, one for io_issue, which may
+ * interrupt it on the same CPU (a dispatch from an interrupt). A program
+ * never nests in itself on a CPU (the kernel skips it and counts a miss).
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__type(value, struct tt_stack_buf);
+} tt_io_scratch SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -139,6 +207,143 @@ static __always_inline bool note_maker(struct tt_io_inflight_val *v)
 	return true;
 }
 
+#define FD_ARG_MAX (1ull << 20) /* a larger first argument is an address */
+
+/* The low 32 bits of a pointer as a number (see slot_key). */
+static __always_inline __u32 low_half(const void *p)
+{
+	__u32 lo;
+
+	asm volatile("%[lo] = %[p]" : [lo] "=w"(lo) : [p] "w"((__u32)(__u64)p));
+	return lo;
+}
+
+/*
+ * The path of request rq made by task (see struct io_paths); never 0.
+ * Plain loads through typed pointers (a NULL on the way reads as 0), not
+ * probe reads: this runs for every request.
+ */
+static __always_inline __u64 path_key(struct task_struct *task, struct request *rq)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u64 h = mix64((__u64)rq->cmd_flags ^ 0x9e3779b97f4a7c15ull), arg;
+
+	/* A function's address: its low half tells the completions apart. */
+	h = mix64(h ^ low_half(rq->bio->bi_end_io));
+	if (regs) {
+		h = mix64(h ^ regs->ip);
+		h = mix64(h ^ regs->sp);
+		h = mix64(h ^ regs->orig_ax);
+		arg = regs->di;
+		if (arg < FD_ARG_MAX)
+			h = mix64(h ^ arg);
+	}
+	return h ? h : 1;
+}
+
+/*
+ * Sends task's user registers and stack after the key of path key of its
+ * process (tt_offcpu_site), for user space to unwind with DWARF: frame
+ * pointers alone give garbage for most of Debian's binaries. Returns that
+ * key, 0 when nothing was sent. fp_bytes: the frame-pointer walk's.
+ */
+static __always_inline __u64 send_copy(struct task_struct *task, __u64 key, __u32 fp_ustack_id,
+				       long fp_bytes)
+{
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	__u32 cpu = bpf_get_smp_processor_id();
+	__u64 now = bpf_ktime_get_ns(), got, size, site;
+	struct io_copy_buf *b;
+
+	if (tt_unwind_mode == TT_UNWIND_FP || tt_copies_paused || !regs)
+		return 0;
+	b = bpf_map_lookup_elem(&tt_io_copy_bufs, &cpu);
+	if (!b)
+		return 0;
+	site = mix64(key ^ task->tgid ^ 0x696f); /* "io": apart from the off-CPU tracer's keys */
+	site = site ? site : 1;
+	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, false);
+	b->copy.hdr.time_ns = now;
+	b->copy.pid = task->tgid;
+	b->copy.tid = task->pid;
+	b->site.hdr.type = TT_EV_OFFCPU_SITE;
+	b->site.hdr.version = TT_OFFCPU_SITE_VERSION;
+	b->site.hdr.size = sizeof(b->site);
+	b->site.hdr.time_ns = now;
+	b->site.pid = task->tgid;
+	b->site.tid = task->pid;
+	b->site.site = site;
+	b->site.fp_ustack_id = fp_ustack_id;
+	size = sizeof(b->site) + sizeof(b->copy) + got;
+	if (size > sizeof(*b) || emit(b, size))
+		return 0;
+	return site;
+}
+
+/*
+ * The stacks where the current task makes (or issues) request rq: the
+ * kernel's, and the user's, which names the code that asked for the I/O;
+ * walked once per path (struct io_paths), the user stack also copied for
+ * DWARF unwinding (--unwind dwarf|auto), once. An io_uring worker's and a
+ * kernel thread's requests have no user stack of theirs. The kernel stack
+ * starts with the tracer's own frames (this program, bpf_trace_run1, the
+ * tracepoint's glue): the same for every request, and every view drops
+ * them by name (model__frame_is_tracer), so they are left for user space
+ * to cut. buf_slot: the caller's slot of tt_io_scratch.
+ */
+static __always_inline void note_stacks(void *ctx, struct tt_io_inflight_val *v, struct request *rq,
+					__u32 buf_slot)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	bool user = !v->worker && !(task->flags & PF_KTHREAD);
+	struct tt_stack_buf *buf;
+	struct io_paths *paths;
+	/* Apart per program: a request io_issue walks is where it was issued, not made. */
+	__u64 key = path_key(task, rq) + buf_slot;
+	__u32 i;
+	long bytes;
+
+	/* The copy buffer is the maker's program's: io_issue may interrupt io_start. */
+	bool copy = user && (buf_slot == 0 || !tt_io_made);
+
+	paths = bpf_task_storage_get(&tt_io_paths, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (paths) {
+		for (i = 0; i < IO_PATHS; i++) {
+			if (paths->key[i] != key)
+				continue;
+			if (paths->need_copy[i] && copy && !tt_copies_paused) {
+				paths->site[i] = send_copy(task, key, paths->ustack_id[i], 0);
+				paths->need_copy[i] = !paths->site[i];
+			}
+			v->kstack_id = paths->kstack_id[i];
+			v->ustack_id = paths->ustack_id[i];
+			v->site = paths->site[i];
+			return;
+		}
+	}
+	buf = bpf_map_lookup_elem(&tt_io_scratch, &buf_slot);
+	if (!buf)
+		return;
+	bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips), 0);
+	v->kstack_id = stack_id(buf, bytes, v->pid, true);
+	if (user) {
+		bytes = bpf_get_stack(ctx, buf->ips, sizeof(buf->ips), BPF_F_USER_STACK);
+		v->ustack_id = stack_id(buf, bytes, v->pid, false);
+		if (copy)
+			v->site = send_copy(task, key, v->ustack_id, bytes);
+	}
+	/* A stack not sent (ring full, out of ids) is walked again next time. */
+	if (!paths || !v->kstack_id || (user && !v->ustack_id))
+		return;
+	i = paths->next % IO_PATHS;
+	paths->next = i + 1;
+	paths->key[i] = key;
+	paths->kstack_id[i] = v->kstack_id;
+	paths->ustack_id[i] = v->ustack_id;
+	paths->site[i] = v->site;
+	paths->need_copy[i] = copy && tt_unwind_mode != TT_UNWIND_FP && !v->site;
+}
+
 /*
  * Probe i of request rq. Its address's low 32 bits, mixed (requests lie a
  * request's size apart): the verifier lets a program with CAP_PERFMON take
@@ -146,7 +351,8 @@ static __always_inline bool note_maker(struct tt_io_inflight_val *v)
  */
 static __always_inline __u32 slot_key(__u64 rq, __u32 i)
 {
-	return ((((__u32)rq * 0x9e3779b1u) >> 18) + i) & (TT_IO_INFLIGHT_SLOTS - 1);
+	return (((low_half((const void *)rq) * 0x9e3779b1u) >> 18) + i) &
+	       (TT_IO_INFLIGHT_SLOTS - 1);
 }
 
 static __always_inline struct tt_io_inflight_val *slot(__u64 rq, __u32 i)
@@ -269,6 +475,7 @@ int BPF_PROG(io_start, struct request *rq)
 
 	if (note_maker(&v)) {
 		note_request(&v, rq, bpf_ktime_get_ns());
+		note_stacks(ctx, &v, rq, 0);
 		store((__u64)rq, &v);
 		return 0;
 	}
@@ -300,6 +507,7 @@ int BPF_PROG(io_issue, struct request *rq)
 	if (!note_maker(&v))
 		return 0;
 	note_issue(&v, rq);
+	note_stacks(ctx, &v, rq, 1);
 	store((__u64)rq, &v);
 	return 0;
 }
@@ -322,6 +530,9 @@ int BPF_PROG(io_complete, struct request *rq, blk_status_t error, unsigned int n
 	k.tid = in->tid;
 	k.dev = in->dev;
 	k.op = in->op;
+	k.kstack_id = in->kstack_id;
+	k.ustack_id = in->ustack_id;
+	k.site = in->site;
 	v = bpf_map_lookup_elem(&tt_io_stats, &k);
 	if (!v) {
 		struct tt_io_val init = {.pid = in->pid};

@@ -27,11 +27,16 @@ struct tt_io_inflight_val {
 	__u64 start_ns; /* made (the block layer's start_time_ns), else issued */
 	__u64 issue_ns; /* 0 until issued */
 	__u32 pid;
-	__u32 tid;    /* the maker (see io.bpf.c) */
-	__u32 dev;    /* kernel dev_t of the partition or disk */
-	__u32 op;     /* enum tt_io_op */
-	__u32 worker; /* 1: made by an io_uring worker for thread tid */
-	__u32 bytes;  /* the request's size (__data_len) */
+	__u32 tid;	 /* the maker (see io.bpf.c) */
+	__u32 dev;	 /* kernel dev_t of the partition or disk */
+	__u32 op;	 /* enum tt_io_op */
+	__u32 worker;	 /* 1: made by an io_uring worker for thread tid */
+	__u32 bytes;	 /* the request's size (__data_len) */
+	__u32 kstack_id; /* where it was made (TT_EV_STACK ids), 0 = none */
+	__u32 ustack_id;
+	/* The path whose user stack copy (tt_offcpu_site) user space unwinds: its
+	 * requests go to that stack instead of ustack_id. 0 = none. */
+	__u64 site;
 	char comm[TT_COMM_LEN];
 };
 
@@ -48,11 +53,18 @@ struct tt_io_live {
 	__u32 pad;
 };
 
-/* tt_io_stats: per thread, device and direction, cumulative since the entry was made. */
+/*
+ * tt_io_stats: per thread, device, direction and the stacks that made the
+ * requests, cumulative since the entry was made.
+ */
 struct tt_io_key {
 	__u32 tid;
 	__u32 dev; /* kernel dev_t */
 	__u32 op;  /* enum tt_io_op */
+	__u32 kstack_id;
+	__u32 ustack_id;
+	__u32 pad;
+	__u64 site; /* as tt_io_inflight_val.site */
 };
 
 struct tt_io_val {

@@ -91,7 +91,7 @@ enum tt_event_type {
 #define TT_STACK_COPY_VERSION 1
 #define TT_PROC_INFO_VERSION 1
 #define TT_HOST_STATS_VERSION 1
-#define TT_IO_STATS_VERSION 2 /* 2: io_worker */
+#define TT_IO_STATS_VERSION 3 /* 2: io_worker; 3: kstack_id, ustack_id */
 #define TT_IO_WAIT_VERSION 1
 
 /*
@@ -476,8 +476,8 @@ enum tt_io_op {
 
 /*
  * Block I/O requests that one thread issued to one device in one direction
- * and that completed, as deltas since the previous record of the same key
- * (--io). Latency runs from the request's making (queued, when the kernel
+ * from one pair of stacks and that completed, as deltas since the previous
+ * record of the same key (--io). Latency runs from the request's making (queued, when the kernel
  * timed it, else its issue to the driver) to its completion; queue_ns is
  * the part before the issue. Bucket i of hist counts requests that took
  * [2^i, 2^(i+1)) ns (bucket 0 also takes 0).
@@ -504,6 +504,14 @@ struct tt_io_stats {
 	__u32 hist[TT_IO_HIST_BUCKETS];
 	char comm[TT_COMM_LEN];
 	char disk[TT_IO_DISK_LEN]; /* "vda", "loop0"; "" when /sys did not say */
+	/*
+	 * Where the requests were made (TT_EV_STACK ids, 0 = none): the
+	 * kernel's path from the tracepoint's caller down and the maker's user
+	 * stack (none for a kernel thread's or an io_uring worker's).
+	 * Version 3; older versions end before them (no stacks).
+	 */
+	__u32 kstack_id;
+	__u32 ustack_id;
 };
 
 /*

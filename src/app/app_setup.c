@@ -336,6 +336,7 @@ int app_start_serve(struct app *app)
 		.top = o->serve_top,
 		.max_seconds = o->retain_s > 0 ? o->retain_s : 60,
 		.offcpu = o->offcpu,
+		.io = o->io,
 		.cpu_hz = app->replay || o->source != SOURCE_PROC ? o->cpu_hz : 0,
 	};
 	struct serve_host h = {serve_model, serve_export_opts, serve_interval_time, app};

@@ -304,7 +304,7 @@ struct hotfuncs *hotfuncs__from_profile(const struct model *m, const struct prof
 			.kstack_id = s->kstack_id,
 			.ustack_id = s->ustack_id,
 			.pid = s->pid,
-			.samples = kind == PROFILE_OFFCPU ? s->ns : s->count,
+			.samples = profile_sample_weight(s),
 			.ns = s->ns,
 		};
 		const char *comm = s->pcomm ? s->pcomm : s->comm;

@@ -492,11 +492,12 @@ double model__sample_weight_s(const struct model *m, enum model_window window);
  * are allocated (free them); strings in them are owned by the model and
  * valid until the next ingest or interval end.
  */
-#define MODEL_TRACED_ONCPU (1u << 0)	/* on-CPU samples arrived */
-#define MODEL_TRACED_SYSCALLS (1u << 1) /* exact syscall figures arrived (--syscalls) */
-#define MODEL_TRACED_OFFCPU (1u << 2)	/* off-CPU time arrived (--offcpu) */
-#define MODEL_TRACED_PROGS (1u << 3)	/* BPF program statistics arrived */
-#define MODEL_TRACED_IO (1u << 4)	/* block I/O requests arrived (--io) */
+#define MODEL_TRACED_ONCPU (1u << 0)	 /* on-CPU samples arrived */
+#define MODEL_TRACED_SYSCALLS (1u << 1)	 /* exact syscall figures arrived (--syscalls) */
+#define MODEL_TRACED_OFFCPU (1u << 2)	 /* off-CPU time arrived (--offcpu) */
+#define MODEL_TRACED_PROGS (1u << 3)	 /* BPF program statistics arrived */
+#define MODEL_TRACED_IO (1u << 4)	 /* block I/O requests arrived (--io) */
+#define MODEL_TRACED_IO_STACKS (1u << 5) /* ... with the stacks that made them */
 /* MODEL_TRACED_* of the data seen this session. */
 unsigned model__traced(const struct model *m);
 
@@ -508,8 +509,9 @@ struct model_stack_row {
 	const char *pcomm;  /* the process's name (its main thread's comm); NULL = comm */
 	uint32_t kstack_id; /* model__stack ids, 0 = none */
 	uint32_t ustack_id;
-	uint64_t value; /* on-CPU: samples; off-CPU: ns */
-	uint64_t count; /* on-CPU: samples; off-CPU: switches */
+	uint64_t value; /* on-CPU: samples; off-CPU and block I/O: ns */
+	uint64_t count; /* on-CPU: samples; off-CPU: switches; block I/O: requests */
+	uint64_t bytes; /* block I/O: the requests' bytes; else 0 */
 	/* model__oncpu_stacks: the CPU time it stands for, and the samples its own
 	 * sampler took (value and count are samples of the CPU clock's period); else 0. */
 	uint64_t ns, taken;
@@ -565,6 +567,12 @@ static inline uint64_t model_cpu_period_ns(unsigned cpu_hz)
 }
 /* Off-CPU (blocked) time per thread and stacks, most first. Count or -errno. */
 int model__offcpu(struct model *m, enum model_window window, struct model_stack_row **ret);
+/*
+ * Block I/O requests (--io) per thread and the stacks that made them, most
+ * time first: value the time from making to completion, count the
+ * requests, bytes their size. Count or -errno.
+ */
+int model__io_stacks(struct model *m, enum model_window window, struct model_stack_row **ret);
 
 struct model_syscall_stat {
 	int nr;

@@ -270,6 +270,8 @@ bool trace_thread_active(const struct thread *t, enum model_window window);
 
 /* model_io.c: TT_EV_IO_STATS, kept per thread, device and direction. */
 void model_io_ingest(struct model *m, const struct tt_io_stats *io);
+/* model_traced.c: the record's requests by the stacks that made them. */
+void trace_io_stacks_add(struct model *m, const struct tt_io_stats *io);
 void model_io_end_interval(struct model *m);
 size_t model_io_bytes(const struct model *m);
 void model_io_free(struct model *m);

@@ -108,6 +108,7 @@ void model_io_ingest(struct model *m, const struct tt_io_stats *r)
 			e->hist[w][b] += r->hist[b];
 	}
 	m->traced |= MODEL_TRACED_IO;
+	trace_io_stacks_add(m, r);
 }
 
 void model_io_end_interval(struct model *m)

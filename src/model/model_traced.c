@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The model's traced data (see model.h): on-CPU samples and off-CPU time per
- * thread and stack pair, exact syscall figures and run-queue waits per
+ * The model's traced data (see model.h): on-CPU samples, off-CPU time and
+ * block I/O requests (--io: count, time and bytes) per thread and stack pair, exact syscall figures and run-queue waits per
  * thread, and the cost of each BPF program. Kept for three windows (this
  * interval, the last complete one, the session), per thread in arrays:
  * syscalls searched linearly (a thread makes few), stacks through a hash
@@ -19,8 +19,9 @@
 #include "model_internal.h"
 #include "util.h"
 
-/* A stack's last minute: value and count per second (slot = sec % 60). Off-CPU
- * values are in us here (a u32 of ns holds 4 s), saturating. */
+/* A stack's last minute: value and count per second (slot = sec % 60). Values
+ * in ns are in us here (a u32 of ns holds 4 s), bytes in 512-byte sectors (a
+ * block request's unit), saturating. */
 struct trace_ring {
 	uint32_t sec; /* newest second written */
 	uint32_t value[MINUTE_SLOTS];
@@ -56,8 +57,16 @@ struct trace_syscall {
 	uint64_t hist[W_MAX][TT_SYSCALL_HIST_BUCKETS];
 };
 
+/*
+ * The stack sets of a thread (enum trace_set): on-CPU samples, off-CPU
+ * time, and block I/O requests in two sets built in step (the same stack
+ * pairs at the same indices): their time and their bytes, each with the
+ * requests as its count.
+ */
+enum trace_set { SET_ON, SET_OFF, SET_IO_NS, SET_IO_BYTES, SET_MAX };
+
 struct thread_trace {
-	struct trace_stacks on, off; /* on-CPU samples, off-CPU time */
+	struct trace_stacks set[SET_MAX];
 	struct trace_syscall *sc;
 	size_t nr_sc, cap_sc;
 	uint64_t runq_count[W_MAX], runq_ns[W_MAX];
@@ -199,7 +208,7 @@ static void ingest_cpu_sample(struct model *m, const struct tt_cpu_sample *s)
 	struct thread_trace *tr = trace_of(t);
 	/* Version 1 has no labels_hash field: read it only when the version has it. */
 	bool known = s->hdr.version >= 2 && (s->flags & TT_CPU_LABELS);
-	struct trace_stack *ts = stack_get(&tr->on, s->kstack_id, s->ustack_id, known,
+	struct trace_stack *ts = stack_get(&tr->set[SET_ON], s->kstack_id, s->ustack_id, known,
 					   known ? model_labels_of_hash(m, t, s->labels_hash) : 0);
 
 	if (s->flags & TT_CPU_KTHREAD)
@@ -259,7 +268,7 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 		}
 	} else {
 		struct trace_stack *ts =
-			stack_get(&tr->off, o->kstack_id, o->ustack_id, known,
+			stack_get(&tr->set[SET_OFF], o->kstack_id, o->ustack_id, known,
 				  known ? model_labels_of_hash(m, t, o->labels_hash) : 0);
 
 		for (int w = 0; w < W_ACCUM; w++) {
@@ -269,6 +278,32 @@ static void ingest_offcpu(struct model *m, const struct tt_offcpu *o)
 		ring_add(m, ts, o->hdr.time_ns, o->total_ns / NSEC_PER_USEC, o->count);
 	}
 	m->traced |= MODEL_TRACED_OFFCPU;
+}
+
+/*
+ * Block I/O requests by the stacks that made them (version 3 records; the
+ * model_io.c tables take every record). The two sets grow in step, so the
+ * entry of a stack pair has the same index in both.
+ */
+void trace_io_stacks_add(struct model *m, const struct tt_io_stats *r)
+{
+	struct thread_trace *tr;
+	struct trace_stack *ns, *bytes;
+
+	if (r->hdr.version < 3 || (!r->kstack_id && !r->ustack_id))
+		return;
+	tr = trace_of(touch(m, r->pid, r->tid, r->comm, r->hdr.time_ns));
+	ns = stack_get(&tr->set[SET_IO_NS], r->kstack_id, r->ustack_id, false, 0);
+	bytes = stack_get(&tr->set[SET_IO_BYTES], r->kstack_id, r->ustack_id, false, 0);
+	for (int w = 0; w < W_ACCUM; w++) {
+		ns->value[w] += r->total_ns;
+		ns->count[w] += r->count;
+		bytes->value[w] += r->bytes;
+		bytes->count[w] += r->count;
+	}
+	ring_add(m, ns, r->hdr.time_ns, r->total_ns / NSEC_PER_USEC, r->count);
+	ring_add(m, bytes, r->hdr.time_ns, r->bytes >> 9, r->count);
+	m->traced |= MODEL_TRACED_IO_STACKS;
 }
 
 /*
@@ -372,11 +407,14 @@ static size_t index_bytes(const struct trace_stacks *st)
 
 size_t trace_thread_bytes(const struct thread_trace *tr)
 {
+	size_t n;
+
 	if (!tr)
 		return 0;
-	return sizeof(*tr) + (tr->on.cap + tr->off.cap) * sizeof(struct trace_stack) +
-	       index_bytes(&tr->on) + index_bytes(&tr->off) +
-	       tr->cap_sc * sizeof(struct trace_syscall);
+	n = sizeof(*tr) + tr->cap_sc * sizeof(struct trace_syscall);
+	for (int k = 0; k < SET_MAX; k++)
+		n += tr->set[k].cap * sizeof(struct trace_stack) + index_bytes(&tr->set[k]);
+	return n;
 }
 
 void trace_thread_stacks(const struct thread_trace *tr, void (*fn)(void *arg, uint32_t stack_id),
@@ -384,13 +422,12 @@ void trace_thread_stacks(const struct thread_trace *tr, void (*fn)(void *arg, ui
 {
 	if (!tr)
 		return;
-	for (size_t i = 0; i < tr->on.nr; i++) {
-		fn(arg, tr->on.arr[i].kstack_id);
-		fn(arg, tr->on.arr[i].ustack_id);
-	}
-	for (size_t i = 0; i < tr->off.nr; i++) {
-		fn(arg, tr->off.arr[i].kstack_id);
-		fn(arg, tr->off.arr[i].ustack_id);
+	/* SET_IO_BYTES holds the stack pairs of SET_IO_NS. */
+	for (int k = 0; k < SET_IO_BYTES; k++) {
+		for (size_t i = 0; i < tr->set[k].nr; i++) {
+			fn(arg, tr->set[k].arr[i].kstack_id);
+			fn(arg, tr->set[k].arr[i].ustack_id);
+		}
 	}
 }
 
@@ -398,14 +435,12 @@ void trace_thread_free(struct thread_trace *tr)
 {
 	if (!tr)
 		return;
-	for (size_t i = 0; i < tr->on.nr; i++)
-		free(tr->on.arr[i].ring);
-	for (size_t i = 0; i < tr->off.nr; i++)
-		free(tr->off.arr[i].ring);
-	free(tr->on.arr);
-	free(tr->off.arr);
-	u64map__free(tr->on.index);
-	u64map__free(tr->off.index);
+	for (int k = 0; k < SET_MAX; k++) {
+		for (size_t i = 0; i < tr->set[k].nr; i++)
+			free(tr->set[k].arr[i].ring);
+		free(tr->set[k].arr);
+		u64map__free(tr->set[k].index);
+	}
 	free(tr->sc);
 	free(tr);
 }
@@ -431,8 +466,8 @@ void trace_end_interval(struct model *m, struct thread *t)
 
 	if (!tr)
 		return;
-	end_stacks(tr->on.arr, tr->on.nr, model_sec(m, m->now_ns));
-	end_stacks(tr->off.arr, tr->off.nr, model_sec(m, m->now_ns));
+	for (int k = 0; k < SET_MAX; k++)
+		end_stacks(tr->set[k].arr, tr->set[k].nr, model_sec(m, m->now_ns));
 	for (size_t i = 0; i < tr->nr_sc; i++) {
 		tr->sc[i].count[W_LAST] = tr->sc[i].count[W_INTERVAL];
 		tr->sc[i].total_ns[W_LAST] = tr->sc[i].total_ns[W_INTERVAL];
@@ -480,12 +515,10 @@ bool trace_thread_active(const struct thread *t, enum model_window window)
 	for (size_t i = 0; i < tr->nr_sc; i++)
 		if (tr->sc[i].count[w])
 			return true;
-	for (size_t i = 0; i < tr->on.nr; i++)
-		if (tr->on.arr[i].count[w])
-			return true;
-	for (size_t i = 0; i < tr->off.nr; i++)
-		if (tr->off.arr[i].count[w] || tr->off.arr[i].value[w])
-			return true;
+	for (int k = 0; k < SET_IO_BYTES; k++)
+		for (size_t i = 0; i < tr->set[k].nr; i++)
+			if (tr->set[k].arr[i].count[w] || tr->set[k].arr[i].value[w])
+				return true;
 	return false;
 }
 
@@ -509,8 +542,8 @@ static int cmp_stack_rows(const void *a, const void *b)
 	return (x->labels_id > y->labels_id) - (x->labels_id < y->labels_id);
 }
 
-/* The value and count of ts in window w, or in the minute (w < 0) from its ring. */
-static void stack_in(const struct trace_stack *ts, int w, bool offcpu, uint32_t now_sec,
+/* The value and count of ts of set k in window w, or in the minute (w < 0) from its ring. */
+static void stack_in(const struct trace_stack *ts, int w, enum trace_set k, uint32_t now_sec,
 		     uint64_t *value, uint64_t *count)
 {
 	if (w >= 0) {
@@ -523,11 +556,14 @@ static void stack_in(const struct trace_stack *ts, int w, bool offcpu, uint32_t 
 		return;
 	*value = ring_sum_u32(ts->ring->value, ts->ring->sec, now_sec);
 	*count = ring_sum_u32(ts->ring->count, ts->ring->sec, now_sec);
-	if (offcpu)
+	if (k == SET_OFF || k == SET_IO_NS)
 		*value *= NSEC_PER_USEC;
+	else if (k == SET_IO_BYTES)
+		*value <<= 9;
 }
 
-static int stack_rows(struct model *m, enum model_window window, bool offcpu,
+/* The rows of set k (SET_IO_NS: with the bytes of SET_IO_BYTES), most first. */
+static int stack_rows(struct model *m, enum model_window window, enum trace_set k,
 		      struct model_stack_row **ret)
 {
 	int w = trace_window_index(window);
@@ -540,31 +576,34 @@ static int stack_rows(struct model *m, enum model_window window, bool offcpu,
 	if (w < 0 && window != WIN_MINUTE)
 		return w;
 	while (model_thread_next(m, &pos, &t)) {
-		struct trace_stack *arr;
-		size_t n;
+		const struct trace_stacks *st, *bst;
 
 		if (!t->trace)
 			continue;
-		arr = offcpu ? t->trace->off.arr : t->trace->on.arr;
-		n = offcpu ? t->trace->off.nr : t->trace->on.nr;
-		for (size_t i = 0; i < n; i++) {
-			uint64_t value, count;
+		st = &t->trace->set[k];
+		bst = &t->trace->set[SET_IO_BYTES];
+		for (size_t i = 0; i < st->nr; i++) {
+			const struct trace_stack *ts = &st->arr[i];
+			uint64_t value, count, bytes = 0, unused;
 
-			stack_in(&arr[i], w, offcpu, now_sec, &value, &count);
+			stack_in(ts, w, k, now_sec, &value, &count);
 			if (!count && !value)
 				continue;
+			if (k == SET_IO_NS && i < bst->nr)
+				stack_in(&bst->arr[i], w, SET_IO_BYTES, now_sec, &bytes, &unused);
 			xgrow((void **)&rows, &cap, nr + 1, sizeof(*rows));
 			rows[nr++] = (struct model_stack_row){
 				.pid = t->pid,
 				.tid = t->tid,
 				.comm = t->comm,
 				.pcomm = model_process_comm(m, t),
-				.kstack_id = arr[i].kstack_id,
-				.ustack_id = arr[i].ustack_id,
+				.kstack_id = ts->kstack_id,
+				.ustack_id = ts->ustack_id,
 				.value = value,
 				.count = count,
-				.labels_id = arr[i].labels_id,
-				.labels_known = arr[i].labels_known,
+				.bytes = bytes,
+				.labels_id = ts->labels_id,
+				.labels_known = ts->labels_known,
 			};
 		}
 	}
@@ -581,8 +620,8 @@ void trace_oncpu_labels(const struct thread *t, enum model_window window,
 
 	if (!t->trace || w < 0)
 		return;
-	for (size_t i = 0; i < t->trace->on.nr; i++) {
-		const struct trace_stack *ts = &t->trace->on.arr[i];
+	for (size_t i = 0; i < t->trace->set[SET_ON].nr; i++) {
+		const struct trace_stack *ts = &t->trace->set[SET_ON].arr[i];
 
 		if (ts->labels_known && ts->count[w])
 			add(arg, ts->labels_id, ts->count[w]);
@@ -597,26 +636,32 @@ bool trace_oncpu_each(const struct model *m, const struct thread *t, enum model_
 
 	if (!(m->traced & MODEL_TRACED_ONCPU) || (w < 0 && window != WIN_MINUTE))
 		return false;
-	for (size_t i = 0; t->trace && i < t->trace->on.nr; i++) {
+	for (size_t i = 0; t->trace && i < t->trace->set[SET_ON].nr; i++) {
+		const struct trace_stack *ts = &t->trace->set[SET_ON].arr[i];
 		uint64_t value, count;
 
-		stack_in(&t->trace->on.arr[i], w, false, model_sec(m, m->now_ns), &value, &count);
+		stack_in(ts, w, SET_ON, model_sec(m, m->now_ns), &value, &count);
 		if (!count)
 			continue;
 		any = true;
-		add(arg, t->trace->on.arr[i].ustack_id, count);
+		add(arg, ts->ustack_id, count);
 	}
 	return any;
 }
 
 int model__oncpu(struct model *m, enum model_window window, struct model_stack_row **ret)
 {
-	return stack_rows(m, window, false, ret);
+	return stack_rows(m, window, SET_ON, ret);
 }
 
 int model__offcpu(struct model *m, enum model_window window, struct model_stack_row **ret)
 {
-	return stack_rows(m, window, true, ret);
+	return stack_rows(m, window, SET_OFF, ret);
+}
+
+int model__io_stacks(struct model *m, enum model_window window, struct model_stack_row **ret)
+{
+	return stack_rows(m, window, SET_IO_NS, ret);
 }
 
 static int cmp_syscall_stats(const void *a, const void *b)

@@ -16,7 +16,7 @@
 #include "u64map.h"
 #include "util.h"
 
-static const char *const kind_names[PROFILE_KIND_MAX] = {"threads", "oncpu", "offcpu"};
+static const char *const kind_names[PROFILE_KIND_MAX] = {"threads", "oncpu", "offcpu", "io"};
 
 const char *profile_kind_name(enum profile_kind kind)
 {
@@ -313,7 +313,10 @@ static void add_row(struct builder *b, enum profile_kind kind, const struct mode
 		    uint64_t ns, uint64_t taken)
 {
 	bool oncpu = kind == PROFILE_ONCPU;
-	unsigned states = oncpu ? 1u << TT_ST_R : (1u << TT_ST_S) | (1u << TT_ST_D);
+	/* A request is made running and waited for in D (or S, for an asynchronous one). */
+	unsigned states = oncpu		       ? 1u << TT_ST_R
+			  : kind == PROFILE_IO ? (1u << TT_ST_R) | (1u << TT_ST_S) | (1u << TT_ST_D)
+					       : (1u << TT_ST_S) | (1u << TT_ST_D);
 	const char *pcomm = process_name(b, r->pid);
 	struct profile_sample s = {
 		.kind = kind,
@@ -328,6 +331,7 @@ static void add_row(struct builder *b, enum profile_kind kind, const struct mode
 		.count = r->count,
 		.taken = taken,
 		.ns = ns,
+		.bytes = r->bytes,
 	};
 
 	if (keep_traced(b->m, b->o->filter, r, states))
@@ -367,6 +371,21 @@ static void add_offcpu(struct builder *b)
 	nr = model__offcpu(b->m, b->o->window, &rows);
 	for (int i = 0; i < nr; i++)
 		add_row(b, PROFILE_OFFCPU, &rows[i], rows[i].value, rows[i].count);
+	free(rows);
+}
+
+/* Block I/O requests by the stacks that made them, when the source traced them (--io, BPF). */
+static void add_io(struct builder *b)
+{
+	struct model_stack_row *rows = NULL;
+	int nr;
+
+	if (!(model__traced(b->m) & MODEL_TRACED_IO_STACKS))
+		return;
+	b->p->kinds |= 1u << PROFILE_IO;
+	nr = model__io_stacks(b->m, b->o->window, &rows);
+	for (int i = 0; i < nr; i++)
+		add_row(b, PROFILE_IO, &rows[i], rows[i].value, rows[i].count);
 	free(rows);
 }
 
@@ -414,6 +433,7 @@ struct profile *profile__build(struct model *m, const struct profile_opts *o)
 	add_thread_samples(&b);
 	add_oncpu(&b);
 	add_offcpu(&b);
+	add_io(&b);
 	if (p->nr_samples)
 		qsort(p->samples, p->nr_samples, sizeof(*p->samples), cmp_samples);
 	profile_add_timed(m, p, o->window, b.lj_tids);

@@ -6,7 +6,8 @@
  *
  * Kinds of samples: "threads" (the thread sampler: every thread at every
  * tick, whatever its state, with the kernel stack of sleepers), "oncpu"
- * (the CPU-clock sampler) and "offcpu" (exact blocked time, --offcpu).
+ * (the CPU-clock sampler), "offcpu" (exact blocked time, --offcpu) and "io"
+ * (block I/O requests by the stacks that made them, --io).
  * LuaJIT threads' on-CPU samples are their sysprof samples, with Lua frames
  * stitched into the C stack (model__luajit_stacks), instead of the CPU-clock
  * sampler's.
@@ -25,10 +26,11 @@ enum profile_kind {
 	PROFILE_THREADS = 0,
 	PROFILE_ONCPU,
 	PROFILE_OFFCPU,
+	PROFILE_IO,
 	PROFILE_KIND_MAX,
 };
 
-/* "threads", "oncpu", "offcpu". */
+/* "threads", "oncpu", "offcpu", "io". */
 const char *profile_kind_name(enum profile_kind kind);
 
 #define PROFILE_FRAME_KERNEL (1u << 0) /* a kernel function */
@@ -74,13 +76,15 @@ struct profile_sample {
 	const uint32_t *frames; /* indices into profile.frames, root first, at least one */
 	uint32_t nr_frames;
 	/*
-	 * Samples (threads), or context switches (offcpu); on-CPU, samples of
+	 * Samples (threads), context switches (offcpu) or requests (io); on-CPU, samples of
 	 * the CPU clock's period (cpu_period_ns): a LuaJIT sample weighs its
 	 * interval, so its stack counts model__period_samples(ns) of them.
 	 */
 	uint64_t count;
 	uint64_t taken; /* samples as its own sampler took them (a LuaJIT stack: sysprof's) */
-	uint64_t ns;	/* the time it stands for: samples x their period, or off-CPU time */
+	uint64_t ns;	/* the time it stands for: samples x their period, off-CPU time, or
+			 * the requests' time from making to completion (io) */
+	uint64_t bytes; /* io: the requests' bytes; else 0 */
 	uint32_t kstack_id, ustack_id; /* the model's stacks it was made of (0 = none) */
 };
 
@@ -129,6 +133,16 @@ struct profile_opts {
 	const struct frame_namer *namer;   /* NULL = addresses */
 	unsigned cpu_hz;		   /* on-CPU sampling rate (weight of a sample); 0 = 99 */
 };
+
+/*
+ * What one-number renderings (folded stacks, flame graphs, hot functions)
+ * weigh a sample by: the time of measured kinds (offcpu, io), the count of
+ * sampled ones.
+ */
+static inline uint64_t profile_sample_weight(const struct profile_sample *s)
+{
+	return s->kind == PROFILE_OFFCPU || s->kind == PROFILE_IO ? s->ns : s->count;
+}
 
 /* Builds the profile of m as o says. Never NULL (allocation aborts). */
 struct profile *profile__build(struct model *m, const struct profile_opts *o);

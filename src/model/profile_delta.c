@@ -19,7 +19,7 @@
 /* What is left of the earlier profile's samples of one identity. */
 struct remaining {
 	const struct profile_sample *s;
-	uint64_t count, taken, ns;
+	uint64_t count, taken, ns, bytes;
 };
 
 static uint64_t hash_str(uint64_t h, const char *s)
@@ -88,6 +88,7 @@ static struct u64map *index_before(const struct profile *before, unsigned keep)
 		r->count += s->count;
 		r->taken += s->taken;
 		r->ns += s->ns;
+		r->bytes += s->bytes;
 	}
 	return idx;
 }
@@ -133,6 +134,7 @@ void profile__subtract(struct profile *p, const struct profile *before, unsigned
 			s.count -= take(&r->count, s.count);
 			s.taken -= take(&r->taken, s.taken);
 			s.ns -= take(&r->ns, s.ns);
+			s.bytes -= take(&r->bytes, s.bytes);
 		}
 		if (!(keep & (1u << s.kind)) || (!s.count && !s.ns)) {
 			free((void *)s.frames);

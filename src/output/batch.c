@@ -92,7 +92,8 @@ static void print_json_thread(struct model *m, struct json *j, const struct mode
 }
 
 /*
- * "oncpu" (samples) or "offcpu" (ns): one entry per thread and stack, from
+ * "oncpu" (samples), "offcpu" (ns) or "io_stacks" (block I/O requests: ns,
+ * requests, bytes): one entry per thread and stack, from
  * the same profile every export renders (profile.h), so the frames are the
  * exports' frames: inlined functions, LuaJIT threads' stitched stacks, the
  * tracer's frames cut. Frames root first, marked as in folded stacks
@@ -104,7 +105,7 @@ static void print_json_stacks(struct model *m, struct json *j, const struct prof
 	bool offcpu = kind == PROFILE_OFFCPU;
 	char buf[1024];
 
-	json_begin_array(j, offcpu ? "offcpu" : "oncpu");
+	json_begin_array(j, offcpu ? "offcpu" : kind == PROFILE_IO ? "io_stacks" : "oncpu");
 	for (size_t i = 0; i < p->nr_samples; i++) {
 		const struct profile_sample *s = &p->samples[i];
 
@@ -129,6 +130,10 @@ static void print_json_stacks(struct model *m, struct json *j, const struct prof
 		if (offcpu) {
 			json_u64(j, "ns", s->ns);
 			json_u64(j, "switches", s->count);
+		} else if (kind == PROFILE_IO) {
+			json_u64(j, "ns", s->ns);
+			json_u64(j, "requests", s->count);
+			json_u64(j, "bytes", s->bytes);
 		} else {
 			json_u64(j, "samples", s->count);
 		}
@@ -242,6 +247,8 @@ static int print_json(struct model *m, const struct batch_info *info,
 		print_json_bpf_stats(m, &j);
 	if (model__traced(m) & MODEL_TRACED_IO)
 		json_io(&j, m, WIN_INTERVAL, res->window_s);
+	if (model__traced(m) & MODEL_TRACED_IO_STACKS)
+		print_json_stacks(m, &j, p, PROFILE_IO);
 	if (model__label_name(m, 0))
 		print_json_label_groups(m, &j);
 	batch_luajit_json(&j, m);

@@ -66,7 +66,7 @@ int export_folded(const struct export_ctx *x, FILE *f)
 			continue;
 		export_walk_frames(x, s, put_frame, &b);
 		xgrow((void **)&lines, &cap, nr + 1, sizeof(*lines));
-		lines[nr++] = (struct line){b.s, s->kind == PROFILE_OFFCPU ? s->ns : s->count};
+		lines[nr++] = (struct line){b.s, profile_sample_weight(s)};
 	}
 	if (nr)
 		qsort(lines, nr, sizeof(*lines), cmp_lines);

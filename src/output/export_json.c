@@ -176,7 +176,10 @@ static void write_profile(const struct export_ctx *x, struct json *j, enum profi
 	char name[32];
 
 	json_begin_object(j, profile_kind_name(kind));
-	json_string(j, "count_unit", kind == PROFILE_OFFCPU ? "switches" : "samples");
+	json_string(j, "count_unit",
+		    kind == PROFILE_OFFCPU ? "switches"
+		    : kind == PROFILE_IO   ? "requests"
+					   : "samples");
 	json_u64(j, "total_count", p->total_count[kind]);
 	json_u64(j, "total_ns", p->total_ns[kind]);
 	json_begin_array(j, "samples");
@@ -212,6 +215,8 @@ static void write_profile(const struct export_ctx *x, struct json *j, enum profi
 		json_end_array(j);
 		json_u64(j, "count", s->count);
 		json_u64(j, "ns", s->ns);
+		if (kind == PROFILE_IO)
+			json_u64(j, "bytes", s->bytes);
 		json_end_object(j);
 	}
 	json_end_array(j);

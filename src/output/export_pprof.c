@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * pprof export (proto/profile.proto, gzipped): one sample type pair per
- * kind of samples in the profile (thread samples and time, on-CPU samples
- * and CPU time, off-CPU time and switches), labels pid, tid, comm, process,
+ * pprof export (proto/profile.proto, gzipped): sample types per kind of
+ * samples in the profile (thread samples and time, on-CPU samples and CPU
+ * time, off-CPU switches and time, block I/O requests, time and bytes by
+ * the stacks that made them), labels pid, tid, comm, process,
  * state and syscall on every sample (and container, the cgroup's name,
  * when known), one location and function per frame,
  * one mapping per module (kernel frames in "[kernel]"), leaf first. A frame
@@ -26,11 +27,18 @@
 
 #define NR_LABELS (7 + TT_LABEL_SLOTS)
 
-/* The two values each kind of samples adds: type and unit names. */
-static const char *const value_names[PROFILE_KIND_MAX][2][2] = {
+/*
+ * The values each kind of samples adds, type and unit names: its count, its
+ * time (the kind's default) and, for block I/O, bytes.
+ */
+#define MAX_VALUES 3
+static const char *const value_names[PROFILE_KIND_MAX][MAX_VALUES][2] = {
 	[PROFILE_THREADS] = {{"thread_samples", "count"}, {"thread_time", "nanoseconds"}},
 	[PROFILE_ONCPU] = {{"samples", "count"}, {"cpu", "nanoseconds"}},
 	[PROFILE_OFFCPU] = {{"offcpu_switches", "count"}, {"offcpu", "nanoseconds"}},
+	[PROFILE_IO] = {{"io_requests", "count"},
+			{"io_time", "nanoseconds"},
+			{"io_bytes", "bytes"}},
 };
 
 struct pprof {
@@ -296,6 +304,8 @@ static void build_samples(struct pprof *pp, const struct model *m, const struct 
 		ps->n_location_id = (size_t)(&pp->location_ids[li] - ps->location_id);
 		v[pp->value_of_kind[s->kind]] = (int64_t)s->count;
 		v[pp->value_of_kind[s->kind] + 1] = (int64_t)s->ns;
+		if (s->kind == PROFILE_IO)
+			v[pp->value_of_kind[s->kind] + 2] = (int64_t)s->bytes;
 		ps->value = v;
 		ps->n_value = nr_values;
 		label(pp, &l[nl++], "pid", NULL, s->pid);
@@ -372,13 +382,13 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 	int err;
 
 	tt__pprof__profile__init(prof);
-	pp.types = xcalloc(2 * PROFILE_KIND_MAX, sizeof(*pp.types));
+	pp.types = xcalloc(MAX_VALUES * PROFILE_KIND_MAX, sizeof(*pp.types));
 	for (int k = 0; k < PROFILE_KIND_MAX; k++) {
 		pp.value_of_kind[k] = -1;
 		if (!(p->kinds & (1u << k)))
 			continue;
 		pp.value_of_kind[k] = (int)nr_values;
-		for (int v = 0; v < 2; v++) {
+		for (int v = 0; v < MAX_VALUES && value_names[k][v][0]; v++) {
 			tt__pprof__value_type__init(&pp.types[nr_values]);
 			pp.types[nr_values].type = str(&pp, value_names[k][v][0]);
 			pp.types[nr_values].unit = str(&pp, value_names[k][v][1]);
@@ -413,7 +423,7 @@ int export_pprof(const struct export_ctx *x, FILE *f)
 	else if (x->kind == PROFILE_THREADS)
 		prof->period = (int64_t)p->weight_us * 1000;
 	else
-		prof->period = 1; /* off-CPU time is measured, not sampled */
+		prof->period = 1; /* off-CPU and I/O time is measured, not sampled */
 	prof->default_sample_type = pp.types[pp.value_of_kind[x->kind] + 1].type;
 	prof->duration_nanos = (int64_t)p->duration_ns;
 	prof->time_nanos = (int64_t)(x->realtime_ns - p->duration_ns);

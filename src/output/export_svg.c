@@ -185,7 +185,7 @@ static void details(const struct layout *l, const struct node *n, char *buf, siz
 {
 	double pct = l->total > 0 ? 100.0 * n->weight / l->total : 0;
 
-	if (l->x->kind == PROFILE_OFFCPU)
+	if (l->x->kind == PROFILE_OFFCPU || l->x->kind == PROFILE_IO)
 		snprintf(buf, len, " (%.3f ms, %.2f%%)", (double)n->value / 1e6, pct);
 	else
 		snprintf(buf, len, " (%" PRIu64 " sample%s, %.2f%%)", n->value,
@@ -242,6 +242,7 @@ static const char *const kind_titles[PROFILE_KIND_MAX] = {
 	[PROFILE_THREADS] = "thread samples (all states)",
 	[PROFILE_ONCPU] = "on-CPU samples",
 	[PROFILE_OFFCPU] = "off-CPU time",
+	[PROFILE_IO] = "block I/O time (made to completed, by the stacks that made the requests)",
 };
 
 int export_svg(const struct export_ctx *x, FILE *f)
@@ -257,7 +258,7 @@ int export_svg(const struct export_ctx *x, FILE *f)
 		if (s->kind != x->kind)
 			continue;
 		t.cur = 0;
-		t.value = s->kind == PROFILE_OFFCPU ? s->ns : s->count;
+		t.value = profile_sample_weight(s);
 		t.weight = s->kind == PROFILE_ONCPU && x->p->cpu_period_ns
 				   ? (double)s->ns / (double)x->p->cpu_period_ns
 				   : (double)t.value;

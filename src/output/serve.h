@@ -3,7 +3,7 @@
  * --serve: threadtop as a node agent that fleet engines pull from. A small
  * read-only HTTP/1.1 server in the event loop (non-blocking, bounded in
  * connections, request size and time) serving /metrics (Prometheus text),
- * /debug/pprof/profile, /offcpu and /threads?seconds=N (gzipped pprof, as
+ * /debug/pprof/profile, /offcpu, /io and /threads?seconds=N (gzipped pprof, as
  * --export writes it, of the next N seconds), and /api/v1/snapshot (the JSON
  * report of the last interval). Every figure comes from the model's queries
  * and the exporters, so what is served is what batch output and --export
@@ -29,6 +29,7 @@ struct serve_opts {
 	unsigned top;		/* --serve-top: rows named per family; the rest is "other" */
 	double max_seconds;	/* the longest ?seconds= (the model's retention) */
 	bool offcpu;		/* --offcpu: /debug/pprof/offcpu has data */
+	bool io;		/* --io: /debug/pprof/io has data */
 	unsigned cpu_hz;	/* on-CPU sampling; 0: /debug/pprof/profile has none */
 };
 

@@ -25,6 +25,7 @@ static const char index_text[] =
 	"                                  USE metrics, verdict, drops, threadtop's cost\n"
 	"/debug/pprof/profile?seconds=N    on-CPU profile of the next N seconds (pprof)\n"
 	"/debug/pprof/offcpu?seconds=N     off-CPU time (with --offcpu)\n"
+	"/debug/pprof/io?seconds=N         block I/O requests by stack (with --io)\n"
 	"/debug/pprof/threads?seconds=N    thread samples by state, wall time\n"
 	"                                  filters: pid=PID comm=SUBSTRING cgroup=ID\n"
 	"/api/v1/snapshot                  the JSON report of the last interval\n";
@@ -256,6 +257,11 @@ void serve_route(struct serve *s, struct conn *c, const struct http_request *r, 
 			serve_error(s, c, 404, "off-CPU profiles need threadtop --offcpu");
 		else
 			start_profile(s, c, r->query, PROFILE_OFFCPU, now_ns);
+	} else if (!strcmp(r->path, "/debug/pprof/io")) {
+		if (!s->o.io)
+			serve_error(s, c, 404, "block I/O profiles need threadtop --io");
+		else
+			start_profile(s, c, r->query, PROFILE_IO, now_ns);
 	} else if (!strcmp(r->path, "/debug/pprof/threads")) {
 		start_profile(s, c, r->query, PROFILE_THREADS, now_ns);
 	} else if (!strcmp(r->path, "/") || !strcmp(r->path, "/debug/pprof/")) {

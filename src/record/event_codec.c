@@ -40,7 +40,7 @@ _Static_assert(sizeof(struct tt_syscall_stats) == 48 + 4 * TT_SYSCALL_HIST_BUCKE
 	       "tt_syscall_stats layout");
 _Static_assert(sizeof(struct tt_offcpu) == 72, "tt_offcpu layout");
 _Static_assert(sizeof(struct tt_io_stats) ==
-		       80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
+		       88 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
 	       "tt_io_stats layout");
 _Static_assert(sizeof(struct tt_io_wait) == 56 + TT_IO_DISK_LEN, "tt_io_wait layout");
 _Static_assert(sizeof(struct tt_prog_stats) == 56, "tt_prog_stats layout");
@@ -155,7 +155,8 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				"44444444"
 				"44444444"
 				"44444444"
-				"ccc",
+				"ccc"
+				"44",
 			    TAIL_IO},
 	[TT_EV_IO_WAIT] = {"io_wait", TT_IO_WAIT_VERSION, sizeof(struct tt_io_wait),
 			   HDR "444444"
@@ -213,6 +214,27 @@ static const struct {
 	  TAIL_NONE}},
 	/* Version 1: no asked_us, target_us, missed (the model reads the weights it took). */
 	{TT_EV_TICK, {"tick", 1, 32, HDR "448", TAIL_NONE}},
+	/* Versions 1 and 2 (1 reserved io_worker): no stacks. */
+	{TT_EV_IO_STATS,
+	 {"io_stats", 1, 80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
+	  HDR "444444"
+	      "88888"
+	      "44444444"
+	      "44444444"
+	      "44444444"
+	      "44444444"
+	      "ccc",
+	  TAIL_IO}},
+	{TT_EV_IO_STATS,
+	 {"io_stats", 2, 80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
+	  HDR "444444"
+	      "88888"
+	      "44444444"
+	      "44444444"
+	      "44444444"
+	      "44444444"
+	      "ccc",
+	  TAIL_IO}},
 };
 
 const char *tt_event_type_name(unsigned type)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The block I/O tracer's interval sums (--io, bpf/io.bpf.c): the kernel's
- * ever-growing sums per thread, device and direction become TT_EV_IO_STATS
+ * ever-growing sums per thread, device, direction and the stacks that made
+ * the requests become TT_EV_IO_STATS
  * records of the interval's differences (bpf_drain.c), each naming its
  * device as /sys/dev/block/MAJ:MIN/uevent does (DEVNAME), so that a replay
  * elsewhere names it the same.
@@ -95,6 +96,9 @@ static bool io_delta(void *ctx, const void *k, const void *v, const void *p, uin
 	rec.queue_ns = val->queue_ns - prev->queue_ns;
 	rec.errors = val->errors - prev->errors;
 	rec.io_worker = (__u32)(val->worker - prev->worker);
+	rec.kstack_id = key->kstack_id;
+	/* A path whose user stack copy was unwound takes that stack (bpf_unwind.c). */
+	rec.ustack_id = bpf_unwind__site_stack(bs, key->site, key->ustack_id);
 	for (int i = 0; i < TT_IO_HIST_BUCKETS; i++)
 		rec.hist[i] = val->hist[i] - prev->hist[i];
 	memcpy(rec.comm, val->comm, TT_COMM_LEN);

@@ -661,6 +661,10 @@ static void load_io(struct bpf_source *bs)
 	}
 	CONFIGURE(bs->io, bs, 0);
 	bpf_map__set_max_entries(bs->io->maps.tt_io_stats, TRACE_MAP_MAX);
+	bs->io->rodata->tt_unwind_mode = bs->opts.unwind;
+	bs->io->rodata->tt_stack_bytes = bs->opts.stack_bytes;
+	bpf_map__set_max_entries(bs->io->maps.tt_io_copy_bufs,
+				 bs->opts.unwind == TT_UNWIND_FP ? 1 : (__u32)bs->nr_cpus);
 	/* block_io_start (6.5+) names who made a request; without it, who issued it. */
 	bs->io->rodata->tt_io_made = kernel_has_tracepoint("block_io_start");
 	bpf_program__set_autoload(bs->io->progs.io_start, bs->io->rodata->tt_io_made);

@@ -20,6 +20,7 @@
 #include "unwind_dwarf.h"
 #include "util.h"
 
+#include "io.skel.h"
 #include "offcpu.skel.h"
 #include "oncpu.skel.h"
 #include "threads.skel.h"
@@ -227,6 +228,8 @@ static void pace_copies(struct bpf_source *bs, uint64_t now)
 		bs->oncpu->bss->tt_copies_paused = pause;
 	if (bs->offcpu)
 		bs->offcpu->bss->tt_copies_paused = pause;
+	if (bs->io)
+		bs->io->bss->tt_copies_paused = pause;
 }
 
 /* One line on how DWARF unwinding went, for the log. */

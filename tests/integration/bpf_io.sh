@@ -8,7 +8,11 @@
 # counts its reads within 2% (requests, bytes = requests x 4096) and their
 # mean latency within 20% of what the workload measured; io.devices[] names
 # the device as /sys does; a recording of the same run (-w) replays (-r) the
-# same io figures, interval by interval.
+# same io figures, interval by interval. The exports have the requests by the
+# stacks that made them: pprof's io_requests, io_time and io_bytes, folded
+# stacks' io file and batch JSON's io_stacks hold the same requests, bytes
+# and time as io.threads[], on stacks through pread(2) down to the block
+# layer, with the tracer's own frames cut; the replay exports the same.
 . "$(dirname "$0")/bpf_common.bash"
 . "$(dirname "$0")/lib/loop_dev.bash"
 loop_dev_setup "$TMPD"
@@ -28,7 +32,8 @@ wait_until "direct_reads did not start" grep -q '^ready$' "$out"
 
 live=$TMPD/live.json
 "$TT_BIN" -b --format json -d 0.5 -n 100000 --source bpf --cpu-hz 0 --io -p "$wl" \
-	-w "$TMPD/rec.ttr" --log "$TMPD/log" >"$live" 2>"$TMPD/err" &
+	-w "$TMPD/rec.ttr" --log "$TMPD/log" --export "$TMPD/live.pb.gz" \
+	--export "$TMPD/live.folded" >"$live" 2>"$TMPD/err" &
 tt=$!
 WL_PIDS+=("$tt")
 # Two intervals printed: the tracer's baseline (what it summed while starting) is behind.
@@ -103,3 +108,37 @@ diff <(per_interval "$live") <(per_interval "$TMPD/replay.json") >"$TMPD/diff" |
 read -r r_requests _ < <(figures "$TMPD/replay.json")
 ((r_requests == requests)) || fail "the replay counts $r_requests requests, the live run $requests"
 echo "replay: the same $requests requests in $(per_interval "$live" | wc -l) intervals"
+
+# The requests by stack: pprof (decoded by npm pprof-format), the folded
+# export and batch JSON hold what io.threads[] counts.
+[ -s "$TMPD/live.io.folded" ] || fail "no io folded export: $(cat "$TMPD/err")"
+folded_ns=$(awk '{ s += $NF } END { print s + 0 }' "$TMPD/live.io.folded")
+((folded_ns == ns)) || fail "the io folded export holds $folded_ns ns, io.threads[] $ns"
+grep -q 'bpf_prog_\|bpf_trace_run\|__traceiter_\|__bpf_trace_' "$TMPD/live.io.folded" &&
+	fail "the io stacks keep the tracer's frames: $(head -n 1 "$TMPD/live.io.folded")"
+# Every stack goes from pread(2) in the workload down to the block layer.
+if grep -v 'pread.*submit_bio' "$TMPD/live.io.folded" | grep .; then
+	fail "an io stack does not go from pread to submit_bio"
+fi
+read -r j_req j_bytes j_ns < <(jq -rs --argjson tid "$wl" '[.[].io_stacks[]?
+	| select(.tid == $tid)] | [(map(.requests) | add // 0), (map(.bytes) | add // 0),
+	(map(.ns) | add // 0)] | @tsv' "$live")
+((j_req == requests && j_bytes == bytes && j_ns == ns)) ||
+	fail "batch JSON io_stacks: $j_req requests, $j_bytes bytes, $j_ns ns; io.threads[] $requests, $bytes, $ns"
+. "$(dirname "$0")/lib/pprof_format.bash"
+need_pprof_format
+pprof_io() {
+	NODE_PATH=$PPROF_NODE_PATH node "$TT_SRC/tests/integration/lib/pprof_summary.js" "$1" |
+		jq -r '[.totals["io_requests/count"], .totals["io_bytes/bytes"],
+			.totals["io_time/nanoseconds"]] | @tsv'
+}
+read -r p_req p_bytes p_ns < <(pprof_io "$TMPD/live.pb.gz")
+((p_req == requests && p_bytes == bytes && p_ns == ns)) ||
+	fail "pprof: $p_req requests, $p_bytes bytes, $p_ns ns; io.threads[] $requests, $bytes, $ns"
+"$TT_BIN" -r "$TMPD/rec.ttr" -b --format json --export "$TMPD/replay.pb.gz" >/dev/null \
+	2>"$TMPD/err" || fail "the replay's export failed: $(cat "$TMPD/err")"
+read -r r_req r_bytes r_ns < <(pprof_io "$TMPD/replay.pb.gz")
+((r_req == requests && r_bytes == bytes && r_ns == ns)) ||
+	fail "the replay's pprof: $r_req requests, $r_bytes bytes, $r_ns ns; live $requests, $bytes, $ns"
+echo "by stack: the same $requests requests, $bytes bytes and $ns ns in pprof, folded," \
+	"batch JSON and the replay's pprof ($(wc -l <"$TMPD/live.io.folded") stacks)"

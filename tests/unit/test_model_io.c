@@ -5,7 +5,9 @@
  * the bound on entries (threads past it go to one "(other)" entry per device
  * and direction, device totals whole), the requests io_uring workers made
  * for a thread (none in a version 1 record, which reserved the field), the
- * percentile of a log2 histogram, and the request a thread in D waits on.
+ * percentile of a log2 histogram, the request a thread in D waits on, and
+ * the requests by the stacks that made them (version 3 records) in every
+ * window, the minute's included, and in the profile's "io" kind.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,6 +20,7 @@
 #include <cmocka.h>
 
 #include "model.h"
+#include "profile.h"
 #include "util.h"
 
 #define SEC NSEC_PER_SEC
@@ -94,6 +97,85 @@ static void windows(void **state)
 	assert_int_equal(rows[1].count, 121);
 	free(rows);
 	assert_int_equal(model__io(m, WIN_MINUTE, &rows), -EOPNOTSUPP);
+	model__free(m);
+}
+
+static void io_stacked(struct model *m, uint64_t t, uint32_t tid, unsigned version, uint32_t kstack,
+		       uint32_t ustack, uint64_t count, uint64_t ns_each)
+{
+	struct tt_io_stats r = record(t, tid, 0, TT_IO_READ, count, ns_each);
+
+	r.hdr.version = (__u16)version;
+	r.kstack_id = kstack;
+	r.ustack_id = ustack;
+	if (version < 3)
+		r.hdr.size = offsetof(struct tt_io_stats, kstack_id);
+	model__ingest(m, &r.hdr);
+}
+
+/* The requests by stack pair: time, count and bytes per window; none from older records. */
+static void by_stack(void **state)
+{
+	struct model *m = model__new(NULL);
+	struct model_stack_row *rows;
+	struct profile_opts po = {.window = WIN_SESSION};
+	struct profile *p;
+
+	model__advance(m, T0);
+	/* A version 2 record: counted per device, not by stack (it has none). */
+	io_stacked(m, T0 + 1, 11, 2, 5, 6, 10, 1000);
+	assert_false(model__traced(m) & MODEL_TRACED_IO_STACKS);
+	assert_int_equal(model__io_stacks(m, WIN_INTERVAL, &rows), 0);
+	free(rows);
+	io_stacked(m, T0 + 2, 11, 3, 5, 6, 100, 50000);
+	io_stacked(m, T0 + 3, 11, 3, 5, 6, 20, 50000);
+	io_stacked(m, T0 + 4, 11, 3, 5, 7, 3, 1000000);
+	io_stacked(m, T0 + 5, 12, 3, 0, 0, 7, 1000); /* no stacks: not by stack */
+	assert_true(model__traced(m) & MODEL_TRACED_IO_STACKS);
+	assert_int_equal(model__io_stacks(m, WIN_INTERVAL, &rows), 2);
+	/* Most time first. */
+	assert_int_equal(rows[0].tid, 11);
+	assert_int_equal(rows[0].kstack_id, 5);
+	assert_int_equal(rows[0].ustack_id, 6);
+	assert_int_equal(rows[0].value, 120 * 50000);
+	assert_int_equal(rows[0].count, 120);
+	assert_int_equal(rows[0].bytes, 120 * 4096);
+	assert_int_equal(rows[1].ustack_id, 7);
+	assert_int_equal(rows[1].value, 3000000);
+	assert_int_equal(rows[1].count, 3);
+	assert_int_equal(rows[1].bytes, 3 * 4096);
+	free(rows);
+	/* The minute's ring keeps time in us and bytes in sectors: the same figures. */
+	assert_int_equal(model__io_stacks(m, WIN_MINUTE, &rows), 2);
+	assert_int_equal(rows[0].value, 120 * 50000);
+	assert_int_equal(rows[0].bytes, 120 * 4096);
+	free(rows);
+	model__end_interval(m, T0 + SEC);
+	assert_int_equal(model__io_stacks(m, WIN_INTERVAL, &rows), 0);
+	free(rows);
+	assert_int_equal(model__io_stacks(m, WIN_LAST, &rows), 2);
+	free(rows);
+	io_stacked(m, T0 + SEC + 1, 11, 3, 5, 6, 1, 50000);
+	assert_int_equal(model__io_stacks(m, WIN_SESSION, &rows), 2);
+	assert_int_equal(rows[0].count, 121);
+	assert_int_equal(rows[0].bytes, 121 * 4096);
+	free(rows);
+
+	/* The profile's io kind: one sample per row, requests, time and bytes. */
+	p = profile__build(m, &po);
+	assert_true(p->kinds & (1u << PROFILE_IO));
+	assert_string_equal(profile_kind_name(PROFILE_IO), "io");
+	assert_int_equal(p->total_count[PROFILE_IO], 124);
+	assert_int_equal(p->total_ns[PROFILE_IO], 121 * 50000 + 3000000);
+	for (size_t i = 0; i < p->nr_samples; i++) {
+		const struct profile_sample *smp = &p->samples[i];
+
+		if (smp->kind != PROFILE_IO)
+			continue;
+		assert_int_equal(smp->bytes, smp->count * 4096);
+		assert_int_equal(profile_sample_weight(smp), smp->ns);
+	}
+	profile__free(p);
 	model__free(m);
 }
 
@@ -294,7 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(windows),    cmocka_unit_test(bounded),
 		cmocka_unit_test(io_workers), cmocka_unit_test(percentile),
-		cmocka_unit_test(io_waits),
+		cmocka_unit_test(io_waits),   cmocka_unit_test(by_stack),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

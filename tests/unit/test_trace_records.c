@@ -113,17 +113,34 @@ static void io_stats(void **state)
 	_Alignas(8) unsigned char buf[sizeof(struct tt_io_stats)];
 	struct tt_io_stats *io = (struct tt_io_stats *)buf;
 
-	assert_int_equal(sizeof(*io), 256);
+	assert_int_equal(sizeof(*io), 264);
 	io_pattern(io);
 	roundtrip(&io->hdr);
 	assert_string_equal(tt_event_type_name(TT_EV_IO_STATS), "io_stats");
-	/* count little-endian at offset 40, the device's name the last 32 bytes. */
+	/* count little-endian at offset 40, the device's name 32 bytes before the stacks. */
 	assert_int_equal(tt_event_encode(&io->hdr, wire, sizeof(wire)), sizeof(*io));
 	assert_int_equal(wire[40], 0x88);
 	assert_int_equal(wire[47], 0x11);
 	memcpy(io->disk, "nvme0n1p1", 10);
 	assert_int_equal(tt_event_encode(&io->hdr, wire, sizeof(wire)), sizeof(*io));
-	assert_memory_equal(wire + sizeof(*io) - TT_IO_DISK_LEN, "nvme0n1p1", 10);
+	assert_memory_equal(wire + offsetof(struct tt_io_stats, disk), "nvme0n1p1", 10);
+	assert_int_equal(offsetof(struct tt_io_stats, disk), 256 - TT_IO_DISK_LEN);
+	/* The stacks (version 3) little-endian in the last 8 bytes. */
+	io->kstack_id = 0xa1b2c3d4;
+	io->ustack_id = 0x80000001;
+	assert_int_equal(tt_event_encode(&io->hdr, wire, sizeof(wire)), sizeof(*io));
+	assert_int_equal(wire[256], 0xd4);
+	assert_int_equal(wire[259], 0xa1);
+	assert_int_equal(wire[263], 0x80);
+	/* Versions 1 and 2 end before the stacks: they round-trip at 256 bytes, only there. */
+	for (unsigned v = 1; v <= 2; v++) {
+		io_pattern(io);
+		io->hdr.version = (__u16)v;
+		io->hdr.size = 256;
+		roundtrip(&io->hdr);
+		io->hdr.size = sizeof(*io);
+		assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
+	}
 	/* Out of bounds: a major past 12 bits, a minor past 20, an unknown op, no requests. */
 	io->major = 4096;
 	assert_int_equal(tt_event_validate(&io->hdr, sizeof(*io)), -EINVAL);
