@@ -61,6 +61,7 @@ expect(get("/metrics").replace(b"HTTP/1.1", b"HTTP/9.9"), 505)
 for secs in ("1e9", "0", "-1", "abc", "99999999999999999999", "3.5"):
     expect(get("/debug/pprof/threads?seconds=" + secs), 400)
 expect(get("/debug/pprof/offcpu?seconds=1"), 404)  # no --offcpu
+expect(get("/debug/pprof/io?seconds=1"), 404)  # no --io
 expect(get("/debug/pprof/profile?seconds=1"), 404)  # --cpu-hz 0
 
 # Slowloris: a head sent a byte a second is cut off with a 408 within the

@@ -4,7 +4,9 @@
 # `go tool pprof -raw http://.../debug/pprof/profile?seconds=3` decodes the
 # on-CPU profile of those 3 seconds and names the spinner's hot function;
 # the thread samples of 2 seconds are that window's ticks, not the
-# session's; the off-CPU profile (--offcpu) decodes too; filters narrow.
+# session's; the off-CPU profile (--offcpu) and the block I/O one (--io:
+# the requests', time's and bytes' sample types, no samples from workloads
+# that make no I/O) decode too; filters narrow.
 # /metrics has the traced families: exact syscall counters (--syscalls),
 # off-CPU time (--offcpu), USE figures and the verdict.
 . "$(dirname "$0")/bpf_common.bash"
@@ -18,7 +20,7 @@ start spin_sleep "$TT_WL_LIFE"
 ss=$WL
 wait_comms "$sp" hotspinner
 wait_comms "$ss" spinner sleeper
-start_serving -d 1 --offcpu --syscalls -p "$sp,$ss"
+start_serving -d 1 --offcpu --syscalls --io -p "$sp,$ss"
 wait_lines "$TMPD/batch.json" 2 "$TT"
 
 go tool pprof -raw "http://$ADDR/debug/pprof/profile?seconds=3" >"$TMPD/raw.txt" 2>"$TMPD/pprof.err" ||
@@ -48,6 +50,11 @@ go tool pprof -raw "$TMPD/off.pb.gz" >"$TMPD/off.txt" 2>&1 || fail "offcpu: $(ca
 grep -q '^PeriodType: offcpu nanoseconds' "$TMPD/off.txt" || fail "not off-CPU: $(head -5 "$TMPD/off.txt")"
 grep -q 'comm:\[sleeper\]' "$TMPD/off.txt" || fail "no sleeper off-CPU: $(head -30 "$TMPD/off.txt")"
 grep -q 'comm:\[spinner\]' "$TMPD/off.txt" && fail "comm=sleeper kept the spinner"
+curl -sf --max-time 10 -o "$TMPD/io.pb.gz" "http://$ADDR/debug/pprof/io?seconds=1" || fail "GET io"
+go tool pprof -raw "$TMPD/io.pb.gz" >"$TMPD/io.txt" 2>&1 || fail "io: $(cat "$TMPD/io.txt")"
+grep -q '^PeriodType: io_time nanoseconds' "$TMPD/io.txt" || fail "not block I/O: $(head -5 "$TMPD/io.txt")"
+grep -q '^io_requests/count io_time/nanoseconds\[dflt\] io_bytes/bytes$' "$TMPD/io.txt" ||
+	fail "the block I/O sample types: $(head -8 "$TMPD/io.txt")"
 # The traced families of /metrics: the sleeper's clock_nanosleep calls and blocked time.
 curl -sf --max-time 5 "http://$ADDR/metrics" >"$TMPD/metrics.txt" || fail "GET /metrics"
 calls=$(metric "$TMPD/metrics.txt" 'threadtop_syscalls_total{syscall="clock_nanosleep"}') ||
