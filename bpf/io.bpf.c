@@ -32,6 +32,7 @@
  */
 #define TT_IO_TRACER /* io_wait.bpf.h: the maps, not the sampler's part */
 #include "io_wait.bpf.h"
+#include "site_copy.bpf.h"
 
 #define REQ_OP_MASK 0xff /* include/linux/blk_types.h: the op in cmd_flags' low bits */
 #define REQ_OP_READ 0
@@ -88,22 +89,12 @@ const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_
 /* Set by user space while its unwinding budget for this second is spent. */
 __u32 tt_copies_paused = 0;
 
-/* A path's user stack copy after its key (tt_offcpu_site, as the off-CPU tracer's), in one record. */
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
-struct io_copy_buf {
-	struct tt_offcpu_site site;
-	struct tt_stack_copy copy;
-	__u8 data[TT_STACK_COPY_MAX + 8 + PAGE];
-};
-#pragma clang diagnostic pop
-
-/* Indexed by CPU (a per-CPU array value cannot be this large); used by the maker's program only. */
+/* A path's user stack copy (site_copy.bpf.h), indexed by CPU; used by the maker's program only. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1); /* set to the number of CPUs by the loader */
 	__type(key, __u32);
-	__type(value, struct io_copy_buf);
+	__type(value, struct site_copy_buf);
 } tt_io_copy_bufs SEC(".maps");
 
 struct {
@@ -242,42 +233,24 @@ static __always_inline __u64 path_key(struct task_struct *task, struct request *
 }
 
 /*
- * Sends task's user registers and stack after the key of path key of its
- * process (tt_offcpu_site), for user space to unwind with DWARF: frame
- * pointers alone give garbage for most of Debian's binaries. Returns that
- * key, 0 when nothing was sent. fp_bytes: the frame-pointer walk's.
+ * Sends task's user stack copy for path key of its process (site_copy.bpf.h).
+ * Returns the site key the sums name, 0 when nothing was sent.
  */
 static __always_inline __u64 send_copy(struct task_struct *task, __u64 key, __u32 fp_ustack_id,
 				       long fp_bytes)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	__u32 cpu = bpf_get_smp_processor_id();
-	__u64 now = bpf_ktime_get_ns(), got, size, site;
-	struct io_copy_buf *b;
+	struct site_copy_buf *b;
+	__u64 site;
 
-	if (tt_unwind_mode == TT_UNWIND_FP || tt_copies_paused || !regs)
+	if (tt_unwind_mode == TT_UNWIND_FP || tt_copies_paused)
 		return 0;
 	b = bpf_map_lookup_elem(&tt_io_copy_bufs, &cpu);
 	if (!b)
 		return 0;
 	site = mix64(key ^ task->tgid ^ 0x696f); /* "io": apart from the off-CPU tracer's keys */
-	site = site ? site : 1;
-	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, false);
-	b->copy.hdr.time_ns = now;
-	b->copy.pid = task->tgid;
-	b->copy.tid = task->pid;
-	b->site.hdr.type = TT_EV_OFFCPU_SITE;
-	b->site.hdr.version = TT_OFFCPU_SITE_VERSION;
-	b->site.hdr.size = sizeof(b->site);
-	b->site.hdr.time_ns = now;
-	b->site.pid = task->tgid;
-	b->site.tid = task->pid;
-	b->site.site = site;
-	b->site.fp_ustack_id = fp_ustack_id;
-	size = sizeof(b->site) + sizeof(b->copy) + got;
-	if (size > sizeof(*b) || emit(b, size))
-		return 0;
-	return site;
+	return site_copy_send(b, task, site ? site : 1, fp_ustack_id, fp_bytes, tt_stack_bytes,
+			      bpf_ktime_get_ns());
 }
 
 /*

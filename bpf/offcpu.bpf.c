@@ -19,6 +19,7 @@
  */
 #include "labels.bpf.h"
 #include "offcpu.shared.h"
+#include "site_copy.bpf.h"
 
 #define TS_RUNNING 0
 
@@ -63,22 +64,12 @@ struct {
 	__type(value, struct tt_stack_buf);
 } tt_oc_scratch SEC(".maps");
 
-/* A blocking site's stack copy after its key (tt_offcpu_site), in one record. */
-#pragma clang diagnostic push
-#pragma clang diagnostic ignored "-Wgnu-variable-sized-type-not-at-end"
-struct oc_copy_buf {
-	struct tt_offcpu_site site;
-	struct tt_stack_copy copy;
-	__u8 data[TT_STACK_COPY_MAX + 8 + PAGE];
-};
-#pragma clang diagnostic pop
-
-/* Indexed by CPU (a per-CPU array value cannot be this large). */
+/* A blocking site's stack copy (site_copy.bpf.h), indexed by CPU. */
 struct {
 	__uint(type, BPF_MAP_TYPE_ARRAY);
 	__uint(max_entries, 1); /* set to the number of CPUs by the loader */
 	__type(key, __u32);
-	__type(value, struct oc_copy_buf);
+	__type(value, struct site_copy_buf);
 } tt_oc_copy_bufs SEC(".maps");
 
 static __always_inline void add(struct task_struct *task, const struct oc_state *st, __u32 kind,
@@ -187,34 +178,17 @@ static __always_inline long kernel_stack(void *ctx, struct tt_stack_buf *buf)
 static __always_inline __u64 send_copy(struct task_struct *task, __u64 site, __u32 fp_ustack_id,
 				       long fp_bytes, __u64 now)
 {
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	__u32 cpu = bpf_get_smp_processor_id();
-	struct oc_copy_buf *b;
-	__u64 got, size, key;
+	struct site_copy_buf *b;
+	__u64 key;
 
-	if (tt_unwind_mode == TT_UNWIND_FP || tt_copies_paused || !regs)
+	if (tt_unwind_mode == TT_UNWIND_FP || tt_copies_paused)
 		return 0;
 	b = bpf_map_lookup_elem(&tt_oc_copy_bufs, &cpu);
 	if (!b)
 		return 0;
 	key = mix64(site ^ task->tgid);
-	key = key ? key : 1;
-	got = fill_stack_copy(&b->copy, b->data, task, regs, tt_stack_bytes, fp_bytes, false);
-	b->copy.hdr.time_ns = now;
-	b->copy.pid = task->tgid;
-	b->copy.tid = task->pid;
-	b->site.hdr.type = TT_EV_OFFCPU_SITE;
-	b->site.hdr.version = TT_OFFCPU_SITE_VERSION;
-	b->site.hdr.size = sizeof(b->site);
-	b->site.hdr.time_ns = now;
-	b->site.pid = task->tgid;
-	b->site.tid = task->pid;
-	b->site.site = key;
-	b->site.fp_ustack_id = fp_ustack_id;
-	size = sizeof(b->site) + sizeof(b->copy) + got;
-	if (size > sizeof(*b) || emit(b, size))
-		return 0;
-	return key;
+	return site_copy_send(b, task, key ? key : 1, fp_ustack_id, fp_bytes, tt_stack_bytes, now);
 }
 
 SEC("tp_btf/sched_switch")

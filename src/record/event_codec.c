@@ -8,6 +8,7 @@
  */
 #include <endian.h>
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -87,6 +88,17 @@ _Static_assert(sizeof(struct tt_label_name) == 40, "tt_label_name layout");
 	"11111111"  \
 	"cccc"
 
+/* tt_io_stats up to its stacks (version 3 adds them): versions 1 and 2 end there. */
+#define IO_STATS_V2    \
+	HDR "444444"   \
+	    "88888"    \
+	    "44444444" \
+	    "44444444" \
+	    "44444444" \
+	    "44444444" \
+	    "ccc"
+#define IO_STATS_V2_SIZE offsetof(struct tt_io_stats, kstack_id)
+
 static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 	[TT_EV_THREAD_LABELS] = {"thread_labels", TT_THREAD_LABELS_VERSION,
 				 sizeof(struct tt_thread_labels),
@@ -149,15 +161,7 @@ static const struct record_desc descs[TT_EV_TYPE_MAX] = {
 				     "44444444",
 				 TAIL_NONE},
 	[TT_EV_IO_STATS] = {"io_stats", TT_IO_STATS_VERSION, sizeof(struct tt_io_stats),
-			    HDR "444444"
-				"88888"
-				"44444444"
-				"44444444"
-				"44444444"
-				"44444444"
-				"ccc"
-				"44",
-			    TAIL_IO},
+			    IO_STATS_V2 "44", TAIL_IO},
 	[TT_EV_IO_WAIT] = {"io_wait", TT_IO_WAIT_VERSION, sizeof(struct tt_io_wait),
 			   HDR "444444"
 			       "88"
@@ -215,26 +219,8 @@ static const struct {
 	/* Version 1: no asked_us, target_us, missed (the model reads the weights it took). */
 	{TT_EV_TICK, {"tick", 1, 32, HDR "448", TAIL_NONE}},
 	/* Versions 1 and 2 (1 reserved io_worker): no stacks. */
-	{TT_EV_IO_STATS,
-	 {"io_stats", 1, 80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
-	  HDR "444444"
-	      "88888"
-	      "44444444"
-	      "44444444"
-	      "44444444"
-	      "44444444"
-	      "ccc",
-	  TAIL_IO}},
-	{TT_EV_IO_STATS,
-	 {"io_stats", 2, 80 + 4 * TT_IO_HIST_BUCKETS + TT_COMM_LEN + TT_IO_DISK_LEN,
-	  HDR "444444"
-	      "88888"
-	      "44444444"
-	      "44444444"
-	      "44444444"
-	      "44444444"
-	      "ccc",
-	  TAIL_IO}},
+	{TT_EV_IO_STATS, {"io_stats", 1, IO_STATS_V2_SIZE, IO_STATS_V2, TAIL_IO}},
+	{TT_EV_IO_STATS, {"io_stats", 2, IO_STATS_V2_SIZE, IO_STATS_V2, TAIL_IO}},
 };
 
 const char *tt_event_type_name(unsigned type)
