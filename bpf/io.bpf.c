@@ -81,7 +81,15 @@ struct io_paths {
 	__u32 ustack_id[IO_PATHS];
 	__u32 need_copy[IO_PATHS]; /* a copy is still to be sent (none could be then) */
 	__u32 next;		   /* the slot replaced next */
+	__u32 gen;		   /* tt_io_paths_gen when the stacks were walked */
 };
+
+/*
+ * Moved on by user space when it empties the stack dedup set: every path's
+ * stacks are walked again (new ids), so that a cached id goes on no record
+ * past the horizon of events.h.
+ */
+__u32 tt_io_paths_gen = 0;
 
 const volatile __u32 tt_unwind_mode = TT_UNWIND_FP;
 const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_COPY_MAX */
@@ -272,7 +280,7 @@ static __always_inline void note_stacks(void *ctx, struct tt_io_inflight_val *v,
 	struct tt_stack_buf *buf;
 	struct io_paths *paths;
 	/* Apart per program: a request io_issue walks is where it was issued, not made. */
-	__u64 key = path_key(task, rq) + buf_slot;
+	__u64 key = path_key(task, rq) + buf_slot ?: 1; /* 0: a free slot */
 	__u32 i;
 	long bytes;
 
@@ -280,6 +288,11 @@ static __always_inline void note_stacks(void *ctx, struct tt_io_inflight_val *v,
 	bool copy = user && (buf_slot == 0 || !tt_io_made);
 
 	paths = bpf_task_storage_get(&tt_io_paths, task, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (paths && paths->gen != tt_io_paths_gen) {
+		for (i = 0; i < IO_PATHS; i++)
+			paths->key[i] = 0;
+		paths->gen = tt_io_paths_gen;
+	}
 	if (paths) {
 		for (i = 0; i < IO_PATHS; i++) {
 			if (paths->key[i] != key)

@@ -20,6 +20,7 @@
 #include "offcpu.shared.h"
 #include "syscalls.shared.h"
 
+#include "io.skel.h"
 #include "offcpu.skel.h"
 #include "syscalls.skel.h"
 #include "threads.skel.h"
@@ -219,7 +220,9 @@ static void flush_drops(struct bpf_source *bs, uint64_t now)
  * The stack dedup set is bounded. When it is three quarters full it is
  * emptied: ids already sent stay valid in the model, stacks seen again are
  * sent again under new ids. In between, a full set makes the kernel send
- * stacks undeduplicated (counted as dedup_full).
+ * stacks undeduplicated (counted as dedup_full). The block I/O tracer's
+ * paths forget their stacks then, so that no id it cached outlives the
+ * horizon (events.h): they are walked again, under new ids.
  */
 static void maybe_reset_stack_ids(struct bpf_source *bs)
 {
@@ -242,6 +245,8 @@ static void maybe_reset_stack_ids(struct bpf_source *bs)
 		bpf_map_delete_elem(sfd, &key);
 	inserted = 0;
 	bpf_map_update_elem(cfd, &slot, &inserted, BPF_ANY);
+	if (bs->io)
+		bs->io->bss->tt_io_paths_gen++;
 }
 
 void bpf_sums__open(struct bpf_source *bs)
