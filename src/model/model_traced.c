@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The model's traced data (see model.h): on-CPU samples, off-CPU time and
- * block I/O requests (--io: count, time and bytes) per thread and stack pair, exact syscall figures and run-queue waits per
- * thread, and the cost of each BPF program. Kept for three windows (this
+ * block I/O requests (--io: count, time and bytes) per thread and stack
+ * pair, exact syscall figures and run-queue waits per thread, and the cost
+ * of each BPF program. Kept for three windows (this
  * interval, the last complete one, the session), per thread in arrays:
  * syscalls searched linearly (a thread makes few), stacks through a hash
  * index past a few (a busy thread has thousands, and every on-CPU sample
