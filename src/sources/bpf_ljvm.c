@@ -527,6 +527,17 @@ static void name_frame(struct ljvm_proc *lp, uint32_t pid, uint64_t id, uint64_t
 		announce(sink, pid, id, flags, name, len, now);
 }
 
+void bpf_ljvm__on_library(struct bpf_ljvm *lj, uint32_t pid)
+{
+	struct ljvm_proc *lp = u64map__get(lj->procs, pid);
+
+	if (!lp || lp->state == PROC_LIBRARY)
+		return;
+	if (lp->state == PROC_VM)
+		bpf_map_delete_elem(lj->procs_fd, &pid);
+	lp->state = PROC_LIBRARY;
+}
+
 void bpf_ljvm__on_sample(struct bpf_ljvm *lj, const struct tt_luajit_sample *s,
 			 const struct event_sink *sink)
 {
@@ -539,17 +550,27 @@ void bpf_ljvm__on_sample(struct bpf_ljvm *lj, const struct tt_luajit_sample *s,
 	uint64_t cpu;
 
 	if (!(s->fidelity & TT_LJ_FIDELITY_BPF)) {
-		/* The library's: it wins, the unwinder leaves the process. */
-		if (lp && lp->state == PROC_VM)
-			bpf_map_delete_elem(lj->procs_fd, &s->pid);
-		if (lp)
-			lp->state = PROC_LIBRARY;
+		bpf_ljvm__on_library(lj, s->pid);
 		sink_emit(sink, &s->hdr);
 		return;
 	}
 	if (!lp || lp->state != PROC_VM || s->nr > TT_LJ_MAX_FRAMES ||
 	    s->hdr.size != sizeof(*s) + s->nr * sizeof(__u64))
 		return;
+	/*
+	 * A preloaded libthreadtop-sysprof.so is mapped before any Lua runs,
+	 * but a read of the maps made while the loader worked saw the VM
+	 * alone: the first VM this process shows re-reads them, so that the
+	 * library's start-up (its first drain names every function) is not
+	 * shown as the program's work, stitched to its Lua frames.
+	 */
+	if (!lp->lj_samples) {
+		process_maps__refresh(lp->maps);
+		if (process_maps__generation(lp->maps) != lp->generation)
+			check(lj, lp);
+		if (lp->state != PROC_VM)
+			return;
+	}
 	lp->lj_samples++;
 	memcpy(&u.s, s, s->hdr.size);
 	cpu = (uint64_t)(uintptr_t)u64map__remove(lj->tids, s->tid);

@@ -51,8 +51,14 @@ struct bpf_object *bpf_ljvm__object(const struct bpf_ljvm *lj);
  */
 void bpf_ljvm__on_cpu(struct bpf_ljvm *lj, const struct tt_cpu_sample *s);
 /*
+ * A record of libthreadtop-sysprof.so (a sample or a function's name) from
+ * process pid: the library wins, the unwinder leaves the process.
+ */
+void bpf_ljvm__on_library(struct bpf_ljvm *lj, uint32_t pid);
+/*
  * A TT_EV_LUAJIT_SAMPLE from the ring: an agentless one is completed and
- * sent to sink after the names of its new frames; the library's is sent
+ * sent to sink after the names of its new frames (the first of a process
+ * re-reads its maps, for a library mapped since); the library's is sent
  * as it is, and its process is left to the library from then on.
  */
 void bpf_ljvm__on_sample(struct bpf_ljvm *lj, const struct tt_luajit_sample *s,

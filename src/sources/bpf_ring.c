@@ -326,6 +326,13 @@ int bpf_ring__on_record(void *ctx, void *data, size_t size)
 		} else if (ev->type == TT_EV_CPU_SAMPLE &&
 			   ev->size == sizeof(struct tt_cpu_sample)) {
 			cpu_sample(bs, (const struct tt_cpu_sample *)ev);
+		} else if (ev->type == TT_EV_LUAJIT_FUNC && bs->ljvm &&
+			   ev->size >= sizeof(struct tt_luajit_func)) {
+			/* Only the library names functions in the ring (the
+			 * unwinder names its own in user space): its first names
+			 * come before its first sample. */
+			bpf_ljvm__on_library(bs->ljvm, ((const struct tt_luajit_func *)ev)->pid);
+			sink_emit(&bs->base.sink, ev);
 		} else if (ev->type == TT_EV_LUAJIT_SAMPLE && bs->ljvm &&
 			   ev->size >= sizeof(struct tt_luajit_sample)) {
 			bpf_ljvm__on_sample(bs->ljvm, (const struct tt_luajit_sample *)ev,
