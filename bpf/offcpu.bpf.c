@@ -32,15 +32,27 @@ const volatile __u32 tt_stack_bytes = 0; /* set by the loader, at most TT_STACK_
 /* Set by user space while its unwinding budget for this second is spent. */
 __u32 tt_copies_paused = 0;
 
+/*
+ * off_ns holds the time a thread left the CPU with OFF_BLOCKED in its lowest
+ * bit (left blocked, not preempted): one word, so that settle_offcpu, which
+ * takes a start by compare-and-swap on one CPU while the thread may come
+ * back, run and leave again on another, never pairs a start with the next
+ * switch's kind (a block counted up to an interval's end was lost whole
+ * when the thread had been preempted meanwhile). The stacks and labels are
+ * written before off_ns is published, so a reader that sees a start and
+ * then takes it with its CAS read the fields of that block.
+ */
+#define OFF_BLOCKED 1ull
+
 struct oc_state {
-	__u64 off_ns;	   /* switched out at; 0 = on CPU or never seen leave */
+	__u64 off_ns;	   /* switched out at | OFF_BLOCKED; 0 = on CPU or never seen leave */
 	__u64 wake_ns;	   /* runnable since; 0 = still blocked */
 	__u64 site;	   /* hash of the user call site ustack_id belongs to, 0 = none */
 	__u64 site_key;	   /* tt_oc_key.site: site's stack copy was sent, 0 = none */
 	__u32 kstack_id;   /* the kernel stack of this block */
 	__u32 ustack_id;   /* the frame-pointer user stack of site */
-	__u32 blocked;	   /* left the CPU blocked (else preempted) */
 	__u32 labels_hash; /* its labels then (labels.bpf.h), 0 = none */
+	__u32 pad;
 };
 
 struct {
@@ -205,14 +217,12 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 		st = bpf_task_storage_get(&tt_oc_state, prev, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (st) {
 			bool kthread = prev->flags & PF_KTHREAD;
+			bool blocked = prev_state != TS_RUNNING;
 			__u64 site = 0;
 
-			st->off_ns = now;
-			st->blocked = prev_state != TS_RUNNING;
-			st->wake_ns = st->blocked ? 0 : now;
 			st->labels_hash = 0;
 			buf = bpf_map_lookup_elem(&tt_oc_scratch, &zero);
-			if (st->blocked && buf) {
+			if (blocked && buf) {
 				/* prev is still current: its stacks are the ones it blocks in. */
 				bytes = kernel_stack(ctx, buf);
 				st->kstack_id = stack_id(buf, bytes, prev->tgid, true);
@@ -233,6 +243,10 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 					st->site = site;
 				}
 			}
+			st->wake_ns = blocked ? 0 : now;
+			/* Published last (an atomic exchange orders the stores before it). */
+			__sync_lock_test_and_set(&st->off_ns, (now & ~OFF_BLOCKED) |
+								      (blocked ? OFF_BLOCKED : 0));
 		} else {
 			count_drop(TT_DROP_MAP_FULL);
 		}
@@ -245,8 +259,8 @@ int BPF_PROG(on_switch, bool preempt, struct task_struct *prev, struct task_stru
 	/* Taken, not read: settle_offcpu may move the starts to an interval's end meanwhile. */
 	off = __sync_lock_test_and_set(&st->off_ns, 0);
 	wake = __sync_lock_test_and_set(&st->wake_ns, 0);
-	if (st->blocked && off && now > off)
-		add(next, st, TT_OFFCPU_BLOCKED, now - off, 1);
+	if ((off & OFF_BLOCKED) && now > (off & ~OFF_BLOCKED))
+		add(next, st, TT_OFFCPU_BLOCKED, now - (off & ~OFF_BLOCKED), 1);
 	if (wake && now > wake)
 		add(next, st, TT_OFFCPU_RUNQ, now - wake, 1);
 	return 0;
@@ -269,13 +283,15 @@ int BPF_PROG(on_wakeup, struct task_struct *p)
  * that fell inside it (issue #21: a 1.4 s block no longer lands whole in
  * the 1.2 s interval it ended in). A start is moved by compare-and-swap: a
  * thread switched in meanwhile took it (on_switch), and counts it itself.
- * No switch is counted here: the block goes on.
+ * No switch is counted here: the block goes on. What it adds is keyed by a
+ * copy of the block's fields read before the CAS: after it, the thread may
+ * already be in its next block, with other stacks.
  */
 SEC("iter/task")
 int settle_offcpu(struct bpf_iter__task *ctx)
 {
 	struct task_struct *task = ctx->task;
-	struct oc_state *st;
+	struct oc_state *st, at;
 	__u64 now, off, wake;
 
 	if (!task)
@@ -284,10 +300,12 @@ int settle_offcpu(struct bpf_iter__task *ctx)
 	if (!st)
 		return 0;
 	now = bpf_ktime_get_ns();
-	off = st->off_ns;
-	if (off && off < now && __sync_val_compare_and_swap(&st->off_ns, off, now) == off &&
-	    st->blocked)
-		add(task, st, TT_OFFCPU_BLOCKED, now - off, 0);
+	off = __sync_fetch_and_add(&st->off_ns, 0);
+	at = *st;
+	if ((off & OFF_BLOCKED) && (off & ~OFF_BLOCKED) < now &&
+	    __sync_val_compare_and_swap(&st->off_ns, off, (now & ~OFF_BLOCKED) | OFF_BLOCKED) ==
+		    off)
+		add(task, &at, TT_OFFCPU_BLOCKED, now - (off & ~OFF_BLOCKED), 0);
 	wake = st->wake_ns;
 	if (wake && wake < now && __sync_val_compare_and_swap(&st->wake_ns, wake, now) == wake)
 		add(task, st, TT_OFFCPU_RUNQ, now - wake, 0);
