@@ -20,10 +20,19 @@
  * one line: CLOCK_REALTIME ns, then per thread its CPU time (ns), and the
  * half's time asleep, the blocker's and the long one's time off CPU so far
  * (ns, the current call counted up to the line's moment). A reader interpolates between lines.
+ *
+ * A line is one consistent moment: each sleeper publishes its counters
+ * under a sequence count, and the logger reads the time, the CPU clocks and
+ * the counters again until no sleeper changed them meanwhile and the reads
+ * took under 1 ms. On a saturated box the logger is preempted for tens of
+ * milliseconds; a line whose time was read before that and whose counters
+ * after would hold a block that had not ended at its time.
  */
 #include <poll.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,12 +44,27 @@
 #define HALF_PERIOD_SPREAD_NS (200 * 1000000ll)
 #define BLOCK_MS 200
 #define BLOCKER_RUN_NS (5 * 1000000ll)
+#define LINE_READ_MAX_NS (1000000ll) /* a line's reads take at most this long */
 
 static atomic_int stop;
 static clockid_t cpu_clock[4];
 /* Sleep or block time of finished calls, and the start of the current one (0 = none). */
 static atomic_llong half_done, half_since, half_until;
 static atomic_llong block_done, block_since, long_done, long_since;
+
+/* Per sleeper (half, blocker, long): odd while it changes its counters. */
+enum { SEQ_HALF, SEQ_BLOCK, SEQ_LONG, SEQ_N };
+static atomic_uint seq[SEQ_N];
+
+static void change_begin(int who)
+{
+	atomic_fetch_add(&seq[who], 1);
+}
+
+static void change_end(int who)
+{
+	atomic_fetch_add(&seq[who], 1);
+}
 
 static long long now_ns(clockid_t clock)
 {
@@ -88,12 +112,16 @@ static void *half(void *arg)
 		start = now_ns(CLOCK_REALTIME);
 		if (start >= wake)
 			continue; /* the burn ran past the period: no sleep this time */
+		change_begin(SEQ_HALF);
 		atomic_store(&half_until, wake);
 		atomic_store(&half_since, start);
+		change_end(SEQ_HALF);
 		clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &ts, NULL);
 		/* Asleep until the deadline; after it, runnable (waiting for a CPU). */
+		change_begin(SEQ_HALF);
 		atomic_fetch_add(&half_done, wake - start);
 		atomic_store(&half_since, 0);
+		change_end(SEQ_HALF);
 	}
 	return (void *)n;
 }
@@ -109,11 +137,15 @@ static void *blocker(void *arg)
 
 		while (now_ns(CLOCK_REALTIME) < until)
 			n = burn(n);
+		change_begin(SEQ_BLOCK);
 		start = now_ns(CLOCK_REALTIME);
 		atomic_store(&block_since, start);
+		change_end(SEQ_BLOCK);
 		poll(NULL, 0, BLOCK_MS);
+		change_begin(SEQ_BLOCK);
 		atomic_fetch_add(&block_done, now_ns(CLOCK_REALTIME) - start);
 		atomic_store(&block_since, 0);
+		change_end(SEQ_BLOCK);
 	}
 	return (void *)n;
 }
@@ -123,12 +155,17 @@ static void *long_block(void *arg)
 	prctl(PR_SET_NAME, "long");
 	pthread_getcpuclockid(pthread_self(), &cpu_clock[3]);
 	while (!atomic_load(&stop)) {
-		long long start = now_ns(CLOCK_REALTIME);
+		long long start;
 
+		change_begin(SEQ_LONG);
+		start = now_ns(CLOCK_REALTIME);
 		atomic_store(&long_since, start);
+		change_end(SEQ_LONG);
 		poll(NULL, 0, 2500);
+		change_begin(SEQ_LONG);
 		atomic_fetch_add(&long_done, now_ns(CLOCK_REALTIME) - start);
 		atomic_store(&long_since, 0);
+		change_end(SEQ_LONG);
 	}
 	return arg;
 }
@@ -141,6 +178,34 @@ static long long so_far(atomic_llong *done, atomic_llong *since, atomic_llong *u
 		return d;
 	end = until ? atomic_load(until) : t;
 	return d + ((end < t ? end : t) - s);
+}
+
+/* One line's figures, read at one moment (see the top of the file). */
+static void read_line(long long v[7])
+{
+	for (;;) {
+		unsigned q[SEQ_N];
+		bool busy = false, same = true;
+
+		for (int i = 0; i < SEQ_N; i++) {
+			q[i] = atomic_load(&seq[i]);
+			busy = busy || (q[i] & 1);
+		}
+		if (busy) {
+			sched_yield();
+			continue;
+		}
+		v[0] = now_ns(CLOCK_REALTIME);
+		for (int i = 0; i < 3; i++)
+			v[1 + i] = now_ns(cpu_clock[i]);
+		v[4] = so_far(&half_done, &half_since, &half_until, v[0]);
+		v[5] = so_far(&block_done, &block_since, NULL, v[0]);
+		v[6] = so_far(&long_done, &long_since, NULL, v[0]);
+		for (int i = 0; i < SEQ_N; i++)
+			same = same && atomic_load(&seq[i]) == q[i];
+		if (same && now_ns(CLOCK_REALTIME) - v[0] <= LINE_READ_MAX_NS)
+			return;
+	}
 }
 
 int main(int argc, char **argv)
@@ -162,13 +227,11 @@ int main(int argc, char **argv)
 	end = now_ns(CLOCK_MONOTONIC) + (long long)(secs * NSEC);
 	nanosleep(&step, NULL); /* the threads have their CPU clocks */
 	while (now_ns(CLOCK_MONOTONIC) < end) {
-		long long t = now_ns(CLOCK_REALTIME);
+		long long v[7];
 
-		fprintf(log, "%lld %lld %lld %lld %lld %lld %lld\n", t, now_ns(cpu_clock[0]),
-			now_ns(cpu_clock[1]), now_ns(cpu_clock[2]),
-			so_far(&half_done, &half_since, &half_until, t),
-			so_far(&block_done, &block_since, NULL, t),
-			so_far(&long_done, &long_since, NULL, t));
+		read_line(v);
+		fprintf(log, "%lld %lld %lld %lld %lld %lld %lld\n", v[0], v[1], v[2], v[3], v[4],
+			v[5], v[6]);
 		fflush(log);
 		nanosleep(&step, NULL);
 	}
