@@ -155,6 +155,13 @@ for prev, iv in zip(ivs, ivs[1:]):
         tid = th["blocker"]["tid"]
         off = sum(r["ns"] for r in iv.get("offcpu", []) if r["tid"] == tid) / 1e9
         check(f"{tag} blocker offcpu_s", off, d[5], 0.10, 0.02)
+        if bad and bad[-1] == f"{tag} blocker offcpu_s":
+            # What the kernel side says of that interval (--bpf-stats on).
+            drops = {k: v for k, v in iv.get("dropped", {}).items() if v}
+            misses = {k: v["recursion_misses"] for k, v in iv.get("bpf_stats", {}).items()
+                      if v.get("recursion_misses")}
+            print(f"{tag} drops {drops or 'none'}, recursion misses {misses or 'none'}, "
+                  f"off-CPU rows {[(r['ns'], r['switches']) for r in iv.get('offcpu', []) if r['tid'] == tid]}")
         # Off CPU through whole intervals: settled at each end, never a switch.
         # A block already in progress when the tracer attached is not seen
         # (README, limits): the long blocker's first 2.5 s block may be one.
@@ -201,7 +208,7 @@ leg_twice() {
 	((LEG_FAILED == 0)) || fail "$1 leg: figures off the truth, twice"
 }
 
-leg_twice bpf rate,active,states,cpu,offcpu --offcpu --cpu-hz 0
+leg_twice bpf rate,active,states,cpu,offcpu --offcpu --cpu-hz 0 --bpf-stats on
 # /proc has no off-CPU time; its R is running or queued, as active is. The
 # budget is no limit: three threads at 100 Hz fit in it anyway, and the leg
 # checks the rate kept, not the one a budget would choose.
