@@ -29,6 +29,10 @@ start_shell 200 50
 # started once the table showed missed the seconds threadtop took to load
 # and the keys below, and a loaded box shares the CPU differently by the
 # second: 41.9% against perf's 47.83%).
+# The process's own user and system time over the same seconds (/proc,
+# clock ticks): a third witness when the two profiles disagree.
+proc_times() { awk '{ print $14, $15 }' "/proc/$WL/stat"; }
+read -r UT0 ST0 < <(proc_times)
 perf record -e cpu-clock -F 99 -p "$WL" -o "$TUI_TMP/perf.data" >"$TUI_TMP/perf.log" 2>&1 &
 PERF=$!
 TUI_PIDS+=("$PERF")
@@ -52,6 +56,7 @@ keys w
 wait_for 'window: session'
 sleep 8
 kill -STOP "$WL"
+read -r UT1 ST1 < <(proc_times)
 kill -INT "$PERF"
 wait "$PERF" 2>/dev/null
 redrawn 2
@@ -67,10 +72,14 @@ self() { awk -v f="$1" '$4 == f {sub("%", "", $1); print $1; exit}' <<<"$rows"; 
 total() { awk -v f="$1" '$4 == f {sub("%", "", $2); print $2; exit}' <<<"$rows"; }
 pself() { awk -v f="$1" '$NF == f && $1 ~ /%$/ {sub("%", "", $1); print $1; exit}' "$TUI_TMP/perf.txt"; }
 close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 5) }'; }
+user=$(awk -v u=$((UT1 - UT0)) -v s=$((ST1 - ST0)) 'BEGIN { printf "%.1f", u + s ? 100 * u / (u + s) : 0 }')
+echo "the process's time in user mode over the same seconds: ${user}% (/proc/$WL/stat)"
 for f in alpha_spin beta_spin; do
 	s=$(self "$f")
 	p=$(pself "$f")
-	close "$s" "$p" || fail "$f: SELF% ${s} here, ${p} in perf report --no-children"
+	close "$s" "$p" || fail "$f: SELF% ${s} here, ${p} in perf report --no-children; \
+user mode ${user}% of the process's time (/proc); perf's top rows: \
+$(grep -E '^ +[0-9.]+%' "$TUI_TMP/perf.txt" | head -n 6 | tr -s ' ' | tr '\n' '|')"
 	echo "$f: SELF% ${s} here, ${p} in perf report --no-children"
 done
 # spin_loop calls both: no self, its total holds theirs (once per sample).
