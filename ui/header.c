@@ -70,9 +70,9 @@ static void title_line(struct tui *t, int cols)
 	else
 		snprintf(rate, sizeof(rate), "%u Hz", t->hz);
 	/* Parts drawn whole or not at all, the clock always (it tells a frame from the next). */
-	snprintf(modes, sizeof(modes), "%s%s%s", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
+	snprintf(modes, sizeof(modes), "%s%s%s%s", tr & MODEL_TRACED_ONCPU ? " +oncpu" : "",
 		 tr & MODEL_TRACED_SYSCALLS ? " +syscalls" : "",
-		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "");
+		 tr & MODEL_TRACED_OFFCPU ? " +offcpu" : "", tr & MODEL_TRACED_IO ? " +io" : "");
 	snprintf(buf, sizeof(buf), "  source %s %s%s", t->source, rate, modes);
 	snprintf(win, sizeof(win), "  window: %s (%.1fs)", view_window_name(hi->window),
 		 hi->window_s);
