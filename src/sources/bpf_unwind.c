@@ -127,9 +127,10 @@ static uint32_t intern_ustack(struct bpf_source *bs, uint32_t pid, const uint64_
 
 /*
  * Unwinds a stack copy. A DWARF stack that reached the outermost frame
- * (_start, clone3) wins; else its sample keeps the frame-pointer stack it
- * has (0) when that is deeper (dwarf mode) or at least as deep (auto mode),
- * or when the budget is spent. In auto mode each unwind tells the kernel
+ * (_start, clone3) wins, and so does one of two frames or more against a
+ * frame-pointer walk that ran to the depth limit; else its sample keeps the
+ * frame-pointer stack it has (0) when that is deeper (dwarf mode) or at
+ * least as deep (auto mode), or when the budget is spent. In auto mode each unwind tells the kernel
  * whether DWARF beat the process's frame-pointer stacks (tt_dwarf_tgids):
  * if it did, every sample of it is copied from then on.
  */
@@ -137,7 +138,7 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 {
 	uint64_t ips[TT_MAX_STACK_DEPTH], regs[TT_UREG_NR];
 	enum unwind_result res;
-	bool whole, dwarf_won;
+	bool whole, runaway, dwarf_won;
 	size_t nr = 0;
 	uint64_t start, spent;
 
@@ -161,8 +162,15 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 		bs->unwind_max_ns = spent;
 	/* The frame-pointer walk stops in glibc, at __libc_start_call_main or start_thread. */
 	whole = res == UNWIND_OK && nr > 1;
+	/*
+	 * A frame-pointer walk that ran to the depth limit went through code
+	 * built without frame pointers and on through stack data (fio: 120
+	 * "frames" in [heap] under its 3 real ones); the DWARF frames, however
+	 * few, are real.
+	 */
+	runaway = copy->fp_frames >= TT_MAX_STACK_DEPTH && nr > 1;
 	dwarf_won = (nr > TT_AUTO_MAX_FP_FRAMES && copy->fp_frames <= TT_AUTO_MAX_FP_FRAMES) ||
-		    (whole && nr != copy->fp_frames);
+		    (whole && nr != copy->fp_frames) || runaway;
 	if (bs->opts.unwind == TT_UNWIND_AUTO && bs->dwarf_tgids_fd >= 0 && nr) {
 		__u8 verdict = dwarf_won ? TT_AUTO_DWARF : TT_AUTO_FP;
 
@@ -170,8 +178,9 @@ uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *cop
 		bpf_map_update_elem(bs->dwarf_tgids_fd, &copy->pid, &verdict,
 				    dwarf_won ? BPF_ANY : BPF_NOEXIST);
 	}
-	if (!nr || (!whole && (nr < copy->fp_frames ||
-			       (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))))
+	if (!nr || (!whole && !runaway &&
+		    (nr < copy->fp_frames ||
+		     (nr == copy->fp_frames && bs->opts.unwind != TT_UNWIND_DWARF))))
 		return 0;
 	return intern_ustack(bs, copy->pid, ips, nr, copy->hdr.time_ns);
 }
