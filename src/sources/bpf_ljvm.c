@@ -565,7 +565,8 @@ void bpf_ljvm__on_sample(struct bpf_ljvm *lj, const struct tt_luajit_sample *s,
 	 * shown as the program's work, stitched to its Lua frames.
 	 */
 	if (!lp->lj_samples) {
-		process_maps__refresh(lp->maps);
+		/* Not refresh: the read that missed the library is often younger than 1 s. */
+		process_maps__reread(lp->maps);
 		if (process_maps__generation(lp->maps) != lp->generation)
 			check(lj, lp);
 		if (lp->state != PROC_VM)

@@ -228,6 +228,11 @@ bool process_maps__refresh(struct process_maps *pm)
 	return true;
 }
 
+void process_maps__reread(struct process_maps *pm)
+{
+	read_maps(pm);
+}
+
 void **process_maps__slot(struct process_maps *pm, unsigned user, const struct proc_map *m)
 {
 	size_t idx;

@@ -89,6 +89,11 @@ const struct proc_map *process_maps__find(struct process_maps *pm, uint64_t addr
  */
 bool process_maps__refresh(struct process_maps *pm);
 /*
+ * Reads the maps again whatever the age of the last read: for a user that
+ * knows they changed since (once per process, not per sample).
+ */
+void process_maps__reread(struct process_maps *pm);
+/*
  * User's slot for mapping m (an entry of the current read): NULL until the
  * user stores a pointer there; cleared by the next read. The cache never
  * frees what a slot points to. NULL when there are no maps.

@@ -74,13 +74,33 @@ pself() { awk -v f="$1" '$NF == f && $1 ~ /%$/ {sub("%", "", $1); print $1; exit
 close() { awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(a != "" && b != "" && d <= 5) }'; }
 user=$(awk -v u=$((UT1 - UT0)) -v s=$((ST1 - ST0)) 'BEGIN { printf "%.1f", u + s ? 100 * u / (u + s) : 0 }')
 echo "the process's time in user mode over the same seconds: ${user}% (/proc/$WL/stat)"
+# Under software emulation (a kernel harness guest, TT_TEST_WAIT raised)
+# the kernel's share is no common ground: on 6.12 under TCG the process
+# spent 25.6% of its time in system mode by /proc, perf's per-thread timers
+# put 15% of their samples in the kernel (12% irqentry_exit_to_user_mode),
+# threadtop's per-CPU timers 2%, and they split the rest 49.6/50.4 and
+# 49.3/50.7 between the two functions. A timer's interrupt cannot sample
+# the emulated timer work it is part of; where the two timers fall against
+# the guest's tick decides what each sees of it. There the functions'
+# shares of the user samples are compared; natively, the SELF% themselves.
+emulated=0
+((${TT_TEST_WAIT:-60} > 60)) && emulated=1
+both_here=$(awk -v a="$(self alpha_spin)" -v b="$(self beta_spin)" 'BEGIN { print a + b }')
+both_perf=$(awk -v a="$(pself alpha_spin)" -v b="$(pself beta_spin)" 'BEGIN { print a + b }')
 for f in alpha_spin beta_spin; do
 	s=$(self "$f")
 	p=$(pself "$f")
-	close "$s" "$p" || fail "$f: SELF% ${s} here, ${p} in perf report --no-children; \
+	if ((emulated)); then
+		s=$(awk -v x="$s" -v t="$both_here" 'BEGIN { if (t > 0) printf "%.1f", 100 * x / t }')
+		p=$(awk -v x="$p" -v t="$both_perf" 'BEGIN { if (t > 0) printf "%.1f", 100 * x / t }')
+		what="share of the two functions' samples"
+	else
+		what="SELF%"
+	fi
+	close "$s" "$p" || fail "$f: $what ${s} here, ${p} in perf report --no-children; \
 user mode ${user}% of the process's time (/proc); perf's top rows: \
 $(grep -E '^ +[0-9.]+%' "$TUI_TMP/perf.txt" | head -n 6 | tr -s ' ' | tr '\n' '|')"
-	echo "$f: SELF% ${s} here, ${p} in perf report --no-children"
+	echo "$f: $what ${s} here, ${p} in perf report --no-children"
 done
 # spin_loop calls both: no self, its total holds theirs (once per sample).
 sl=$(total spin_loop)
