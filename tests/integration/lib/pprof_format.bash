@@ -9,7 +9,7 @@ need_pprof_format() {
 	command -v node >/dev/null || skip "node is not installed (needed for pprof-format)"
 	if [ ! -d "$PPROF_NODE_PATH/pprof-format" ]; then
 		mkdir -p "$TT_BUILD/npm"
-		npm install --prefix "$TT_BUILD/npm" --no-audit --no-fund --silent pprof-format \
-			>/dev/null 2>&1 || skip "npm install pprof-format failed (no registry?)"
+		timeout 120 npm install --prefix "$TT_BUILD/npm" --no-audit --no-fund --silent \
+			pprof-format >/dev/null 2>&1 || skip "npm install pprof-format failed (no registry?)"
 	fi
 }
