@@ -130,9 +130,10 @@ static uint32_t intern_ustack(struct bpf_source *bs, uint32_t pid, const uint64_
  * (_start, clone3) wins, and so does one of two frames or more against a
  * frame-pointer walk that ran to the depth limit; else its sample keeps the
  * frame-pointer stack it has (0) when that is deeper (dwarf mode) or at
- * least as deep (auto mode), or when the budget is spent. In auto mode each unwind tells the kernel
- * whether DWARF beat the process's frame-pointer stacks (tt_dwarf_tgids):
- * if it did, every sample of it is copied from then on.
+ * least as deep (auto mode), or when the budget is spent. In auto mode each
+ * unwind tells the kernel whether DWARF beat the process's frame-pointer
+ * stacks (tt_dwarf_tgids): if it did, every sample of it is copied from
+ * then on.
  */
 uint32_t bpf_unwind__copy(struct bpf_source *bs, const struct tt_stack_copy *copy)
 {
