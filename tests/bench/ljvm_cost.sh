@@ -9,9 +9,16 @@
 #    run by Debian's luajit while threadtop samples the box at 99 Hz, and
 #    without threadtop at all (what on-CPU sampling with the unwinder costs
 #    the process in all: issue 28's 1% budget).
+#  - twins (-t): two copies of the workload at once, each pinned to its own
+#    CPU, one of them sampled (threadtop -p) and the other not; CPUs and
+#    roles swap each pair. Both copies live through the same moments of a
+#    shared host, whose speed drifts by 10-30% between runs a few seconds
+#    apart, and to one another by up to 10%. -f HZ samples at HZ instead of
+#    99: at 100 times the rate the slowdown is 100 times as large and shows
+#    through that noise; divided by the factor, it is the cost at 99 Hz.
 # Prints each pair and the medians. Needs root and a built release tree.
 #
-# usage: tests/bench/ljvm_cost.sh [-n PAIRS] [-s SCALE] [-b THREADTOP]
+# usage: tests/bench/ljvm_cost.sh [-n PAIRS] [-s SCALE] [-b THREADTOP] [-t [-f HZ]]
 #   SCALE multiplies the workload's size (default 4: about 3 s of CPU)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,13 +26,16 @@ src=$(cd "$here/../.." && pwd)
 pairs=7
 bin=$src/build/release/threadtop
 export BENCH_SCALE=4
-while getopts "n:s:b:h" o; do
+twins=0 hz=99
+while getopts "n:s:b:tf:h" o; do
 	case $o in
+	f) hz=$OPTARG ;;
+	t) twins=1 ;;
 	n) pairs=$OPTARG ;;
 	s) BENCH_SCALE=$OPTARG ;;
 	b) bin=$OPTARG ;;
 	*)
-		sed -n '3,13p' "$0"
+		sed -n '3,22p' "$0"
 		exit 2
 		;;
 	esac
@@ -67,7 +77,40 @@ alone() {
 	awk '{ printf "%.3f\n", $1 + $2 }' "$f"
 }
 
+# twin CPU_OF_SAMPLED: prints the sampled copy's and the other's CPU seconds.
+twin() {
+	local go=$tmp/go pids=() p s tt
+	rm -f "$go"
+	for c in 0 1; do
+		taskset -c "$c" /usr/bin/time -o "$tmp/twin$c" -f "%U %S" \
+			sh -c 'while [ ! -e "$1" ]; do sleep 0.01; done; exec luajit "$2"' \
+			_ "$go" "$here/sysprof_workload.lua" >/dev/null 2>&1 &
+		pids+=($!)
+	done
+	sleep 0.3
+	s=$(pgrep -P "${pids[$1]}") # the shell that becomes the sampled luajit
+	"$bin" -b --format json -d 1 -n 100000 --cpu-hz "$hz" -p "$s" >"$tmp/tw.json" 2>/dev/null &
+	tt=$!
+	until [ -s "$tmp/tw.json" ]; do sleep 0.1; done
+	touch "$go"
+	for p in "${pids[@]}"; do wait "$p"; done
+	kill -INT "$tt"
+	wait "$tt" 2>/dev/null
+	awk '{ printf "%.3f ", $1 + $2 }' "$tmp/twin$1" "$tmp/twin$((1 - $1))"
+	echo
+}
+
 med() { printf '%s\n' "$@" | sort -g | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+if [ "$twins" = 1 ]; then
+	ratios=()
+	for ((i = 0; i < pairs; i++)); do
+		read -r s0 o0 <<<"$(twin $((i % 2)))"
+		r=$(awk -v x="$o0" -v y="$s0" 'BEGIN { printf "%.4f", y / x }')
+		ratios+=("$r")
+		echo "twin $i: sampled at $hz Hz on CPU $((i % 2)) $s0 s, the other $o0 s: $r"
+	done
+	set -- sampled/other "${ratios[@]}"
+else
 ps_off=() ps_on=() ratio_ps=() sd_off=() sd_on=() ratio_sd=() sd_none=() ratio_none=()
 for ((i = 0; i < pairs; i++)); do
 	if ((i % 2)); then
@@ -84,14 +127,16 @@ echo "median sample_cpu ns/run: off $(med "${ps_off[@]}") on $(med "${ps_on[@]}"
 echo "median workload CPU s: off $(med "${sd_off[@]}") on $(med "${sd_on[@]}")" \
 	"alone $(med "${sd_none[@]}"); median pair ratio on/off $(med "${ratio_sd[@]}")," \
 	"on/alone $(med "${ratio_none[@]}")"
+	set -- on/alone "${ratio_none[@]}"
+fi
 # How far the median pair ratio can be trusted: a 90% bootstrap interval
 # (2,000 resamples of the pairs). The issue's 1% is shown only when the
 # interval's top is under 1.01.
-python3 - "${ratio_none[@]}" <<'PY'
+python3 - "$@" <<'PY'
 import random, statistics, sys
-r = [float(x) for x in sys.argv[1:]]
+r = [float(x) for x in sys.argv[2:]]
 random.seed(1)
 meds = sorted(statistics.median(random.choices(r, k=len(r))) for _ in range(2000))
-print(f"on/alone median {statistics.median(r):.4f}, 90% bootstrap interval "
+print(f"{sys.argv[1]} median {statistics.median(r):.4f}, 90% bootstrap interval "
       f"{meds[100]:.4f}..{meds[1899]:.4f} over {len(r)} pairs")
 PY
