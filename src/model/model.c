@@ -32,6 +32,7 @@ struct model *model__new(const struct model_opts *opts)
 	if (!m->opts.retain_ns)
 		m->opts.retain_ns = DEFAULT_RETAIN_NS;
 	m->threads = u64map__new();
+	m->thread_slab = slab__new(sizeof(struct thread));
 	m->strings = u64map__new();
 	m->stacks = u64map__new();
 	m->use = use_model__new();
@@ -39,14 +40,23 @@ struct model *model__new(const struct model_opts *opts)
 	return m;
 }
 
-static void thread_free(struct thread *t)
+/* What a thread holds apart from its slot. */
+static void thread_free_parts(void *obj)
 {
-	if (!t)
-		return;
+	struct thread *t = obj;
+
 	trace_thread_free(t->trace);
 	free(t->keys);
 	free(t->key_rings);
-	free(t);
+}
+
+/* Forgets thread t: out of the table, its slot back. */
+static void thread_forget(struct model *m, struct thread *t)
+{
+	u64map__remove(m->threads, t->tid);
+	thread_free_parts(t);
+	slab__release(m->thread_slab, t);
+	m->threads_freed++;
 }
 
 static void free_values(struct u64map *map, void (*fn)(void *))
@@ -58,11 +68,6 @@ static void free_values(struct u64map *map, void (*fn)(void *))
 	while (u64map__next(map, &pos, &key, &value))
 		fn(value);
 	u64map__free(map);
-}
-
-static void thread_free_void(void *t)
-{
-	thread_free(t);
 }
 
 /* What the dictionaries took from the budget, before they go. */
@@ -89,7 +94,8 @@ void model__free(struct model *m)
 	model_labels_free(m);
 	model_procs_free(m);
 	model_repeat_free(m);
-	free_values(m->threads, thread_free_void);
+	u64map__free(m->threads);
+	slab__free(m->thread_slab, thread_free_parts);
 	give_back(m);
 	free_values(m->strings, free);
 	u64map__free(m->strings_retired);
@@ -164,17 +170,12 @@ struct thread *model_thread_get(struct model *m, uint32_t pid, uint32_t tid, uin
 
 	/* A tid that comes back with another start time is another thread. */
 	if (t && start_ns && t->start_time_ns && t->start_time_ns != start_ns) {
-		u64map__remove(m->threads, tid);
-		thread_free(t);
-		m->threads_freed++;
+		thread_forget(m, t);
 		t = NULL;
 	}
 	if (!t) {
-		/* Cache-line aligned: a repeat touches the first line only. */
-		if (posix_memalign((void **)&t, 64, sizeof(*t)))
-			t = xcalloc(1, sizeof(*t));
-		else
-			memset(t, 0, sizeof(*t));
+		/* Zeroed and cache-line aligned: a repeat touches the first line only. */
+		t = slab__alloc(m->thread_slab);
 		t->tid = tid;
 		t->pid = pid;
 		t->start_time_ns = start_ns;
@@ -484,9 +485,7 @@ void model__end_interval(struct model *m, uint64_t now_ns)
 	model_repeat_flush_settled(m);
 	while (model_thread_next(m, &pos, &t)) {
 		if (t->last_seen_ns + m->opts.retain_ns < now_ns) {
-			u64map__remove_at(m->threads, &pos);
-			thread_free(t);
-			m->threads_freed++;
+			thread_forget(m, t);
 			continue;
 		}
 		model_settle(m, t); /* the keys move on when next counted (key_roll) */

@@ -5,6 +5,7 @@
 
 #include "threadtop/frame_namer.h"
 #include "model.h"
+#include "slab.h"
 #include "u64map.h"
 #include "lj_model.h"
 #include "model_timed.h"
@@ -93,6 +94,7 @@ struct model_clock {
 struct model {
 	struct model_opts opts;
 	struct u64map *threads;	     /* tid -> struct thread */
+	struct slab *thread_slab;    /* where the threads live; walks go in its order */
 	struct u64map *strings;	     /* id -> char * */
 	struct u64map *stacks;	     /* id -> struct tt_stack * */
 	struct model_labels *labels; /* label names and value combinations, or NULL */
@@ -176,17 +178,17 @@ static inline uint32_t model_sec(const struct model *m, uint64_t t)
 static inline bool model_thread_next(const struct model *m, size_t *pos, struct thread **ret)
 {
 	const struct thread *far, *near;
-	uint64_t tid;
 
-	if (!u64map__next(m->threads, pos, &tid, (void **)ret))
+	if (!slab__next(m->thread_slab, pos, (void **)ret))
 		return false;
-	far = u64map__peek(m->threads, *pos + THREAD_WALK_AHEAD);
+	/* In address order the lines stream in; the keys, apart, are asked for. */
+	far = slab__ahead(m->thread_slab, *pos, THREAD_WALK_AHEAD);
 	if (far) {
 		__builtin_prefetch(far);
 		__builtin_prefetch((const char *)far + 64);
 		__builtin_prefetch((const char *)far + 128);
 	}
-	near = u64map__peek(m->threads, *pos + THREAD_WALK_AHEAD / 2);
+	near = slab__ahead(m->thread_slab, *pos, THREAD_WALK_AHEAD / 2);
 	if (near)
 		__builtin_prefetch(near->keys);
 	return true;

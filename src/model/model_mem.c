@@ -18,14 +18,13 @@ void model__mem(const struct model *m, struct model_mem *ret)
 	size_t pos = 0;
 
 	memset(ret, 0, sizeof(*ret));
-	ret->thread_bytes = u64map__bytes(m->threads);
+	ret->thread_bytes = u64map__bytes(m->threads) + slab__bytes(m->thread_slab);
 	while (model_thread_next(m, &pos, &t)) {
 		ret->threads++;
 		if (t->last_seen_ns < m->last_tick_ns)
 			ret->exited++;
 		ret->keys += t->nr_keys;
-		ret->thread_bytes += sizeof(*t) +
-				     t->cap_keys * (sizeof(*t->keys) + sizeof(*t->key_rings)) +
+		ret->thread_bytes += t->cap_keys * (sizeof(*t->keys) + sizeof(*t->key_rings)) +
 				     trace_thread_bytes(t->trace);
 		u64map__put(pids, t->pid, (void *)1);
 	}

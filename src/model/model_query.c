@@ -443,6 +443,44 @@ static double cpu_seconds(const struct model *m, enum model_window window, doubl
 	return m->first_pass_ns < end ? (double)(end - m->first_pass_ns) / 1e9 : 0.0;
 }
 
+/* What turns a row's counts into averages and shares. */
+struct row_scale {
+	double window_s, weight_s, cpu_s;
+};
+
+/* The rows from..to-1 are complete: their averages and shares, and the total. */
+static void finish_rows(const struct builder *b, size_t from, size_t to, const struct row_scale *sc,
+			uint64_t *total_samples)
+{
+	const struct model_query *q = b->q;
+
+	for (size_t i = from; i < to; i++) {
+		struct model_row *row = &b->rows[i];
+		uint64_t active = 0;
+
+		for (unsigned st = 0; st < TT_ST_MAX; st++)
+			if (model_state_active(st))
+				active += row->state_samples[st];
+
+		*total_samples += row->samples;
+		/* A process's own CPU time counts its exited threads too (top's TIME+). */
+		if (row->proc_known && !(q->dims & DIM_BIT(DIM_TID)) &&
+		    q->dims & DIM_BIT(DIM_PID)) {
+			struct model_proc p;
+
+			if (model__proc(b->m, row->pid, &p) && p.cpu_time_ns > row->cpu_total_ns)
+				row->cpu_total_ns = p.cpu_time_ns;
+		}
+		if (sc->window_s > 0) {
+			row->avg_active = (double)active * sc->weight_s / sc->window_s;
+			row->avg_threads = (double)row->samples * sc->weight_s / sc->window_s;
+			row->cpu_pct = sc->cpu_s > 0 ? row->cpu_pct / 1e9 / sc->cpu_s * 100.0 : 0;
+		} else {
+			row->cpu_pct = 0;
+		}
+	}
+}
+
 /*
  * model__query into ret's rows when it has some (reuse), and with now
  * model__now's figures from the same walk.
@@ -453,8 +491,14 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 	struct builder b = {.m = m, .q = q};
 	bool own_rows = !(q->dims & ~THREAD_DIMS) && (q->dims & DIM_BIT(DIM_TID));
 	double window_s = model__window_seconds(m, q->window);
-	double weight_s = model__sample_weight_s(m, q->window); /* the period achieved */
-	double cpu_s;
+	struct row_scale sc = {
+		.window_s = window_s,
+		.weight_s = model__sample_weight_s(m, q->window), /* the period achieved */
+		/* On-CPU samples (by labels) stand for their own periods, counted from the start. */
+		.cpu_s = labels_cpu(m, q) ? window_s : cpu_seconds(m, q->window, window_s),
+	};
+	uint64_t total_samples = 0;
+	size_t finished = 0;
 	struct thread *t;
 	size_t pos = 0;
 
@@ -484,8 +528,18 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 	while (model_thread_next(m, &pos, &t)) {
 		if (now)
 			model_now_add(m, t, now);
-		if (model_filter_thread(m, &q->filter, t))
-			add_thread(&b, t);
+		if (!model_filter_thread(m, &q->filter, t))
+			continue;
+		add_thread(&b, t);
+		/*
+		 * A thread's own row is complete once its keys are in: finished
+		 * now, while it is in the cache, not in a second pass over 100,000
+		 * rows (32 MB) that have left it.
+		 */
+		if (own_rows) {
+			finish_rows(&b, finished, b.nr, &sc, &total_samples);
+			finished = b.nr;
+		}
 	}
 	if (labels_cpu(m, q)) {
 		pos = 0;
@@ -497,34 +551,9 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 		}
 	}
 
-	/* On-CPU samples (by labels) stand for their own periods, counted from the start. */
-	cpu_s = labels_cpu(m, q) ? window_s : cpu_seconds(m, q->window, window_s);
+	finish_rows(&b, finished, b.nr, &sc, &total_samples);
 	memset(ret, 0, sizeof(*ret));
-	for (size_t i = 0; i < b.nr; i++) {
-		struct model_row *row = &b.rows[i];
-		uint64_t active = 0;
-
-		for (unsigned st = 0; st < TT_ST_MAX; st++)
-			if (model_state_active(st))
-				active += row->state_samples[st];
-
-		ret->total_samples += row->samples;
-		/* A process's own CPU time counts its exited threads too (top's TIME+). */
-		if (row->proc_known && !(q->dims & DIM_BIT(DIM_TID)) &&
-		    q->dims & DIM_BIT(DIM_PID)) {
-			struct model_proc p;
-
-			if (model__proc(m, row->pid, &p) && p.cpu_time_ns > row->cpu_total_ns)
-				row->cpu_total_ns = p.cpu_time_ns;
-		}
-		if (window_s > 0) {
-			row->avg_active = (double)active * weight_s / window_s;
-			row->avg_threads = (double)row->samples * weight_s / window_s;
-			row->cpu_pct = cpu_s > 0 ? row->cpu_pct / 1e9 / cpu_s * 100.0 : 0;
-		} else {
-			row->cpu_pct = 0;
-		}
-	}
+	ret->total_samples = total_samples;
 	sort_query = q;
 	if (b.nr > 1 && q->sort != SORT_NONE)
 		qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);
