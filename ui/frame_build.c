@@ -113,14 +113,11 @@ static void header_from_rows(struct tui *t, const struct model_result *res)
 {
 	struct header_info *hi = &t->header;
 
-	for (size_t i = 0; i < res->nr; i++) {
-		const struct model_row *r = &res->rows[i];
-
-		for (int s = 0; s < TT_ST_MAX; s++)
-			hi->states[s] += r->state_samples[s];
-		hi->cpu_pct += r->cpu_pct;
-		hi->active += r->avg_active;
-	}
+	/* The query summed its rows as it made them (no limit is asked here). */
+	for (int s = 0; s < TT_ST_MAX; s++)
+		hi->states[s] += res->total_states[s];
+	hi->cpu_pct += res->total_cpu_pct;
+	hi->active += res->total_active;
 	if (res->window_s > 0)
 		hi->samples_per_s = (double)res->total_samples / res->window_s;
 }

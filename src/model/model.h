@@ -176,6 +176,13 @@ struct model_result {
 	double window_s;
 	uint64_t total_samples;
 	/*
+	 * Sums over all the rows, as a loop over them would make them (before
+	 * q->limit): the header's totals without another pass over 100,000
+	 * rows.
+	 */
+	uint64_t total_states[TT_ST_MAX];
+	double total_cpu_pct, total_active;
+	/*
 	 * cpu_pct means CPU: the dims are thread-level (pid/tid/comm/cgroup),
 	 * the threads' CPU time; or application labels with thread-level dims
 	 * and on-CPU samples (BPF), the CPU of the samples with those labels.

@@ -448,9 +448,16 @@ struct row_scale {
 	double window_s, weight_s, cpu_s;
 };
 
-/* The rows from..to-1 are complete: their averages and shares, and the total. */
+/* Sums over the rows (struct model_result's totals). */
+struct row_totals {
+	uint64_t samples;
+	uint64_t states[TT_ST_MAX];
+	double cpu_pct, active;
+};
+
+/* The rows from..to-1 are complete: their averages and shares, and the totals. */
 static void finish_rows(const struct builder *b, size_t from, size_t to, const struct row_scale *sc,
-			uint64_t *total_samples)
+			struct row_totals *tot)
 {
 	const struct model_query *q = b->q;
 
@@ -458,11 +465,13 @@ static void finish_rows(const struct builder *b, size_t from, size_t to, const s
 		struct model_row *row = &b->rows[i];
 		uint64_t active = 0;
 
-		for (unsigned st = 0; st < TT_ST_MAX; st++)
+		for (unsigned st = 0; st < TT_ST_MAX; st++) {
 			if (model_state_active(st))
 				active += row->state_samples[st];
+			tot->states[st] += row->state_samples[st];
+		}
 
-		*total_samples += row->samples;
+		tot->samples += row->samples;
 		/* A process's own CPU time counts its exited threads too (top's TIME+). */
 		if (row->proc_known && !(q->dims & DIM_BIT(DIM_TID)) &&
 		    q->dims & DIM_BIT(DIM_PID)) {
@@ -478,6 +487,8 @@ static void finish_rows(const struct builder *b, size_t from, size_t to, const s
 		} else {
 			row->cpu_pct = 0;
 		}
+		tot->cpu_pct += row->cpu_pct;
+		tot->active += row->avg_active;
 	}
 }
 
@@ -497,7 +508,7 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 		/* On-CPU samples (by labels) stand for their own periods, counted from the start. */
 		.cpu_s = labels_cpu(m, q) ? window_s : cpu_seconds(m, q->window, window_s),
 	};
-	uint64_t total_samples = 0;
+	struct row_totals tot = {0};
 	size_t finished = 0;
 	struct thread *t;
 	size_t pos = 0;
@@ -537,7 +548,7 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 		 * rows (32 MB) that have left it.
 		 */
 		if (own_rows) {
-			finish_rows(&b, finished, b.nr, &sc, &total_samples);
+			finish_rows(&b, finished, b.nr, &sc, &tot);
 			finished = b.nr;
 		}
 	}
@@ -551,9 +562,12 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 		}
 	}
 
-	finish_rows(&b, finished, b.nr, &sc, &total_samples);
+	finish_rows(&b, finished, b.nr, &sc, &tot);
 	memset(ret, 0, sizeof(*ret));
-	ret->total_samples = total_samples;
+	ret->total_samples = tot.samples;
+	memcpy(ret->total_states, tot.states, sizeof(ret->total_states));
+	ret->total_cpu_pct = tot.cpu_pct;
+	ret->total_active = tot.active;
 	sort_query = q;
 	if (b.nr > 1 && q->sort != SORT_NONE)
 		qsort(b.rows, b.nr, sizeof(*b.rows), qsort_rows);

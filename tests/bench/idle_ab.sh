@@ -12,7 +12,10 @@
 #
 # Environment: FORKS (0), WARM_S (6): start-up left out of each window;
 # IDLE_N (1000): the idle threads (past what kernel.pid_max and
-# vm.max_map_count allow, they are raised for the run and put back).
+# vm.max_map_count allow, they are raised for the run and put back);
+# PAUSE_S (60 past 20,000 idle threads, else 0): a pause after each run,
+# while the kernel takes the last run's threads down (load 35-45 for a
+# minute after 100,000: a run started then measured that, not the TUI).
 set -uo pipefail
 
 [ $# -ge 2 ] || { echo "usage: $0 OLD_BINARY NEW_BINARY [ROUNDS] [SECONDS]" >&2; exit 2; }
@@ -22,6 +25,7 @@ ROUNDS=${3:-3}
 SECS=${4:-20}
 WARM_S=${WARM_S:-6}
 FORKS=${FORKS:-0}
+PAUSE_S=${PAUSE_S:-$([ "${IDLE_N:-1000}" -gt 20000 ] && echo 60 || echo 0)}
 BENCH_WL=${BENCH_WL:-$(dirname "$(readlink -f "$B")")/tests/workloads}
 IDLE_N=${IDLE_N:-1000}
 BENCH_TMP=$(mktemp -d)
@@ -51,6 +55,7 @@ one_run() {
 	kill "$idle" 2>/dev/null
 	[ "$loop" != 0 ] && kill "$loop" 2>/dev/null
 	wait 2>/dev/null
+	sleep "$PAUSE_S"
 	printf "%-40s %s%% of one CPU, RSS %s MB\n" "$bin" "$pct" "$(cat "$BENCH_TMP/tui.rss" 2>/dev/null)"
 }
 

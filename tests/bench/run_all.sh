@@ -343,11 +343,16 @@ bench_row "bench_model ($mthr threads, $mstk stacks, $msecs s simulated at $mhz 
 log "scaling"
 SCALE_COLUMNS='dimension	sizes	CPU, % of a core	RSS, MB	growth	projection'
 scale_row() { BENCH_ROWS=$SCALE_ROWS bench_row "$@"; } # DIMENSION SIZES CPU MEMORY FIT PROJECTION
+# Idle threads: threadtop beside htop, top -H -b and perf record at the same
+# sizes (scaling_peers.sh); without peers (--smoke), threadtop's own figures.
+if [ $PEERS = 1 ]; then
+	log "  idle threads, threadtop and its peers (scaling_peers.sh)"
+	SIZES="100 1000 10000 $([ $mode = full ] && echo 100000)" SECS=$DUR \
+		bash "$here/scaling_peers.sh" --rows "$SCALE_ROWS" "$build" >"$BENCH_TMP/peers.md"
+fi
 ns=$(for n in "${!IDLE_CPU[@]}"; do echo "$n"; done | sort -n | tr '\n' ' ')
 cpus=$(for n in $ns; do echo -n "${IDLE_CPU[$n]} "; done)
 mbs=$(for n in $ns; do echo -n "${IDLE_MB[$n]} "; done)
-big=${ns% }
-big=${big##* }
 fc=$(bench_fit "$ns" "$cpus")
 fm=$(bench_fit "$ns" "$mbs")
 # Projections along the least-squares line (a fixed cost plus a cost per thread).
@@ -355,10 +360,18 @@ read -r ca cc cr <<<"$(bench_linfit "$ns" "$cpus")"
 read -r ma mc mr <<<"$(bench_linfit "$ns" "$mbs")"
 pc=$(awk -v a="$ca" -v c="$cc" 'BEGIN { printf "%.1f", a + c * 100000 }')
 pm=$(awk -v a="$ma" -v c="$mc" 'BEGIN { printf "%.0f", a + c * 100000 }')
-scale_row "idle threads (live, default settings)" "$ns" "$cpus" "$mbs" \
-	"$(awk -v a="$ca" -v c="$cc" -v r="$cr" -v ma="$ma" -v mc="$mc" -v mr="$mr" 'BEGIN {
+if [ $PEERS = 0 ] || ! grep -q '^idle threads, threadtop' "$SCALE_ROWS"; then
+	scale_row "idle threads (live, default settings)" "$ns" "$cpus" "$mbs" \
+		"$(awk -v a="$ca" -v c="$cc" -v r="$cr" -v ma="$ma" -v mc="$mc" -v mr="$mr" 'BEGIN {
 		printf "CPU %.1f%% + %.2f%% per 1,000 threads (linear fit, R2 %.2f); RSS %.0f MB + %.1f MB per 1,000 threads (R2 %.2f)", a, c * 1000, r, ma, mc * 1000, mr }'); log-log: CPU $fc, RSS $fm" \
-	"100,000 threads: ~$pc% of a core, ~$pm MB"
+		"100,000 threads: ~$pc% of a core, ~$pm MB"
+else
+	# The projection below takes threadtop's line from its peers' run.
+	read -r pc pm <<<"$(awk -F'\t' '/^idle threads, threadtop/ {
+		n = split($2, x, " "); split($3, y, " "); split($4, z, " ")
+		for (i = 1; i <= n; i++) if (x[i] == 100000) { print y[i], z[i]; exit } }' "$SCALE_ROWS")"
+	[ -n "$pc" ] || { pc=$(awk -v a="$ca" -v c="$cc" 'BEGIN { printf "%.1f", a + c * 100000 }'); pm=$(awk -v a="$ma" -v c="$mc" 'BEGIN { printf "%.0f", a + c * 100000 }'); }
+fi
 
 log "  stacks"
 # Stacks: the model's memory beyond a stackless model of the same threads.

@@ -279,12 +279,59 @@ static void dictionaries_and_drops(void **state)
 	model__free(m);
 }
 
+/* A result's totals are the sums over its rows, own rows or grouped, every window. */
+static void result_totals(void **state)
+{
+	static const unsigned dims[] = {DIM_BIT(DIM_TID), DIM_BIT(DIM_STATE), 0};
+	struct model *m = model__new(NULL);
+	struct model_result res;
+	struct model_query q;
+
+	for (int sec = 0; sec < 3; sec++) {
+		one_second(m, T0 + (uint64_t)sec * SEC);
+		for (int i = 0; i < 20; i++)
+			sample(m, T0 + (uint64_t)sec * SEC + (uint64_t)i * SEC / 20, 20,
+			       21 + (uint32_t)i % 3, "worker", i % 2 ? TT_ST_D : TT_ST_Q, 0);
+		if (sec < 2) /* the third second stays open: WIN_INTERVAL's */
+			model__end_interval(m, T0 + (uint64_t)(sec + 1) * SEC);
+	}
+	for (size_t d = 0; d < sizeof(dims) / sizeof(dims[0]); d++) {
+		for (int w = 0; w < WIN_MAX; w++) {
+			uint64_t states[TT_ST_MAX] = {0}, samples = 0;
+			double cpu = 0, active = 0;
+
+			model_query_init(&q);
+			q.dims = dims[d];
+			q.window = (enum model_window)w;
+			assert_int_equal(model__query(m, &q, &res), 0);
+			assert_true(res.nr > 0);
+			for (size_t i = 0; i < res.nr; i++) {
+				for (int st = 0; st < TT_ST_MAX; st++)
+					states[st] += res.rows[i].state_samples[st];
+				samples += res.rows[i].samples;
+				cpu += res.rows[i].cpu_pct;
+				active += res.rows[i].avg_active;
+			}
+			assert_memory_equal(res.total_states, states, sizeof(states));
+			assert_int_equal(res.total_samples, samples);
+			assert_true(res.total_cpu_pct == cpu);
+			assert_true(res.total_active == active && active > 0);
+			model_result__release(&res);
+		}
+	}
+	model__free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(per_thread_interval),	cmocka_unit_test(windows),
-		cmocka_unit_test(group_filter_sort),	cmocka_unit_test(syscalls_of_thread),
-		cmocka_unit_test(tid_reuse_and_ageing), cmocka_unit_test(dictionaries_and_drops),
+		cmocka_unit_test(per_thread_interval),
+		cmocka_unit_test(result_totals),
+		cmocka_unit_test(windows),
+		cmocka_unit_test(group_filter_sort),
+		cmocka_unit_test(syscalls_of_thread),
+		cmocka_unit_test(tid_reuse_and_ageing),
+		cmocka_unit_test(dictionaries_and_drops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
