@@ -24,7 +24,8 @@ void model__mem(const struct model *m, struct model_mem *ret)
 		if (t->last_seen_ns < m->last_tick_ns)
 			ret->exited++;
 		ret->keys += t->nr_keys;
-		ret->thread_bytes += t->cap_keys * (sizeof(*t->keys) + sizeof(*t->key_rings)) +
+		ret->thread_bytes += (t->keys == &t->key0 ? 0 : t->cap_keys) *
+					     (sizeof(*t->keys) + sizeof(*t->key_rings)) +
 				     trace_thread_bytes(t->trace);
 		u64map__put(pids, t->pid, (void *)1);
 	}

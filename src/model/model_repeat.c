@@ -81,8 +81,8 @@ static void repeat_thread(struct model *m, struct thread *t, uint32_t n, uint32_
  * Counts the repeats of the parts (older first; a part of count 0 is none)
  * for each of the threads (NULL: no such thread), and with settle moves
  * them into the thread's key at once, while it is in the cache. The threads
- * are asked for ahead, the first line and the one with the keys a settle
- * writes, so that the cache misses overlap.
+ * are asked for ahead, the first line and, for a settle, the line of key0
+ * and its ring's slot, so that the cache misses overlap.
  */
 static void repeat_threads(struct model *m, struct thread *const *ts, uint32_t nr,
 			   const struct run_part *older, const struct run_part *newer, bool settle)
@@ -91,8 +91,13 @@ static void repeat_threads(struct model *m, struct thread *const *ts, uint32_t n
 
 	for (uint32_t i = 0; i < nr; i++) {
 		if (i + AHEAD < nr && ts[i + AHEAD]) {
-			__builtin_prefetch(ts[i + AHEAD], 1);
-			__builtin_prefetch((const char *)ts[i + AHEAD] + 64);
+			const struct thread *a = ts[i + AHEAD];
+
+			__builtin_prefetch(a, 1);
+			if (settle) {
+				__builtin_prefetch(&a->key0, 1);
+				__builtin_prefetch(&a->ring0[newer->sec % MINUTE_SLOTS], 1);
+			}
 		}
 		if (older->count)
 			repeat_thread(m, ts[i], older->count, older->sec, older->time_ns);
