@@ -408,7 +408,7 @@ p384=$(awk -v c="$cpu_c" 'BEGIN { v = c * 384; printf "%.1f", (v > 0) ? v : 0 }'
 scale_row "busy CPUs at 99 Hz (--cpu-hz x CPUs / 99 on $(nproc) CPUs)" "$eq_cpus" "$eq_cost" "-" \
 	"$(awk -v a="$cpu_a" -v c="$cpu_c" -v r="$cpu_r" 'BEGIN { printf "CPU %.1f%% + %.3f%% per busy CPU (linear fit, R2 %.2f)", a, c, r }'); log-log: $fcpu" \
 	"384 busy CPUs: ~$p384% of a core on top of the thread sampling"
-SCALE_SUMMARY="Projection to a 384-CPU box with 100,000 threads, every CPU busy, default settings: about $(awk -v a="$pc" -v b="$p384" 'BEGIN { printf "%.0f", a + b }')% of one core (thread sampling ~$pc%, on-CPU sampling ~$p384%; straight lines through the sizes above) and about $pm MB before stacks (add ~${per:-?} bytes per unique stack)."
+SCALE_SUMMARY="Projection to a 384-CPU box with 100,000 threads, every CPU busy, default settings: about $(awk -v a="$pc" -v b="$p384" 'BEGIN { printf "%.0f", a + b }')% of one core (thread sampling ~$pc%, on-CPU sampling ~$p384%; straight lines through the sizes above) and about $pm MB before stacks (add ~${per:-?} bytes per unique stack). The busy-CPU line is threadtop's own CPU; the BPF sampler's time is spent in the sampled tasks (see \"On-CPU sampling per busy CPU\" below)."
 
 # --- 6. Time to first frame: the TUI in tmux ------------------------------------
 log "time to first frame"
