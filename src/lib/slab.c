@@ -163,10 +163,15 @@ void slab__release(struct slab *s, void *obj)
 		chunk_drop(s, ci);
 }
 
+/* A walk's position: the chunk in the high half, the next slot to look at in the low. */
+#define POS(ci, slot) ((size_t)(ci) << 32 | (size_t)(slot))
+#define POS_CHUNK(pos) ((pos) >> 32)
+#define POS_SLOT(pos) ((pos)&0xffffffffu)
+
 bool slab__next(const struct slab *s, size_t *pos, void **ret)
 {
 	for (;;) {
-		size_t ci = *pos / s->per_chunk, slot = *pos % s->per_chunk, w;
+		size_t ci = POS_CHUNK(*pos), slot = POS_SLOT(*pos), w;
 		const struct chunk *c;
 		uint64_t bits;
 
@@ -174,7 +179,7 @@ bool slab__next(const struct slab *s, size_t *pos, void **ret)
 			return false;
 		c = &s->chunks[ci];
 		if (!c->base || !c->nr_used) {
-			*pos = (ci + 1) * s->per_chunk;
+			*pos = POS(ci + 1, 0);
 			continue;
 		}
 		for (w = slot / 64; w < words(s); w++) {
@@ -184,19 +189,19 @@ bool slab__next(const struct slab *s, size_t *pos, void **ret)
 			if (bits) {
 				slot = w * 64 + (size_t)__builtin_ctzll(bits);
 				*ret = c->base + CHUNK_HEAD + slot * s->size;
-				*pos = ci * s->per_chunk + slot + 1;
+				*pos = POS(ci, slot + 1);
 				return true;
 			}
 		}
-		*pos = (ci + 1) * s->per_chunk;
+		*pos = POS(ci + 1, 0);
 	}
 }
 
 const void *slab__ahead(const struct slab *s, size_t pos, size_t n)
 {
-	size_t ci = (pos - 1) / s->per_chunk, slot = (pos - 1) % s->per_chunk + n;
+	size_t ci = POS_CHUNK(pos), slot = POS_SLOT(pos) - 1 + n;
 
-	if (!pos || ci >= s->nr_chunks || !s->chunks[ci].base || slot >= s->per_chunk ||
+	if (!POS_SLOT(pos) || ci >= s->nr_chunks || !s->chunks[ci].base || slot >= s->per_chunk ||
 	    !(s->chunks[ci].used[slot / 64] & (uint64_t)1 << (slot % 64)))
 		return NULL;
 	return s->chunks[ci].base + CHUNK_HEAD + slot * s->size;
