@@ -534,6 +534,8 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 		.cpu_s = labels_cpu(m, q) ? window_s : cpu_seconds(m, q->window, window_s),
 	};
 	struct row_totals tot = {0};
+	/* Rows by labels get CPU in a second walk: finished after it. */
+	bool finish_early = own_rows && !labels_cpu(m, q);
 	size_t finished = 0;
 	struct thread *t;
 	size_t pos = 0;
@@ -572,7 +574,7 @@ static int run_query(struct model *m, const struct model_query *q, struct model_
 		 * now, while it is in the cache, not in a second pass over 100,000
 		 * rows (32 MB) that have left it.
 		 */
-		if (own_rows) {
+		if (finish_early) {
 			finish_rows(&b, finished, b.nr, &sc, &tot);
 			finished = b.nr;
 		}
