@@ -45,6 +45,7 @@ struct slab {
 	size_t nr_chunks, cap_chunks;
 	size_t first_free; /* no chunk below it has a free slot */
 	size_t count;
+	size_t empty; /* chunks mapped with no object in them: one at most is kept */
 };
 
 struct slab *slab__new(size_t size)
@@ -104,6 +105,7 @@ static size_t chunk_add(struct slab *s)
 	s->chunks[ci].base = chunk_map();
 	s->chunks[ci].used = xcalloc(words(s), sizeof(uint64_t));
 	s->chunks[ci].nr_used = 0;
+	s->empty++;
 	memcpy(s->chunks[ci].base, &ci, sizeof(ci));
 	SLOT_FREE(s->chunks[ci].base + CHUNK_HEAD, CHUNK_BYTES - CHUNK_HEAD);
 	return ci;
@@ -121,6 +123,8 @@ void *slab__alloc(struct slab *s)
 		ci = chunk_add(s);
 	s->first_free = ci;
 	c = &s->chunks[ci];
+	if (!c->nr_used)
+		s->empty--;
 	for (w = 0; c->used[w] == UINT64_MAX; w++)
 		;
 	bit = w * 64 + (size_t)__builtin_ctzll(~c->used[w]);
@@ -158,9 +162,17 @@ void slab__release(struct slab *s, void *obj)
 	SLOT_FREE(obj, s->size);
 	if (ci < s->first_free)
 		s->first_free = ci;
-	/* An empty chunk goes back, unless it is the last one: no churn at a thread or two. */
-	if (!c->nr_used && s->count)
-		chunk_drop(s, ci);
+	/*
+	 * An empty chunk goes back when another empty one is kept: a box whose
+	 * threads come and go across a chunk's edge would otherwise map, fault
+	 * in and zero 2 MB for each new thread.
+	 */
+	if (!c->nr_used) {
+		if (s->empty)
+			chunk_drop(s, ci);
+		else
+			s->empty++;
+	}
 }
 
 /* A walk's position: the chunk in the high half, the next slot to look at in the low. */

@@ -5,7 +5,8 @@
  * 100,000 threads scattered over malloc's heap in hash order waited on a
  * cache and TLB miss per thread, several times a second; in address order
  * the hardware prefetcher streams them. Freed slots are reused, lowest
- * chunk first; a chunk left empty goes back to the system.
+ * chunk first; a chunk left empty goes back to the system, but one empty
+ * chunk is kept for the next threads.
  */
 #ifndef THREADTOP_SLAB_H
 #define THREADTOP_SLAB_H
