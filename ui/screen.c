@@ -113,7 +113,7 @@ int screen_open(const struct screen_opts *o)
 	set_term(S.scr);
 	S.open = true;
 	if (S.headless)
-		resizeterm(o->rows, o->cols);
+		resize_term(o->rows, o->cols); /* no KEY_RESIZE queued: see screen_resize */
 	cbreak();
 	noecho();
 	nonl();
@@ -156,14 +156,24 @@ void screen_close(void)
 		fflush(stdout);
 }
 
+/*
+ * resize_term, not resizeterm: ncurses 6.4's resizeterm pushes a KEY_RESIZE
+ * on every call, changed or not, and a KEY_RESIZE brings us back here. The
+ * echo made the next key press cost 256 full repaints (the key loop's cap),
+ * half a megabyte to the terminal, and the key itself waited behind them.
+ * The caller repaints; the screen contents are unknown after a resize.
+ */
 void screen_resize(void)
 {
 	struct winsize ws;
 
 	if (!S.open || S.headless)
 		return;
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col)
-		resizeterm(ws.ws_row, ws.ws_col);
+	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_row && ws.ws_col &&
+	    is_term_resized(ws.ws_row, ws.ws_col)) {
+		resize_term(ws.ws_row, ws.ws_col);
+		clearok(curscr, TRUE);
+	}
 }
 
 void screen_size(int *rows, int *cols)

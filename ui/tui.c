@@ -362,8 +362,12 @@ static int on_stdin(void *ctx, int fd, uint32_t events)
 	struct tui *t = ctx;
 	int key, n = 0;
 
-	/* Read all that is waiting; a burst of keys costs one frame each at most. */
-	while ((key = screen_key()) != UK_NONE && n++ < 256) {
+	/*
+	 * Read all that is waiting; a burst of keys costs one frame each at
+	 * most. The cap is checked before a key is taken: a key read is a key
+	 * acted on (the rest waits for the next call; stdin stays readable).
+	 */
+	while (n++ < 256 && (key = screen_key()) != UK_NONE) {
 		if (!tui__key(t, key)) {
 			t->host->quit(t->host);
 			return 0;
