@@ -82,7 +82,7 @@ wait_until "$TUI_WAIT" "a whole 100x30 screen after the storm" settled
 redrawn # still live: the screen keeps updating
 # A key after a resize costs a frame, not a storm of them: ncurses 6.4's
 # resizeterm queues a KEY_RESIZE on every call, and one that is answered by
-# resizing again echoes (256 full repaints, 700 kB at 100x30, a minute on a
+# resizing again echoes (256 full repaints, 430 kB at 100x30, a minute on a
 # loaded machine). wchar counts the recording's writes too: a few kB.
 written() { awk '$1 == "wchar:" {print $2}' "/proc/$TT/io"; }
 w0=$(written)
