@@ -216,6 +216,25 @@ uint32_t procfs_parse_nspid(const char *status, uint32_t fallback)
 	return (uint32_t)v;
 }
 
+int procfs_parse_statm_rss(const char *buf, uint64_t *pages)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	if (*buf < '0' || *buf > '9')
+		return -EINVAL;
+	strtoull(buf, &end, 10); /* the size */
+	if (errno || *end != ' ' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	buf = end + 1;
+	v = strtoull(buf, &end, 10);
+	if (errno || (*end != ' ' && *end != '\n' && *end))
+		return -EINVAL;
+	*pages = v;
+	return 0;
+}
+
 uint32_t procfs_parse_euid(const char *status, uint32_t fallback)
 {
 	const char *line = !strncmp(status, "Uid:", 4) ? status : strstr(status, "\nUid:");

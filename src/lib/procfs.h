@@ -64,6 +64,12 @@ uint32_t procfs_parse_nspid(const char *status, uint32_t fallback);
  * fs); fallback when the line is missing or malformed. */
 uint32_t procfs_parse_euid(const char *status, uint32_t fallback);
 
+/*
+ * The resident pages of /proc/PID/statm ("size resident shared text lib
+ * data dt", in pages) into *pages. Returns 0 or -EINVAL.
+ */
+int procfs_parse_statm_rss(const char *buf, uint64_t *pages);
+
 /* Maps a /proc state letter to enum tt_state (unknown letters to UNKNOWN). */
 enum tt_state procfs_state(char letter);
 

@@ -2,11 +2,12 @@
 /*
  * Process records for the model (see proc_info.h). A process is described
  * once when first seen, then again every PROC_INFO_EVERY_NS while it lives
- * (its resident memory and CPU time move; less often with many threads); user names are looked up once per
+ * (its resident memory and CPU time move); user names are looked up once per
  * uid and travel as strings, so a replay on another box shows the names of
  * the box that was recorded.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,20 +22,33 @@
 
 #define PROC_INFO_EVERY_NS NSEC_PER_SEC
 /*
- * A process of many threads is described less often: the kernel sums its
- * CPU time over every thread for /proc/PID/stat (thread_group_cputime), 45
- * ms for one of 100,000 threads, half of threadtop's time then. One second
- * per THREADS_PER_SECOND threads, a minute at most; its TIME+ is the sum of
- * its threads' meanwhile (model_query.c takes the larger).
+ * The stat of a process of many threads is read less often: the kernel sums
+ * its CPU time and faults over every thread for /proc/PID/stat (twice: 3 ms
+ * for one of 10,000 threads, 45 ms for 100,000, half of threadtop's time
+ * then). One second per THREADS_PER_SECOND threads, a minute at most; its
+ * TIME+ is the sum of its threads' meanwhile (model_query.c takes the
+ * larger), and its resident memory still moves every second, from statm
+ * (which walks no threads).
  */
-#define THREADS_PER_SECOND 1000
+#define THREADS_PER_SECOND 250
 #define PROC_INFO_MAX_EVERY 60
-#define STATUS_EVERY 10 /* the uid is read again every 10th description */
+#define STATUS_EVERY 10 /* the uid is read again every 10th stat */
+/*
+ * Between its stats a process is read through an fd on its /proc directory,
+ * taken with the stat: the fd stays on that process, so a pid reused
+ * meanwhile fails the read instead of lending the newcomer the old one's
+ * description. Few processes have threads enough; past this many, their
+ * stat is read every second as before (dearer, still right).
+ */
+#define PROC_INFO_MAX_DIR_FDS 64
 
 struct proc_seen {
-	uint64_t next_ns; /* when to describe it again */
+	uint64_t next_ns;	  /* when to describe it again */
+	uint64_t stat_next_ns;	  /* when to read its stat again (before: statm only) */
+	struct tt_proc_info last; /* the last description from its stat */
+	int dir_fd;		  /* its /proc directory while stats are apart, else -1 */
 	uint32_t uid;
-	uint32_t descriptions;
+	uint32_t descriptions; /* from its stat */
 };
 
 struct proc_info {
@@ -45,7 +59,17 @@ struct proc_info {
 	struct u64map *users; /* uid + 1 -> string id + 1 (0 = no name) */
 	uint64_t page_size;
 	uint64_t ns_per_tick;
+	unsigned nr_dir_fds;
 };
+
+static void seen_free(struct proc_info *pi, struct proc_seen *seen)
+{
+	if (seen->dir_fd >= 0) {
+		close(seen->dir_fd);
+		pi->nr_dir_fds--;
+	}
+	free(seen);
+}
 
 struct proc_info *proc_info__new(int proc_fd, struct strtab *strings, const struct event_sink *sink)
 {
@@ -71,7 +95,7 @@ void proc_info__free(struct proc_info *pi)
 	if (!pi)
 		return;
 	while (u64map__next(pi->procs, &pos, &pid, &v))
-		free(v);
+		seen_free(pi, v);
 	u64map__free(pi->procs);
 	u64map__free(pi->users);
 	free(pi);
@@ -95,12 +119,47 @@ static uint32_t user_id(struct proc_info *pi, uint32_t uid, uint64_t now)
 	return id;
 }
 
-/* Seconds between descriptions of a process of nr_threads threads. */
+/* Seconds between stat reads of a process of nr_threads threads. */
 static uint64_t proc_info_every(unsigned nr_threads)
 {
 	uint64_t n = nr_threads / THREADS_PER_SECOND;
 
 	return n < 1 ? 1 : n > PROC_INFO_MAX_EVERY ? PROC_INFO_MAX_EVERY : n;
+}
+
+/* Takes (or lets go) the fd on pid's /proc directory its reads between stats go through. */
+static void keep_dir(struct proc_info *pi, uint32_t pid, struct proc_seen *seen, bool want)
+{
+	char path[16];
+
+	if (!want && seen->dir_fd >= 0) {
+		close(seen->dir_fd);
+		seen->dir_fd = -1;
+		pi->nr_dir_fds--;
+	} else if (want && seen->dir_fd < 0 && pi->nr_dir_fds < PROC_INFO_MAX_DIR_FDS) {
+		snprintf(path, sizeof(path), "%u", pid);
+		seen->dir_fd = openat(pi->proc_fd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		pi->nr_dir_fds += seen->dir_fd >= 0;
+	}
+}
+
+/* Between two stats: the last description with the resident memory of now. */
+static bool describe_rss(struct proc_info *pi, struct proc_seen *seen, uint64_t now)
+{
+	struct tt_proc_info rec = seen->last;
+	char buf[256];
+	uint64_t pages;
+	ssize_t n;
+
+	n = read_file_at(seen->dir_fd, "statm", buf, sizeof(buf));
+	if (n <= 0 || procfs_parse_statm_rss(buf, &pages) < 0)
+		return false;
+	rec.hdr.time_ns = now;
+	rec.rss_bytes = pages * pi->page_size;
+	rec.user_id = user_id(pi, seen->uid, now); /* a retired name is interned again */
+	sink_emit(&pi->sink, &rec.hdr);
+	seen->next_ns = now + PROC_INFO_EVERY_NS;
+	return true;
 }
 
 /* Describes pid; false when it is gone (or unreadable: then it is not described again). */
@@ -111,13 +170,18 @@ static bool describe(struct proc_info *pi, uint32_t pid, struct proc_seen *seen,
 	char path[32], buf[2048];
 	ssize_t n;
 
+	if (seen->descriptions && now < seen->stat_next_ns && seen->dir_fd >= 0)
+		return describe_rss(pi, seen, now);
+	/* Through its directory while there is one: the same process, or a failure. */
 	snprintf(path, sizeof(path), "%u/stat", pid);
-	n = read_file_at(pi->proc_fd, path, buf, sizeof(buf));
+	n = seen->dir_fd >= 0 ? read_file_at(seen->dir_fd, "stat", buf, sizeof(buf))
+			      : read_file_at(pi->proc_fd, path, buf, sizeof(buf));
 	if (n <= 0 || procfs_parse_stat(buf, &st) < 0)
 		return false;
 	if (seen->descriptions++ % STATUS_EVERY == 0) {
 		snprintf(path, sizeof(path), "%u/status", pid);
-		n = read_file_at(pi->proc_fd, path, buf, sizeof(buf));
+		n = seen->dir_fd >= 0 ? read_file_at(seen->dir_fd, "status", buf, sizeof(buf))
+				      : read_file_at(pi->proc_fd, path, buf, sizeof(buf));
 		if (n > 0)
 			seen->uid = procfs_parse_euid(buf, seen->uid);
 	}
@@ -131,7 +195,10 @@ static bool describe(struct proc_info *pi, uint32_t pid, struct proc_seen *seen,
 	rec.nice = st.nice;
 	rec.nr_threads = st.num_threads;
 	sink_emit(&pi->sink, &rec.hdr);
-	seen->next_ns = now + PROC_INFO_EVERY_NS * proc_info_every(st.num_threads);
+	seen->last = rec;
+	seen->next_ns = now + PROC_INFO_EVERY_NS;
+	seen->stat_next_ns = now + PROC_INFO_EVERY_NS * proc_info_every(st.num_threads);
+	keep_dir(pi, pid, seen, proc_info_every(st.num_threads) > 1);
 	return true;
 }
 
@@ -142,6 +209,7 @@ void proc_info__see(struct proc_info *pi, uint32_t pid, uint64_t now_ns)
 	if (!pid || u64map__get(pi->procs, pid))
 		return;
 	seen = xcalloc(1, sizeof(*seen));
+	seen->dir_fd = -1;
 	u64map__put(pi->procs, pid, seen);
 	if (!describe(pi, pid, seen, now_ns))
 		seen->next_ns = now_ns + PROC_INFO_EVERY_NS; /* tried again at the next due pass */
@@ -159,7 +227,7 @@ void proc_info__pass(struct proc_info *pi, uint64_t now_ns)
 		if (!describe(pi, (uint32_t)pid, seen, now_ns)) {
 			/* Gone: a pid that comes back is seen (and described) anew. */
 			u64map__remove_at(pi->procs, &pos);
-			free(seen);
+			seen_free(pi, seen);
 		}
 	}
 }

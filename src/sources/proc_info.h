@@ -3,7 +3,8 @@
  * What the thread sources tell the model about processes (TT_EV_PROC_INFO):
  * parent, user, nice, resident memory and CPU time of the whole process,
  * read from /proc/PID/stat and status when a process is first seen and
- * about once a second after that. Shared by the /proc and BPF sources.
+ * about once a second after that (a process of many threads: statm every
+ * second, stat less often). Shared by the /proc and BPF sources.
  */
 #ifndef THREADTOP_PROC_INFO_H
 #define THREADTOP_PROC_INFO_H

@@ -16,6 +16,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text, out[256];
 	struct proc_task_stat st;
 	struct proc_syscall sc;
+	uint64_t pages = 3;
 
 	if (size == 0)
 		return 0;
@@ -35,6 +36,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	case 3:
 		if (procfs_parse_nspid(text, 7) == 0)
 			abort();
+		if (procfs_parse_statm_rss(text, &pages) < 0 && pages != 3)
+			abort(); /* a failure leaves the result alone */
 		break;
 	default:
 		if (procfs_join_cmdline((const char *)data + 1, size - 1, out, sizeof(out)) >=

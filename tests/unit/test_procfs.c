@@ -150,6 +150,27 @@ static void euid(void **state)
 	assert_int_equal(procfs_parse_euid("Uid:\t1\t99999999999999999999\n", 7), 7);
 }
 
+/* statm's second field: a many-thread process's RSS between its stat reads. */
+static void statm_rss(void **state)
+{
+	uint64_t pages = 7;
+
+	(void)state;
+	assert_int_equal(procfs_parse_statm_rss("2345 678 90 12 0 345 0\n", &pages), 0);
+	assert_int_equal(pages, 678);
+	assert_int_equal(procfs_parse_statm_rss("0 0 0 0 0 0 0", &pages), 0);
+	assert_int_equal(pages, 0);
+	pages = 7;
+	assert_int_equal(procfs_parse_statm_rss("", &pages), -EINVAL);
+	assert_int_equal(procfs_parse_statm_rss("12", &pages), -EINVAL);
+	assert_int_equal(procfs_parse_statm_rss("12 ", &pages), -EINVAL);
+	assert_int_equal(procfs_parse_statm_rss("12 x 3", &pages), -EINVAL);
+	assert_int_equal(procfs_parse_statm_rss("-1 5 3", &pages), -EINVAL);
+	assert_int_equal(procfs_parse_statm_rss("12 5x 3", &pages), -EINVAL);
+	assert_int_equal(procfs_parse_statm_rss("1 99999999999999999999999 3", &pages), -EINVAL);
+	assert_int_equal(pages, 7); /* untouched on a failure */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -163,6 +184,7 @@ int main(void)
 		cmocka_unit_test(states),
 		cmocka_unit_test(nspid),
 		cmocka_unit_test(euid),
+		cmocka_unit_test(statm_rss),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
