@@ -31,14 +31,17 @@
  * (which walks no threads).
  */
 #define THREADS_PER_SECOND 250
+/* Where there is no statm between (see below): the stat alone, less seldom. */
+#define THREADS_PER_SECOND_ALONE 1000
 #define PROC_INFO_MAX_EVERY 60
 #define STATUS_EVERY 10 /* the uid is read again every 10th stat */
 /*
  * Between its stats a process is read through an fd on its /proc directory,
  * taken with the stat: the fd stays on that process, so a pid reused
  * meanwhile fails the read instead of lending the newcomer the old one's
- * description. Few processes have threads enough; past this many, their
- * stat is read every second as before (dearer, still right).
+ * description. Few processes have threads enough; past this many, a
+ * process has its stat alone, every THREADS_PER_SECOND_ALONE threads'
+ * second (its RES then moves only with it).
  */
 #define PROC_INFO_MAX_DIR_FDS 64
 
@@ -120,9 +123,9 @@ static uint32_t user_id(struct proc_info *pi, uint32_t uid, uint64_t now)
 }
 
 /* Seconds between stat reads of a process of nr_threads threads. */
-static uint64_t proc_info_every(unsigned nr_threads)
+static uint64_t proc_info_every(unsigned nr_threads, unsigned per_second)
 {
-	uint64_t n = nr_threads / THREADS_PER_SECOND;
+	uint64_t n = nr_threads / per_second;
 
 	return n < 1 ? 1 : n > PROC_INFO_MAX_EVERY ? PROC_INFO_MAX_EVERY : n;
 }
@@ -168,6 +171,7 @@ static bool describe(struct proc_info *pi, uint32_t pid, struct proc_seen *seen,
 	struct tt_proc_info rec = {0};
 	struct proc_task_stat st;
 	char path[32], buf[2048];
+	uint64_t every, alone;
 	ssize_t n;
 
 	if (seen->descriptions && now < seen->stat_next_ns && seen->dir_fd >= 0)
@@ -196,9 +200,11 @@ static bool describe(struct proc_info *pi, uint32_t pid, struct proc_seen *seen,
 	rec.nr_threads = st.num_threads;
 	sink_emit(&pi->sink, &rec.hdr);
 	seen->last = rec;
-	seen->next_ns = now + PROC_INFO_EVERY_NS;
-	seen->stat_next_ns = now + PROC_INFO_EVERY_NS * proc_info_every(st.num_threads);
-	keep_dir(pi, pid, seen, proc_info_every(st.num_threads) > 1);
+	every = proc_info_every(st.num_threads, THREADS_PER_SECOND);
+	keep_dir(pi, pid, seen, every > 1);
+	seen->stat_next_ns = now + PROC_INFO_EVERY_NS * every;
+	alone = proc_info_every(st.num_threads, THREADS_PER_SECOND_ALONE);
+	seen->next_ns = now + PROC_INFO_EVERY_NS * (seen->dir_fd >= 0 ? 1 : alone);
 	return true;
 }
 

@@ -219,6 +219,62 @@ static void pid_reused_between_stats(void **state)
 	assert_int_equal(f->last.rss_bytes, 11 * f->page);
 }
 
+static void emit_count(void *ctx, const struct tt_event_header *ev)
+{
+	unsigned *per_pid = ctx; /* 300 of them */
+	uint32_t pid;
+
+	if (ev->type != TT_EV_PROC_INFO)
+		return;
+	memcpy(&pid, (const char *)ev + offsetof(struct tt_proc_info, pid), sizeof(pid));
+	assert_true(pid < 300);
+	per_pid[pid]++;
+}
+
+/*
+ * Past PROC_INFO_MAX_DIR_FDS (64) processes of many threads, a process has
+ * its stat alone, every threads/1000 seconds: no statm through a path a
+ * reused pid could answer, and no stat every second either.
+ */
+static void many_processes_past_the_fds(void **state)
+{
+	struct fixture *f = *state;
+	unsigned per_pid[300] = {0};
+	char name[192], text[512];
+	struct proc_info *pi;
+
+	for (unsigned pid = 200; pid < 265; pid++) {
+		snprintf(name, sizeof(name), "%s/%u", f->dir, pid);
+		assert_int_equal(mkdir(name, 0700), 0);
+		snprintf(text, sizeof(text),
+			 "%u (app) S 1 1 1 0 -1 4194560 1 0 0 0 5 0 0 0 20 0 5000 0 4200 1 50 "
+			 "18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0\n",
+			 pid);
+		snprintf(name, sizeof(name), "%u/stat", pid);
+		put(f, name, text);
+		snprintf(name, sizeof(name), "%u/statm", pid);
+		put(f, name, "9000 60 0 0 0 0 0\n");
+	}
+	pi = proc_info__new(f->proc_fd, f->strings,
+			    &(struct event_sink){.emit = emit_count, .ctx = per_pid});
+	for (unsigned pid = 200; pid < 265; pid++)
+		proc_info__see(pi, pid, 10 * SEC);
+	for (uint64_t s = 11; s <= 15; s++)
+		proc_info__pass(pi, s * SEC);
+	for (unsigned pid = 200; pid < 264; pid++)
+		assert_int_equal(per_pid[pid], 6); /* one a second, statm between */
+	assert_int_equal(per_pid[264], 2);	   /* its stat at 10 and 15 s */
+	proc_info__free(pi);
+	for (unsigned pid = 200; pid < 265; pid++) {
+		snprintf(name, sizeof(name), "%s/%u/stat", f->dir, pid);
+		unlink(name);
+		snprintf(name, sizeof(name), "%s/%u/statm", f->dir, pid);
+		unlink(name);
+		snprintf(name, sizeof(name), "%s/%u", f->dir, pid);
+		rmdir(name);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -226,6 +282,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(many_threads_statm_between, setup, teardown),
 		cmocka_unit_test_setup_teardown(gone_between_stats, setup, teardown),
 		cmocka_unit_test_setup_teardown(pid_reused_between_stats, setup, teardown),
+		cmocka_unit_test_setup_teardown(many_processes_past_the_fds, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
