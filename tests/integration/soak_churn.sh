@@ -25,12 +25,13 @@ trap 'kill $wl $tt 2>/dev/null || true; rm -f "$out"' EXIT
 # for good are the fewest seen over a second. It also keeps some open per
 # live thread (schedstat and stat; syscall and wchan while it is read in
 # full: source_proc.c's kept_names) and one per process (its task
-# directory), which come and go with them: those are counted apart, and the
-# ones whose thread or process is gone (not yet swept, at most a pass's
-# worth) are the stale. A tick's fd can close between the glob and its
+# directory; proc_info's on the /proc directory of a process of many
+# threads; "(deleted)" once the process has ended), which come and go with
+# them: those are counted apart, and the ones whose thread or process is
+# gone (not yet swept, at most a pass's worth) are the stale. A tick's fd can close between the glob and its
 # readlink: that fd is not counted, and never fails the pipeline (it ended
 # a CI run's test silently, the last readlink's status being pipefail's).
-kept_re='^/proc/[0-9]+/task(/[0-9]+/(schedstat|stat|syscall|wchan))?$'
+kept_re='^/proc/[0-9]+(/task(/[0-9]+/(schedstat|stat|syscall|wchan))?)?( \(deleted\))?$'
 sample() { # fds rss_kb stale
 	local min=100000 n stale=0 f t
 	for _ in $(seq 20); do
