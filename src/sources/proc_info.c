@@ -31,7 +31,7 @@
  * (which walks no threads).
  */
 #define THREADS_PER_SECOND 250
-/* Where there is no statm between (see below): the stat alone, less seldom. */
+/* Where there is no statm between (see below): the stat alone, more often. */
 #define THREADS_PER_SECOND_ALONE 1000
 #define PROC_INFO_MAX_EVERY 60
 #define STATUS_EVERY 10 /* the uid is read again every 10th stat */
