@@ -7,6 +7,7 @@
  * and a pid reused meanwhile does not inherit the old one's description.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,31 +59,57 @@ static void put(struct fixture *f, const char *name, const char *text)
 	fclose(fp);
 }
 
-/* Process 123 with these threads, CPU ticks and resident pages (stat and statm). */
-static void set_proc(struct fixture *f, unsigned threads, unsigned ticks, unsigned stat_rss,
-		     unsigned statm_rss)
+/* A process directory of pid, with its status (named name). */
+static void add_proc(struct fixture *f, unsigned pid, const char *name)
 {
-	char buf[512];
+	char path[128], text[64];
+
+	snprintf(path, sizeof(path), "%s/%u", f->dir, pid);
+	assert_int_equal(mkdir(path, 0700), 0);
+	snprintf(path, sizeof(path), "%u/status", pid);
+	snprintf(text, sizeof(text), "Name:\t%s\nUid:\t0\t0\t0\t0\n", name);
+	put(f, path, text);
+}
+
+/* Its stat and statm: these threads, CPU ticks and resident pages (in each). */
+static void set_proc(struct fixture *f, unsigned pid, unsigned threads, unsigned ticks,
+		     unsigned stat_rss, unsigned statm_rss)
+{
+	char path[32], buf[512];
 
 	snprintf(buf, sizeof(buf),
-		 "123 (app) S 1 123 123 0 -1 4194560 1 0 0 0 %u 0 0 0 20 0 %u 0 4200 1 %u "
+		 "%u (app) S 1 %u %u 0 -1 4194560 1 0 0 0 %u 0 0 0 20 0 %u 0 4200 1 %u "
 		 "18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0\n",
-		 ticks, threads, stat_rss);
-	put(f, "123/stat", buf);
+		 pid, pid, pid, ticks, threads, stat_rss);
+	snprintf(path, sizeof(path), "%u/stat", pid);
+	put(f, path, buf);
 	snprintf(buf, sizeof(buf), "9000 %u 10 1 0 500 0\n", statm_rss);
-	put(f, "123/statm", buf);
+	snprintf(path, sizeof(path), "%u/statm", pid);
+	put(f, path, buf);
+}
+
+/* The process ends: its directory goes. False when something was missing. */
+static bool remove_proc(struct fixture *f, unsigned pid)
+{
+	char path[128];
+	bool ok = true;
+
+	for (const char *const *n = (const char *const[]){"stat", "statm", "status", NULL}; *n;
+	     n++) {
+		snprintf(path, sizeof(path), "%s/%u/%s", f->dir, pid, *n);
+		ok &= unlink(path) == 0;
+	}
+	snprintf(path, sizeof(path), "%s/%u", f->dir, pid);
+	return rmdir(path) == 0 && ok;
 }
 
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
-	char sub[96];
 
 	snprintf(f->dir, sizeof(f->dir), "/tmp/tt_proc_info_XXXXXX");
 	assert_non_null(mkdtemp(f->dir));
-	snprintf(sub, sizeof(sub), "%s/123", f->dir);
-	assert_int_equal(mkdir(sub, 0700), 0);
-	put(f, "123/status", "Name:\tapp\nUid:\t0\t0\t0\t0\n");
+	add_proc(f, 123, "app");
 	f->proc_fd = open(f->dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	assert_true(f->proc_fd >= 0);
 	f->strings = strtab__new();
@@ -97,18 +124,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char path[128];
 
 	proc_info__free(f->pi);
 	strtab__free(f->strings);
 	close(f->proc_fd);
-	for (const char *const *n = (const char *const[]){"stat", "statm", "status", NULL}; *n;
-	     n++) {
-		snprintf(path, sizeof(path), "%s/123/%s", f->dir, *n);
-		unlink(path);
-	}
-	snprintf(path, sizeof(path), "%s/123", f->dir);
-	rmdir(path);
+	remove_proc(f, 123); /* (a test may have taken statm away) */
 	rmdir(f->dir);
 	free(f);
 	return 0;
@@ -118,14 +138,14 @@ static void few_threads_every_second(void **state)
 {
 	struct fixture *f = *state;
 
-	set_proc(f, 3, 100, 50, 60);
+	set_proc(f, 123, 3, 100, 50, 60);
 	proc_info__see(f->pi, 123, 10 * SEC);
 	assert_int_equal(f->records, 1);
 	assert_int_equal(f->last.nr_threads, 3);
 	assert_int_equal(f->last.cpu_time_ns, 100 * f->ns_per_tick);
 	assert_int_equal(f->last.rss_bytes, 50 * f->page);
 
-	set_proc(f, 3, 300, 70, 80);
+	set_proc(f, 123, 3, 300, 70, 80);
 	proc_info__pass(f->pi, 10 * SEC + SEC / 2); /* not due yet */
 	assert_int_equal(f->records, 1);
 	proc_info__pass(f->pi, 11 * SEC);
@@ -139,13 +159,13 @@ static void many_threads_statm_between(void **state)
 	struct fixture *f = *state;
 	unsigned threads = 5000; /* a stat every 20 s */
 
-	set_proc(f, threads, 100, 50, 50);
+	set_proc(f, 123, threads, 100, 50, 50);
 	proc_info__see(f->pi, 123, 10 * SEC);
 	assert_int_equal(f->records, 1);
 	assert_int_equal(f->last.rss_bytes, 50 * f->page);
 
 	/* A second on: the memory from statm, the rest as its stat said. */
-	set_proc(f, threads, 900, 55, 2000);
+	set_proc(f, 123, threads, 900, 55, 2000);
 	proc_info__pass(f->pi, 11 * SEC);
 	assert_int_equal(f->records, 2);
 	assert_int_equal(f->last.rss_bytes, 2000 * f->page);
@@ -172,14 +192,14 @@ static void gone_between_stats(void **state)
 	struct fixture *f = *state;
 	char path[128];
 
-	set_proc(f, 5000, 100, 50, 50);
+	set_proc(f, 123, 5000, 100, 50, 50);
 	proc_info__see(f->pi, 123, 10 * SEC);
 	snprintf(path, sizeof(path), "%s/123/statm", f->dir);
 	unlink(path);
 	proc_info__pass(f->pi, 11 * SEC);
 	assert_int_equal(f->records, 1); /* nothing made up */
 	/* Forgotten: seen again, it is described anew from its stat. */
-	set_proc(f, 5000, 400, 50, 50);
+	set_proc(f, 123, 5000, 400, 50, 50);
 	proc_info__see(f->pi, 123, 11 * SEC + 1);
 	assert_int_equal(f->records, 2);
 	assert_int_equal(f->last.cpu_time_ns, 400 * f->ns_per_tick);
@@ -193,22 +213,13 @@ static void gone_between_stats(void **state)
 static void pid_reused_between_stats(void **state)
 {
 	struct fixture *f = *state;
-	char path[128];
 
-	set_proc(f, 5000, 100, 50, 50);
-	put(f, "123/status", "Name:\tapp\nUid:\t0\t0\t0\t0\n");
+	set_proc(f, 123, 5000, 100, 50, 50);
 	proc_info__see(f->pi, 123, 10 * SEC);
 	assert_int_equal(f->records, 1);
-	for (const char *const *n = (const char *const[]){"stat", "statm", "status", NULL}; *n;
-	     n++) {
-		snprintf(path, sizeof(path), "%s/123/%s", f->dir, *n);
-		assert_int_equal(unlink(path), 0);
-	}
-	snprintf(path, sizeof(path), "%s/123", f->dir);
-	assert_int_equal(rmdir(path), 0);
-	assert_int_equal(mkdir(path, 0700), 0);
-	set_proc(f, 3, 7, 11, 12);
-	put(f, "123/status", "Name:\tnew\nUid:\t0\t0\t0\t0\n");
+	assert_true(remove_proc(f, 123));
+	add_proc(f, 123, "new");
+	set_proc(f, 123, 3, 7, 11, 12);
 
 	proc_info__pass(f->pi, 11 * SEC);
 	assert_int_equal(f->records, 1);
@@ -240,20 +251,11 @@ static void many_processes_past_the_fds(void **state)
 {
 	struct fixture *f = *state;
 	unsigned per_pid[300] = {0};
-	char name[192], text[512];
 	struct proc_info *pi;
 
 	for (unsigned pid = 200; pid < 265; pid++) {
-		snprintf(name, sizeof(name), "%s/%u", f->dir, pid);
-		assert_int_equal(mkdir(name, 0700), 0);
-		snprintf(text, sizeof(text),
-			 "%u (app) S 1 1 1 0 -1 4194560 1 0 0 0 5 0 0 0 20 0 5000 0 4200 1 50 "
-			 "18446744073709551615 1 1 0 0 0 0 0 4096 0 0 0 0 17 1 0 0 0 0 0\n",
-			 pid);
-		snprintf(name, sizeof(name), "%u/stat", pid);
-		put(f, name, text);
-		snprintf(name, sizeof(name), "%u/statm", pid);
-		put(f, name, "9000 60 0 0 0 0 0\n");
+		add_proc(f, pid, "app");
+		set_proc(f, pid, 5000, 5, 50, 60);
 	}
 	pi = proc_info__new(f->proc_fd, f->strings,
 			    &(struct event_sink){.emit = emit_count, .ctx = per_pid});
@@ -265,14 +267,8 @@ static void many_processes_past_the_fds(void **state)
 		assert_int_equal(per_pid[pid], 6); /* one a second, statm between */
 	assert_int_equal(per_pid[264], 2);	   /* its stat at 10 and 15 s */
 	proc_info__free(pi);
-	for (unsigned pid = 200; pid < 265; pid++) {
-		snprintf(name, sizeof(name), "%s/%u/stat", f->dir, pid);
-		unlink(name);
-		snprintf(name, sizeof(name), "%s/%u/statm", f->dir, pid);
-		unlink(name);
-		snprintf(name, sizeof(name), "%s/%u", f->dir, pid);
-		rmdir(name);
-	}
+	for (unsigned pid = 200; pid < 265; pid++)
+		assert_true(remove_proc(f, pid));
 }
 
 int main(void)
